@@ -1,0 +1,58 @@
+package dev.ratchet.runtime;
+
+import io.vertx.core.json.JsonObject;
+
+import java.util.Objects;
+
+/**
+ * A person's decision on a pending write, naming the call and the hash of the arguments they saw.
+ */
+public record ApprovalDecision(String sessionId, CallId callId, String argumentsHash, boolean approved,
+                               String approver, String reason) {
+
+  public ApprovalDecision {
+    Objects.requireNonNull(sessionId, "sessionId");
+    Objects.requireNonNull(callId, "callId");
+    Objects.requireNonNull(argumentsHash, "argumentsHash");
+    Objects.requireNonNull(approver, "approver");
+  }
+
+  public static ApprovalDecision approve(ApprovalRequest request, String approver, String reason) {
+    return new ApprovalDecision(request.sessionId(), request.callId(), request.argumentsHash(), true, approver, reason);
+  }
+
+  public static ApprovalDecision reject(ApprovalRequest request, String approver, String reason) {
+    return new ApprovalDecision(request.sessionId(), request.callId(), request.argumentsHash(), false, approver, reason);
+  }
+
+  public JsonObject toJson() {
+    return new JsonObject().put("sessionId", sessionId).put("callId", callId.value())
+        .put("argumentsHash", argumentsHash).put("approved", approved).put("approver", approver)
+        .put("reason", reason);
+  }
+
+  /** Parses a decision, refusing malformed input with a message that names the field. */
+  public static ApprovalDecision fromJson(JsonObject json) {
+    String sessionId = requireString(json, "sessionId");
+    String callId = requireString(json, "callId");
+    String hash = requireString(json, "argumentsHash");
+    Object approved = json.getValue("approved");
+    if (!(approved instanceof Boolean)) {
+      throw new IllegalArgumentException("'approved' must be true or false");
+    }
+    String approver = requireString(json, "approver");
+    Object reason = json.getValue("reason");
+    if (reason != null && !(reason instanceof String)) {
+      throw new IllegalArgumentException("'reason' must be a string");
+    }
+    return new ApprovalDecision(sessionId, new CallId(callId), hash, (Boolean) approved, approver, (String) reason);
+  }
+
+  private static String requireString(JsonObject json, String field) {
+    Object v = json == null ? null : json.getValue(field);
+    if (!(v instanceof String) || ((String) v).isBlank()) {
+      throw new IllegalArgumentException("'" + field + "' must be a non-empty string");
+    }
+    return (String) v;
+  }
+}

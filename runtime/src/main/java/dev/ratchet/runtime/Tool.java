@@ -1,0 +1,56 @@
+package dev.ratchet.runtime;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A tool an agent can call. Its effect class comes from its own definition and decides the
+ * journaled step, retries and ordering. Implementations must not block the calling thread.
+ */
+public interface Tool {
+
+  String name();
+
+  String description();
+
+  /** JSON Schema of the arguments; every call is validated against it before anything runs. */
+  JsonObject inputSchema();
+
+  EffectClass effectClass();
+
+  default ApprovalRule approvalRule() {
+    return ApprovalRule.never();
+  }
+
+  default Duration timeout() {
+    return Duration.ofSeconds(30);
+  }
+
+  default RetryPolicy retryPolicy() {
+    return RetryPolicy.DEFAULT;
+  }
+
+  /** Where the tool comes from, shown in the catalogue (for example {@code function}, {@code connector:slack}). */
+  default String source() {
+    return "function";
+  }
+
+  /**
+   * Runs one attempt. Fail the future with {@link ToolNotSentException} when the request provably
+   * never left; any other failure is treated as "may have reached the provider".
+   */
+  Future<ToolResult> invoke(ToolInvocation invocation);
+
+  /** Whether {@link #lookup(ToolInvocation)} can find an earlier effect of a call at the provider. */
+  default boolean supportsLookup() {
+    return false;
+  }
+
+  /** Finds an earlier effect of this call at the provider: its result, or empty when there was none. */
+  default Future<Optional<ToolResult>> lookup(ToolInvocation invocation) {
+    return Future.failedFuture(new UnsupportedOperationException(name() + " has no lookup"));
+  }
+}

@@ -1,0 +1,16 @@
+package dev.ratchet.runtime;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.util.List;
+
+/** Something that offers tools to an agent: Java functions, a connector, an MCP server, a catalog. */
+public interface ToolSource {
+
+  /** Short name shown in the tool catalogue. */
+  String name();
+
+  /** The tools this source offers now. Called when an agent is registered and when its catalogue refreshes. */
+  Future<List<Tool>> tools(Vertx vertx);
+}

@@ -1,0 +1,66 @@
+package dev.ratchet.runtime;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** One model response: the ordered tool calls it asked for, identified within its session by a turn id. */
+public record Turn(String turnId, List<ToolCall> calls) {
+
+  public Turn {
+    Objects.requireNonNull(turnId, "turnId");
+    if (turnId.isBlank()) {
+      throw new IllegalArgumentException("turn id must not be blank");
+    }
+    calls = List.copyOf(calls);
+  }
+
+  public static Turn of(String turnId, ToolCall... calls) {
+    return new Turn(turnId, List.of(calls));
+  }
+
+  public CallId callId(String sessionId, int index) {
+    return CallId.of(sessionId, turnId, index);
+  }
+
+  public JsonObject toJson() {
+    JsonArray array = new JsonArray();
+    calls.forEach(c -> array.add(c.toJson()));
+    return new JsonObject().put("turnId", turnId).put("calls", array);
+  }
+
+  /** Parses a turn, refusing malformed input with a message that names the field. */
+  public static Turn fromJson(JsonObject json) {
+    if (json == null) {
+      throw new IllegalArgumentException("a turn is required");
+    }
+    Object turnId = json.getValue("turnId");
+    if (!(turnId instanceof String) || ((String) turnId).isBlank()) {
+      throw new IllegalArgumentException("'turnId' must be a non-empty string");
+    }
+    if (((String) turnId).length() > 200) {
+      throw new IllegalArgumentException("'turnId' is longer than 200 characters");
+    }
+    Object calls = json.getValue("calls");
+    if (!(calls instanceof JsonArray)) {
+      throw new IllegalArgumentException("'calls' must be an array of {name, arguments}");
+    }
+    List<ToolCall> list = new ArrayList<>();
+    int i = 0;
+    for (Object o : (JsonArray) calls) {
+      if (!(o instanceof JsonObject)) {
+        throw new IllegalArgumentException("'calls[" + i + "]' must be an object");
+      }
+      try {
+        list.add(ToolCall.fromJson((JsonObject) o));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("'calls[" + i + "]': " + e.getMessage());
+      }
+      i++;
+    }
+    return new Turn((String) turnId, list);
+  }
+}

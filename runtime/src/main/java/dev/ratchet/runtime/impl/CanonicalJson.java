@@ -1,0 +1,72 @@
+package dev.ratchet.runtime.impl;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * JSON with object keys sorted, so that the same arguments always hash the same whatever order a
+ * model wrote them in.
+ */
+public final class CanonicalJson {
+
+  private CanonicalJson() {
+  }
+
+  public static String encode(Object value) {
+    StringBuilder sb = new StringBuilder();
+    write(sb, value);
+    return sb.toString();
+  }
+
+  public static String sha256Hex(String text) {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void write(StringBuilder sb, Object value) {
+    if (value instanceof JsonObject) {
+      value = ((JsonObject) value).getMap();
+    } else if (value instanceof JsonArray) {
+      value = ((JsonArray) value).getList();
+    }
+    if (value instanceof Map) {
+      TreeMap<String, Object> sorted = new TreeMap<>();
+      ((Map<?, ?>) value).forEach((k, v) -> sorted.put(String.valueOf(k), v));
+      sb.append('{');
+      boolean first = true;
+      for (Map.Entry<String, Object> e : sorted.entrySet()) {
+        if (!first) {
+          sb.append(',');
+        }
+        first = false;
+        sb.append(io.vertx.core.json.Json.encode(e.getKey())).append(':');
+        write(sb, e.getValue());
+      }
+      sb.append('}');
+    } else if (value instanceof Iterable) {
+      sb.append('[');
+      boolean first = true;
+      for (Object o : (Iterable<?>) value) {
+        if (!first) {
+          sb.append(',');
+        }
+        first = false;
+        write(sb, o);
+      }
+      sb.append(']');
+    } else {
+      sb.append(io.vertx.core.json.Json.encode(value));
+    }
+  }
+}
