@@ -1,0 +1,99 @@
+package dev.ratchet.runtime;
+
+import dev.ratchet.runtime.engine.ArgumentsValidator;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tools an agent has, resolved from its tool sources with the application's policies applied.
+ * A policy changes a tool's approval rule only; the effect class always stays the tool's own.
+ */
+public final class ToolCatalog {
+
+  /** A tool as the agent sees it: the tool, its effective approval rule and its compiled schema. */
+  public record Entry(Tool tool, String sourceName, ApprovalRule approval, ArgumentsValidator validator) {
+
+    public JsonObject toJson() {
+      return new JsonObject()
+          .put("name", tool.name())
+          .put("description", tool.description())
+          .put("source", tool.source())
+          .put("toolSource", sourceName)
+          .put("effectClass", tool.effectClass().wireName())
+          .put("step", tool.effectClass().step().wireName())
+          .put("approval", approval.describe())
+          .put("inputSchema", tool.inputSchema());
+    }
+  }
+
+  private final String agent;
+  private final Map<String, Entry> entries;
+
+  private ToolCatalog(String agent, Map<String, Entry> entries) {
+    this.agent = agent;
+    this.entries = entries;
+  }
+
+  /** Lists every source's tools; fails when two sources offer the same name or a policy names no tool. */
+  public static Future<ToolCatalog> resolve(Vertx vertx, AgentDefinition agent) {
+    List<Future<List<Tool>>> lists = new ArrayList<>();
+    for (ToolSource source : agent.toolSources()) {
+      lists.add(source.tools(vertx).recover(err -> Future.failedFuture(new RatchetException("TOOL_SOURCE",
+          "agent '" + agent.name() + "': tool source '" + source.name() + "' failed: " + err.getMessage(), err))));
+    }
+    return Future.all(lists).map(cf -> {
+      Map<String, Entry> entries = new LinkedHashMap<>();
+      for (int i = 0; i < cf.size(); i++) {
+        ToolSource source = agent.toolSources().get(i);
+        List<Tool> tools = cf.resultAt(i);
+        for (Tool tool : tools) {
+          if (!tool.name().matches("[A-Za-z0-9_.-]{1,128}")) {
+            throw new RatchetException("INVALID_TOOL", "agent '" + agent.name() + "': tool name '" + tool.name()
+                + "' from source '" + source.name() + "' must be 1-128 of [A-Za-z0-9_.-]");
+          }
+          ToolPolicy policy = agent.policies().get(tool.name());
+          ApprovalRule approval = policy == null ? tool.approvalRule() : policy.approval();
+          Entry previous = entries.put(tool.name(),
+              new Entry(tool, source.name(), approval, new ArgumentsValidator(tool.inputSchema())));
+          if (previous != null) {
+            throw new RatchetException("DUPLICATE_TOOL", "agent '" + agent.name() + "': tool '" + tool.name()
+                + "' is offered by both '" + previous.sourceName() + "' and '" + source.name() + "'");
+          }
+        }
+      }
+      for (String named : agent.policies().keySet()) {
+        if (!entries.containsKey(named)) {
+          throw new RatchetException("UNKNOWN_TOOL", "agent '" + agent.name() + "': a policy names tool '" + named
+              + "', which none of its tool sources offers");
+        }
+      }
+      return new ToolCatalog(agent.name(), entries);
+    });
+  }
+
+  public String agent() {
+    return agent;
+  }
+
+  public Entry get(String name) {
+    return entries.get(name);
+  }
+
+  public Collection<Entry> entries() {
+    return entries.values();
+  }
+
+  public JsonArray toJson() {
+    JsonArray array = new JsonArray();
+    entries.values().forEach(e -> array.add(e.toJson()));
+    return array;
+  }
+}

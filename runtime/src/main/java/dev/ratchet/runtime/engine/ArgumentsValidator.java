@@ -1,0 +1,65 @@
+package dev.ratchet.runtime.engine;
+
+import io.vertx.core.json.JsonObject;
+import io.vertx.json.schema.Draft;
+import io.vertx.json.schema.JsonSchema;
+import io.vertx.json.schema.JsonSchemaOptions;
+import io.vertx.json.schema.OutputFormat;
+import io.vertx.json.schema.OutputUnit;
+import io.vertx.json.schema.Validator;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Checks a call's arguments against its tool's input schema and words each problem so that a
+ * model can fix it: which field, what was expected.
+ */
+public final class ArgumentsValidator {
+
+  private final Validator validator;
+
+  public ArgumentsValidator(JsonObject schema) {
+    JsonObject s = schema == null ? new JsonObject().put("type", "object") : schema;
+    Draft draft = s.containsKey("$schema") && s.getString("$schema", "").contains("draft-07") ? Draft.DRAFT7
+        : Draft.DRAFT202012;
+    this.validator = Validator.create(JsonSchema.of(s),
+        new JsonSchemaOptions().setDraft(draft).setBaseUri("https://ratchet.dev/schemas/").setOutputFormat(OutputFormat.Basic));
+  }
+
+  /** Null when the arguments are valid, else a message naming each offending field. */
+  public String problems(JsonObject arguments) {
+    OutputUnit out;
+    try {
+      out = validator.validate(arguments);
+    } catch (RuntimeException e) {
+      return "the arguments could not be checked against the tool's schema: " + e.getMessage();
+    }
+    if (Boolean.TRUE.equals(out.getValid())) {
+      return null;
+    }
+    List<String> messages = new ArrayList<>();
+    List<OutputUnit> errors = out.getErrors() == null ? List.of() : out.getErrors();
+    for (OutputUnit e : errors) {
+      String where = e.getInstanceLocation() == null || e.getInstanceLocation().isEmpty()
+          || "#".equals(e.getInstanceLocation()) ? "arguments" : "field '" + pointer(e.getInstanceLocation()) + "'";
+      String msg = where + ": " + e.getError();
+      if (!messages.contains(msg)) {
+        messages.add(msg);
+      }
+      if (messages.size() >= 5) {
+        break;
+      }
+    }
+    if (messages.isEmpty()) {
+      messages.add(out.getError() == null ? "arguments do not match the tool's input schema" : out.getError());
+    }
+    return "invalid arguments: " + String.join("; ", messages);
+  }
+
+  private static String pointer(String location) {
+    String p = location.startsWith("#") ? location.substring(1) : location;
+    p = p.startsWith("/") ? p.substring(1) : p;
+    return p.replace('/', '.');
+  }
+}

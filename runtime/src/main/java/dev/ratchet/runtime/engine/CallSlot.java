@@ -1,0 +1,42 @@
+package dev.ratchet.runtime.engine;
+
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.IdempotencyKey;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.journal.CallState;
+import io.vertx.core.Promise;
+
+/** One call of a running turn: what was asked, what it resolved to, and what the journal already knows. */
+final class CallSlot {
+
+  final int index;
+  final ToolCall call;
+  final CallId callId;
+  final ToolCatalog.Entry entry;
+  final String problem;
+  final CallState prior;
+  final IdempotencyKey key;
+  final Promise<CallResult> done = Promise.promise();
+  long startedAt;
+
+  CallSlot(int index, ToolCall call, CallId callId, ToolCatalog.Entry entry, String problem, CallState prior) {
+    this.index = index;
+    this.call = call;
+    this.callId = callId;
+    this.entry = entry;
+    this.problem = problem;
+    this.prior = prior;
+    this.key = IdempotencyKey.of(callId, call.arguments());
+  }
+
+  EffectClass effectClass() {
+    return entry == null ? null : entry.tool().effectClass();
+  }
+
+  boolean isWrite() {
+    return entry != null && entry.tool().effectClass().isWrite();
+  }
+}

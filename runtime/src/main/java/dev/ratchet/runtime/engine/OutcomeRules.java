@@ -1,0 +1,57 @@
+package dev.ratchet.runtime.engine;
+
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Outcome;
+
+/**
+ * The effect-class table of DESIGN.md as a function: given how an attempt ended, whether to try
+ * again or which terminal outcome the call gets.
+ */
+public final class OutcomeRules {
+
+  /** What to do after an attempt. {@code notRun} means the error must carry the "did not run" prefix. */
+  public record Verdict(boolean retry, Outcome outcome, boolean notRun) {
+    static Verdict retryIt() {
+      return new Verdict(true, null, false);
+    }
+
+    static Verdict end(Outcome outcome, boolean notRun) {
+      return new Verdict(false, outcome, notRun);
+    }
+  }
+
+  private OutcomeRules() {
+  }
+
+  /**
+   * @param attempt         the attempt that just ended, from 1
+   * @param maxAttempts     the tool's retry policy (ignored for non-idempotent writes: always one)
+   * @param anyUncertain    whether this or an earlier attempt may have reached the provider with effect
+   */
+  public static Verdict judge(EffectClass effectClass, AttemptKind kind, int attempt, int maxAttempts,
+                              boolean anyUncertain) {
+    if (kind == AttemptKind.SUCCESS) {
+      return Verdict.end(Outcome.SUCCEEDED, false);
+    }
+    if (kind == AttemptKind.REJECTED) {
+      return Verdict.end(Outcome.FAILED, false);
+    }
+    boolean uncertain = anyUncertain || kind == AttemptKind.UNCERTAIN;
+    switch (effectClass) {
+      case NON_IDEMPOTENT_WRITE:
+        return kind == AttemptKind.UNCERTAIN ? Verdict.end(Outcome.OUTCOME_UNKNOWN, false)
+            : Verdict.end(Outcome.FAILED, true);
+      case IDEMPOTENT_WRITE:
+        if (attempt < maxAttempts) {
+          return Verdict.retryIt();
+        }
+        return uncertain ? Verdict.end(Outcome.OUTCOME_UNKNOWN, false) : Verdict.end(Outcome.FAILED, true);
+      case READ:
+      default:
+        if (attempt < maxAttempts) {
+          return Verdict.retryIt();
+        }
+        return Verdict.end(Outcome.FAILED, !uncertain);
+    }
+  }
+}

@@ -1,0 +1,679 @@
+package dev.ratchet.runtime.engine;
+
+import dev.ratchet.runtime.ApprovalDecision;
+import dev.ratchet.runtime.ApprovalRecord;
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.IdempotencyKey;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.Tool;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.ToolInvocation;
+import dev.ratchet.runtime.ToolNotSentException;
+import dev.ratchet.runtime.ToolResult;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.journal.CallState;
+import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.runtime.journal.InflightTurn;
+import dev.ratchet.runtime.journal.RedisJournal;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Runs one session's turns under the rules of DESIGN.md: validate everything first, reads
+ * concurrently, writes one at a time in the model's order through the session's write queue,
+ * approvals when a write's turn comes, skipping after a bad write, and every step journaled
+ * under this owner's fencing epoch. All state is touched on one Vert.x context only.
+ */
+public final class SessionEngine {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SessionEngine.class);
+
+  private final Vertx vertx;
+  private final Context context;
+  private final RedisJournal journal;
+  private final String sessionId;
+  private final ToolCatalog catalog;
+  private final EngineOptions options;
+  private final Consumer<JsonObject> events;
+
+  private final Map<String, TurnRun> running = new LinkedHashMap<>();
+  private final Map<String, Promise<ApprovalRecord>> approvalWaiters = new HashMap<>();
+  private Future<Void> writeQueue = Future.succeededFuture();
+  private long epoch;
+  private boolean fenced;
+  private boolean stopped;
+
+  public SessionEngine(Vertx vertx, RedisJournal journal, String sessionId, ToolCatalog catalog,
+                       EngineOptions options, Consumer<JsonObject> events) {
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
+    this.journal = journal;
+    this.sessionId = sessionId;
+    this.catalog = catalog;
+    this.options = options;
+    this.events = events == null ? e -> { } : events;
+  }
+
+  public String sessionId() {
+    return sessionId;
+  }
+
+  public long epoch() {
+    return epoch;
+  }
+
+  public boolean isFenced() {
+    return fenced;
+  }
+
+  /** True when no turn is running: the session may be passivated. */
+  public boolean isIdle() {
+    return running.isEmpty();
+  }
+
+  /** Takes ownership of the session and resumes every turn the journal holds in flight. */
+  public Future<Void> start(String owner) {
+    return onContext(() -> journal.claim(sessionId, owner).compose(e -> {
+      epoch = e;
+      return journal.inflightTurns(sessionId);
+    }).map(turns -> {
+      for (InflightTurn t : turns) {
+        LOG.info("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
+        execute(t.turn(), t.calls());
+      }
+      return null;
+    }));
+  }
+
+  /** Stops taking work; in-flight turns stay in the journal and resume on the next start. */
+  public Future<Void> stop() {
+    return onContext(() -> {
+      stopped = true;
+      approvalWaiters.values().forEach(p -> p.tryFail(new RatchetException("STOPPED", "session stopped")));
+      return Future.succeededFuture();
+    });
+  }
+
+  /**
+   * Submits a turn (rule 1): a turn id already journaled is not run again and answers with its
+   * results. The future completes when every call has an outcome and the results are journaled.
+   */
+  public Future<TurnResult> submit(Turn turn) {
+    return onContext(() -> {
+      TurnRun run = running.get(turn.turnId());
+      if (run != null) {
+        return run.result.future();
+      }
+      if (fenced || stopped) {
+        return Future.failedFuture(notOwner());
+      }
+      return journal.submitTurn(sessionId, epoch, catalog.agent(), turn).compose(answer -> {
+        switch (answer.status()) {
+          case COMPLETED:
+            return Future.succeededFuture(answer.results());
+          case CONFLICT:
+            return Future.failedFuture(new RatchetException("TURN_ID_REUSED", "turn '" + turn.turnId()
+                + "' was already submitted with different calls; use a new turn id for a new model response"));
+          case RUNNING: {
+            TurnRun again = running.get(turn.turnId());
+            if (again != null) {
+              return again.result.future();
+            }
+            return journal.inflightTurns(sessionId).compose(list -> {
+              for (InflightTurn t : list) {
+                if (t.turn().turnId().equals(turn.turnId())) {
+                  return execute(t.turn(), t.calls());
+                }
+              }
+              return journal.turnResult(sessionId, turn.turnId());
+            });
+          }
+          default:
+            emit("turn.submitted", turn.turnId(), null, turn.toJson());
+            return execute(turn, Map.of());
+        }
+      }).recover(this::noteFencing);
+    });
+  }
+
+  /**
+   * Takes a person's decision for a waiting write (rule 8): refused unless it names a pending call
+   * and the hash of the arguments that call was shown.
+   */
+  public Future<DecisionAnswer> decide(ApprovalDecision decision) {
+    return onContext(() -> journal.approvalDecided(sessionId, decision.callId(), decision.argumentsHash(),
+        decision.approved() ? "approved" : "rejected", decision.approver(), decision.reason())
+        .compose(answer -> answer == DecisionAnswer.ACCEPTED
+            ? approvalChanged(decision.callId()).map(answer) : Future.succeededFuture(answer)));
+  }
+
+  /** Wakes a write waiting for approval after its decision was journaled, possibly by another node. */
+  public Future<Void> approvalChanged(CallId callId) {
+    return onContext(() -> {
+      Promise<ApprovalRecord> waiter = approvalWaiters.get(callId.value());
+      if (waiter == null) {
+        return Future.succeededFuture();
+      }
+      return journal.callState(sessionId, callId).map(state -> {
+        if (state.approval() != null && !"pending".equals(state.approval().status())) {
+          approvalWaiters.remove(callId.value());
+          waiter.tryComplete(state.approval());
+          emit("approval.decided", null, callId.value(), state.approval().toJson());
+        }
+        return null;
+      });
+    });
+  }
+
+  // ------------------------------------------------------------------ turn execution
+
+  private Future<TurnResult> execute(Turn turn, Map<String, CallState> priors) {
+    List<CallSlot> slots = new ArrayList<>();
+    for (int i = 0; i < turn.calls().size(); i++) {
+      ToolCall call = turn.calls().get(i);
+      CallId callId = turn.callId(sessionId, i);
+      ToolCatalog.Entry entry = catalog.get(call.name());
+      String problem;
+      if (entry == null) {
+        problem = "unknown tool '" + call.name() + "'; this agent's tools are: "
+            + String.join(", ", catalog.entries().stream().map(e -> e.tool().name()).toList());
+      } else {
+        problem = entry.validator().problems(call.arguments());
+      }
+      CallState prior = priors.getOrDefault(callId.value(), CallState.fresh(callId.value()));
+      slots.add(new CallSlot(i, call, callId, entry, problem, prior));
+    }
+    TurnRun run = new TurnRun(turn, slots, !priors.isEmpty());
+    running.put(turn.turnId(), run);
+
+    List<Future<CallResult>> all = new ArrayList<>();
+    for (CallSlot slot : slots) {
+      all.add(slot.done.future());
+      slot.startedAt = System.currentTimeMillis();
+      if (slot.prior.isDone()) {
+        slot.done.complete(slot.prior.record());
+        if (slot.isWrite() && slot.prior.record().outcome() != Outcome.SUCCEEDED) {
+          stopWrites(run, slot);
+        }
+      } else if (!slot.isWrite()) {
+        // reads, and calls that cannot run at all, do not wait for the write queue
+        runRead(run, slot);
+      }
+    }
+    for (CallSlot slot : slots) {
+      if (slot.isWrite() && !slot.prior.isDone()) {
+        enqueueWrite(run, slot);
+      }
+    }
+    Future.join(all).onComplete(ar -> finishTurn(run));
+    return run.result.future();
+  }
+
+  private void finishTurn(TurnRun run) {
+    List<CallResult> results = new ArrayList<>();
+    for (CallSlot slot : run.slots) {
+      if (slot.done.future().failed()) {
+        running.remove(run.turn.turnId());
+        run.result.tryFail(slot.done.future().cause());
+        return;
+      }
+      results.add(slot.done.future().result());
+    }
+    TurnResult result = new TurnResult(sessionId, run.turn.turnId(), results);
+    durably("turn_completed", () -> journal.turnCompleted(sessionId, epoch, result)).onComplete(ar -> {
+      running.remove(run.turn.turnId());
+      if (ar.succeeded()) {
+        emit("turn.completed", run.turn.turnId(), null, ar.result().toJson());
+        run.result.tryComplete(ar.result());
+      } else {
+        run.result.tryFail(ar.cause());
+      }
+    });
+  }
+
+  private void runRead(TurnRun run, CallSlot slot) {
+    if (slot.problem != null) {
+      complete(run, slot, Outcome.FAILED, null, notRun(slot.problem), 0, false, null);
+      return;
+    }
+    attempt(run, slot, 1, false, null);
+  }
+
+  private void enqueueWrite(TurnRun run, CallSlot slot) {
+    writeQueue = writeQueue.transform(ignored -> {
+      if (fenced || stopped) {
+        slot.done.tryFail(notOwner());
+        return Future.succeededFuture();
+      }
+      runWrite(run, slot);
+      return slot.done.future().<Void>mapEmpty().otherwiseEmpty();
+    });
+  }
+
+  private void runWrite(TurnRun run, CallSlot slot) {
+    slot.startedAt = System.currentTimeMillis();
+    if (run.writesStopped) {
+      complete(run, slot, Outcome.FAILED, null, CallResult.NOT_RUN_PREFIX + ": an earlier write of this turn ("
+          + run.stoppedBy + ") did not succeed, so this write was skipped", 0, true, slot.prior.approval());
+      return;
+    }
+    if (slot.problem != null) {
+      complete(run, slot, Outcome.FAILED, null, notRun(slot.problem), 0, false, null);
+      return;
+    }
+    approval(run, slot).onComplete(ar -> {
+      if (ar.failed()) {
+        slot.done.tryFail(ar.cause());
+        return;
+      }
+      ApprovalRecord approval = ar.result();
+      if (approval != null && !approval.approved()) {
+        String why = "expired".equals(approval.status()) ? "approval expired"
+            : "rejected by " + approval.approver() + (approval.reason() == null || approval.reason().isEmpty()
+            ? "" : ": " + approval.reason());
+        complete(run, slot, Outcome.FAILED, null, CallResult.NOT_RUN_PREFIX + ": " + why, 0, false, approval);
+        return;
+      }
+      if (slot.effectClass() == EffectClass.NON_IDEMPOTENT_WRITE) {
+        singleAttempt(run, slot, approval);
+      } else if (run.recovering) {
+        lookupThenAttempt(run, slot, approval);
+      } else {
+        attempt(run, slot, 1, false, approval);
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------ approvals (rule 4, 8)
+
+  private Future<ApprovalRecord> approval(TurnRun run, CallSlot slot) {
+    ApprovalRecord known = slot.prior.approval();
+    if (known != null && !"pending".equals(known.status())) {
+      return Future.succeededFuture(known);
+    }
+    String reason = known != null ? known.askedBecause() : slot.entry.approval().reasonToAsk(slot.call.arguments());
+    if (reason == null) {
+      return Future.succeededFuture(null);
+    }
+    long now = System.currentTimeMillis();
+    long requestedAt = known != null ? known.requestedAt() : now;
+    long expiresAt = slot.prior.expiresAt() > 0 ? slot.prior.expiresAt()
+        : options.approvalTimeoutMillis() > 0 ? requestedAt + options.approvalTimeoutMillis() : 0;
+    ApprovalRequest request = new ApprovalRequest(catalog.agent(), sessionId, run.turn.turnId(), slot.callId,
+        slot.call.name(), slot.effectClass(), slot.call.arguments(), IdempotencyKey.argumentsHash(slot.call.arguments()),
+        reason, requestedAt, expiresAt);
+    Promise<ApprovalRecord> waiter = Promise.promise();
+    approvalWaiters.put(slot.callId.value(), waiter);
+    return durably("approval_requested", () -> journal.approvalRequested(epoch, request)).compose(status -> {
+      if (!"pending".equals(status)) {
+        approvalWaiters.remove(slot.callId.value());
+        return journal.callState(sessionId, slot.callId).map(CallState::approval);
+      }
+      if (known == null) {
+        emit("approval.requested", run.turn.turnId(), slot.callId.value(), request.toJson());
+      }
+      if (expiresAt > 0) {
+        vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()), t -> expire(slot, request));
+      }
+      return waiter.future();
+    });
+  }
+
+  private void expire(CallSlot slot, ApprovalRequest request) {
+    if (!approvalWaiters.containsKey(slot.callId.value())) {
+      return;
+    }
+    journal.approvalDecided(sessionId, slot.callId, request.argumentsHash(), "expired", "ratchet", "approval expired")
+        .onComplete(ar -> approvalChanged(slot.callId));
+  }
+
+  // ------------------------------------------------------------------ attempts
+
+  /** CallTool: a read or idempotent write, retried per policy with the same idempotency key. */
+  private void attempt(TurnRun run, CallSlot slot, int attempt, boolean anyUncertain, ApprovalRecord approval) {
+    if (fenced || stopped) {
+      slot.done.tryFail(notOwner());
+      return;
+    }
+    Tool tool = slot.entry.tool();
+    int max = tool.retryPolicy().maxAttempts();
+    invoke(slot, attempt).onComplete(ar -> {
+      Attempt a = classify(ar.succeeded() ? ar.result() : null, ar.cause());
+      boolean uncertain = anyUncertain || a.kind == AttemptKind.UNCERTAIN;
+      OutcomeRules.Verdict verdict = OutcomeRules.judge(tool.effectClass(), a.kind, attempt, max, anyUncertain);
+      if (verdict.retry()) {
+        long delay = Math.max(tool.retryPolicy().backoffMillis(attempt + 1), a.retryAfterMillis);
+        JsonObject data = new JsonObject().put("attempt", attempt).put("error", a.error).put("retryInMs", delay);
+        journal.appendEvent(sessionId, epoch, "call.attempt_failed", run.turn.turnId(), slot.callId.value(), data)
+            .onComplete(j -> {
+              if (j.failed() && isFencing(j.cause())) {
+                markFenced();
+                slot.done.tryFail(notOwner());
+                return;
+              }
+              emit("call.attempt_failed", run.turn.turnId(), slot.callId.value(), data);
+              vertx.setTimer(Math.max(1, delay), t -> attempt(run, slot, attempt + 1, uncertain, approval));
+            });
+        return;
+      }
+      finish(run, slot, verdict, a, attempt, approval);
+    });
+  }
+
+  /** CallSingleAttemptTool: journal "started" before the request leaves (J2); never sent twice. */
+  private void singleAttempt(TurnRun run, CallSlot slot, ApprovalRecord approval) {
+    Tool tool = slot.entry.tool();
+    if (slot.prior.wasStarted()) {
+      // the runtime stopped after "started": the request may have left, so it is never sent again
+      recoverStarted(run, slot, approval);
+      return;
+    }
+    JsonObject data = new JsonObject().put("attempt", 1).put("tool", tool.name())
+        .put("idempotencyKey", slot.key.value());
+    durably("call_started", () -> journal.callStarted(sessionId, epoch, run.turn.turnId(), slot.callId, 1, data))
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            slot.done.tryFail(ar.cause());
+            return;
+          }
+          if (ar.result() != null) {
+            slot.done.tryComplete(ar.result());
+            return;
+          }
+          emit("call.started", run.turn.turnId(), slot.callId.value(), data);
+          invoke(slot, 1).onComplete(res -> {
+            Attempt a = classify(res.succeeded() ? res.result() : null, res.cause());
+            finish(run, slot, OutcomeRules.judge(EffectClass.NON_IDEMPOTENT_WRITE, a.kind, 1, 1, false), a, 1, approval);
+          });
+        });
+  }
+
+  private void recoverStarted(TurnRun run, CallSlot slot, ApprovalRecord approval) {
+    Tool tool = slot.entry.tool();
+    String unknown = "the runtime stopped while this write's request may have been in flight; it was not sent again."
+        + " Check with the provider before calling it again";
+    if (!tool.supportsLookup()) {
+      complete(run, slot, Outcome.OUTCOME_UNKNOWN, null, unknown, slot.prior.attempts(), false, approval);
+      return;
+    }
+    lookup(slot, Math.max(1, slot.prior.attempts())).onComplete(ar -> {
+      if (ar.succeeded() && ar.result().isPresent()) {
+        ToolResult found = ar.result().get();
+        complete(run, slot, Outcome.SUCCEEDED, found.value(), null, slot.prior.attempts(), false, approval);
+      } else {
+        complete(run, slot, Outcome.OUTCOME_UNKNOWN, null, unknown + (ar.failed()
+            ? " (looking it up failed: " + ar.cause().getMessage() + ")" : " (not found by lookup)"),
+            slot.prior.attempts(), false, approval);
+      }
+    });
+  }
+
+  /** Recovery of an idempotent write (J3): look for an earlier effect first; resend with the same key only if none. */
+  private void lookupThenAttempt(TurnRun run, CallSlot slot, ApprovalRecord approval) {
+    Tool tool = slot.entry.tool();
+    if (!tool.supportsLookup()) {
+      attempt(run, slot, 1, true, approval);
+      return;
+    }
+    lookup(slot, 1).onComplete(ar -> {
+      if (ar.succeeded() && ar.result().isPresent()) {
+        complete(run, slot, Outcome.SUCCEEDED, ar.result().get().value(), null, 1, false, approval);
+      } else {
+        attempt(run, slot, 1, true, approval);
+      }
+    });
+  }
+
+  private void finish(TurnRun run, CallSlot slot, OutcomeRules.Verdict verdict, Attempt a, int attempts,
+                      ApprovalRecord approval) {
+    String error = null;
+    if (verdict.outcome() != Outcome.SUCCEEDED) {
+      String base = a.error == null ? "the tool failed" : a.error;
+      if (attempts > 1) {
+        base = "failed after " + attempts + " attempts: " + base;
+      }
+      error = verdict.notRun() ? notRun(base) : base;
+    }
+    complete(run, slot, verdict.outcome(), a.value, error, attempts, false, approval);
+  }
+
+  private void complete(TurnRun run, CallSlot slot, Outcome outcome, Object value, String error, int attempts,
+                        boolean skipped, ApprovalRecord approval) {
+    boolean truncated = false;
+    if (outcome == Outcome.SUCCEEDED && value != null) {
+      String encoded = Json.encode(value);
+      int size = encoded.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      if (size > options.maxResultBytes()) {
+        if (slot.isWrite()) {
+          value = encoded.substring(0, Math.min(encoded.length(), options.maxResultBytes() / 2));
+          truncated = true;
+        } else {
+          outcome = Outcome.FAILED;
+          value = null;
+          error = "the result is " + size + " bytes, over the limit of " + options.maxResultBytes()
+              + " bytes; ask for less (narrow the query or page through it)";
+        }
+      }
+    }
+    CallResult record = new CallResult(slot.index, slot.callId, slot.call.name(), slot.call.modelCallId(),
+        slot.effectClass(), outcome, value, error, attempts, skipped, truncated, approval,
+        System.currentTimeMillis() - slot.startedAt, null);
+    if (slot.isWrite() && outcome != Outcome.SUCCEEDED && !skipped) {
+      stopWrites(run, slot);
+    }
+    durably("call_completed", () -> journal.callCompleted(sessionId, epoch, run.turn.turnId(), record))
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            slot.done.tryFail(ar.cause());
+            return;
+          }
+          emit("call.completed", run.turn.turnId(), slot.callId.value(), ar.result().toJson());
+          slot.done.tryComplete(ar.result());
+        });
+  }
+
+  private void stopWrites(TurnRun run, CallSlot slot) {
+    if (!run.writesStopped) {
+      run.writesStopped = true;
+      run.stoppedBy = slot.call.name() + " #" + slot.index;
+    }
+  }
+
+  // ------------------------------------------------------------------ calling tools
+
+  private Future<ToolResult> invoke(CallSlot slot, int attempt) {
+    Tool tool = slot.entry.tool();
+    long timeout = Math.max(1, tool.timeout().toMillis());
+    ToolInvocation inv = new ToolInvocation(sessionId, slot.callId, slot.key, attempt, slot.call.arguments().copy(),
+        System.currentTimeMillis() + timeout);
+    return withTimeout(() -> tool.invoke(inv), timeout, tool.name());
+  }
+
+  private Future<Optional<ToolResult>> lookup(CallSlot slot, int attempt) {
+    Tool tool = slot.entry.tool();
+    long timeout = Math.max(1, tool.timeout().toMillis());
+    ToolInvocation inv = new ToolInvocation(sessionId, slot.callId, slot.key, attempt, slot.call.arguments().copy(),
+        System.currentTimeMillis() + timeout);
+    return withTimeout(() -> tool.lookup(inv), timeout, tool.name() + " lookup");
+  }
+
+  private <T> Future<T> withTimeout(Supplier<Future<T>> call, long timeoutMillis, String what) {
+    Promise<T> promise = Promise.promise();
+    long timer = vertx.setTimer(timeoutMillis, t -> context.runOnContext(v -> promise.tryFail(
+        new java.util.concurrent.TimeoutException(what + " did not answer within " + timeoutMillis + " ms"))));
+    Future<T> f;
+    try {
+      f = call.get();
+      if (f == null) {
+        f = Future.failedFuture(new IllegalStateException(what + " returned no future"));
+      }
+    } catch (RuntimeException e) {
+      f = Future.failedFuture(e);
+    }
+    f.onComplete(ar -> {
+      vertx.cancelTimer(timer);
+      if (Vertx.currentContext() == context) {
+        settle(promise, ar);
+      } else {
+        context.runOnContext(v -> settle(promise, ar));
+      }
+    });
+    return promise.future();
+  }
+
+  private static <T> void settle(Promise<T> promise, io.vertx.core.AsyncResult<T> ar) {
+    if (ar.succeeded()) {
+      promise.tryComplete(ar.result());
+    } else {
+      promise.tryFail(ar.cause());
+    }
+  }
+
+  /** How an attempt ended, with its value and a message for the model. */
+  private record Attempt(AttemptKind kind, Object value, String error, long retryAfterMillis) {
+  }
+
+  private static Attempt classify(ToolResult result, Throwable failure) {
+    if (failure != null) {
+      if (failure instanceof ToolNotSentException) {
+        return new Attempt(AttemptKind.NOT_SENT, null, failure.getMessage(), 0);
+      }
+      String msg = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+      return new Attempt(AttemptKind.UNCERTAIN, null, msg, 0);
+    }
+    if (result == null) {
+      return new Attempt(AttemptKind.SUCCESS, null, null, 0);
+    }
+    switch (result.outcome()) {
+      case SUCCEEDED:
+        return new Attempt(AttemptKind.SUCCESS, result.value(), null, 0);
+      case OUTCOME_UNKNOWN:
+        return new Attempt(AttemptKind.UNCERTAIN, result.value(), result.error(), result.retryAfterMillis());
+      default:
+        return new Attempt(result.retryable() ? AttemptKind.RETRYABLE : AttemptKind.REJECTED, result.value(),
+            result.error(), result.retryAfterMillis());
+    }
+  }
+
+  // ------------------------------------------------------------------ journal plumbing
+
+  /** Runs a journal step, retrying while Redis is unreachable; a fencing refusal stops the session (J4). */
+  private <T> Future<T> durably(String step, Supplier<Future<T>> op) {
+    Promise<T> promise = Promise.promise();
+    long giveUpAt = System.currentTimeMillis() + options.journalRetryMillis();
+    durably(step, op, promise, giveUpAt, 50);
+    return promise.future();
+  }
+
+  private <T> void durably(String step, Supplier<Future<T>> op, Promise<T> promise, long giveUpAt, long delay) {
+    if (fenced) {
+      promise.tryFail(notOwner());
+      return;
+    }
+    op.get().onComplete(ar -> {
+      if (ar.succeeded()) {
+        promise.tryComplete(ar.result());
+        return;
+      }
+      Throwable err = ar.cause();
+      if (isFencing(err)) {
+        markFenced();
+        promise.tryFail(err);
+      } else if (isUnavailable(err) && System.currentTimeMillis() < giveUpAt && !stopped) {
+        LOG.warn("session {}: journal step {} failed ({}), retrying in {} ms", sessionId, step, err.getMessage(), delay);
+        vertx.setTimer(delay, t -> durably(step, op, promise, giveUpAt, Math.min(delay * 2, 2_000)));
+      } else {
+        promise.tryFail(err);
+      }
+    });
+  }
+
+  private <T> Future<T> noteFencing(Throwable err) {
+    if (isFencing(err)) {
+      markFenced();
+    }
+    return Future.failedFuture(err);
+  }
+
+  private void markFenced() {
+    if (!fenced) {
+      fenced = true;
+      LOG.warn("session {}: another node took over (epoch {} is stale); this node stops running it", sessionId, epoch);
+      approvalWaiters.values().forEach(p -> p.tryFail(notOwner()));
+      emit("session.fenced", null, null, new JsonObject().put("epoch", epoch));
+    }
+  }
+
+  private static boolean isFencing(Throwable err) {
+    return err instanceof RatchetException && "FENCED".equals(((RatchetException) err).code());
+  }
+
+  private static boolean isUnavailable(Throwable err) {
+    return err instanceof RatchetException && "JOURNAL_UNAVAILABLE".equals(((RatchetException) err).code());
+  }
+
+  private RatchetException notOwner() {
+    return new RatchetException("FENCED", "session " + sessionId + " is no longer run by this node");
+  }
+
+  private static String notRun(String message) {
+    return CallResult.NOT_RUN_PREFIX + ": " + message;
+  }
+
+  private void emit(String type, String turnId, String callId, JsonObject data) {
+    JsonObject event = new JsonObject().put("type", type).put("sessionId", sessionId)
+        .put("at", System.currentTimeMillis());
+    if (turnId != null) {
+      event.put("turnId", turnId);
+    }
+    if (callId != null) {
+      event.put("callId", callId);
+    }
+    event.put("data", data);
+    try {
+      events.accept(event);
+    } catch (RuntimeException e) {
+      LOG.warn("session {}: an event listener failed: {}", sessionId, e.toString());
+    }
+  }
+
+  private <T> Future<T> onContext(Supplier<Future<T>> action) {
+    if (Vertx.currentContext() == context) {
+      try {
+        return action.get();
+      } catch (RuntimeException e) {
+        return Future.failedFuture(e);
+      }
+    }
+    Promise<T> promise = Promise.promise();
+    context.runOnContext(v -> {
+      try {
+        action.get().onComplete(promise);
+      } catch (RuntimeException e) {
+        promise.fail(e);
+      }
+    });
+    return promise.future();
+  }
+}

@@ -1,0 +1,57 @@
+package dev.ratchet.runtime.journal;
+
+/**
+ * Redis key names. Every key of a session carries the hash tag {@code {<session>}} so that a
+ * session lives in one Redis Cluster slot and each Lua script touches one slot only.
+ */
+final class JournalKeys {
+
+  private final String prefix;
+
+  JournalKeys(String prefix) {
+    this.prefix = prefix;
+  }
+
+  String session(String sessionId) {
+    return prefix + ":{" + sessionId + "}";
+  }
+
+  String meta(String sessionId) {
+    return session(sessionId) + ":meta";
+  }
+
+  String events(String sessionId) {
+    return session(sessionId) + ":events";
+  }
+
+  String turn(String sessionId, String turnId) {
+    return session(sessionId) + ":turn:" + turnId;
+  }
+
+  String call(String sessionId, String callId) {
+    return session(sessionId) + ":call:" + callId;
+  }
+
+  String inflight(String sessionId) {
+    return session(sessionId) + ":inflight";
+  }
+
+  String turns(String sessionId) {
+    return session(sessionId) + ":turns";
+  }
+
+  /** Sessions with turns in flight: where recovery starts. */
+  String activeSessions() {
+    return prefix + ":active";
+  }
+
+  /** Pending approvals across sessions, scored by request time. */
+  String pendingApprovals() {
+    return prefix + ":approvals";
+  }
+
+  /** All sessions, scored by last activity. */
+  String recentSessions() {
+    return prefix + ":sessions";
+  }
+}

@@ -1,0 +1,88 @@
+package dev.ratchet.runtime.journal;
+
+import io.vertx.core.Future;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The journal's state transitions, one Lua script each. Scripts are loaded once at start and run
+ * by SHA; a server that lost its script cache (restart, failover) gets the script body again.
+ */
+final class LuaScripts {
+
+  /** One script per state transition. */
+  enum Script {
+    CLAIM("claim.lua"),
+    SUBMIT_TURN("submit_turn.lua"),
+    CALL_STARTED("call_started.lua"),
+    CALL_COMPLETED("call_completed.lua"),
+    APPEND_EVENT("append_event.lua"),
+    APPROVAL_REQUESTED("approval_requested.lua"),
+    APPROVAL_DECIDED("approval_decided.lua"),
+    TURN_COMPLETED("turn_completed.lua"),
+    CALL_RECONCILED("call_reconciled.lua");
+
+    final String file;
+
+    Script(String file) {
+      this.file = file;
+    }
+  }
+
+  private final Redis redis;
+  private final Map<Script, String> bodies = new EnumMap<>(Script.class);
+  private final Map<Script, String> shas = new EnumMap<>(Script.class);
+
+  LuaScripts(Redis redis) {
+    this.redis = redis;
+    for (Script s : Script.values()) {
+      bodies.put(s, read(s.file));
+    }
+  }
+
+  Future<Void> load() {
+    List<Future<Response>> loads = new ArrayList<>();
+    for (Script s : Script.values()) {
+      loads.add(redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(bodies.get(s)))
+          .onSuccess(r -> shas.put(s, r.toString())));
+    }
+    return Future.all(loads).mapEmpty();
+  }
+
+  Future<Response> run(Script script, List<String> keys, List<String> args) {
+    String sha = shas.get(script);
+    Request req = Request.cmd(Command.EVALSHA).arg(sha).arg(keys.size());
+    keys.forEach(req::arg);
+    args.forEach(req::arg);
+    return redis.send(req).recover(err -> {
+      if (err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT")) {
+        Request eval = Request.cmd(Command.EVAL).arg(bodies.get(script)).arg(keys.size());
+        keys.forEach(eval::arg);
+        args.forEach(eval::arg);
+        return redis.send(eval);
+      }
+      return Future.failedFuture(err);
+    });
+  }
+
+  private static String read(String file) {
+    try (InputStream in = LuaScripts.class.getResourceAsStream(file)) {
+      if (in == null) {
+        throw new IllegalStateException("journal script missing from the classpath: " + file);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,539 @@
+package dev.ratchet.runtime.journal;
+
+import dev.ratchet.runtime.ApprovalRecord;
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.impl.CanonicalJson;
+import dev.ratchet.runtime.journal.LuaScripts.Script;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Redis journal: every step of every session, appended by one Lua script per state transition,
+ * each fenced by the session owner's epoch (J4). Safe to share between sessions and threads.
+ */
+public final class RedisJournal {
+
+  private final Redis redis;
+  private final JournalKeys keys;
+  private final LuaScripts scripts;
+  private final String redisUrl;
+
+  private RedisJournal(Redis redis, JournalOptions options) {
+    this.redis = redis;
+    this.keys = new JournalKeys(options.keyPrefix());
+    this.scripts = new LuaScripts(redis);
+    this.redisUrl = options.redisUrl();
+  }
+
+  /** Connects and loads the journal's scripts. */
+  public static Future<RedisJournal> open(Vertx vertx, JournalOptions options) {
+    Redis redis = Redis.createClient(vertx, new RedisOptions()
+        .setConnectionString(options.redisUrl())
+        .setMaxPoolSize(options.maxPoolSize())
+        .setMaxPoolWaiting(options.maxWaiting())
+        .setMaxWaitingHandlers(options.maxWaiting()));
+    RedisJournal journal = new RedisJournal(redis, options);
+    return journal.scripts.load()
+        .map(journal)
+        .recover(err -> {
+          redis.close();
+          return Future.failedFuture(unavailable("cannot open the journal at " + redactUrl(options.redisUrl()), err));
+        });
+  }
+
+  public Future<Void> close() {
+    redis.close();
+    return Future.succeededFuture();
+  }
+
+  /** The Redis URL with any password hidden. */
+  public String describe() {
+    return redactUrl(redisUrl);
+  }
+
+  // ---------------------------------------------------------------- session ownership
+
+  /** Takes ownership of a session and returns its new fencing epoch. */
+  public Future<Long> claim(String sessionId, String owner) {
+    return run(Script.CLAIM, List.of(keys.meta(sessionId), keys.events(sessionId)),
+        List.of(owner, now())).map(Response::toLong);
+  }
+
+  public Future<Long> currentEpoch(String sessionId) {
+    return send(Request.cmd(Command.HGET).arg(keys.meta(sessionId)).arg("epoch"))
+        .map(r -> r == null ? 0L : r.toLong());
+  }
+
+  // ---------------------------------------------------------------- turns
+
+  public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, Turn turn) {
+    String spec = turn.toJson().encode();
+    String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(turn.toJson()));
+    String now = now();
+    List<Request> indexes = List.of(
+        Request.cmd(Command.SADD).arg(keys.activeSessions()).arg(sessionId),
+        Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId));
+    return batch(indexes)
+        .compose(v -> run(Script.SUBMIT_TURN,
+            List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, turn.turnId()),
+                keys.inflight(sessionId)),
+            List.of(String.valueOf(epoch), turn.turnId(), spec, specHash, agent, now)))
+        .map(r -> {
+          String status = r.get(0).toString();
+          switch (status) {
+            case "new":
+              return new SubmitAnswer(SubmitAnswer.Status.NEW, null);
+            case "conflict":
+              return new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null);
+            case "completed":
+              return new SubmitAnswer(SubmitAnswer.Status.COMPLETED,
+                  TurnResult.fromJson(new JsonObject(r.get(1).toString())));
+            default:
+              return new SubmitAnswer(SubmitAnswer.Status.RUNNING, null);
+          }
+        });
+  }
+
+  /** Journals a turn's results (J7); answers the results journaled first if the turn was already completed. */
+  public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
+    return run(Script.TURN_COMPLETED,
+        List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
+            keys.inflight(sessionId)),
+        List.of(String.valueOf(epoch), result.turnId(), result.toJson().encode(), now()))
+        .map(r -> "done".equals(r.get(0).toString())
+            ? TurnResult.fromJson(new JsonObject(r.get(1).toString())) : result);
+  }
+
+  /** A completed turn's results, or null when the turn is unknown or still running. */
+  public Future<TurnResult> turnResult(String sessionId, String turnId) {
+    return send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, turnId)).arg("status").arg("results"))
+        .map(r -> r.get(0) != null && "completed".equals(r.get(0).toString())
+            ? TurnResult.fromJson(new JsonObject(r.get(1).toString())) : null);
+  }
+
+  /** Turns journaled but not completed, with each call's state: what recovery resumes. */
+  public Future<List<InflightTurn>> inflightTurns(String sessionId) {
+    return send(Request.cmd(Command.SMEMBERS).arg(keys.inflight(sessionId))).compose(members -> {
+      List<Future<InflightTurn>> turns = new ArrayList<>();
+      for (Response m : members) {
+        turns.add(loadInflight(sessionId, m.toString()));
+      }
+      return Future.all(turns).map(cf -> {
+        List<InflightTurn> list = new ArrayList<>();
+        for (int i = 0; i < cf.size(); i++) {
+          InflightTurn t = cf.resultAt(i);
+          if (t != null) {
+            list.add(t);
+          }
+        }
+        list.sort((a, b) -> Long.compare(a.submittedAt(), b.submittedAt()));
+        return list;
+      });
+    });
+  }
+
+  private Future<InflightTurn> loadInflight(String sessionId, String turnId) {
+    return send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, turnId)).arg("spec").arg("submittedAt"))
+        .compose(r -> {
+          if (r.get(0) == null) {
+            return Future.succeededFuture(null);
+          }
+          Turn turn = Turn.fromJson(new JsonObject(r.get(0).toString()));
+          long submittedAt = r.get(1) == null ? 0 : r.get(1).toLong();
+          List<Future<CallState>> calls = new ArrayList<>();
+          for (int i = 0; i < turn.calls().size(); i++) {
+            calls.add(callState(sessionId, turn.callId(sessionId, i)));
+          }
+          return Future.all(calls).map(cf -> {
+            Map<String, CallState> states = new LinkedHashMap<>();
+            for (int i = 0; i < cf.size(); i++) {
+              CallState s = cf.resultAt(i);
+              states.put(s.callId(), s);
+            }
+            return new InflightTurn(turn, submittedAt, states);
+          });
+        });
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  /**
+   * Journals that an attempt is about to send its request. Answers the call's existing record
+   * when it already has an outcome (then nothing may be sent), else null.
+   */
+  public Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallId callId, int attempt,
+                                        JsonObject data) {
+    return run(Script.CALL_STARTED,
+        List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, callId.value())),
+        List.of(String.valueOf(epoch), turnId, callId.value(), String.valueOf(attempt), now(), data.encode()))
+        .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : null);
+  }
+
+  /** Journals a terminal outcome once (J1); answers the record that is journaled, which may be an earlier one. */
+  public Future<CallResult> callCompleted(String sessionId, long epoch, String turnId, CallResult record) {
+    JsonObject json = record.toJson();
+    JsonObject event = json.copy();
+    Object result = event.remove("result");
+    if (result != null) {
+      event.put("resultBytes", io.vertx.core.json.Json.encode(result).length());
+    }
+    return run(Script.CALL_COMPLETED,
+        List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, record.callId().value())),
+        List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(), json.encode(),
+            now(), event.encode()))
+        .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : record);
+  }
+
+  /** Appends an informational step event, fenced like every other append. */
+  public Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
+                                  JsonObject data) {
+    return run(Script.APPEND_EVENT, List.of(keys.meta(sessionId), keys.events(sessionId)),
+        List.of(String.valueOf(epoch), type, turnId == null ? "" : turnId, callId == null ? "" : callId, now(),
+            data.encode())).mapEmpty();
+  }
+
+  public Future<CallState> callState(String sessionId, CallId callId) {
+    return send(Request.cmd(Command.HMGET).arg(keys.call(sessionId, callId.value()))
+        .arg("state").arg("record").arg("attempts").arg("approvalStatus").arg("approvalRequest")
+        .arg("approver").arg("approvalReason").arg("decidedAt").arg("argumentsHash").arg("expiresAt")
+        .arg("requestedAt"))
+        .map(r -> {
+          if (r.get(0) == null) {
+            return CallState.fresh(callId.value());
+          }
+          CallResult record = r.get(1) == null ? null : CallResult.fromJson(new JsonObject(r.get(1).toString()));
+          ApprovalRecord approval = null;
+          if (r.get(3) != null) {
+            JsonObject request = new JsonObject(r.get(4).toString());
+            approval = new ApprovalRecord(r.get(3).toString(), request.getString("askedBecause"),
+                r.get(10) == null ? 0 : r.get(10).toLong(), str(r.get(5)), str(r.get(6)),
+                r.get(7) == null ? 0 : r.get(7).toLong());
+          }
+          return new CallState(callId.value(), r.get(0).toString(), record,
+              r.get(2) == null ? 0 : r.get(2).toInteger(), approval, str(r.get(8)),
+              r.get(9) == null ? 0 : r.get(9).toLong());
+        });
+  }
+
+  // ---------------------------------------------------------------- approvals
+
+  /**
+   * Journals an approval request (J5) and indexes it for the inbox. Answers the existing approval
+   * status if the call already asked (for example before a restart), else "pending".
+   */
+  public Future<String> approvalRequested(long epoch, ApprovalRequest request) {
+    String sessionId = request.sessionId();
+    String member = approvalMember(sessionId, request.callId().value());
+    return send(Request.cmd(Command.ZADD).arg(keys.pendingApprovals()).arg(request.requestedAt()).arg(member))
+        .compose(v -> run(Script.APPROVAL_REQUESTED,
+            List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, request.callId().value())),
+            List.of(String.valueOf(epoch), request.turnId(), request.callId().value(), request.toJson().encode(),
+                request.argumentsHash(), String.valueOf(request.expiresAt()), String.valueOf(request.requestedAt()))))
+        .map(r -> {
+          String status = r.get(0).toString();
+          if ("exists".equals(status)) {
+            return r.get(1).toString();
+          }
+          return "done".equals(status) ? "decided" : "pending";
+        });
+  }
+
+  /** Journals a decision after checking it (rule 8) and drops it from the inbox once decided. */
+  public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, String argumentsHash,
+                                                String status, String approver, String reason) {
+    return run(Script.APPROVAL_DECIDED,
+        List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, callId.value())),
+        List.of(callId.value(), argumentsHash, status, approver, reason == null ? "" : reason, now()))
+        .compose(r -> {
+          String answer = r.get(0).toString();
+          DecisionAnswer decision;
+          switch (answer) {
+            case "ok":
+              decision = DecisionAnswer.ACCEPTED;
+              break;
+            case "unknown_call":
+              return Future.succeededFuture(DecisionAnswer.UNKNOWN_CALL);
+            case "already_decided":
+              decision = DecisionAnswer.ALREADY_DECIDED;
+              break;
+            case "stale":
+              return Future.succeededFuture(DecisionAnswer.STALE);
+            default:
+              decision = DecisionAnswer.EXPIRED;
+          }
+          return send(Request.cmd(Command.ZREM).arg(keys.pendingApprovals())
+              .arg(approvalMember(sessionId, callId.value()))).map(decision);
+        });
+  }
+
+  /** Pending approvals across sessions, oldest first. */
+  public Future<List<ApprovalRequest>> pendingApprovals(int limit) {
+    return send(Request.cmd(Command.ZRANGE).arg(keys.pendingApprovals()).arg(0).arg(Math.max(0, limit - 1)))
+        .compose(members -> {
+          List<Future<ApprovalRequest>> loads = new ArrayList<>();
+          for (Response m : members) {
+            String[] parts = m.toString().split("\n", 2);
+            if (parts.length == 2) {
+              loads.add(pendingRequest(parts[0], parts[1]));
+            }
+          }
+          return Future.all(loads).map(cf -> {
+            List<ApprovalRequest> list = new ArrayList<>();
+            for (int i = 0; i < cf.size(); i++) {
+              if (cf.resultAt(i) != null) {
+                list.add(cf.resultAt(i));
+              }
+            }
+            return list;
+          });
+        });
+  }
+
+  private Future<ApprovalRequest> pendingRequest(String sessionId, String callId) {
+    return send(Request.cmd(Command.HMGET).arg(keys.call(sessionId, callId)).arg("approvalStatus")
+        .arg("approvalRequest")).compose(r -> {
+          if (r.get(0) == null) {
+            // indexed just before its request is journaled; not listable yet
+            return Future.succeededFuture(null);
+          }
+          if (!"pending".equals(r.get(0).toString())) {
+            // the index lags the journal after a crash between the decision and the index update
+            return send(Request.cmd(Command.ZREM).arg(keys.pendingApprovals()).arg(approvalMember(sessionId, callId)))
+                .map((ApprovalRequest) null);
+          }
+          return Future.succeededFuture(ApprovalRequest.fromJson(new JsonObject(r.get(1).toString())));
+        });
+  }
+
+  private static String approvalMember(String sessionId, String callId) {
+    return sessionId + "\n" + callId;
+  }
+
+  // ---------------------------------------------------------------- reconciliation
+
+  /**
+   * Records a person's finding for an {@code outcome_unknown} call. Fails with code
+   * {@code UNKNOWN_CALL} or {@code NOT_UNKNOWN} when the call is not open to reconciliation.
+   */
+  public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
+    if (outcome == Outcome.OUTCOME_UNKNOWN) {
+      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "reconcile to succeeded or failed"));
+    }
+    return callState(sessionId, callId).compose(state -> {
+      if (state.record() == null) {
+        return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId
+            + " in session " + sessionId));
+      }
+      CallResult r = state.record();
+      CallResult updated = new CallResult(r.index(), r.callId(), r.tool(), r.modelCallId(), r.effectClass(), outcome,
+          r.result(), note == null ? r.error() : r.error() == null ? "reconciled: " + note
+          : r.error() + " (reconciled: " + note + ")", r.attempts(), r.skipped(), r.truncated(), r.approval(),
+          r.durationMillis(), who);
+      JsonObject event = new JsonObject().put("outcome", outcome.wireName()).put("by", who).put("note", note);
+      return run(Script.CALL_RECONCILED,
+          List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, callId.value())),
+          List.of(callId.value(), outcome.wireName(), updated.toJson().encode(), now(), event.encode()))
+          .compose(resp -> {
+            String answer = resp.get(0).toString();
+            if ("ok".equals(answer)) {
+              return Future.succeededFuture(updated);
+            }
+            if ("unknown_call".equals(answer)) {
+              return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId));
+            }
+            return Future.failedFuture(new RatchetException("NOT_UNKNOWN", "call " + callId + " ended "
+                + resp.get(1) + "; only outcome_unknown calls can be reconciled"));
+          });
+    });
+  }
+
+  // ---------------------------------------------------------------- reading the journal
+
+  /** A session's step events in order, each {@code {id, type, turn, call, at, data}}. */
+  public Future<List<JsonObject>> events(String sessionId, String afterId, int count) {
+    String start = afterId == null ? "-" : "(" + afterId;
+    return send(Request.cmd(Command.XRANGE).arg(keys.events(sessionId)).arg(start).arg("+").arg("COUNT").arg(count))
+        .map(r -> {
+          List<JsonObject> list = new ArrayList<>();
+          for (Response entry : r) {
+            JsonObject event = new JsonObject().put("id", entry.get(0).toString());
+            Response fields = entry.get(1);
+            for (int i = 0; i + 1 < fields.size(); i += 2) {
+              String name = fields.get(i).toString();
+              String value = fields.get(i + 1).toString();
+              if ("data".equals(name)) {
+                event.put("data", value.isEmpty() ? new JsonObject() : new JsonObject(value));
+              } else if ("at".equals(name)) {
+                event.put("at", Long.parseLong(value));
+              } else if (!value.isEmpty()) {
+                event.put(name, value);
+              }
+            }
+            list.add(event);
+          }
+          return list;
+        });
+  }
+
+  /** Session metadata: agent, epoch, owner, createdAt, updatedAt; empty when unknown. */
+  public Future<JsonObject> sessionInfo(String sessionId) {
+    return send(Request.cmd(Command.HMGET).arg(keys.meta(sessionId)).arg("agent").arg("epoch").arg("owner")
+        .arg("createdAt").arg("updatedAt")).map(r -> {
+          JsonObject json = new JsonObject();
+          String[] names = {"agent", "epoch", "owner", "createdAt", "updatedAt"};
+          for (int i = 0; i < names.length; i++) {
+            if (r.get(i) != null) {
+              String v = r.get(i).toString();
+              json.put(names[i], i == 0 || i == 2 ? v : (Object) Long.parseLong(v));
+            }
+          }
+          return json;
+        });
+  }
+
+  /** Sessions by last activity, most recent first. */
+  public Future<List<String>> recentSessions(int offset, int limit) {
+    return send(Request.cmd(Command.ZREVRANGE).arg(keys.recentSessions()).arg(offset).arg(offset + limit - 1))
+        .map(r -> {
+          List<String> list = new ArrayList<>();
+          r.forEach(m -> list.add(m.toString()));
+          return list;
+        });
+  }
+
+  /** Sessions that may have turns in flight. */
+  public Future<List<String>> activeSessions() {
+    return send(Request.cmd(Command.SMEMBERS).arg(keys.activeSessions())).map(r -> {
+      List<String> list = new ArrayList<>();
+      r.forEach(m -> list.add(m.toString()));
+      return list;
+    });
+  }
+
+  /** Drops a session from the recovery set; called when it has nothing in flight. */
+  public Future<Void> markIdle(String sessionId) {
+    return send(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId)).mapEmpty();
+  }
+
+  /** Whether Redis answers and accepts writes. */
+  public Future<Void> ping() {
+    return send(Request.cmd(Command.SET).arg(keys.session("health") + ":ping").arg(now()).arg("PX").arg(60_000))
+        .mapEmpty();
+  }
+
+  /** What the server guarantees for an acknowledged step: AOF on/off and its fsync policy. */
+  public Future<Persistence> persistence() {
+    Future<Response> aof = send(Request.cmd(Command.CONFIG).arg("GET").arg("appendonly"));
+    Future<Response> fsync = send(Request.cmd(Command.CONFIG).arg("GET").arg("appendfsync"));
+    Future<Response> info = send(Request.cmd(Command.INFO).arg("server"));
+    return Future.all(aof, fsync, info).map(cf -> new Persistence(
+        "yes".equals(configValue(aof.result())), configValue(fsync.result()), infoField(info.result(), "redis_version")));
+  }
+
+  /** INFO commandstats as a map from command name to calls, for the benchmark. */
+  public Future<Map<String, Long>> commandStats() {
+    return send(Request.cmd(Command.INFO).arg("commandstats")).map(r -> {
+      Map<String, Long> map = new HashMap<>();
+      for (String line : r.toString().split("\r?\n")) {
+        if (line.startsWith("cmdstat_")) {
+          String name = line.substring(8, line.indexOf(':'));
+          for (String part : line.substring(line.indexOf(':') + 1).split(",")) {
+            if (part.startsWith("calls=")) {
+              map.put(name, Long.parseLong(part.substring(6)));
+            }
+          }
+        }
+      }
+      return map;
+    });
+  }
+
+  /** Sends a raw command; for tools and tests that inspect the journal's Redis. */
+  public Future<Response> send(Request request) {
+    return redis.send(request).recover(err -> Future.failedFuture(classify(err)));
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private Future<Void> batch(List<Request> requests) {
+    return redis.batch(requests).recover(err -> Future.failedFuture(classify(err))).mapEmpty();
+  }
+
+  private Future<Response> run(Script script, List<String> keyList, List<String> args) {
+    return scripts.run(script, keyList, args).recover(err -> Future.failedFuture(classify(err)));
+  }
+
+  private static Throwable classify(Throwable err) {
+    if (err instanceof RatchetException) {
+      return err;
+    }
+    String msg = String.valueOf(err.getMessage());
+    if (msg.startsWith("FENCED")) {
+      return new RatchetException("FENCED", "this node no longer owns the session: " + msg.substring(6).trim());
+    }
+    if (msg.startsWith("AGENT_MISMATCH")) {
+      return new RatchetException("AGENT_MISMATCH", msg.substring(15).trim());
+    }
+    if (err instanceof io.vertx.redis.client.impl.types.ErrorType) {
+      return new RatchetException("JOURNAL_ERROR", "the journal refused a step: " + msg);
+    }
+    return unavailable("the journal (Redis) is unreachable", err);
+  }
+
+  private static RatchetException unavailable(String message, Throwable cause) {
+    return new RatchetException("JOURNAL_UNAVAILABLE", message + ": " + cause.getMessage(), cause);
+  }
+
+  private static String configValue(Response r) {
+    if (r == null) {
+      return null;
+    }
+    if (r.size() >= 2 && r.get(1) != null) {
+      return r.get(1).toString();
+    }
+    // RESP3 answers CONFIG GET with a map
+    for (String key : r.getKeys()) {
+      return r.get(key).toString();
+    }
+    return null;
+  }
+
+  private static String infoField(Response r, String field) {
+    for (String line : r.toString().split("\r?\n")) {
+      if (line.startsWith(field + ":")) {
+        return line.substring(field.length() + 1).trim();
+      }
+    }
+    return "?";
+  }
+
+  private static String str(Response r) {
+    return r == null ? null : r.toString();
+  }
+
+  private static String now() {
+    return String.valueOf(System.currentTimeMillis());
+  }
+
+  static String redactUrl(String url) {
+    return url == null ? null : url.replaceAll("//([^:@/]*):[^@/]*@", "//$1:***@");
+  }
+}

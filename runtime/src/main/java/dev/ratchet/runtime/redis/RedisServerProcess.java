@@ -1,0 +1,180 @@
+package dev.ratchet.runtime.redis;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code redis-server} child process: the one on PATH if there is one, else the Redis 6.2
+ * binary shipped in the embedded-redis artifact. Used by {@code ratchet run} when no Redis is
+ * configured, and by tests that need a server of their own.
+ */
+public final class RedisServerProcess implements AutoCloseable {
+
+  private final Process process;
+  private final int port;
+  private final Path dataDir;
+  private final String binary;
+
+  private RedisServerProcess(Process process, int port, Path dataDir, String binary) {
+    this.process = process;
+    this.port = port;
+    this.dataDir = dataDir;
+    this.binary = binary;
+  }
+
+  /**
+   * Starts a server on {@code port} (0 picks a free one) keeping its data in {@code dataDir}.
+   *
+   * @param appendfsync {@code always}, {@code everysec} or {@code no}; null turns AOF off
+   */
+  public static RedisServerProcess start(int port, Path dataDir, String appendfsync) throws IOException {
+    Files.createDirectories(dataDir);
+    int p = port == 0 ? freePort() : port;
+    String binary = findBinary();
+    List<String> cmd = new ArrayList<>(List.of(binary, "--port", String.valueOf(p), "--bind", "127.0.0.1",
+        "--dir", dataDir.toAbsolutePath().toString(), "--save", "", "--daemonize", "no",
+        "--logfile", dataDir.resolve("redis.log").toAbsolutePath().toString()));
+    if (appendfsync == null) {
+      cmd.addAll(List.of("--appendonly", "no"));
+    } else {
+      cmd.addAll(List.of("--appendonly", "yes", "--appendfsync", appendfsync));
+    }
+    Process process = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    RedisServerProcess server = new RedisServerProcess(process, p, dataDir, binary);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+    server.awaitReady();
+    return server;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public String url() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  public String binary() {
+    return binary;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Kills the server abruptly, as a crash would. */
+  public void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (process.isAlive()) {
+      process.destroy();
+      try {
+        if (!process.waitFor(5, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void awaitReady() throws IOException {
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (System.currentTimeMillis() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException("redis-server (" + binary + ") exited with code " + process.exitValue()
+            + "; see " + dataDir.resolve("redis.log"));
+      }
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        s.getOutputStream().write("PING\r\n".getBytes());
+        byte[] buf = new byte[64];
+        int n = s.getInputStream().read(buf);
+        if (n > 0 && new String(buf, 0, n).startsWith("+PONG")) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while waiting for redis-server");
+      }
+    }
+    close();
+    throw new IOException("redis-server did not answer PING on port " + port + " within 10 s");
+  }
+
+  /** The redis-server on PATH, else the binary from the embedded-redis artifact, unpacked once. */
+  public static String findBinary() throws IOException {
+    String path = System.getenv("PATH");
+    if (path != null) {
+      for (String dir : path.split(File.pathSeparator)) {
+        File f = new File(dir, "redis-server");
+        if (f.isFile() && f.canExecute()) {
+          return f.getAbsolutePath();
+        }
+      }
+    }
+    String os = System.getProperty("os.name").toLowerCase();
+    String arch = System.getProperty("os.arch").toLowerCase();
+    String resource;
+    if (os.contains("linux")) {
+      resource = arch.contains("aarch64") || arch.contains("arm") ? "redis-server-6.2.7-linux-arm64"
+          : "redis-server-6.2.6-v5-linux-amd64";
+    } else if (os.contains("mac")) {
+      resource = arch.contains("aarch64") ? "redis-server-6.2.6-v5-darwin-arm64" : "redis-server-6.2.6-v5-darwin-amd64";
+    } else {
+      throw new IOException("no redis-server on PATH and no bundled binary for " + os + "/" + arch);
+    }
+    Path target = Path.of(System.getProperty("java.io.tmpdir"), "ratchet-" + resource);
+    if (!Files.isExecutable(target)) {
+      try (InputStream in = RedisServerProcess.class.getResourceAsStream("/" + resource)) {
+        if (in == null) {
+          throw new IOException("no redis-server on PATH and the embedded-redis artifact is not on the classpath");
+        }
+        Path tmp = Files.createTempFile(target.getParent(), "ratchet-redis", ".tmp");
+        Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+        tmp.toFile().setExecutable(true, true);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      }
+    }
+    return target.toString();
+  }
+
+  public static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,14 @@
+-- Journals a call's terminal outcome exactly once (J1); a second completion answers the first record.
+-- KEYS[1] meta  KEYS[2] events  KEYS[3] call
+-- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] call id  ARGV[4] outcome  ARGV[5] record (json)  ARGV[6] now
+-- ARGV[7] event data (json, the record without its result)
+if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
+  return redis.error_reply('FENCED session owned by a newer epoch')
+end
+local record = redis.call('HGET', KEYS[3], 'record')
+if record then
+  return {'done', record}
+end
+redis.call('HSET', KEYS[3], 'turn', ARGV[2], 'state', 'done', 'outcome', ARGV[4], 'record', ARGV[5], 'completedAt', ARGV[6])
+redis.call('XADD', KEYS[2], '*', 'type', 'call.completed', 'turn', ARGV[2], 'call', ARGV[3], 'at', ARGV[6], 'data', ARGV[7])
+return {'ok'}

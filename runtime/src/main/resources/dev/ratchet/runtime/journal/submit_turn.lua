@@ -1,0 +1,25 @@
+-- Journals a new turn once; a second submission of the same turn id answers what the first has.
+-- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight
+-- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] turn spec (json)  ARGV[4] spec hash  ARGV[5] agent  ARGV[6] now
+if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
+  return redis.error_reply('FENCED session owned by a newer epoch')
+end
+local existing = redis.call('HMGET', KEYS[3], 'status', 'specHash', 'results')
+if existing[1] then
+  if existing[2] ~= ARGV[4] then
+    return {'conflict'}
+  end
+  return {existing[1], existing[3] or ''}
+end
+local agent = redis.call('HGET', KEYS[1], 'agent')
+if agent and agent ~= ARGV[5] then
+  return redis.error_reply('AGENT_MISMATCH session belongs to agent ' .. agent)
+end
+if not agent then
+  redis.call('HSET', KEYS[1], 'agent', ARGV[5], 'createdAt', ARGV[6])
+end
+redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6])
+redis.call('HSET', KEYS[3], 'spec', ARGV[3], 'specHash', ARGV[4], 'status', 'running', 'submittedAt', ARGV[6])
+redis.call('SADD', KEYS[4], ARGV[2])
+redis.call('XADD', KEYS[2], '*', 'type', 'turn.submitted', 'turn', ARGV[2], 'at', ARGV[6], 'data', ARGV[3])
+return {'new'}

@@ -1,0 +1,15 @@
+-- Journals a turn's results before they are delivered (J7); the turn leaves the in-flight set.
+-- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight
+-- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] results (json)  ARGV[4] now
+if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
+  return redis.error_reply('FENCED session owned by a newer epoch')
+end
+local status = redis.call('HMGET', KEYS[3], 'status', 'results')
+if status[1] == 'completed' then
+  return {'done', status[2]}
+end
+redis.call('HSET', KEYS[3], 'status', 'completed', 'results', ARGV[3], 'completedAt', ARGV[4])
+redis.call('HSET', KEYS[1], 'updatedAt', ARGV[4])
+redis.call('SREM', KEYS[4], ARGV[2])
+redis.call('XADD', KEYS[2], '*', 'type', 'turn.completed', 'turn', ARGV[2], 'at', ARGV[4], 'data', ARGV[3])
+return {'ok'}

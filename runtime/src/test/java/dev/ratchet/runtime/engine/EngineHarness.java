@@ -1,0 +1,63 @@
+package dev.ratchet.runtime.engine;
+
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.ToolSource;
+import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.testing.TestRedis;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static dev.ratchet.runtime.testing.Await.await;
+
+/** A real journal on real Redis and a session engine over it, for one test. */
+final class EngineHarness implements AutoCloseable {
+
+  final Vertx vertx = Vertx.vertx();
+  final RedisJournal journal;
+  final List<JsonObject> events = new CopyOnWriteArrayList<>();
+  final String sessionId = "s-" + UUID.randomUUID();
+
+  EngineHarness(TestRedis redis) {
+    journal = await(RedisJournal.open(vertx, JournalOptions.of(redis.url()).withKeyPrefix(redis.keyPrefix())));
+  }
+
+  SessionEngine engine(ToolSource source, EngineOptions options) {
+    return engine(AgentDefinition.builder("test-agent").toolSource(source).build(), options);
+  }
+
+  SessionEngine engine(AgentDefinition agent, EngineOptions options) {
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, agent));
+    SessionEngine engine = new SessionEngine(vertx, journal, sessionId, catalog, options, events::add);
+    await(engine.start("test-node"));
+    return engine;
+  }
+
+  List<ApprovalRequest> pendingFor(int expected) {
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (true) {
+      List<ApprovalRequest> pending = await(journal.pendingApprovals(1000)).stream()
+          .filter(r -> r.sessionId().equals(sessionId)).toList();
+      if (pending.size() >= expected || System.currentTimeMillis() > deadline) {
+        return pending;
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    journal.close();
+    await(vertx.close());
+  }
+}

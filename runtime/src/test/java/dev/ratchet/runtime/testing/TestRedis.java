@@ -1,0 +1,67 @@
+package dev.ratchet.runtime.testing;
+
+import dev.ratchet.runtime.redis.RedisServerProcess;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.UUID;
+
+/**
+ * Gives a test class a real Redis: {@code RATCHET_TEST_REDIS_URL} when set, otherwise a
+ * {@code redis-server} started for the class on a free port. Tests isolate themselves with the
+ * unique {@link #keyPrefix()}, never by flushing a shared server.
+ */
+public final class TestRedis implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+
+  private RedisServerProcess server;
+  private String url;
+  private final String keyPrefix = "rt-" + UUID.randomUUID().toString().substring(0, 8);
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    String shared = System.getenv("RATCHET_TEST_REDIS_URL");
+    if (shared != null && !shared.isBlank()) {
+      url = shared;
+    } else {
+      Path dir = Files.createTempDirectory("ratchet-test-redis");
+      server = RedisServerProcess.start(0, dir, "everysec");
+      url = server.url();
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  public String url() {
+    return url;
+  }
+
+  /** A key prefix no other test class uses. */
+  public String keyPrefix() {
+    return keyPrefix;
+  }
+
+  /** The server this extension started, or null when the tests use a shared one. */
+  public RedisServerProcess ownServer() {
+    return server;
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
+    return p.getParameter().getType() == TestRedis.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext p, ExtensionContext e) {
+    return this;
+  }
+}
