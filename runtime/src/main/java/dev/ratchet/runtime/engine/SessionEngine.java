@@ -120,27 +120,35 @@ public final class SessionEngine {
    * results. The future completes when every call has an outcome and the results are journaled.
    */
   public Future<TurnResult> submit(Turn turn) {
+    return accept(turn).compose(result -> result);
+  }
+
+  /**
+   * Journals a turn and answers, once it is journaled, the future of its results. Lets a caller
+   * acknowledge a submission before the turn (which may wait for approvals) completes.
+   */
+  public Future<Future<TurnResult>> accept(Turn turn) {
     return onContext(() -> {
       TurnRun run = running.get(turn.turnId());
       if (run != null) {
-        return run.result.future();
+        return Future.succeededFuture(run.result.future());
       }
       if (fenced || stopped) {
         return Future.failedFuture(notOwner());
       }
-      return journal.submitTurn(sessionId, epoch, catalog.agent(), turn).compose(answer -> {
+      return journal.submitTurn(sessionId, epoch, catalog.agent(), turn).<Future<TurnResult>>compose(answer -> {
         switch (answer.status()) {
           case COMPLETED:
-            return Future.succeededFuture(answer.results());
+            return Future.succeededFuture(Future.succeededFuture(answer.results()));
           case CONFLICT:
             return Future.failedFuture(new RatchetException("TURN_ID_REUSED", "turn '" + turn.turnId()
                 + "' was already submitted with different calls; use a new turn id for a new model response"));
           case RUNNING: {
             TurnRun again = running.get(turn.turnId());
             if (again != null) {
-              return again.result.future();
+              return Future.succeededFuture(again.result.future());
             }
-            return journal.inflightTurns(sessionId).compose(list -> {
+            return journal.inflightTurns(sessionId).map(list -> {
               for (InflightTurn t : list) {
                 if (t.turn().turnId().equals(turn.turnId())) {
                   return execute(t.turn(), t.calls());
@@ -151,7 +159,7 @@ public final class SessionEngine {
           }
           default:
             emit("turn.submitted", turn.turnId(), null, turn.toJson());
-            return execute(turn, Map.of());
+            return Future.succeededFuture(execute(turn, Map.of()));
         }
       }).recover(this::noteFencing);
     });

@@ -1,0 +1,30 @@
+package dev.ratchet.verticles;
+
+/** The event-bus addresses of Ratchet's API; the README documents their messages. */
+public final class Addresses {
+
+  /** Request/reply: submit a turn; the reply acknowledges once the turn is journaled. */
+  public static final String SUBMIT = "ratchet.turns.submit";
+  /** Request/reply: approve or reject a pending write. */
+  public static final String DECIDE = "ratchet.approvals.decide";
+  /** Request/reply: list pending approvals across sessions. */
+  public static final String PENDING = "ratchet.approvals.pending";
+  /** Request/reply: a completed turn's results, for callers that lost their reply address. */
+  public static final String RESULTS = "ratchet.turns.results";
+
+  private Addresses() {
+  }
+
+  /** Published: every step event of a session, including {@code turn.completed} with its results. */
+  public static String events(String sessionId) {
+    return "ratchet.session." + sessionId + ".events";
+  }
+
+  static String sessionCommands(String sessionId) {
+    return "ratchet.session." + sessionId + ".commands";
+  }
+
+  public static String approvalChanged(String sessionId) {
+    return "ratchet.session." + sessionId + ".approval-changed";
+  }
+}

@@ -1,0 +1,64 @@
+package dev.ratchet.verticles;
+
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ApprovalDecision;
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.verticles.impl.RatchetImpl;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+
+import java.util.List;
+
+/**
+ * Ratchet embedded in a Vert.x application: register agents, submit turns, decide approvals.
+ * <pre>{@code
+ * Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl("redis://localhost:6379")).await();
+ * ratchet.register(agent).await();
+ * TurnResult result = ratchet.submit("orders", "session-42", turn).await();
+ * }</pre>
+ */
+public interface Ratchet {
+
+  /** Connects to the journal, deploys the session manager and its event-bus API. */
+  static Future<Ratchet> deploy(Vertx vertx, RatchetOptions options) {
+    return RatchetImpl.deploy(vertx, options);
+  }
+
+  /** Registers an agent and resumes every session of it that the journal holds in flight. */
+  Future<ToolCatalog> register(AgentDefinition agent);
+
+  /** The resolved tools of a registered agent. */
+  ToolCatalog catalog(String agent);
+
+  List<String> agents();
+
+  /**
+   * Submits a turn for a session; completes with its results. Idempotent by turn id. The future
+   * does not depend on an event-bus timeout, so it may wait for approvals as long as they take.
+   */
+  Future<TurnResult> submit(String agent, String sessionId, Turn turn);
+
+  /** Decides a pending approval; answers why it was refused when it was. */
+  Future<DecisionAnswer> decide(ApprovalDecision decision);
+
+  /** Pending approvals across all sessions, oldest first. */
+  Future<List<ApprovalRequest>> pendingApprovals();
+
+  /** Records a person's finding for an outcome_unknown call, with who made it. */
+  Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note);
+
+  RedisJournal journal();
+
+  /** Number of session verticles deployed right now. */
+  int activeSessions();
+
+  Future<Void> close();
+}

@@ -1,0 +1,93 @@
+package dev.ratchet.verticles;
+
+import dev.ratchet.runtime.engine.EngineOptions;
+import dev.ratchet.runtime.journal.JournalOptions;
+import io.vertx.core.json.JsonObject;
+
+import java.util.UUID;
+
+/** Settings of an embedded Ratchet; {@link #fromConfig(JsonObject)} reads the {@code conf/ratchet.json} layout. */
+public final class RatchetOptions {
+
+  private String redisUrl;
+  private String keyPrefix = JournalOptions.DEFAULT_PREFIX;
+  private int maxPoolSize = 16;
+  private EngineOptions engine = EngineOptions.DEFAULT;
+  private long sessionIdleMillis = 60_000;
+  private String nodeId = "node-" + UUID.randomUUID().toString().substring(0, 8);
+
+  public static RatchetOptions create() {
+    return new RatchetOptions();
+  }
+
+  public static RatchetOptions fromConfig(JsonObject config) {
+    RatchetOptions o = new RatchetOptions();
+    JsonObject redis = config.getJsonObject("redis", new JsonObject());
+    o.redisUrl = redis.getString("url");
+    JsonObject journal = config.getJsonObject("journal", new JsonObject());
+    o.keyPrefix = journal.getString("keyPrefix", o.keyPrefix);
+    o.maxPoolSize = journal.getInteger("maxPoolSize", o.maxPoolSize);
+    o.engine = EngineOptions.fromJson(config.getJsonObject("engine"));
+    o.sessionIdleMillis = config.getJsonObject("sessions", new JsonObject()).getLong("idleTimeoutMillis",
+        o.sessionIdleMillis);
+    String node = config.getJsonObject("node", new JsonObject()).getString("id");
+    if (node != null && !node.isBlank()) {
+      o.nodeId = node;
+    }
+    return o;
+  }
+
+  public RatchetOptions redisUrl(String url) {
+    this.redisUrl = url;
+    return this;
+  }
+
+  public RatchetOptions keyPrefix(String prefix) {
+    this.keyPrefix = prefix;
+    return this;
+  }
+
+  public RatchetOptions engine(EngineOptions engine) {
+    this.engine = engine;
+    return this;
+  }
+
+  public RatchetOptions sessionIdleMillis(long millis) {
+    this.sessionIdleMillis = millis;
+    return this;
+  }
+
+  public RatchetOptions nodeId(String nodeId) {
+    this.nodeId = nodeId;
+    return this;
+  }
+
+  public RatchetOptions maxPoolSize(int size) {
+    this.maxPoolSize = size;
+    return this;
+  }
+
+  public String redisUrl() {
+    return redisUrl;
+  }
+
+  public String keyPrefix() {
+    return keyPrefix;
+  }
+
+  public EngineOptions engine() {
+    return engine;
+  }
+
+  public long sessionIdleMillis() {
+    return sessionIdleMillis;
+  }
+
+  public String nodeId() {
+    return nodeId;
+  }
+
+  public JournalOptions journalOptions() {
+    return JournalOptions.of(redisUrl).withKeyPrefix(keyPrefix).withMaxPoolSize(maxPoolSize);
+  }
+}

@@ -1,0 +1,219 @@
+package dev.ratchet.verticles.impl;
+
+import dev.ratchet.runtime.ApprovalDecision;
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.verticles.Addresses;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.Message;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+
+/**
+ * Ratchet's event-bus protocol. Every malformed message gets an error reply with a status code
+ * and a {@code CODE: message} text; nothing here lets a bad message stop the verticle.
+ */
+final class EventBusApi extends VerticleBase {
+
+  private final RatchetImpl ratchet;
+
+  EventBusApi(RatchetImpl ratchet) {
+    this.ratchet = ratchet;
+  }
+
+  @Override
+  public Future<?> start() {
+    return Future.all(List.of(
+        vertx.eventBus().<Object>consumer(Addresses.SUBMIT, this::submit).completion(),
+        vertx.eventBus().<Object>consumer(Addresses.DECIDE, this::decide).completion(),
+        vertx.eventBus().<Object>consumer(Addresses.PENDING, this::pending).completion(),
+        vertx.eventBus().<Object>consumer(Addresses.RESULTS, this::results).completion()));
+  }
+
+  private void submit(Message<Object> msg) {
+    JsonObject body = body(msg);
+    if (body == null) {
+      return;
+    }
+    String agent;
+    String sessionId;
+    Turn turn;
+    String replyAddress;
+    try {
+      agent = string(body, "agent", true);
+      sessionId = string(body, "sessionId", true);
+      replyAddress = string(body, "replyAddress", false);
+      Object t = body.getValue("turn");
+      if (!(t instanceof JsonObject)) {
+        throw new IllegalArgumentException("'turn' must be an object {turnId, calls}");
+      }
+      turn = Turn.fromJson((JsonObject) t);
+    } catch (IllegalArgumentException e) {
+      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      return;
+    }
+    ratchet.accept(agent, sessionId, turn).onComplete(ar -> {
+      if (ar.failed()) {
+        fail(msg, ar.cause());
+        return;
+      }
+      Future<dev.ratchet.runtime.TurnResult> result = ar.result();
+      if (result.isComplete() && result.succeeded()) {
+        msg.reply(new JsonObject().put("status", "completed").put("sessionId", sessionId)
+            .put("turnId", turn.turnId()).put("results", result.result().toJson()));
+      } else {
+        msg.reply(new JsonObject().put("status", "accepted").put("sessionId", sessionId).put("turnId", turn.turnId()));
+      }
+      if (replyAddress != null) {
+        result.onComplete(done -> {
+          JsonObject out = done.succeeded()
+              ? new JsonObject().put("status", "completed").put("results", done.result().toJson())
+              : new JsonObject().put("status", "failed").put("code", code(done.cause()))
+                  .put("message", done.cause().getMessage());
+          vertx.eventBus().send(replyAddress, out.put("sessionId", sessionId).put("turnId", turn.turnId()));
+        });
+      }
+    });
+  }
+
+  private void decide(Message<Object> msg) {
+    JsonObject body = body(msg);
+    if (body == null) {
+      return;
+    }
+    ApprovalDecision decision;
+    try {
+      decision = ApprovalDecision.fromJson(body);
+    } catch (IllegalArgumentException e) {
+      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      return;
+    }
+    ratchet.decide(decision).onComplete(ar -> {
+      if (ar.failed()) {
+        fail(msg, ar.cause());
+      } else if (ar.result() == DecisionAnswer.ACCEPTED) {
+        msg.reply(new JsonObject().put("status", "accepted"));
+      } else {
+        fail(msg, refusal(ar.result()));
+      }
+    });
+  }
+
+  private void pending(Message<Object> msg) {
+    ratchet.pendingApprovals().onComplete(ar -> {
+      if (ar.failed()) {
+        fail(msg, ar.cause());
+        return;
+      }
+      JsonArray list = new JsonArray();
+      for (ApprovalRequest r : ar.result()) {
+        list.add(r.toJson());
+      }
+      msg.reply(new JsonObject().put("approvals", list));
+    });
+  }
+
+  private void results(Message<Object> msg) {
+    JsonObject body = body(msg);
+    if (body == null) {
+      return;
+    }
+    String sessionId;
+    String turnId;
+    try {
+      sessionId = string(body, "sessionId", true);
+      turnId = string(body, "turnId", true);
+    } catch (IllegalArgumentException e) {
+      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      return;
+    }
+    ratchet.journal().turnResult(sessionId, turnId).onComplete(ar -> {
+      if (ar.failed()) {
+        fail(msg, ar.cause());
+      } else if (ar.result() == null) {
+        msg.reply(new JsonObject().put("status", "pending"));
+      } else {
+        msg.reply(new JsonObject().put("status", "completed").put("results", ar.result().toJson()));
+      }
+    });
+  }
+
+  /** A refused decision as the error a caller sees. */
+  static RatchetException refusal(DecisionAnswer answer) {
+    switch (answer) {
+      case STALE:
+        return new RatchetException("STALE_DECISION", "the decision names arguments other than the ones this call"
+            + " waits with; reload the request and decide again");
+      case UNKNOWN_CALL:
+        return new RatchetException("UNKNOWN_CALL", "no approval was requested for this call");
+      case ALREADY_DECIDED:
+        return new RatchetException("ALREADY_DECIDED", "this call was already decided");
+      default:
+        return new RatchetException("APPROVAL_EXPIRED", "the approval request expired, which counts as rejected");
+    }
+  }
+
+  static int status(Throwable err) {
+    switch (code(err)) {
+      case "INVALID_REQUEST":
+        return 400;
+      case "UNKNOWN_AGENT":
+      case "UNKNOWN_CALL":
+      case "UNKNOWN_SESSION":
+        return 404;
+      case "TURN_ID_REUSED":
+      case "STALE_DECISION":
+      case "ALREADY_DECIDED":
+      case "APPROVAL_EXPIRED":
+      case "AGENT_MISMATCH":
+      case "NOT_UNKNOWN":
+        return 409;
+      case "JOURNAL_UNAVAILABLE":
+      case "FENCED":
+        return 503;
+      default:
+        return 500;
+    }
+  }
+
+  static String code(Throwable err) {
+    return err instanceof RatchetException ? ((RatchetException) err).code() : "INTERNAL";
+  }
+
+  private static void fail(Message<?> msg, Throwable err) {
+    msg.fail(status(err), code(err) + ": " + err.getMessage());
+  }
+
+  private static JsonObject body(Message<Object> msg) {
+    Object body = msg.body();
+    if (body instanceof JsonObject) {
+      return (JsonObject) body;
+    }
+    if (body instanceof String) {
+      try {
+        return new JsonObject((String) body);
+      } catch (RuntimeException e) {
+        fail(msg, new RatchetException("INVALID_REQUEST", "the message is not valid JSON"));
+        return null;
+      }
+    }
+    fail(msg, new RatchetException("INVALID_REQUEST", "the message must be a JSON object"));
+    return null;
+  }
+
+  private static String string(JsonObject body, String field, boolean required) {
+    Object v = body.getValue(field);
+    if (v == null && !required) {
+      return null;
+    }
+    if (!(v instanceof String) || ((String) v).isBlank()) {
+      throw new IllegalArgumentException("'" + field + "' must be a non-empty string");
+    }
+    return (String) v;
+  }
+}

@@ -1,0 +1,169 @@
+package dev.ratchet.verticles.impl;
+
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ApprovalDecision;
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.verticles.Addresses;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/** The embedded runtime: agents, the session manager and the event-bus API over one journal. */
+public final class RatchetImpl implements Ratchet {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RatchetImpl.class);
+  static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_.:@-]{1,128}");
+
+  private final Vertx vertx;
+  private final RatchetOptions options;
+  private final RedisJournal journal;
+  private final SessionManager manager;
+  private final Map<String, ToolCatalog> agents = new ConcurrentHashMap<>();
+  private String apiDeployment;
+
+  private RatchetImpl(Vertx vertx, RatchetOptions options, RedisJournal journal) {
+    this.vertx = vertx;
+    this.options = options;
+    this.journal = journal;
+    this.manager = new SessionManager(vertx, journal, options.engine(), options.nodeId(), options.sessionIdleMillis());
+  }
+
+  public static Future<Ratchet> deploy(Vertx vertx, RatchetOptions options) {
+    if (options.redisUrl() == null || options.redisUrl().isBlank()) {
+      return Future.failedFuture(new IllegalArgumentException("a Redis URL is required (redis.url or RATCHET_REDIS_URL)"));
+    }
+    return RedisJournal.open(vertx, options.journalOptions()).compose(journal -> {
+      RatchetImpl ratchet = new RatchetImpl(vertx, options, journal);
+      return journal.persistence()
+          .onSuccess(p -> LOG.info("journal at {}: {}", journal.describe(), p.describe()))
+          .otherwiseEmpty()
+          .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
+          .map(id -> {
+            ratchet.apiDeployment = id;
+            return (Ratchet) ratchet;
+          });
+    });
+  }
+
+  @Override
+  public Future<ToolCatalog> register(AgentDefinition agent) {
+    return ToolCatalog.resolve(vertx, agent).compose(catalog -> {
+      if (agents.putIfAbsent(agent.name(), catalog) != null) {
+        return Future.failedFuture(new RatchetException("DUPLICATE_AGENT", "agent '" + agent.name()
+            + "' is already registered"));
+      }
+      return recover(catalog).map(catalog);
+    });
+  }
+
+  /** Resumes every session of this agent that the journal holds in flight. */
+  private Future<Void> recover(ToolCatalog catalog) {
+    long started = System.currentTimeMillis();
+    return journal.activeSessions().compose(ids -> {
+      List<Future<?>> resumed = new ArrayList<>();
+      for (String id : ids) {
+        resumed.add(journal.sessionInfo(id).compose(info -> {
+          if (catalog.agent().equals(info.getString("agent"))) {
+            return manager.session(id, catalog).mapEmpty();
+          }
+          return Future.succeededFuture();
+        }).otherwiseEmpty());
+      }
+      return Future.join(resumed).onSuccess(v -> {
+        if (!ids.isEmpty()) {
+          LOG.info("agent {}: looked at {} session(s) with work in flight in {} ms", catalog.agent(), ids.size(),
+              System.currentTimeMillis() - started);
+        }
+      }).mapEmpty();
+    });
+  }
+
+  @Override
+  public ToolCatalog catalog(String agent) {
+    return agents.get(agent);
+  }
+
+  @Override
+  public List<String> agents() {
+    return new ArrayList<>(agents.keySet());
+  }
+
+  @Override
+  public Future<TurnResult> submit(String agent, String sessionId, Turn turn) {
+    return accept(agent, sessionId, turn).compose(result -> result);
+  }
+
+  /** Journals the turn; the outer future completes once journaled, the inner one with its results. */
+  public Future<Future<TurnResult>> accept(String agent, String sessionId, Turn turn) {
+    if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
+      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
+          "'sessionId' must be 1-128 of [A-Za-z0-9_.:@-]"));
+    }
+    ToolCatalog catalog = agent == null ? null : agents.get(agent);
+    if (catalog == null) {
+      return Future.failedFuture(new RatchetException("UNKNOWN_AGENT", "no agent named '" + agent
+          + "'; registered agents: " + agents.keySet()));
+    }
+    return manager.session(sessionId, catalog).compose(v -> v.accept(turn));
+  }
+
+  @Override
+  public Future<DecisionAnswer> decide(ApprovalDecision decision) {
+    return journal.approvalDecided(decision.sessionId(), decision.callId(), decision.argumentsHash(),
+        decision.approved() ? "approved" : "rejected", decision.approver(), decision.reason())
+        .onSuccess(answer -> {
+          if (answer == DecisionAnswer.ACCEPTED) {
+            vertx.eventBus().publish(Addresses.approvalChanged(decision.sessionId()),
+                new JsonObject().put("callId", decision.callId().value()));
+          }
+        });
+  }
+
+  @Override
+  public Future<List<ApprovalRequest>> pendingApprovals() {
+    return journal.pendingApprovals(1000);
+  }
+
+  @Override
+  public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
+    return journal.reconcile(sessionId, callId, outcome, who, note).onSuccess(r ->
+        vertx.eventBus().publish(Addresses.events(sessionId), new JsonObject().put("type", "call.reconciled")
+            .put("sessionId", sessionId).put("callId", callId.value()).put("at", System.currentTimeMillis())
+            .put("data", r.toJson())));
+  }
+
+  @Override
+  public RedisJournal journal() {
+    return journal;
+  }
+
+  @Override
+  public int activeSessions() {
+    return manager.active();
+  }
+
+  @Override
+  public Future<Void> close() {
+    Future<Void> api = apiDeployment == null ? Future.succeededFuture() : vertx.undeploy(apiDeployment).otherwiseEmpty();
+    return api.compose(v -> manager.close()).compose(v -> journal.close());
+  }
+}

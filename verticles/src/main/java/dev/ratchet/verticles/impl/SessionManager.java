@@ -1,0 +1,101 @@
+package dev.ratchet.verticles.impl;
+
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.engine.EngineOptions;
+import dev.ratchet.runtime.journal.RedisJournal;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Routes work to session verticles: deploys one on the first message for a session, and
+ * passivates it when idle. A session being passivated is redeployed only once its verticle has
+ * fully stopped, so two verticles never run one session on this node.
+ */
+final class SessionManager {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SessionManager.class);
+
+  private record Deployment(Future<SessionVerticle> verticle, Future<String> id) {
+  }
+
+  private final Vertx vertx;
+  private final RedisJournal journal;
+  private final EngineOptions options;
+  private final String nodeId;
+  private final long idleMillis;
+  private final Map<String, Deployment> sessions = new ConcurrentHashMap<>();
+  private final Map<String, Future<Void>> passivating = new ConcurrentHashMap<>();
+
+  SessionManager(Vertx vertx, RedisJournal journal, EngineOptions options, String nodeId, long idleMillis) {
+    this.vertx = vertx;
+    this.journal = journal;
+    this.options = options;
+    this.nodeId = nodeId;
+    this.idleMillis = idleMillis;
+  }
+
+  int active() {
+    return sessions.size();
+  }
+
+  /** The session's verticle, deployed (and its in-flight turns resumed) if it is not running. */
+  Future<SessionVerticle> session(String sessionId, ToolCatalog catalog) {
+    Deployment d = sessions.computeIfAbsent(sessionId, id -> deploy(id, catalog));
+    return d.verticle().compose(v -> {
+      if (!v.agent().equals(catalog.agent())) {
+        return Future.failedFuture(new RatchetException("AGENT_MISMATCH", "session '" + sessionId
+            + "' belongs to agent '" + v.agent() + "', not '" + catalog.agent() + "'"));
+      }
+      return Future.succeededFuture(v);
+    });
+  }
+
+  /** The session's verticle if it runs on this node now. */
+  SessionVerticle running(String sessionId) {
+    Deployment d = sessions.get(sessionId);
+    return d != null && d.verticle().succeeded() ? d.verticle().result() : null;
+  }
+
+  private Deployment deploy(String sessionId, ToolCatalog catalog) {
+    Promise<String> deploymentId = Promise.promise();
+    Future<Void> before = passivating.getOrDefault(sessionId, Future.succeededFuture());
+    SessionVerticle verticle = new SessionVerticle(journal, sessionId, catalog, options, nodeId, idleMillis,
+        this::passivate);
+    Future<SessionVerticle> ready = before.otherwiseEmpty()
+        .compose(v -> vertx.deployVerticle(verticle, new DeploymentOptions()))
+        .onComplete(deploymentId)
+        .map(verticle);
+    ready.onFailure(err -> {
+      LOG.warn("session {} could not start: {}", sessionId, err.getMessage());
+      sessions.remove(sessionId);
+    });
+    return new Deployment(ready, deploymentId.future());
+  }
+
+  private void passivate(SessionVerticle verticle) {
+    String sessionId = verticle.sessionId();
+    Deployment d = sessions.get(sessionId);
+    if (d == null || !d.verticle().succeeded() || d.verticle().result() != verticle) {
+      return;
+    }
+    sessions.remove(sessionId, d);
+    Future<Void> undeployed = d.id().compose(vertx::undeploy);
+    passivating.put(sessionId, undeployed);
+    undeployed.onComplete(ar -> passivating.remove(sessionId, undeployed));
+  }
+
+  Future<Void> close() {
+    Future<?>[] all = sessions.values().stream().map(d -> d.id().compose(vertx::undeploy).otherwiseEmpty())
+        .toArray(Future[]::new);
+    sessions.clear();
+    return Future.join(java.util.List.of(all)).mapEmpty();
+  }
+}
