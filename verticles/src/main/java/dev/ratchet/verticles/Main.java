@@ -1,0 +1,39 @@
+package dev.ratchet.verticles;
+
+import dev.ratchet.verticles.cli.BenchCommand;
+import dev.ratchet.verticles.cli.InspectCommand;
+import dev.ratchet.verticles.cli.RunCommand;
+import picocli.CommandLine;
+
+/** {@code java -jar ratchet.jar [run|inspect|bench]}; {@code run} is the default. */
+@CommandLine.Command(name = "ratchet", mixinStandardHelpOptions = true, version = "ratchet 0.1.0",
+    description = "A durable runtime for AI-agent tool calls.",
+    subcommands = {RunCommand.class, InspectCommand.class, BenchCommand.class})
+public final class Main implements Runnable {
+
+  public static void main(String[] args) {
+    CommandLine cli = new CommandLine(new Main());
+    String[] effective = args.length == 0 || args[0].startsWith("-") && !isHelpOrVersion(args[0])
+        ? prepend("run", args) : args;
+    int code = cli.execute(effective);
+    if (code != 0 || !"run".equals(effective[0])) {
+      System.exit(code);
+    }
+  }
+
+  private static boolean isHelpOrVersion(String arg) {
+    return arg.equals("-h") || arg.equals("--help") || arg.equals("-V") || arg.equals("--version");
+  }
+
+  private static String[] prepend(String first, String[] rest) {
+    String[] out = new String[rest.length + 1];
+    out[0] = first;
+    System.arraycopy(rest, 0, out, 1, rest.length);
+    return out;
+  }
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+}

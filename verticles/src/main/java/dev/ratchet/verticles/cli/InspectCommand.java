@@ -1,0 +1,116 @@
+package dev.ratchet.verticles.cli;
+
+import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.verticles.RatchetConfig;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import picocli.CommandLine;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** Prints a session's journal as a readable timeline. */
+@CommandLine.Command(name = "inspect", description = "Print a session's journal as a timeline.")
+public final class InspectCommand implements Callable<Integer> {
+
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
+      .withZone(ZoneId.systemDefault());
+
+  @CommandLine.Parameters(index = "0", description = "the session id")
+  String sessionId;
+
+  @CommandLine.Option(names = "--config", defaultValue = "conf/ratchet.json")
+  Path config;
+
+  @CommandLine.Option(names = "--redis-url", description = "overrides redis.url and RATCHET_REDIS_URL")
+  String redisUrl;
+
+  @CommandLine.Option(names = "--json", description = "print the raw events as JSON lines")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    JsonObject cfg = RatchetConfig.load(config, System.getenv());
+    String url = redisUrl != null ? redisUrl : cfg.getJsonObject("redis").getString("url");
+    if (url == null) {
+      System.err.println("inspect needs a Redis: set redis.url, RATCHET_REDIS_URL or --redis-url");
+      return 2;
+    }
+    Vertx vertx = Vertx.vertx();
+    try {
+      RedisJournal journal = RedisJournal.open(vertx, JournalOptions.fromJson(url, cfg.getJsonObject("journal")))
+          .await();
+      JsonObject info = journal.sessionInfo(sessionId).await();
+      if (info.isEmpty()) {
+        System.err.println("no session '" + sessionId + "' in the journal at " + journal.describe());
+        return 1;
+      }
+      System.out.println("session " + sessionId + "  agent " + info.getString("agent") + "  epoch "
+          + info.getLong("epoch") + "  owner " + info.getString("owner"));
+      String after = null;
+      while (true) {
+        List<JsonObject> events = journal.events(sessionId, after, 500).await();
+        if (events.isEmpty()) {
+          break;
+        }
+        for (JsonObject e : events) {
+          System.out.println(json ? e.encode() : line(e));
+          after = e.getString("id");
+        }
+      }
+      return 0;
+    } finally {
+      vertx.close();
+    }
+  }
+
+  static String line(JsonObject e) {
+    JsonObject d = e.getJsonObject("data", new JsonObject());
+    String at = TIME.format(Instant.ofEpochMilli(e.getLong("at", 0L)));
+    String type = e.getString("type");
+    String where = (e.getString("turn") == null ? "" : " turn " + e.getString("turn"))
+        + (e.getString("call") == null ? "" : " " + e.getString("call"));
+    String what;
+    switch (type) {
+      case "turn.submitted":
+        what = d.getJsonArray("calls").size() + " call(s): " + d.getJsonArray("calls").stream()
+            .map(c -> ((JsonObject) c).getString("name")).toList();
+        break;
+      case "call.started":
+        what = d.getString("tool") + " attempt " + d.getInteger("attempt");
+        break;
+      case "call.attempt_failed":
+        what = "attempt " + d.getInteger("attempt") + " failed: " + d.getString("error");
+        break;
+      case "call.completed":
+        what = d.getString("tool") + " [" + d.getString("effectClass") + "] " + d.getString("outcome")
+            + (d.getBoolean("skipped", false) ? " (skipped)" : "") + ", " + d.getInteger("attempts") + " attempt(s), "
+            + d.getLong("durationMs") + " ms" + (d.getString("error") == null ? "" : ": " + d.getString("error"));
+        break;
+      case "approval.requested":
+        what = d.getString("tool") + " waits for approval (" + d.getString("askedBecause") + ")";
+        break;
+      case "approval.decided":
+        what = d.getString("status") + " by " + d.getString("approver")
+            + (d.getString("reason", "").isEmpty() ? "" : ": " + d.getString("reason"));
+        break;
+      case "turn.completed":
+        what = d.getJsonArray("results").stream().map(r -> ((JsonObject) r).getString("outcome")).toList().toString();
+        break;
+      case "call.reconciled":
+        what = "reconciled " + d.getString("outcome") + " by " + d.getString("by") + ": " + d.getString("note");
+        break;
+      case "session.claimed":
+        what = "owned by " + d.getString("owner") + " (epoch " + d.getValue("epoch") + ")";
+        break;
+      default:
+        what = d.encode();
+    }
+    return at + "  " + String.format("%-20s", type) + where + "  " + what;
+  }
+}

@@ -1,0 +1,83 @@
+package dev.ratchet.verticles.crash;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A provider on loopback that counts effects per idempotency key. It can hold requests without
+ * answering, either after applying them (the effect happened, the answer was lost) or before.
+ */
+final class Provider implements AutoCloseable {
+
+  enum Hold { NONE, AFTER_APPLY, BEFORE_APPLY }
+
+  final Map<String, AtomicInteger> applied = new ConcurrentHashMap<>();
+  final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+  final Map<String, AtomicInteger> byTool = new ConcurrentHashMap<>();
+  final Map<String, AtomicInteger> lookups = new ConcurrentHashMap<>();
+  volatile Hold hold = Hold.NONE;
+  volatile String holdTool;
+  private final Vertx vertx = Vertx.vertx();
+  private final HttpServer server;
+
+  Provider() {
+    server = vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1").await();
+  }
+
+  String url() {
+    return "http://127.0.0.1:" + server.actualPort();
+  }
+
+  int applied(String tool) {
+    return byTool.getOrDefault(tool, new AtomicInteger()).get();
+  }
+
+  int requests(String key) {
+    return requests.getOrDefault(key, new AtomicInteger()).get();
+  }
+
+  private void handle(HttpServerRequest req) {
+    String key = req.getParam("key");
+    String tool = req.getParam("tool");
+    if (req.path().equals("/lookup")) {
+      lookups.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+      if (applied.containsKey(key)) {
+        req.response().putHeader("content-type", "application/json")
+            .end(new JsonObject().put("found", true).put("key", key).encode());
+      } else {
+        req.response().setStatusCode(404).end();
+      }
+      return;
+    }
+    if (req.path().equals("/read")) {
+      byTool.computeIfAbsent(tool, k -> new AtomicInteger()).incrementAndGet();
+      req.response().putHeader("content-type", "application/json").end(new JsonObject().put("order", "ok").encode());
+      return;
+    }
+    requests.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+    boolean holding = hold != Hold.NONE && (holdTool == null || holdTool.equals(tool));
+    if (holding && hold == Hold.BEFORE_APPLY) {
+      return;
+    }
+    // an idempotency key applies its effect at most once, as a provider that honours keys would
+    if (applied.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() == 1) {
+      byTool.computeIfAbsent(tool, k -> new AtomicInteger()).incrementAndGet();
+    }
+    if (holding) {
+      return;
+    }
+    req.response().putHeader("content-type", "application/json")
+        .end(new JsonObject().put("applied", tool).put("key", key).encode());
+  }
+
+  @Override
+  public void close() {
+    vertx.close().await();
+  }
+}
