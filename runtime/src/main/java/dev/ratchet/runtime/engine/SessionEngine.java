@@ -274,7 +274,12 @@ public final class SessionEngine {
         slot.done.tryFail(notOwner());
         return Future.succeededFuture();
       }
-      runWrite(run, slot);
+      try {
+        runWrite(run, slot);
+      } catch (RuntimeException e) {
+        LOG.error("session {}: write {} could not be run", sessionId, slot.callId, e);
+        slot.done.tryFail(e);
+      }
       return slot.done.future().<Void>mapEmpty().otherwiseEmpty();
     });
   }

@@ -123,7 +123,17 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException("UNKNOWN_AGENT", "no agent named '" + agent
           + "'; registered agents: " + agents.keySet()));
     }
-    return manager.session(sessionId, catalog).compose(v -> v.accept(turn));
+    return accept(catalog, sessionId, turn, 3);
+  }
+
+  private Future<Future<TurnResult>> accept(ToolCatalog catalog, String sessionId, Turn turn, int tries) {
+    return manager.session(sessionId, catalog).compose(v -> v.accept(turn)).recover(err -> {
+      if (tries > 1 && err instanceof RatchetException
+          && SessionVerticle.PASSIVATED.equals(((RatchetException) err).code())) {
+        return accept(catalog, sessionId, turn, tries - 1);
+      }
+      return Future.failedFuture(err);
+    });
   }
 
   @Override

@@ -86,10 +86,12 @@ final class SessionManager {
     if (d == null || !d.verticle().succeeded() || d.verticle().result() != verticle) {
       return;
     }
+    Promise<Void> undeployed = Promise.promise();
+    // registered before the session leaves the map, so a new deployment always waits for this one
+    passivating.put(sessionId, undeployed.future());
     sessions.remove(sessionId, d);
-    Future<Void> undeployed = d.id().compose(vertx::undeploy);
-    passivating.put(sessionId, undeployed);
-    undeployed.onComplete(ar -> passivating.remove(sessionId, undeployed));
+    d.id().compose(vertx::undeploy).onComplete(undeployed);
+    undeployed.future().onComplete(ar -> passivating.remove(sessionId, undeployed.future()));
   }
 
   Future<Void> close() {

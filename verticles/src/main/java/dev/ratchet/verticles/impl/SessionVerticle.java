@@ -8,7 +8,9 @@ import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.verticles.Addresses;
+import dev.ratchet.runtime.RatchetException;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
@@ -30,7 +32,11 @@ final class SessionVerticle extends VerticleBase {
   private final Consumer<SessionVerticle> onIdle;
   private SessionEngine engine;
   private MessageConsumer<JsonObject> approvals;
+  static final String PASSIVATED = "PASSIVATED";
+
   private volatile long lastActivity = System.currentTimeMillis();
+  private int accepting;
+  private boolean closing;
   private long idleTimer;
 
   SessionVerticle(RedisJournal journal, String sessionId, ToolCatalog catalog, EngineOptions options, String nodeId,
@@ -63,13 +69,15 @@ final class SessionVerticle extends VerticleBase {
     });
     long period = Math.max(50, Math.min(idleMillis / 2, 5_000));
     idleTimer = vertx.setPeriodic(period, t -> {
-      boolean idle = engine.isIdle() && System.currentTimeMillis() - lastActivity >= idleMillis;
+      boolean idle = accepting == 0 && engine.isIdle() && System.currentTimeMillis() - lastActivity >= idleMillis;
       if (idle || engine.isFenced()) {
         vertx.cancelTimer(idleTimer);
+        closing = true;
         onIdle.accept(this);
       }
     });
-    return approvals.completion().compose(v -> engine.start(nodeId));
+    return approvals.completion().compose(v -> engine.start(nodeId))
+        .onSuccess(v -> lastActivity = System.currentTimeMillis());
   }
 
   @Override
@@ -84,11 +92,25 @@ final class SessionVerticle extends VerticleBase {
 
   /** Journals the turn; the outer future completes once journaled, the inner one with the results. */
   Future<Future<TurnResult>> accept(Turn turn) {
-    lastActivity = System.currentTimeMillis();
-    return engine.accept(turn).map(result -> {
-      result.onComplete(ar -> lastActivity = System.currentTimeMillis());
-      return result;
+    Promise<Future<TurnResult>> accepted = Promise.promise();
+    context.runOnContext(v -> {
+      if (closing) {
+        // lost the race with passivation: the manager deploys a fresh verticle and tries again
+        accepted.fail(new RatchetException(PASSIVATED, "session " + sessionId + " is being passivated"));
+        return;
+      }
+      accepting++;
+      lastActivity = System.currentTimeMillis();
+      engine.accept(turn).onComplete(ar -> {
+        accepting--;
+        lastActivity = System.currentTimeMillis();
+        if (ar.succeeded()) {
+          ar.result().onComplete(done -> lastActivity = System.currentTimeMillis());
+        }
+        accepted.handle(ar);
+      });
     });
+    return accepted.future();
   }
 
   SessionEngine engine() {
