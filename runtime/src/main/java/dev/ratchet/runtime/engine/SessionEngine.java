@@ -356,6 +356,27 @@ public final class SessionEngine {
       slot.done.tryFail(notOwner());
       return;
     }
+    if (slot.isWrite()) {
+      // a fenced step before every write attempt: a node that lost the session sends nothing more (J4)
+      JsonObject data = new JsonObject().put("attempt", attempt).put("tool", slot.entry.tool().name())
+          .put("idempotencyKey", slot.key.value());
+      durably("call_started", () -> journal.callStarted(sessionId, epoch, run.turn.turnId(), slot.callId, attempt, data))
+          .onComplete(ar -> {
+            if (ar.failed()) {
+              slot.done.tryFail(ar.cause());
+            } else if (ar.result() != null) {
+              slot.done.tryComplete(ar.result());
+            } else {
+              emit("call.started", run.turn.turnId(), slot.callId.value(), data);
+              send(run, slot, attempt, anyUncertain, approval);
+            }
+          });
+      return;
+    }
+    send(run, slot, attempt, anyUncertain, approval);
+  }
+
+  private void send(TurnRun run, CallSlot slot, int attempt, boolean anyUncertain, ApprovalRecord approval) {
     Tool tool = slot.entry.tool();
     int max = tool.retryPolicy().maxAttempts();
     invoke(slot, attempt).onComplete(ar -> {

@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import static dev.ratchet.runtime.testing.Await.await;
@@ -65,9 +66,13 @@ class RecoveryTest {
     }
 
     SessionEngine start(String name, FunctionToolSource source) {
+      return start(name, source, null);
+    }
+
+    SessionEngine start(String name, FunctionToolSource source, Consumer<JsonObject> events) {
       ToolCatalog catalog = await(ToolCatalog.resolve(vertx,
           AgentDefinition.builder("test-agent").toolSource(source).build()));
-      engine = new SessionEngine(vertx, journal, sessionId, catalog, EngineOptions.DEFAULT, null);
+      engine = new SessionEngine(vertx, journal, sessionId, catalog, EngineOptions.DEFAULT, events);
       await(engine.start(name));
       return engine;
     }
@@ -319,5 +324,32 @@ class RecoveryTest {
     assertThat(provider.order).isEmpty();
     assertThat(await(second.journal.turnResult(sessionId, "t1"))).isNull();
     assertThat(await(second.journal.inflightTurns(sessionId))).isEmpty();
+  }
+
+  @Test
+  void aNodeTakenOverBetweenTwoWritesOfATurnDoesNotSendTheNextWrite() {
+    Turn turn = new Turn("t1", List.of(call("note", "1"), call("refund", "1")));
+    Node second = new Node();
+    Node first = new Node();
+    first.start("node-1", FunctionToolSource.create("t")
+        .tool(tool("note", EffectClass.NON_IDEMPOTENT_WRITE, RecoveryTest::ok))
+        .tool(tool("refund", EffectClass.IDEMPOTENT_WRITE, RecoveryTest::ok)), event -> {
+          if ("call.completed".equals(event.getString("type")) && "note".equals(event.getJsonObject("data")
+              .getString("tool"))) {
+            // another node takes the session over right after the first write was journaled
+            await(second.journal.claim(sessionId, "node-2"));
+          }
+        });
+    Throwable err = failure(first.engine.submit(turn));
+    assertThat(((RatchetException) err).code()).isEqualTo("FENCED");
+    sleep(100);
+    assertThat(provider.order).containsExactly("note");
+
+    second.start("node-2", FunctionToolSource.create("t")
+        .tool(tool("note", EffectClass.NON_IDEMPOTENT_WRITE, RecoveryTest::ok))
+        .tool(tool("refund", EffectClass.IDEMPOTENT_WRITE, RecoveryTest::ok)));
+    TurnResult result = await(second.engine.submit(turn));
+    assertThat(result.calls()).extracting(CallResult::outcome).containsOnly(Outcome.SUCCEEDED);
+    assertThat(provider.order).containsExactly("note", "refund");
   }
 }
