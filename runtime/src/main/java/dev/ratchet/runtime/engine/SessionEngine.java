@@ -17,6 +17,7 @@ import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.InflightTurn;
@@ -123,7 +124,7 @@ public final class SessionEngine {
     return onContext(() -> {
       TurnRun run = running.get(turn.turnId());
       if (run != null) {
-        return run.result.future();
+        return sameCalls(run.turn, turn) ? run.result.future() : Future.failedFuture(turnIdReused(turn));
       }
       if (fenced || stopped) {
         return Future.failedFuture(notOwner());
@@ -133,8 +134,7 @@ public final class SessionEngine {
           case COMPLETED:
             return Future.succeededFuture(answer.results());
           case CONFLICT:
-            return Future.failedFuture(new RatchetException("TURN_ID_REUSED", "turn '" + turn.turnId()
-                + "' was already submitted with different calls; use a new turn id for a new model response"));
+            return Future.failedFuture(turnIdReused(turn));
           case RUNNING: {
             TurnRun again = running.get(turn.turnId());
             if (again != null) {
@@ -155,6 +155,15 @@ public final class SessionEngine {
         }
       }).recover(this::noteFencing);
     });
+  }
+
+  private static boolean sameCalls(Turn a, Turn b) {
+    return CanonicalJson.encode(a.toJson()).equals(CanonicalJson.encode(b.toJson()));
+  }
+
+  private static RatchetException turnIdReused(Turn turn) {
+    return new RatchetException("TURN_ID_REUSED", "turn '" + turn.turnId()
+        + "' was already submitted with different calls; use a new turn id for a new model response");
   }
 
   /**
