@@ -251,6 +251,36 @@ class JournalContractTest {
     assertThat(pending()).as("asking after the decision does not list it again").isEmpty();
   }
 
+  @Test
+  void aDecisionArrivingAfterExpiryIsRefusedAndTheApprovalIsJournaledExpired() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    ApprovalRequest asked = approvalRequest(t, 0);
+    ApprovalRequest request = new ApprovalRequest(asked.agent(), asked.sessionId(), asked.turnId(), asked.callId(),
+        asked.tool(), asked.effectClass(), asked.arguments(), asked.argumentsHash(), asked.askedBecause(),
+        asked.requestedAt(), System.currentTimeMillis() + 50);
+    await(journal.approvalRequested(epoch, request));
+    assertThat(pending()).hasSize(1);
+    sleepMillis(100);
+
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
+        null))).isEqualTo(DecisionAnswer.EXPIRED);
+    // fails closed: the journal and the inbox agree that nobody can approve it any more
+    assertThat(pending()).isEmpty();
+    assertThat(await(journal.callState(sessionId, request.callId())).approval().status()).isEqualTo("expired");
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
+        null))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
+  }
+
+  private static void sleepMillis(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private List<ApprovalRequest> pending() {
     return await(journal.pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(sessionId)).toList();
   }
