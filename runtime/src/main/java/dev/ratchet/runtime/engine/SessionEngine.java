@@ -17,6 +17,7 @@ import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.InflightTurn;
@@ -131,7 +132,8 @@ public final class SessionEngine {
     return onContext(() -> {
       TurnRun run = running.get(turn.turnId());
       if (run != null) {
-        return Future.succeededFuture(run.result.future());
+        return sameCalls(run.turn, turn) ? Future.succeededFuture(run.result.future())
+            : Future.failedFuture(turnIdReused(turn));
       }
       if (fenced || stopped) {
         return Future.failedFuture(notOwner());
@@ -141,8 +143,7 @@ public final class SessionEngine {
           case COMPLETED:
             return Future.succeededFuture(Future.succeededFuture(answer.results()));
           case CONFLICT:
-            return Future.failedFuture(new RatchetException("TURN_ID_REUSED", "turn '" + turn.turnId()
-                + "' was already submitted with different calls; use a new turn id for a new model response"));
+            return Future.failedFuture(turnIdReused(turn));
           case RUNNING: {
             TurnRun again = running.get(turn.turnId());
             if (again != null) {
@@ -163,6 +164,15 @@ public final class SessionEngine {
         }
       }).recover(this::noteFencing);
     });
+  }
+
+  private static boolean sameCalls(Turn a, Turn b) {
+    return CanonicalJson.encode(a.toJson()).equals(CanonicalJson.encode(b.toJson()));
+  }
+
+  private static RatchetException turnIdReused(Turn turn) {
+    return new RatchetException("TURN_ID_REUSED", "turn '" + turn.turnId()
+        + "' was already submitted with different calls; use a new turn id for a new model response");
   }
 
   /**
@@ -369,6 +379,27 @@ public final class SessionEngine {
       slot.done.tryFail(notOwner());
       return;
     }
+    if (slot.isWrite()) {
+      // a fenced step before every write attempt: a node that lost the session sends nothing more (J4)
+      JsonObject data = new JsonObject().put("attempt", attempt).put("tool", slot.entry.tool().name())
+          .put("idempotencyKey", slot.key.value());
+      durably("call_started", () -> journal.callStarted(sessionId, epoch, run.turn.turnId(), slot.callId, attempt, data))
+          .onComplete(ar -> {
+            if (ar.failed()) {
+              slot.done.tryFail(ar.cause());
+            } else if (ar.result() != null) {
+              slot.done.tryComplete(ar.result());
+            } else {
+              emit("call.started", run.turn.turnId(), slot.callId.value(), data);
+              send(run, slot, attempt, anyUncertain, approval);
+            }
+          });
+      return;
+    }
+    send(run, slot, attempt, anyUncertain, approval);
+  }
+
+  private void send(TurnRun run, CallSlot slot, int attempt, boolean anyUncertain, ApprovalRecord approval) {
     Tool tool = slot.entry.tool();
     int max = tool.retryPolicy().maxAttempts();
     invoke(slot, attempt).onComplete(ar -> {

@@ -16,6 +16,11 @@ if ARGV[3] ~= 'expired' then
   end
   local expiresAt = tonumber(fields[3] or '0')
   if expiresAt > 0 and tonumber(ARGV[6]) >= expiresAt then
+    -- fail closed: the request is journaled expired, so the inbox (which drops it) and the call agree
+    redis.call('HSET', KEYS[3], 'approvalStatus', 'expired', 'approver', 'ratchet', 'approvalReason',
+      'approval expired', 'decidedAt', ARGV[6])
+    redis.call('XADD', KEYS[2], '*', 'type', 'approval.decided', 'turn', fields[4] or '', 'call', ARGV[1],
+      'at', ARGV[6], 'data', cjson.encode({status = 'expired', approver = 'ratchet', reason = 'approval expired'}))
     return {'expired'}
   end
 end

@@ -93,6 +93,20 @@ class TurnRulesTest {
   }
 
   @Test
+  void reusingTheIdOfATurnStillRunningForDifferentCallsIsRefused() {
+    FunctionToolSource source = FunctionToolSource.create("t").tool(read("look"))
+        .tool(write("refund", EffectClass.NON_IDEMPOTENT_WRITE).approval(ApprovalRule.always()));
+    SessionEngine engine = h.engine(source, EngineOptions.DEFAULT);
+    Future<TurnResult> running = engine.submit(Turn.of("turn-1", call("refund", "1")));
+    ApprovalRequest request = h.pendingFor(1).get(0);
+    Throwable err = failure(engine.submit(Turn.of("turn-1", call("look", "2"))));
+    assertThat(((RatchetException) err).code()).isEqualTo("TURN_ID_REUSED");
+    assertThat(provider.order).isEmpty();
+    await(engine.decide(ApprovalDecision.approve(request, "alice", null)));
+    assertThat(await(running).call(0).tool()).isEqualTo("refund");
+  }
+
+  @Test
   void unknownToolsAndInvalidArgumentsFailWithAMessageAModelCanActOnAndNothingIsSent() {
     SessionEngine engine = h.engine(FunctionToolSource.create("t").tool(write("refund", EffectClass.IDEMPOTENT_WRITE)),
         EngineOptions.DEFAULT);

@@ -1,0 +1,344 @@
+package dev.ratchet.runtime.journal;
+
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.IdempotencyKey;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.testing.TestRedis;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static dev.ratchet.runtime.testing.Await.failure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The Redis journal's contract, against real Redis: fencing, idempotent transitions, recovery input, approvals. */
+class JournalContractTest {
+
+  @RegisterExtension
+  static final TestRedis REDIS = new TestRedis();
+
+  private static final String AGENT = "test-agent";
+
+  private Vertx vertx;
+  private RedisJournal journal;
+  private String sessionId;
+
+  @BeforeEach
+  void setUp() {
+    vertx = Vertx.vertx();
+    journal = open();
+    sessionId = "s-" + UUID.randomUUID();
+  }
+
+  @AfterEach
+  void tearDown() {
+    journal.close();
+    await(vertx.close());
+  }
+
+  private RedisJournal open() {
+    return await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
+  }
+
+  private static Turn turn(String turnId, String... tools) {
+    List<ToolCall> calls = new ArrayList<>();
+    for (int i = 0; i < tools.length; i++) {
+      calls.add(new ToolCall(tools[i], new JsonObject().put("n", i)));
+    }
+    return new Turn(turnId, calls);
+  }
+
+  private CallResult record(Turn turn, int index, Outcome outcome, Object value, String error) {
+    return new CallResult(index, turn.callId(sessionId, index), turn.calls().get(index).name(), null,
+        EffectClass.NON_IDEMPOTENT_WRITE, outcome, value, error, 1, false, false, null, 5, null);
+  }
+
+  private ApprovalRequest approvalRequest(Turn turn, int index) {
+    JsonObject args = turn.calls().get(index).arguments();
+    return new ApprovalRequest(AGENT, sessionId, turn.turnId(), turn.callId(sessionId, index),
+        turn.calls().get(index).name(), EffectClass.NON_IDEMPOTENT_WRITE, args, IdempotencyKey.argumentsHash(args),
+        "approval required by tool", System.currentTimeMillis(), 0);
+  }
+
+  private int eventCount() {
+    return await(journal.events(sessionId, null, 10_000)).size();
+  }
+
+  private static String code(Future<?> f) {
+    Throwable err = failure(f);
+    assertThat(err).isInstanceOf(RatchetException.class);
+    return ((RatchetException) err).code();
+  }
+
+  @Test
+  void claimingASessionIncrementsItsEpochAndRecordsTheOwner() {
+    long first = await(journal.claim(sessionId, "node-1"));
+    long second = await(journal.claim(sessionId, "node-2"));
+    assertThat(second).isEqualTo(first + 1);
+    assertThat(await(journal.currentEpoch(sessionId))).isEqualTo(second);
+    assertThat(await(journal.sessionInfo(sessionId)).getString("owner")).isEqualTo("node-2");
+  }
+
+  @Test
+  void everyAppendWithAStaleEpochIsRefusedAsFencedAndChangesNothing() {
+    long stale = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a", "b");
+    await(journal.submitTurn(sessionId, stale, AGENT, t));
+    long fresh = await(journal.claim(sessionId, "node-2"));
+    assertThat(fresh).isGreaterThan(stale);
+    int before = eventCount();
+
+    assertThat(code(journal.appendEvent(sessionId, stale, "call.attempt_failed", "t1", null, new JsonObject())))
+        .isEqualTo("FENCED");
+    assertThat(code(journal.submitTurn(sessionId, stale, AGENT, turn("t2", "a")))).isEqualTo("FENCED");
+    assertThat(code(journal.callStarted(sessionId, stale, "t1", t.callId(sessionId, 0), 1, new JsonObject())))
+        .isEqualTo("FENCED");
+    assertThat(code(journal.callCompleted(sessionId, stale, "t1", record(t, 1, Outcome.SUCCEEDED, "x", null))))
+        .isEqualTo("FENCED");
+    assertThat(code(journal.approvalRequested(stale, approvalRequest(t, 0)))).isEqualTo("FENCED");
+    assertThat(code(journal.turnCompleted(sessionId, stale, new TurnResult(sessionId, "t1", List.of(
+        record(t, 0, Outcome.SUCCEEDED, "x", null), record(t, 1, Outcome.SUCCEEDED, "y", null)))))).isEqualTo("FENCED");
+
+    assertThat(eventCount()).isEqualTo(before);
+    assertThat(await(journal.callState(sessionId, t.callId(sessionId, 0))).state()).isEqualTo("new");
+    assertThat(await(journal.callState(sessionId, t.callId(sessionId, 1))).isDone()).isFalse();
+    assertThat(await(journal.turnResult(sessionId, "t1"))).isNull();
+    assertThat(await(journal.inflightTurns(sessionId))).extracting(i -> i.turn().turnId()).containsExactly("t1");
+
+    // the current owner is not affected
+    await(journal.appendEvent(sessionId, fresh, "call.attempt_failed", "t1", null, new JsonObject()));
+    assertThat(eventCount()).isEqualTo(before + 1);
+  }
+
+  @Test
+  void submittingATurnIsIdempotentAndAnswersTheFirstResults() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a");
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).status()).isEqualTo(SubmitAnswer.Status.NEW);
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).status()).isEqualTo(SubmitAnswer.Status.RUNNING);
+
+    TurnResult results = new TurnResult(sessionId, "t1", List.of(record(t, 0, Outcome.SUCCEEDED, "first", null)));
+    await(journal.turnCompleted(sessionId, epoch, results));
+    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
+    assertThat(again.results().toJson()).isEqualTo(results.toJson());
+
+    // completing again keeps the results journaled first (J7)
+    TurnResult other = new TurnResult(sessionId, "t1", List.of(record(t, 0, Outcome.FAILED, null, "second")));
+    assertThat(await(journal.turnCompleted(sessionId, epoch, other)).toJson()).isEqualTo(results.toJson());
+
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, turn("t1", "b"))).status())
+        .isEqualTo(SubmitAnswer.Status.CONFLICT);
+    assertThat(await(journal.inflightTurns(sessionId))).isEmpty();
+  }
+
+  @Test
+  void aCallsTerminalOutcomeIsJournaledOnceAndTheFirstRecordWins() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallResult first = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
+    CallResult second = record(t, 0, Outcome.SUCCEEDED, "late", null);
+    assertThat(await(journal.callCompleted(sessionId, epoch, "t1", first)).toJson()).isEqualTo(first.toJson());
+    assertThat(await(journal.callCompleted(sessionId, epoch, "t1", second)).toJson()).isEqualTo(first.toJson());
+    CallState state = await(journal.callState(sessionId, t.callId(sessionId, 0)));
+    assertThat(state.record().outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
+    assertThat(await(journal.events(sessionId, null, 100))).filteredOn(e -> "call.completed".equals(e.getString("type")))
+        .hasSize(1);
+  }
+
+  @Test
+  void startingACallThatAlreadyHasAnOutcomeAnswersThatOutcomeAndStartsNothing() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallId id = t.callId(sessionId, 0);
+    assertThat(await(journal.callStarted(sessionId, epoch, "t1", id, 1, new JsonObject()))).isNull();
+    assertThat(await(journal.callState(sessionId, id)).wasStarted()).isTrue();
+    CallResult done = record(t, 0, Outcome.SUCCEEDED, "ok", null);
+    await(journal.callCompleted(sessionId, epoch, "t1", done));
+    int before = eventCount();
+
+    CallResult answer = await(journal.callStarted(sessionId, epoch, "t1", id, 2, new JsonObject()));
+    assertThat(answer).isNotNull();
+    assertThat(answer.toJson()).isEqualTo(done.toJson());
+    CallState state = await(journal.callState(sessionId, id));
+    assertThat(state.state()).isEqualTo("done");
+    assertThat(state.attempts()).isEqualTo(1);
+    assertThat(eventCount()).isEqualTo(before);
+  }
+
+  @Test
+  void inflightTurnsListsSubmittedButNotCompletedTurnsWithEachCallsState() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn open = turn("open", "a", "b", "c", "d");
+    Turn closed = turn("closed", "a");
+    await(journal.submitTurn(sessionId, epoch, AGENT, closed));
+    await(journal.submitTurn(sessionId, epoch, AGENT, open));
+    await(journal.turnCompleted(sessionId, epoch, new TurnResult(sessionId, "closed",
+        List.of(record(closed, 0, Outcome.SUCCEEDED, "x", null)))));
+
+    await(journal.callStarted(sessionId, epoch, "open", open.callId(sessionId, 0), 1, new JsonObject()));
+    await(journal.callCompleted(sessionId, epoch, "open", record(open, 1, Outcome.SUCCEEDED, "done", null)));
+    assertThat(await(journal.approvalRequested(epoch, approvalRequest(open, 2)))).isEqualTo("pending");
+
+    List<InflightTurn> inflight = await(journal.inflightTurns(sessionId));
+    assertThat(inflight).hasSize(1);
+    InflightTurn t = inflight.get(0);
+    assertThat(t.turn()).isEqualTo(open);
+    assertThat(t.submittedAt()).isPositive();
+    assertThat(t.calls()).hasSize(4);
+    CallState started = t.calls().get(open.callId(sessionId, 0).value());
+    assertThat(started.wasStarted()).isTrue();
+    assertThat(started.attempts()).isEqualTo(1);
+    assertThat(started.isDone()).isFalse();
+    CallState done = t.calls().get(open.callId(sessionId, 1).value());
+    assertThat(done.state()).isEqualTo("done");
+    assertThat(done.record().result()).isEqualTo("done");
+    CallState awaiting = t.calls().get(open.callId(sessionId, 2).value());
+    assertThat(awaiting.state()).isEqualTo("awaiting_approval");
+    assertThat(awaiting.approval().status()).isEqualTo("pending");
+    assertThat(awaiting.argumentsHash()).isEqualTo(IdempotencyKey.argumentsHash(open.calls().get(2).arguments()));
+    assertThat(t.calls().get(open.callId(sessionId, 3).value()).state()).isEqualTo("new");
+  }
+
+  @Test
+  void aRequestedApprovalIsListedAndDecisionsAreCheckedBeforeTheyCount() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    ApprovalRequest request = approvalRequest(t, 0);
+    assertThat(await(journal.approvalRequested(epoch, request))).isEqualTo("pending");
+    assertThat(await(journal.approvalRequested(epoch, request))).as("asking twice keeps the first").isEqualTo("pending");
+    assertThat(pending()).extracting(ApprovalRequest::callId).containsExactly(request.callId());
+    assertThat(pending().get(0).argumentsHash()).isEqualTo(request.argumentsHash());
+
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), "other-hash", "approved", "eve", null)))
+        .isEqualTo(DecisionAnswer.STALE);
+    assertThat(await(journal.approvalDecided(sessionId, new CallId("call_nope"), request.argumentsHash(), "approved",
+        "eve", null))).isEqualTo(DecisionAnswer.UNKNOWN_CALL);
+    assertThat(pending()).as("refused decisions leave it pending").hasSize(1);
+
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
+        "ok"))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(pending()).isEmpty();
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "rejected", "eve",
+        "no"))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
+    CallState state = await(journal.callState(sessionId, request.callId()));
+    assertThat(state.approval().status()).isEqualTo("approved");
+    assertThat(state.approval().approver()).isEqualTo("alice");
+    assertThat(await(journal.approvalRequested(epoch, request))).isEqualTo("approved");
+    assertThat(pending()).as("asking after the decision does not list it again").isEmpty();
+  }
+
+  @Test
+  void aDecisionArrivingAfterExpiryIsRefusedAndTheApprovalIsJournaledExpired() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    ApprovalRequest asked = approvalRequest(t, 0);
+    ApprovalRequest request = new ApprovalRequest(asked.agent(), asked.sessionId(), asked.turnId(), asked.callId(),
+        asked.tool(), asked.effectClass(), asked.arguments(), asked.argumentsHash(), asked.askedBecause(),
+        asked.requestedAt(), System.currentTimeMillis() + 50);
+    await(journal.approvalRequested(epoch, request));
+    assertThat(pending()).hasSize(1);
+    sleepMillis(100);
+
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
+        null))).isEqualTo(DecisionAnswer.EXPIRED);
+    // fails closed: the journal and the inbox agree that nobody can approve it any more
+    assertThat(pending()).isEmpty();
+    assertThat(await(journal.callState(sessionId, request.callId())).approval().status()).isEqualTo("expired");
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
+        null))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
+  }
+
+  private static void sleepMillis(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private List<ApprovalRequest> pending() {
+    return await(journal.pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(sessionId)).toList();
+  }
+
+  @Test
+  void aPendingApprovalSurvivesClosingAndReopeningTheJournal() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    ApprovalRequest request = approvalRequest(t, 0);
+    await(journal.approvalRequested(epoch, request));
+    journal.close();
+
+    journal = open();
+    List<ApprovalRequest> pending = pending();
+    assertThat(pending).hasSize(1);
+    assertThat(pending.get(0).toJson()).isEqualTo(request.toJson());
+    assertThat(await(journal.callState(sessionId, request.callId())).approval().status()).isEqualTo("pending");
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
+        null))).isEqualTo(DecisionAnswer.ACCEPTED);
+  }
+
+  @Test
+  void aFlushedScriptCacheFallsBackToEval() {
+    Assumptions.assumeTrue(REDIS.ownServer() != null, "needs a Redis server of this test's own to flush");
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    await(journal.send(Request.cmd(Command.SCRIPT).arg("FLUSH")));
+    Turn t = turn("t1", "a");
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).status()).isEqualTo(SubmitAnswer.Status.NEW);
+    assertThat(await(journal.claim(sessionId, "node-2"))).isEqualTo(epoch + 1);
+    // fencing still holds through the fallback
+    assertThat(code(journal.callStarted(sessionId, epoch, "t1", t.callId(sessionId, 0), 1, new JsonObject())))
+        .isEqualTo("FENCED");
+  }
+
+  @Test
+  void everyKeyOfASessionIsHashTaggedWithItsId() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a", "b");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    await(journal.callStarted(sessionId, epoch, "t1", t.callId(sessionId, 0), 1, new JsonObject()));
+    await(journal.approvalRequested(epoch, approvalRequest(t, 1)));
+
+    String prefix = REDIS.keyPrefix();
+    List<String> keys = new ArrayList<>();
+    String cursor = "0";
+    do {
+      Response r = await(journal.send(Request.cmd(Command.SCAN).arg(cursor).arg("MATCH").arg(prefix + ":*")
+          .arg("COUNT").arg(1000)));
+      cursor = r.get(0).toString();
+      r.get(1).forEach(k -> keys.add(k.toString()));
+    } while (!"0".equals(cursor));
+
+    List<String> global = List.of(prefix + ":active", prefix + ":approvals", prefix + ":sessions");
+    List<String> mine = keys.stream().filter(k -> !global.contains(k) && k.contains(sessionId)).toList();
+    assertThat(mine).hasSizeGreaterThanOrEqualTo(5);
+    assertThat(mine).allSatisfy(k -> assertThat(k).startsWith(prefix + ":{" + sessionId + "}:"));
+    assertThat(keys).filteredOn(k -> !global.contains(k))
+        .allSatisfy(k -> assertThat(k).matches("\\Q" + prefix + "\\E:\\{[^}]+\\}:.+"));
+  }
+}
