@@ -31,11 +31,12 @@ public final class ArgumentValidator {
       return null;
     }
     List<String> problems = new ArrayList<>();
-    List<OutputUnit> errors = out.getErrors() == null || out.getErrors().isEmpty() ? List.of(out) : out.getErrors();
+    List<OutputUnit> errors = SchemaErrors.mostSpecific(
+        out.getErrors() == null || out.getErrors().isEmpty() ? List.of(out) : out.getErrors());
     for (OutputUnit e : errors) {
       String at = e.getInstanceLocation() == null ? "" : e.getInstanceLocation().replaceFirst("^#", "");
       String p = (at.isEmpty() || at.equals("/") ? "" : "field '" + at.substring(1).replace('/', '.') + "': ")
-          + e.getError();
+          + SchemaErrors.humanize(e.getError());
       if (!problems.contains(p)) {
         problems.add(p);
       }

@@ -97,10 +97,10 @@ public final class ManifestParser {
     if (Boolean.TRUE.equals(result.getValid())) {
       return;
     }
-    List<String> problems = new ArrayList<>();
     List<OutputUnit> errors = result.getErrors() == null || result.getErrors().isEmpty()
         ? List.of(result) : result.getErrors();
-    for (OutputUnit error : errors) {
+    List<String> problems = new ArrayList<>();
+    for (OutputUnit error : SchemaErrors.mostSpecific(errors)) {
       String problem = describe(json, error);
       if (!problems.contains(problem)) {
         problems.add(problem);
@@ -131,7 +131,7 @@ public final class ManifestParser {
       where.append("field '").append(String.join(".", java.util.Arrays.copyOfRange(parts, fieldStart, parts.length)))
           .append("'");
     }
-    String message = error.getError() == null ? "is invalid" : error.getError();
+    String message = SchemaErrors.humanize(error.getError());
     return (where.length() == 0 ? "" : where + ": ") + message;
   }
 
