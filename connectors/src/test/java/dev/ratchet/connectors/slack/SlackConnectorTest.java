@@ -134,6 +134,20 @@ class SlackConnectorTest {
   }
 
   @Test
+  void timeoutAfterSendingAWriteIsOutcomeUnknownAndTheLookupStillFindsIt() {
+    Tool tool = tool(slack.postThreadReply());
+    server.failNext(Fault.HANG_AFTER_APPLYING);
+    ToolInvocation inv = new ToolInvocation("session-1", dev.ratchet.runtime.CallId.of("session-1", "t9", 0),
+        dev.ratchet.runtime.IdempotencyKey.of(dev.ratchet.runtime.CallId.of("session-1", "t9", 0), reply("hi")), 1,
+        reply("hi"), System.currentTimeMillis() + 500);
+    ToolResult r = await(tool.invoke(inv));
+    assertThat(r.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
+    assertThat(r.error()).contains("may have been applied");
+    assertThat(await(tool.lookup(inv))).isPresent();
+    assertThat(server.postsFor(inv.callId().value())).isEqualTo(1);
+  }
+
+  @Test
   void rateLimitIsRetryableWithSlacksRetryAfterAndNothingPosted() {
     server.failNext(Fault.RATE_LIMITED);
     ToolResult r = await(tool(slack.postThreadReply()).invoke(invocation("t1", 0, reply("hi"))));

@@ -37,7 +37,9 @@ public final class SlackTestServer implements AutoCloseable {
     /** Applies the request, then answers 200 with an HTML page. */
     HTML_AFTER_APPLYING,
     /** Answers {@code ok:false, error:internal_error} after applying. */
-    INTERNAL_ERROR_AFTER_APPLYING
+    INTERNAL_ERROR_AFTER_APPLYING,
+    /** Applies the request and never answers, as when the caller crashes or times out mid-call. */
+    HANG_AFTER_APPLYING
   }
 
   private final Vertx vertx;
@@ -140,6 +142,8 @@ public final class SlackTestServer implements AutoCloseable {
         req.connection().close();
       } else if (fault == Fault.HTML_AFTER_APPLYING) {
         req.response().putHeader("Content-Type", "text/html").end("<html><body>Slack is down</body></html>");
+      } else if (fault == Fault.HANG_AFTER_APPLYING) {
+        // leave the exchange open: the caller decides when to give up
       } else if (fault == Fault.INTERNAL_ERROR_AFTER_APPLYING) {
         json(req, new JsonObject().put("ok", false).put("error", "internal_error"));
       }
