@@ -68,6 +68,10 @@ public final class ConnectorTool {
           + operation.definition().name() + "' is not exposed to agents (its manifest " + operation.manifest().origin()
           + " lacks agent.exposed: true)");
     }
+    if (!name().matches("[a-z][a-z0-9_]{0,63}")) {
+      // model APIs accept at most 64 characters of [a-zA-Z0-9_-] as a tool name
+      throw new IllegalArgumentException("tool name '" + name() + "' is not 1-64 characters of [a-z0-9_]");
+    }
     return new OperationTool(this);
   }
 
