@@ -9,7 +9,6 @@ import dev.ratchet.connectors.ManifestException;
 import dev.ratchet.connectors.OpenApiWarning;
 import dev.ratchet.connectors.OperationDefinition;
 import dev.ratchet.connectors.OperationKind;
-import dev.ratchet.runtime.Outcome;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -249,23 +248,7 @@ public final class OpenApiDocument {
     OperationKind kind = Set.of("get", "head", "options").contains(method) ? OperationKind.QUERY
         : OperationKind.MUTATION;
     JsonObject ext = op.getValue("x-ratchet-agent") instanceof JsonObject x ? x : new JsonObject();
-    boolean retrySafe = kind == OperationKind.MUTATION && ext.getValue("retry") instanceof String r
-        ? r.equals("safe") : method.equals("put") || method.equals("delete");
-    Map<String, Outcome> branches = new LinkedHashMap<>();
-    if (ext.getValue("branches") instanceof JsonObject b) {
-      for (String branch : b.fieldNames()) {
-        try {
-          branches.put(branch, Outcome.fromWireName(String.valueOf(b.getValue(branch))));
-        } catch (IllegalArgumentException e) {
-          throw new ManifestException(origin + ": operation '" + operationId + "': field 'x-ratchet-agent.branches."
-              + branch + "': " + e.getMessage());
-        }
-      }
-    }
-    checkEnum(ext, "retry", Set.of("safe", "unsafe"), operationId);
-    checkEnum(ext, "approval", Set.of("recommended", "none"), operationId);
-    AgentSettings agent = new AgentSettings(!Boolean.FALSE.equals(ext.getValue("exposed")), retrySafe,
-        "recommended".equals(ext.getValue("approval")), branches);
+    AgentSettings agent = AgentExtension.read(ext, kind, method, origin, operationId);
     String description = op.getString("summary", "");
     if (op.getValue("description") instanceof String d && !d.isBlank()) {
       description = description.isBlank() ? d : description + ". " + d;
@@ -278,14 +261,6 @@ public final class OpenApiDocument {
         null, timeout, null, agent);
     problems.forEach(warnings::add);
     return new OpenApiOperationSpec(operationId, method, path, parameters, hasBody, definition, problems);
-  }
-
-  private void checkEnum(JsonObject ext, String field, Set<String> allowed, String operationId) {
-    Object v = ext.getValue(field);
-    if (v != null && !allowed.contains(String.valueOf(v))) {
-      throw new ManifestException(origin + ": operation '" + operationId + "': field 'x-ratchet-agent." + field
-          + "': must be one of " + allowed);
-    }
   }
 
   private static String firstLine(String s) {
