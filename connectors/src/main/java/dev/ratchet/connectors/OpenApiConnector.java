@@ -1,0 +1,105 @@
+package dev.ratchet.connectors;
+
+import dev.ratchet.connectors.openapi.OpenApiDocument;
+import dev.ratchet.connectors.openapi.OpenApiOperations;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Any OpenAPI 3.x document (JSON or YAML) plus a connection, as a connector. Each operation the
+ * application names by operationId becomes an operation whose input schema joins its parameters
+ * and its JSON request body (argument {@code body}). Constructs the connector does not support are
+ * listed in {@link #warnings()}; an operation that depends on one cannot be named.
+ * <pre>{@code
+ * OpenApiConnector orders = OpenApiConnector.load(vertx, Path.of("orders.yaml"), connections.connection("orders-api"));
+ * ConnectorToolSource.of(connectorTool(orders.operation("createRefund")).requireApproval(true));
+ * }</pre>
+ * Loading reads the document and belongs to start-up, not to an event loop.
+ */
+public final class OpenApiConnector implements AutoCloseable {
+
+  private final OpenApiDocument document;
+  private final OpenApiOperations operations;
+  private final WebClient client;
+
+  private OpenApiConnector(Vertx vertx, OpenApiDocument document, Connection connection) {
+    this.document = document;
+    this.client = WebClient.create(vertx, new WebClientOptions().setUserAgent("ratchet-connector-openapi")
+        .setFollowRedirects(false));
+    try {
+      this.operations = new OpenApiOperations(vertx, client, document, connection);
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Loads a document for a connection. The connector id (the tool-name prefix) is the connection's
+   * {@code config.connectorId}, or else its name with '-' turned into '_'.
+   */
+  public static OpenApiConnector load(Vertx vertx, Path document, Connection connection) {
+    String id = connection.configString("connectorId", connection.name().replace('-', '_').toLowerCase(Locale.ROOT));
+    return load(vertx, id, document, connection);
+  }
+
+  public static OpenApiConnector load(Vertx vertx, String connectorId, Path document, Connection connection) {
+    String text;
+    try {
+      text = Files.readString(document, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ManifestException(document + ": cannot be read (" + e.getClass().getSimpleName() + ")", e);
+    }
+    return parse(vertx, connectorId, text, document.toString(), connection);
+  }
+
+  /** Reads a document given as text; {@code origin} names it in messages. */
+  public static OpenApiConnector parse(Vertx vertx, String connectorId, String documentText, String origin,
+                                       Connection connection) {
+    if (!connectorId.matches("[a-z][a-z0-9_]{0,31}")) {
+      throw new IllegalArgumentException("connector id '" + connectorId
+          + "' must be 1-32 lower-case letters, digits and '_', starting with a letter");
+    }
+    return new OpenApiConnector(vertx, OpenApiDocument.parse(connectorId, documentText, origin), connection);
+  }
+
+  /** The manifest derived from the document: one operation per operationId. */
+  public ConnectorManifest manifest() {
+    return document.manifest();
+  }
+
+  public List<OpenApiWarning> warnings() {
+    return document.warnings();
+  }
+
+  public List<String> operationIds() {
+    return operations.operationIds();
+  }
+
+  public String baseUrl() {
+    return operations.baseUrl();
+  }
+
+  /** The operation with this operationId; see {@link OpenApiOperations#operation(String)}. */
+  public ConnectorOperation operation(String operationId) {
+    return operations.operation(operationId);
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+
+  @Override
+  public String toString() {
+    return "OpenApiConnector[" + document.manifest().connectorId() + ", " + document.origin() + "]";
+  }
+}

@@ -1,0 +1,273 @@
+package dev.ratchet.connectors.openapi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.ratchet.connectors.AgentSettings;
+import dev.ratchet.connectors.ConnectorManifest;
+import dev.ratchet.connectors.ManifestException;
+import dev.ratchet.connectors.OpenApiWarning;
+import dev.ratchet.connectors.OperationDefinition;
+import dev.ratchet.connectors.OperationKind;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An OpenAPI 3.x document read as a connector: each operation becomes an
+ * {@link OpenApiOperationSpec}. GET/HEAD/OPTIONS are queries, PUT/DELETE mutations safe to retry,
+ * POST/PATCH single-attempt mutations; {@code x-ratchet-agent} on an operation overrides
+ * {@code retry}, {@code approval}, {@code exposed}, {@code branches} and {@code timeoutMs}.
+ */
+public final class OpenApiDocument {
+
+  private static final List<String> METHODS = List.of("get", "head", "options", "put", "delete", "post", "patch",
+      "trace");
+  private static final Set<String> IGNORED_HEADERS = Set.of("accept", "content-type", "authorization");
+
+  private final String origin;
+  private final JsonObject doc;
+  private final RefResolver refs;
+  private final List<OpenApiWarning> warnings = new ArrayList<>();
+  private final Map<String, OpenApiOperationSpec> operations = new LinkedHashMap<>();
+  private final ConnectorManifest manifest;
+
+  private OpenApiDocument(String connectorId, JsonObject doc, String origin) {
+    this.origin = origin;
+    this.doc = doc;
+    this.refs = new RefResolver(doc);
+    Object version = doc.getValue("openapi");
+    if (!(version instanceof String v) || !v.startsWith("3.")) {
+      throw new ManifestException(origin + ": field 'openapi': only OpenAPI 3.x documents are supported (found "
+          + (version == null ? "none" : "'" + version + "'") + ")");
+    }
+    if (!(doc.getValue("paths") instanceof JsonObject paths)) {
+      throw new ManifestException(origin + ": field 'paths' is missing or not an object");
+    }
+    if (doc.getValue("webhooks") instanceof JsonObject hooks && !hooks.isEmpty()) {
+      warnings.add(new OpenApiWarning(null, "webhooks", "webhooks are not supported and are not offered as tools"));
+    }
+    for (String path : paths.fieldNames()) {
+      if (!(paths.getValue(path) instanceof JsonObject item)) {
+        continue;
+      }
+      JsonObject pathItem = item;
+      if (item.getValue("$ref") instanceof String r) {
+        List<String> problems = new ArrayList<>();
+        Object resolved = refs.resolve(item, problems);
+        problems.forEach(p -> warnings.add(new OpenApiWarning(null, "paths." + path, p)));
+        pathItem = resolved instanceof JsonObject o ? o : new JsonObject();
+      }
+      for (String method : METHODS) {
+        if (pathItem.getValue(method) instanceof JsonObject op) {
+          OpenApiOperationSpec spec = operation(path, method, pathItem, op);
+          if (spec != null) {
+            if (operations.putIfAbsent(spec.operationId(), spec) != null) {
+              warnings.add(new OpenApiWarning(spec.operationId(), "paths." + path + "." + method,
+                  "operationId is used twice; only its first operation is offered"));
+            }
+          }
+        }
+      }
+    }
+    List<OperationDefinition> defs = new ArrayList<>();
+    operations.values().forEach(s -> defs.add(s.definition()));
+    String title = doc.getValue("info") instanceof JsonObject info ? info.getString("title") : null;
+    String version2 = doc.getValue("info") instanceof JsonObject info ? info.getString("version", "0") : "0";
+    this.manifest = new ConnectorManifest(connectorId, version2, title, defs, origin);
+  }
+
+  public static OpenApiDocument parse(String connectorId, String text, String origin) {
+    return new OpenApiDocument(connectorId, read(text, origin), origin);
+  }
+
+  static JsonObject read(String text, String origin) {
+    String trimmed = text.stripLeading();
+    try {
+      if (trimmed.startsWith("{")) {
+        return new JsonObject(text);
+      }
+      JsonNode node = new ObjectMapper(new YAMLFactory()).readTree(text);
+      if (node == null || !node.isObject()) {
+        throw new ManifestException(origin + ": not an OpenAPI document (expected a JSON or YAML object)");
+      }
+      return new JsonObject(new ObjectMapper().writeValueAsString(node));
+    } catch (DecodeException | ClassCastException e) {
+      throw new ManifestException(origin + ": not valid JSON (" + firstLine(e.getMessage()) + ")");
+    } catch (java.io.IOException e) {
+      throw new ManifestException(origin + ": not valid YAML (" + firstLine(e.getMessage()) + ")");
+    }
+  }
+
+  public ConnectorManifest manifest() {
+    return manifest;
+  }
+
+  public List<OpenApiWarning> warnings() {
+    return List.copyOf(warnings);
+  }
+
+  Map<String, OpenApiOperationSpec> operations() {
+    return operations;
+  }
+
+  public String origin() {
+    return origin;
+  }
+
+  /** The first absolute server URL of the document, if any. */
+  public String serverUrl() {
+    if (doc.getValue("servers") instanceof JsonArray servers && !servers.isEmpty()
+        && servers.getValue(0) instanceof JsonObject s && s.getValue("url") instanceof String url
+        && url.matches("https?://.*")) {
+      return url;
+    }
+    return null;
+  }
+
+  private OpenApiOperationSpec operation(String path, String method, JsonObject pathItem, JsonObject op) {
+    String where = "paths." + path + "." + method;
+    String operationId = op.getString("operationId");
+    if (operationId == null || operationId.isBlank()) {
+      warnings.add(new OpenApiWarning(null, where, "operation has no operationId and is not offered"));
+      return null;
+    }
+    List<OpenApiWarning> problems = new ArrayList<>();
+    List<String> found = new ArrayList<>();
+    if (method.equals("trace")) {
+      problems.add(new OpenApiWarning(operationId, where, "TRACE operations are not supported"));
+    }
+    if (op.getValue("callbacks") instanceof JsonObject cb && !cb.isEmpty()) {
+      problems.add(new OpenApiWarning(operationId, where + ".callbacks", "callbacks are not supported"));
+    }
+
+    // operation-level parameters replace path-level ones with the same name and location
+    Map<String, JsonObject> params = new LinkedHashMap<>();
+    for (JsonArray list : new JsonArray[] {pathItem.getJsonArray("parameters"), op.getJsonArray("parameters")}) {
+      if (list == null) {
+        continue;
+      }
+      for (Object p : list) {
+        found.clear();
+        Object resolved = refs.resolve(p, found);
+        found.forEach(m -> problems.add(new OpenApiWarning(operationId, where + ".parameters", m)));
+        if (resolved instanceof JsonObject param && param.getValue("name") instanceof String n) {
+          params.put(param.getString("in") + ":" + n, param);
+        }
+      }
+    }
+    JsonObject properties = new JsonObject();
+    JsonArray required = new JsonArray();
+    List<OpenApiParameter> parameters = new ArrayList<>();
+    for (JsonObject param : params.values()) {
+      String name = param.getString("name");
+      String in = String.valueOf(param.getValue("in"));
+      String at = where + ".parameters." + name;
+      if (in.equals("cookie")) {
+        problems.add(new OpenApiWarning(operationId, at, "cookie parameter '" + name + "' is not supported"));
+        continue;
+      }
+      if (in.equals("header") && IGNORED_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+        // OpenAPI says these are ignored; the connector sets them itself
+        continue;
+      }
+      if (!Set.of("path", "query", "header").contains(in)) {
+        problems.add(new OpenApiWarning(operationId, at, "parameter location '" + in + "' is not supported"));
+        continue;
+      }
+      if (param.containsKey("content") || !(param.getValue("schema") instanceof JsonObject)) {
+        problems.add(new OpenApiWarning(operationId, at, "parameter '" + name
+            + "' without a plain 'schema' (for example with 'content') is not supported"));
+        continue;
+      }
+      JsonObject schema = (JsonObject) SchemaConverter.convert(param.getJsonObject("schema"));
+      String style = param.getString("style");
+      boolean objectValued = "object".equals(schema.getValue("type"));
+      if ((style != null && !style.equals(in.equals("query") ? "form" : "simple"))
+          || Boolean.FALSE.equals(param.getValue("explode")) || objectValued) {
+        problems.add(new OpenApiWarning(operationId, at, "parameter '" + name + "' uses a serialization style"
+            + " that is not supported (only primitive values and arrays in the default style are)"));
+        continue;
+      }
+      if (properties.containsKey(name) || name.equals("body")) {
+        problems.add(new OpenApiWarning(operationId, at, "parameter name '" + name
+            + "' is used twice (or is 'body'); the arguments could not tell them apart"));
+        continue;
+      }
+      if (param.getValue("description") instanceof String d && !schema.containsKey("description")) {
+        schema.put("description", d);
+      }
+      properties.put(name, schema);
+      boolean isRequired = in.equals("path") || Boolean.TRUE.equals(param.getValue("required"));
+      if (isRequired) {
+        required.add(name);
+      }
+      parameters.add(new OpenApiParameter(name, in, isRequired));
+    }
+
+    boolean hasBody = false;
+    if (op.getValue("requestBody") != null) {
+      found.clear();
+      Object resolved = refs.resolve(op.getValue("requestBody"), found);
+      found.forEach(m -> problems.add(new OpenApiWarning(operationId, where + ".requestBody", m)));
+      if (resolved instanceof JsonObject body && body.getValue("content") instanceof JsonObject content) {
+        String json = content.fieldNames().stream()
+            .filter(t -> t.equals("application/json") || t.matches("application/[\\w.+-]*\\+json")).findFirst()
+            .orElse(null);
+        if (json == null) {
+          problems.add(new OpenApiWarning(operationId, where + ".requestBody", "request body media type "
+              + String.join(", ", content.fieldNames()) + " is not supported (only JSON bodies are)"));
+        } else {
+          JsonObject media = content.getJsonObject(json);
+          JsonObject schema = media.getValue("schema") instanceof JsonObject s
+              ? (JsonObject) SchemaConverter.convert(s) : new JsonObject();
+          if (body.getValue("description") instanceof String d && !schema.containsKey("description")) {
+            schema.put("description", d);
+          }
+          properties.put("body", schema);
+          if (Boolean.TRUE.equals(body.getValue("required"))) {
+            required.add("body");
+          }
+          hasBody = true;
+        }
+      }
+    }
+
+    JsonObject input = new JsonObject().put("type", "object").put("properties", properties)
+        .put("additionalProperties", false);
+    if (!required.isEmpty()) {
+      input.put("required", required);
+    }
+    OperationKind kind = Set.of("get", "head", "options").contains(method) ? OperationKind.QUERY
+        : OperationKind.MUTATION;
+    JsonObject ext = op.getValue("x-ratchet-agent") instanceof JsonObject x ? x : new JsonObject();
+    AgentSettings agent = AgentExtension.read(ext, kind, method, origin, operationId);
+    String description = op.getString("summary", "");
+    if (op.getValue("description") instanceof String d && !d.isBlank()) {
+      description = description.isBlank() ? d : description + ". " + d;
+    }
+    if (description.isBlank()) {
+      description = method.toUpperCase(java.util.Locale.ROOT) + " " + path;
+    }
+    Duration timeout = ext.getValue("timeoutMs") instanceof Number n ? Duration.ofMillis(n.longValue()) : null;
+    OperationDefinition definition = new OperationDefinition(operationId, kind, description, input,
+        null, timeout, null, agent);
+    problems.forEach(warnings::add);
+    return new OpenApiOperationSpec(operationId, method, path, parameters, hasBody, definition, problems);
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "unreadable";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+}

@@ -1,0 +1,221 @@
+package dev.ratchet.connectors.openapi;
+
+import dev.ratchet.connectors.Connection;
+import dev.ratchet.connectors.ConnectorManifest;
+import dev.ratchet.connectors.ConnectorOperation;
+import dev.ratchet.connectors.OperationDefinition;
+import dev.ratchet.connectors.OperationKind;
+import dev.ratchet.connectors.impl.HttpFailures;
+import dev.ratchet.connectors.impl.Redactor;
+import dev.ratchet.runtime.ToolInvocation;
+import dev.ratchet.runtime.ToolNotSentException;
+import dev.ratchet.runtime.ToolResult;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import io.vertx.ext.web.client.WebClient;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Calls one OpenAPI operation over HTTP. Writes carry the invocation's idempotency key in an
+ * {@code Idempotency-Key} header. 2xx is {@code success}; 408 and 429 are retryable; other 4xx
+ * {@code rejected}; 5xx, a lost connection or a timeout after sending are {@code uncertain} for
+ * writes (and retryable for reads); a 2xx body that is not JSON is {@code uncertain} for a write
+ * and a {@code defect} for a read.
+ */
+final class OpenApiHttpOperation implements ConnectorOperation {
+
+  static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+  private final Vertx vertx;
+  private final WebClient client;
+  private final ConnectorManifest manifest;
+  private final OpenApiOperationSpec spec;
+  private final Connection connection;
+  private final OpenApiAuth auth;
+  private final String baseUrl;
+
+  OpenApiHttpOperation(Vertx vertx, WebClient client, ConnectorManifest manifest, OpenApiOperationSpec spec,
+                       Connection connection, OpenApiAuth auth, String baseUrl) {
+    this.vertx = vertx;
+    this.client = client;
+    this.manifest = manifest;
+    this.spec = spec;
+    this.connection = connection;
+    this.auth = auth;
+    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+  }
+
+  @Override
+  public ConnectorManifest manifest() {
+    return manifest;
+  }
+
+  @Override
+  public OperationDefinition definition() {
+    return spec.definition();
+  }
+
+  @Override
+  public String connectionName() {
+    return connection.name();
+  }
+
+  private boolean isWrite() {
+    return spec.definition().kind() == OperationKind.MUTATION;
+  }
+
+  @Override
+  public Future<ToolResult> execute(ToolInvocation invocation) {
+    JsonObject args = invocation.arguments() == null ? new JsonObject() : invocation.arguments();
+    String url;
+    try {
+      url = baseUrl + path(args);
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(new ToolNotSentException(e.getMessage()));
+    }
+    // credentials may be re-read from a file: keep that off the event loop
+    return vertx.executeBlocking(() -> {
+      List<String> values = new ArrayList<>();
+      for (String name : auth.credentialNames()) {
+        values.add(connection.revealCredential(name));
+      }
+      return values;
+    }).compose(secrets -> send(url, args, invocation, secrets));
+  }
+
+  private Future<ToolResult> send(String url, JsonObject args, ToolInvocation invocation, List<String> secrets) {
+    Redactor redactor = new Redactor(secrets);
+    HttpRequest<Buffer> request = client.requestAbs(HttpMethod.valueOf(spec.method().toUpperCase(Locale.ROOT)), url)
+        .putHeader("Accept", "application/json")
+        .timeout(timeoutMillis(invocation));
+    for (OpenApiParameter p : spec.parameters()) {
+      Object value = args.getValue(p.name());
+      if (value == null) {
+        continue;
+      }
+      if (p.in().equals("query")) {
+        if (value instanceof JsonArray arr) {
+          arr.forEach(v -> request.addQueryParam(p.name(), String.valueOf(v)));
+        } else {
+          request.addQueryParam(p.name(), String.valueOf(value));
+        }
+      } else if (p.in().equals("header")) {
+        request.putHeader(p.name(), value instanceof JsonArray arr ? join(arr) : String.valueOf(value));
+      }
+    }
+    if (isWrite()) {
+      request.putHeader(IDEMPOTENCY_HEADER, invocation.idempotencyKey().value());
+    }
+    auth.apply(request, secrets);
+    Future<HttpResponse<Buffer>> sent;
+    if (spec.hasBody() && args.containsKey("body")) {
+      request.putHeader("Content-Type", "application/json");
+      sent = request.sendBuffer(Buffer.buffer(Json.encode(args.getValue("body"))));
+    } else {
+      sent = request.send();
+    }
+    String what = spec.method().toUpperCase(Locale.ROOT) + " " + spec.path();
+    return sent.transform(ar -> {
+      if (ar.succeeded()) {
+        return Future.succeededFuture(redact(answer(what, ar.result()), redactor));
+      }
+      if (HttpFailures.neverSent(ar.cause())) {
+        return Future.failedFuture(HttpFailures.asNotSent(what, ar.cause()));
+      }
+      String lost = "connection lost during " + what + " (" + redactor.text(HttpFailures.describe(ar.cause())) + ")";
+      return Future.succeededFuture(isWrite()
+          ? ToolResult.uncertain(lost + " after the request was sent; it may have been applied")
+          : ToolResult.retryable(lost, 0));
+    });
+  }
+
+  private ToolResult answer(String what, HttpResponse<Buffer> response) {
+    int status = response.statusCode();
+    String body = response.bodyAsString();
+    if (status >= 200 && status < 300) {
+      if (body == null || body.isBlank()) {
+        return ToolResult.success(new JsonObject().put("status", status));
+      }
+      try {
+        return ToolResult.success(Json.decodeValue(body));
+      } catch (DecodeException e) {
+        String msg = what + " answered HTTP " + status + " with a body that is not JSON ("
+            + contentType(response) + ")";
+        return isWrite() ? ToolResult.uncertain(msg + "; the request may have been applied")
+            : ToolResult.rejected(msg).withBranch("defect");
+      }
+    }
+    String msg = what + " answered HTTP " + status + (body == null || body.isBlank() ? ""
+        : ": " + HttpFailures.excerpt(body, 500));
+    if (status == 408 || status == 429) {
+      return ToolResult.retryable(msg, HttpFailures.retryAfterMillis(response.getHeader("Retry-After")));
+    }
+    if (status >= 400 && status < 500) {
+      return ToolResult.rejected(msg);
+    }
+    if (status >= 500) {
+      return isWrite() ? ToolResult.uncertain(msg + "; the request may have been applied")
+          : ToolResult.retryable(msg, HttpFailures.retryAfterMillis(response.getHeader("Retry-After")));
+    }
+    // 1xx or 3xx: redirects are not followed, because a write must not be sent to a second place
+    return isWrite() ? ToolResult.uncertain(msg) : ToolResult.rejected(msg).withBranch("defect");
+  }
+
+  private static ToolResult redact(ToolResult r, Redactor redactor) {
+    return new ToolResult(r.outcome(), redactor.value(r.value()), redactor.text(r.error()), r.branch(), r.retryable(),
+        r.retryAfterMillis());
+  }
+
+  private String path(JsonObject args) {
+    String path = spec.path();
+    for (OpenApiParameter p : spec.parameters()) {
+      if (!p.in().equals("path")) {
+        continue;
+      }
+      Object value = args.getValue(p.name());
+      if (value == null) {
+        throw new IllegalArgumentException("argument '" + p.name() + "' is required (path parameter)");
+      }
+      String text = value instanceof JsonArray arr ? join(arr) : String.valueOf(value);
+      path = path.replace("{" + p.name() + "}", URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+    return path;
+  }
+
+  private static String join(JsonArray arr) {
+    List<String> parts = new ArrayList<>();
+    arr.forEach(v -> parts.add(String.valueOf(v)));
+    return String.join(",", parts);
+  }
+
+  private long timeoutMillis(ToolInvocation invocation) {
+    long limit = spec.definition().timeout().toMillis();
+    if (invocation.deadline() > 0) {
+      limit = Math.min(limit, Math.max(1, invocation.remainingMillis()));
+    }
+    return limit;
+  }
+
+  private static String contentType(HttpResponse<Buffer> response) {
+    String ct = response.getHeader("Content-Type");
+    return ct == null ? "no content type" : ct;
+  }
+
+  @Override
+  public String toString() {
+    return manifest.connectorId() + "/" + connection.name() + "." + spec.operationId();
+  }
+}
