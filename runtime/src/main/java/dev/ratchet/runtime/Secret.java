@@ -49,7 +49,10 @@ public final class Secret implements java.io.Serializable {
     String value;
     try {
       value = supplier.get();
+    } catch (ToolNotSentException e) {
+      throw e;
     } catch (RuntimeException e) {
+      // the supplier's message may quote the secret, so it is not passed on
       throw new ToolNotSentException("credentials could not be read");
     }
     if (value == null || value.isEmpty()) {

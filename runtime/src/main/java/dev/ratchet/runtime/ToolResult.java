@@ -28,6 +28,11 @@ public record ToolResult(Outcome outcome, Object value, String error, String bra
     return new ToolResult(Outcome.OUTCOME_UNKNOWN, null, error, "uncertain", true, 0);
   }
 
+  /** A result for a named connector branch whose outcome the connector's manifest decides. */
+  public static ToolResult of(Outcome outcome, String branch, Object value, String error) {
+    return new ToolResult(outcome, value, error, branch, outcome == Outcome.OUTCOME_UNKNOWN, 0);
+  }
+
   public ToolResult withBranch(String branch) {
     return new ToolResult(outcome, value, error, branch, retryable, retryAfterMillis);
   }

@@ -243,9 +243,9 @@ class TurnRulesTest {
 
     Future<TurnResult> big = engine.submit(Turn.of("big",
         new ToolCall("refund", new JsonObject().put("orderId", "2").put("amount", 500))));
+    ApprovalRequest first = h.pendingFor(1).get(0);
     Future<TurnResult> throwing = engine.submit(Turn.of("throwing",
         new ToolCall("refund", new JsonObject().put("orderId", "3"))));
-    ApprovalRequest first = h.pendingFor(1).get(0);
     assertThat(first.arguments().getInteger("amount")).isEqualTo(500);
     await(engine.decide(ApprovalDecision.approve(first, "alice", null)));
     await(big);
