@@ -120,6 +120,26 @@ class McpStdioToolSourceTest {
   }
 
   @Test
+  void whatTheServerPrintsIsLoggedWithSecretsRedacted() throws Exception {
+    java.io.PrintStream original = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      source = McpToolSource.create(vertx, stdioServer("local").build());
+      source.tools(vertx).await();
+      long until = System.currentTimeMillis() + 5_000;
+      while (!captured.toString(java.nio.charset.StandardCharsets.UTF_8).contains("starting with token")
+          && System.currentTimeMillis() < until) {
+        Thread.sleep(20);
+      }
+    } finally {
+      System.setErr(original);
+    }
+    String logs = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(logs).contains("[mcp:local] test server starting with token ***").doesNotContain(TOKEN);
+  }
+
+  @Test
   void offersResourcesAndPromptsAsReadToolsWhenAsked() {
     source = McpToolSource.create(vertx, stdioServer("docs").offerResources(true).offerPrompts(true).build());
     List<Tool> tools = source.tools(vertx).await();

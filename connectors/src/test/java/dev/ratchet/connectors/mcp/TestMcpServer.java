@@ -30,6 +30,8 @@ public final class TestMcpServer {
   }
 
   public static void main(String[] args) throws Exception {
+    // a careless server that prints its credential; the client must not pass it on to its logs
+    System.err.println("test server starting with token " + System.getenv("MCP_TEST_TOKEN"));
     McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(McpJsonDefaults.getMapper()))
         .serverInfo("test-mcp", "1.0")
         .capabilities(capabilities())

@@ -39,7 +39,7 @@ final class McpClients {
       ServerParameters params = ServerParameters.builder(config.command()).args(config.args()).env(env).build();
       stdio = new StdioClientTransport(params, McpJsonDefaults.getMapper());
       String server = config.name();
-      stdio.setStdErrorHandler(line -> LOG.debug("[mcp:{}] {}", server, redactor.scrub(line)));
+      stdio.setStdErrorHandler(line -> LOG.info("[mcp:{}] {}", server, redactor.scrub(line)));
       transport = stdio;
     } else {
       URI uri = URI.create(config.url());
