@@ -40,6 +40,7 @@ public final class McpServerConfig {
   private final Duration requestTimeout;
   private final Duration initialBackoff;
   private final Duration maxBackoff;
+  private final Duration healthCheckInterval;
 
   private McpServerConfig(Builder b) {
     this.name = b.name;
@@ -56,6 +57,7 @@ public final class McpServerConfig {
     this.requestTimeout = b.requestTimeout;
     this.initialBackoff = b.initialBackoff;
     this.maxBackoff = b.maxBackoff;
+    this.healthCheckInterval = b.healthCheckInterval;
   }
 
   /** A server started as a child process that speaks MCP on its standard input and output. */
@@ -129,6 +131,10 @@ public final class McpServerConfig {
     return maxBackoff;
   }
 
+  public Duration healthCheckInterval() {
+    return healthCheckInterval;
+  }
+
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder("McpServerConfig{name=").append(name).append(", transport=").append(transport);
@@ -162,6 +168,7 @@ public final class McpServerConfig {
     private Duration requestTimeout = Duration.ofSeconds(30);
     private Duration initialBackoff = Duration.ofMillis(500);
     private Duration maxBackoff = Duration.ofSeconds(30);
+    private Duration healthCheckInterval = Duration.ofSeconds(30);
 
     private Builder(String name, McpTransportKind transport) {
       if (name == null || !NAME.matcher(name).matches()) {
@@ -226,6 +233,15 @@ public final class McpServerConfig {
     public Builder reconnectBackoff(Duration initial, Duration max) {
       this.initialBackoff = Objects.requireNonNull(initial);
       this.maxBackoff = Objects.requireNonNull(max);
+      return this;
+    }
+
+    /**
+     * How often a connected server is pinged, so that one that went away quietly shows as
+     * unhealthy (and gets reconnected) before a call finds out. {@link Duration#ZERO} turns it off.
+     */
+    public Builder healthCheckInterval(Duration interval) {
+      this.healthCheckInterval = Objects.requireNonNull(interval);
       return this;
     }
 

@@ -67,6 +67,18 @@ class McpHttpToolSourceTest {
   }
 
   @Test
+  void everyAttemptOfACallCarriesTheSameIdempotencyKeyInItsMeta() {
+    source = McpToolSource.create(vertx, httpServer().build());
+    Tool echo = named(source.tools(vertx).await(), "echo_meta");
+    dev.ratchet.runtime.ToolInvocation first = of(new JsonObject());
+    dev.ratchet.runtime.ToolInvocation retry = new dev.ratchet.runtime.ToolInvocation(first.sessionId(), first.callId(),
+        first.idempotencyKey(), 2, first.arguments(), first.deadline());
+
+    assertThat(echo.invoke(first).await().value()).isEqualTo(first.idempotencyKey().value());
+    assertThat(echo.invoke(retry).await().value()).isEqualTo(first.idempotencyKey().value());
+  }
+
+  @Test
   void aServerThatGoesAwayFailsWritesAsNotRunAndIsReconnectedWhenItReturns() throws Exception {
     source = McpToolSource.create(vertx, httpServer().build());
     List<Tool> tools = source.tools(vertx).await();
@@ -94,6 +106,21 @@ class McpHttpToolSourceTest {
     ToolResult sent = send.invoke(of(new JsonObject().put("text", "back"))).await();
     assertThat(sent.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(TestMcpServer.SENT.get()).isEqualTo(1);
+  }
+
+  @Test
+  void aServerThatGoesAwayQuietlyShowsUnhealthyWithoutAnyCall() throws Exception {
+    source = McpToolSource.create(vertx, httpServer().healthCheckInterval(Duration.ofMillis(100)).build());
+    source.connect().await();
+    assertThat(source.health().healthy()).isTrue();
+
+    jetty.stop();
+    long until = System.currentTimeMillis() + 10_000;
+    while (source.health().healthy() && System.currentTimeMillis() < until) {
+      Thread.sleep(20);
+    }
+    assertThat(source.health().status()).isEqualTo("unhealthy");
+    assertThat(source.health().lastError()).contains("ping failed");
   }
 
   @Test

@@ -116,6 +116,9 @@ public final class TestMcpServer {
         tool(McpSchema.Tool.builder().name("leak_secret").description("Echoes its token")
             .inputSchema(schema()).annotations(readOnly).build(),
             req -> text("token=" + System.getenv("MCP_TEST_TOKEN"), false)),
+        tool(McpSchema.Tool.builder().name("echo_meta").description("Returns the request's _meta")
+            .inputSchema(schema()).annotations(idempotent).build(),
+            req -> text(String.valueOf(req.meta() == null ? null : req.meta().get("dev.ratchet/idempotency-key")), false)),
         tool(McpSchema.Tool.builder().name("pid").description("The server's process id")
             .inputSchema(schema()).annotations(readOnly).build(),
             req -> text(String.valueOf(ProcessHandle.current().pid()), false)),

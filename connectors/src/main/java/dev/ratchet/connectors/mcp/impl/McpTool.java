@@ -11,9 +11,16 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
+import java.util.Map;
 
 /** One tool of an MCP server, called through {@code tools/call} on the live session. */
 final class McpTool implements Tool {
+
+  /**
+   * Sent in the request's {@code _meta} so that a server able to deduplicate can recognise every
+   * attempt of the same call.
+   */
+  static final String IDEMPOTENCY_KEY_META = "dev.ratchet/idempotency-key";
 
   private final String name;
   private final String remoteName;
@@ -87,7 +94,8 @@ final class McpTool implements Tool {
   public Future<ToolResult> invoke(ToolInvocation invocation) {
     return call.run(invocation, effect, client -> {
       checkCredentials.run();
-      return client.callTool(new McpSchema.CallToolRequest(remoteName, JsonBridge.toMap(invocation.arguments())));
+      Map<String, Object> meta = Map.of(IDEMPOTENCY_KEY_META, invocation.idempotencyKey().value());
+      return client.callTool(new McpSchema.CallToolRequest(remoteName, JsonBridge.toMap(invocation.arguments()), meta));
     }, result -> McpOutcomes.fromCallResult(result, redactor));
   }
 

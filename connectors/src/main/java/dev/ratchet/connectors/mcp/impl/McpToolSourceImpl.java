@@ -29,6 +29,7 @@ public final class McpToolSourceImpl implements McpToolSource {
   private final McpCall call;
   private final String source;
   private volatile List<Tool> lastTools;
+  private final long healthTimer;
 
   public McpToolSourceImpl(Vertx vertx, McpServerConfig config) {
     this.vertx = vertx;
@@ -39,6 +40,17 @@ public final class McpToolSourceImpl implements McpToolSource {
     this.connection = new McpConnection(vertx, config, redactor);
     this.call = new McpCall(vertx, connection, config.name(), redactor);
     this.source = "mcp:" + config.name();
+    long every = config.healthCheckInterval().toMillis();
+    this.healthTimer = every > 0 ? vertx.setPeriodic(every, id -> pingIfConnected()) : -1;
+  }
+
+  /** Only a live session is pinged: while disconnected, the reconnect loop is already at work. */
+  private void pingIfConnected() {
+    McpAsyncClient client = connection.client();
+    if (client != null) {
+      Future.fromCompletionStage(client.ping().toFuture(), vertx.getOrCreateContext())
+          .onFailure(err -> connection.lost(client, "ping failed: " + connection.describe(err)));
+    }
   }
 
   @Override
@@ -80,6 +92,9 @@ public final class McpToolSourceImpl implements McpToolSource {
 
   @Override
   public Future<Void> close() {
+    if (healthTimer >= 0) {
+      vertx.cancelTimer(healthTimer);
+    }
     return connection.close();
   }
 
