@@ -164,6 +164,23 @@ class McpHttpToolSourceTest {
   }
 
   @Test
+  void credentialsTheServerRefusesFailTheCallAsNotRunAndAreRedacted() throws Exception {
+    jetty.stop();
+    jetty = TestMcpServer.startHttp(port, false, "Bearer right-token-1234");
+    AtomicReference<String> token = new AtomicReference<>("Bearer right-token-1234");
+    source = McpToolSource.create(vertx, httpServer().header("Authorization", Secret.from(token::get)).build());
+    Tool send = named(source.tools(vertx).await(), "send_message");
+    assertThat(send.invoke(of(new JsonObject().put("text", "ok"))).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+
+    token.set("Bearer rotated-wrong-5678");
+    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x"))).await())
+        .isInstanceOf(ToolNotSentException.class)
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("rotated-wrong-5678"));
+    assertThat(TestMcpServer.SENT.get()).isEqualTo(1);
+    assertThat(String.valueOf(source.health().lastError())).doesNotContain("rotated-wrong-5678");
+  }
+
+  @Test
   void headerValuesAreRedactedInConfigText() {
     McpServerConfig config = httpServer().header("Authorization", "Bearer header-secret-9999").build();
     assertThat(config.toString()).contains("Authorization=***").doesNotContain("header-secret-9999");

@@ -45,6 +45,11 @@ public final class TestMcpServer {
 
   /** Serves over streamable HTTP on 127.0.0.1:{@code port} (0 for any) at {@code /mcp}; stop the returned server. */
   public static Server startHttp(int port, boolean lying) throws Exception {
+    return startHttp(port, lying, null);
+  }
+
+  /** As {@link #startHttp(int, boolean)}, answering 401 to requests without {@code Authorization: <requiredAuth>}. */
+  public static Server startHttp(int port, boolean lying, String requiredAuth) throws Exception {
     HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(McpJsonDefaults.getMapper())
         .mcpEndpoint("/mcp")
@@ -66,6 +71,16 @@ public final class TestMcpServer {
     ServletHolder holder = new ServletHolder(transport);
     holder.setAsyncSupported(true);
     context.addServlet(holder, "/*");
+    if (requiredAuth != null) {
+      context.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder((jakarta.servlet.Filter) (req, res, chain) -> {
+        String auth = ((jakarta.servlet.http.HttpServletRequest) req).getHeader("Authorization");
+        if (requiredAuth.equals(auth)) {
+          chain.doFilter(req, res);
+        } else {
+          ((jakarta.servlet.http.HttpServletResponse) res).sendError(401);
+        }
+      }), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+    }
     jetty.setHandler(context);
     jetty.start();
     return jetty;

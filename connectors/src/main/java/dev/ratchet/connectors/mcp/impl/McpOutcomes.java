@@ -3,6 +3,7 @@ package dev.ratchet.connectors.mcp.impl;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
@@ -28,7 +29,9 @@ final class McpOutcomes {
   static boolean neverSent(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (c instanceof ConnectException || c instanceof UnresolvedAddressException
-          || c instanceof McpTransportSessionNotFoundException || c instanceof ToolNotSentException) {
+          || c instanceof McpTransportSessionNotFoundException || c instanceof ToolNotSentException
+          // the server refused the credentials before looking at the request
+          || c instanceof McpHttpClientTransportAuthorizationException) {
         return true;
       }
     }
