@@ -36,7 +36,7 @@ final class McpCall {
                              Function<T, ToolResult> onAnswer) {
     McpAsyncClient client = connection.client();
     if (client == null) {
-      connection.connect();
+      connection.nudge();
       String last = connection.health().lastError();
       return McpOutcomes.notSent(server, "is not connected" + (last == null ? "" : " (" + last + ")"));
     }

@@ -93,6 +93,13 @@ final class McpConnection {
     return connecting;
   }
 
+  /** Starts a connect attempt unless one is running or the backoff says to wait, so calls cannot defeat the backoff. */
+  synchronized void nudge() {
+    if (client == null && connecting == null && reconnectTimer < 0 && !closed) {
+      connect();
+    }
+  }
+
   /** Called when a request proved the session unusable, or the server process exited. */
   void lost(McpAsyncClient which, String reason) {
     synchronized (this) {
