@@ -682,6 +682,9 @@ public final class SessionEngine {
   }
 
   private static String notRun(String message) {
+    if (message != null && message.startsWith(CallResult.NOT_RUN_PREFIX)) {
+      return message;
+    }
     return CallResult.NOT_RUN_PREFIX + ": " + message;
   }
 

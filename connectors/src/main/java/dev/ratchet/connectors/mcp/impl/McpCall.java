@@ -1,0 +1,77 @@
+package dev.ratchet.connectors.mcp.impl;
+
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ToolInvocation;
+import dev.ratchet.runtime.ToolNotSentException;
+import dev.ratchet.runtime.ToolResult;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpError;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import reactor.core.publisher.Mono;
+
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * Runs one request against the live session and maps its outcome, shared by server tools and the
+ * resource and prompt tools. The SDK's async client answers on Reactor threads; results come back
+ * on the caller's Vert.x context.
+ */
+final class McpCall {
+
+  private final Vertx vertx;
+  private final McpConnection connection;
+  private final String server;
+  private final Redactor redactor;
+
+  McpCall(Vertx vertx, McpConnection connection, String server, Redactor redactor) {
+    this.vertx = vertx;
+    this.connection = connection;
+    this.server = server;
+    this.redactor = redactor;
+  }
+
+  <T> Future<ToolResult> run(ToolInvocation invocation, EffectClass effect, Function<McpAsyncClient, Mono<T>> request,
+                             Function<T, ToolResult> onAnswer) {
+    McpAsyncClient client = connection.client();
+    if (client == null) {
+      connection.nudge();
+      String last = connection.health().lastError();
+      return McpOutcomes.notSent(server, "is not connected" + (last == null ? "" : " (" + last + ")"));
+    }
+    Mono<T> mono;
+    try {
+      mono = request.apply(client);
+    } catch (ToolNotSentException e) {
+      return McpOutcomes.notSent(server, "could not be called: " + redactor.scrub(e.getMessage()));
+    }
+    long remaining = invocation == null ? 0 : invocation.remainingMillis();
+    if (remaining > 0) {
+      mono = mono.timeout(Duration.ofMillis(remaining));
+    }
+    return Future.fromCompletionStage(mono.toFuture(), vertx.getOrCreateContext()).transform(ar -> {
+      if (ar.succeeded()) {
+        return Future.succeededFuture(onAnswer.apply(ar.result()));
+      }
+      Throwable cause = ar.cause();
+      McpError mcpError = McpOutcomes.mcpError(cause);
+      if (mcpError != null) {
+        return Future.succeededFuture(McpOutcomes.fromMcpError(mcpError, effect, redactor));
+      }
+      String why = connection.describe(cause);
+      if (McpOutcomes.neverSent(cause)) {
+        connection.lost(client, why);
+        return McpOutcomes.notSent(server, "could not be reached: " + why);
+      }
+      return Future.failedFuture(new McpCallException("MCP server '" + server + "' did not answer: " + why));
+    });
+  }
+
+  /** A request that may have reached the server; its message is already redacted. */
+  static final class McpCallException extends RuntimeException {
+    McpCallException(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

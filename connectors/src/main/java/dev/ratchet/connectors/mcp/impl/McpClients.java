@@ -1,0 +1,63 @@
+package dev.ratchet.connectors.mcp.impl;
+
+import dev.ratchet.connectors.mcp.McpServerConfig;
+import dev.ratchet.connectors.mcp.McpTransportKind;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Builds the SDK's async client and transport for a server configuration. */
+final class McpClients {
+
+  private static final Logger LOG = LoggerFactory.getLogger(McpClients.class);
+
+  private McpClients() {
+  }
+
+  /** A client and the stdio transport behind it (null for HTTP), so the caller can watch the process. */
+  record Created(McpAsyncClient client, StdioClientTransport stdio) {
+  }
+
+  /** Reveals secrets, so it must run where a {@code ToolNotSentException} can be reported as "did not run". */
+  static Created create(McpServerConfig config, Redactor redactor) {
+    McpClientTransport transport;
+    StdioClientTransport stdio = null;
+    if (config.transport() == McpTransportKind.STDIO) {
+      Map<String, String> env = new LinkedHashMap<>();
+      config.env().forEach((k, secret) -> env.put(k, secret.reveal()));
+      ServerParameters params = ServerParameters.builder(config.command()).args(config.args()).env(env).build();
+      stdio = new StdioClientTransport(params, McpJsonDefaults.getMapper());
+      String server = config.name();
+      stdio.setStdErrorHandler(line -> LOG.info("[mcp:{}] {}", server, redactor.scrub(line)));
+      transport = stdio;
+    } else {
+      URI uri = URI.create(config.url());
+      String base = uri.getScheme() + "://" + uri.getRawAuthority();
+      String endpoint = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/mcp" : uri.getRawPath();
+      transport = HttpClientStreamableHttpTransport.builder(base)
+          .endpoint(endpoint)
+          .connectTimeout(config.requestTimeout())
+          // revealed per request, so a rotated credential is picked up without reconnecting
+          .httpRequestCustomizer((builder, method, target, body, context) ->
+              config.headers().forEach((name, secret) -> builder.setHeader(name, secret.reveal())))
+          .build();
+    }
+    McpAsyncClient client = McpClient.async(transport)
+        .requestTimeout(config.requestTimeout())
+        .initializationTimeout(config.requestTimeout())
+        .clientInfo(new McpSchema.Implementation("ratchet", "0.1.0"))
+        .build();
+    return new Created(client, stdio);
+  }
+}

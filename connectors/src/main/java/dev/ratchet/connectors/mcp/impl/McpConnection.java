@@ -1,0 +1,192 @@
+package dev.ratchet.connectors.mcp.impl;
+
+import dev.ratchet.connectors.mcp.McpHealth;
+import dev.ratchet.connectors.mcp.McpServerConfig;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The live MCP session with one server: connects, notices when the server goes away, and
+ * reconnects with exponential backoff. Only a session that finished {@code initialize} counts as
+ * connected, so a tool never sends on a half-open session.
+ */
+final class McpConnection {
+
+  private static final Logger LOG = LoggerFactory.getLogger(McpConnection.class);
+
+  private final Vertx vertx;
+  private final McpServerConfig config;
+  private final Redactor redactor;
+
+  private McpAsyncClient client;
+  private Future<Void> connecting;
+  private boolean closed;
+  private long reconnectTimer = -1;
+  private int attempts;
+  private McpHealth health;
+
+  McpConnection(Vertx vertx, McpServerConfig config, Redactor redactor) {
+    this.vertx = vertx;
+    this.config = config;
+    this.redactor = redactor;
+    this.health = new McpHealth(config.name(), false, "not connected yet", System.currentTimeMillis(), 0);
+  }
+
+  synchronized McpAsyncClient client() {
+    return client;
+  }
+
+  synchronized McpHealth health() {
+    return health;
+  }
+
+  synchronized Future<Void> connect() {
+    if (closed) {
+      return Future.failedFuture(new IllegalStateException("MCP source '" + config.name() + "' is closed"));
+    }
+    if (client != null) {
+      return Future.succeededFuture();
+    }
+    if (connecting != null) {
+      return connecting;
+    }
+    Promise<Void> done = Promise.promise();
+    connecting = done.future();
+    // process start, secret reads and the initialize handshake may block: keep them off the event loop
+    vertx.<McpClients.Created>executeBlocking(() -> {
+      McpClients.Created created = McpClients.create(config, redactor);
+      try {
+        created.client().initialize().block(config.requestTimeout());
+      } catch (RuntimeException e) {
+        closeQuietly(created.client());
+        throw e;
+      }
+      return created;
+    }, false).onComplete(ar -> {
+      synchronized (this) {
+        connecting = null;
+        if (ar.succeeded() && !closed) {
+          client = ar.result().client();
+          attempts = 0;
+          health = new McpHealth(config.name(), true, health.lastError(), System.currentTimeMillis(), 0);
+          if (ar.result().stdio() != null) {
+            watchProcess(ar.result());
+          }
+          done.complete();
+          return;
+        }
+        if (ar.succeeded()) {
+          closeQuietly(ar.result().client());
+          done.fail("MCP source '" + config.name() + "' is closed");
+          return;
+        }
+        String error = describe(ar.cause());
+        markUnhealthy(error);
+        scheduleReconnect();
+        done.fail(new IllegalStateException("could not connect to MCP server '" + config.name() + "': " + error));
+      }
+    });
+    return connecting;
+  }
+
+  /** Starts a connect attempt unless one is running or the backoff says to wait, so calls cannot defeat the backoff. */
+  synchronized void nudge() {
+    if (client == null && connecting == null && reconnectTimer < 0 && !closed) {
+      connect();
+    }
+  }
+
+  /** Called when a request proved the session unusable, or the server process exited. */
+  void lost(McpAsyncClient which, String reason) {
+    synchronized (this) {
+      if (which != client || client == null) {
+        return;
+      }
+      client = null;
+      markUnhealthy(reason);
+      scheduleReconnect();
+    }
+    LOG.warn("MCP server '{}' went away: {}", config.name(), health().lastError());
+    closeQuietly(which);
+  }
+
+  synchronized Future<Void> close() {
+    closed = true;
+    if (reconnectTimer >= 0) {
+      vertx.cancelTimer(reconnectTimer);
+      reconnectTimer = -1;
+    }
+    McpAsyncClient c = client;
+    client = null;
+    health = new McpHealth(config.name(), false, "closed", System.currentTimeMillis(), attempts);
+    if (c == null) {
+      return Future.succeededFuture();
+    }
+    return vertx.executeBlocking(() -> {
+      try {
+        c.closeGracefully().block(config.requestTimeout());
+      } catch (RuntimeException ignored) {
+        c.close();
+      }
+      return null;
+    }, false);
+  }
+
+  String describe(Throwable t) {
+    Throwable root = t;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String msg = root.getMessage() == null ? root.getClass().getSimpleName()
+        : root.getClass().getSimpleName() + ": " + root.getMessage();
+    return redactor.scrub(msg);
+  }
+
+  private void markUnhealthy(String error) {
+    String scrubbed = redactor.scrub(error);
+    long since = health.healthy() ? System.currentTimeMillis() : health.since();
+    health = new McpHealth(config.name(), false, scrubbed, since, attempts);
+  }
+
+  private void scheduleReconnect() {
+    if (closed || reconnectTimer >= 0) {
+      return;
+    }
+    long initial = Math.max(1, config.initialBackoff().toMillis());
+    long delay = (long) Math.min(initial * Math.pow(2, Math.min(attempts, 20)), config.maxBackoff().toMillis());
+    attempts++;
+    health = new McpHealth(config.name(), false, health.lastError(), health.since(), attempts);
+    reconnectTimer = vertx.setTimer(Math.max(1, delay), id -> {
+      synchronized (this) {
+        reconnectTimer = -1;
+      }
+      connect();
+    });
+  }
+
+  private void watchProcess(McpClients.Created created) {
+    // awaitForExit blocks until the child exits, so it gets a thread of its own rather than a worker
+    Thread watcher = new Thread(() -> {
+      try {
+        created.stdio().awaitForExit();
+      } catch (RuntimeException ignored) {
+        // the process is gone either way
+      }
+      lost(created.client(), "the server process exited");
+    }, "mcp-exit-watch-" + config.name());
+    watcher.setDaemon(true);
+    watcher.start();
+  }
+
+  private static void closeQuietly(McpAsyncClient c) {
+    try {
+      c.closeGracefully().subscribe(v -> { }, e -> { });
+    } catch (RuntimeException ignored) {
+      // already closing
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.ratchet.connectors.mcp.impl;
+
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ToolNotSentException;
+import dev.ratchet.runtime.ToolResult;
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+
+import java.net.ConnectException;
+import java.nio.channels.UnresolvedAddressException;
+
+/**
+ * Turns what the SDK reports for a request into the runtime's outcomes. The line that matters is
+ * between "the request provably never reached the server" (connection refused, unknown session)
+ * and everything else, which may have reached it.
+ */
+final class McpOutcomes {
+
+  /** JSON-RPC "internal error": the server failed while handling, possibly half-way through a write. */
+  private static final int INTERNAL_ERROR = -32603;
+
+  private McpOutcomes() {
+  }
+
+  static boolean neverSent(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof ConnectException || c instanceof UnresolvedAddressException
+          || c instanceof McpTransportSessionNotFoundException || c instanceof ToolNotSentException
+          // the server refused the credentials before looking at the request
+          || c instanceof McpHttpClientTransportAuthorizationException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static McpError mcpError(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof McpError e) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  /** A JSON-RPC error answer from the server: it did respond, so the outcome is known unless it failed internally. */
+  static ToolResult fromMcpError(McpError error, EffectClass effect, Redactor redactor) {
+    String message = redactor.scrub(error.getJsonRpcError() == null ? String.valueOf(error.getMessage())
+        : error.getJsonRpcError().message());
+    int code = error.getJsonRpcError() == null ? INTERNAL_ERROR : error.getJsonRpcError().code();
+    if (code == INTERNAL_ERROR && effect.isWrite()) {
+      return ToolResult.uncertain("the MCP server failed while handling the call: " + message);
+    }
+    return ToolResult.rejected("the MCP server refused the call: " + message);
+  }
+
+  static ToolResult fromCallResult(McpSchema.CallToolResult result, Redactor redactor) {
+    Object value = valueOf(result);
+    if (Boolean.TRUE.equals(result.isError())) {
+      String text = value instanceof String s ? s : String.valueOf(value);
+      return ToolResult.rejected(redactor.scrub("the tool reported an error: " + text));
+    }
+    return ToolResult.success(redactor.scrubValue(value));
+  }
+
+  /** Structured content when the server gave it, plain text when every part is text, else the content parts. */
+  static Object valueOf(McpSchema.CallToolResult result) {
+    if (result.structuredContent() != null) {
+      return JsonBridge.toVertx(result.structuredContent());
+    }
+    if (result.content() == null || result.content().isEmpty()) {
+      return null;
+    }
+    if (result.content().stream().allMatch(c -> c instanceof McpSchema.TextContent)) {
+      StringBuilder sb = new StringBuilder();
+      for (McpSchema.Content c : result.content()) {
+        sb.append(sb.length() > 0 ? "\n" : "").append(((McpSchema.TextContent) c).text());
+      }
+      return sb.toString();
+    }
+    Object parts = JsonBridge.toVertx(result.content());
+    return parts instanceof JsonArray ? parts : new JsonArray();
+  }
+
+  static Future<ToolResult> notSent(String server, String why) {
+    return Future.failedFuture(new ToolNotSentException(
+        "the tool did not run, so it is safe to call again: MCP server '" + server + "' " + why));
+  }
+}

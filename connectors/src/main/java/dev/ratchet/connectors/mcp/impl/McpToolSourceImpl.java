@@ -1,0 +1,213 @@
+package dev.ratchet.connectors.mcp.impl;
+
+import dev.ratchet.connectors.mcp.McpHealth;
+import dev.ratchet.connectors.mcp.McpServerConfig;
+import dev.ratchet.connectors.mcp.McpToolPin;
+import dev.ratchet.connectors.mcp.McpToolSource;
+import dev.ratchet.runtime.ApprovalRule;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Secret;
+import dev.ratchet.runtime.Tool;
+import dev.ratchet.runtime.ToolResult;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** See {@link McpToolSource}. */
+public final class McpToolSourceImpl implements McpToolSource {
+
+  private final Vertx vertx;
+  private final McpServerConfig config;
+  private final Redactor redactor;
+  private final McpConnection connection;
+  private final McpCall call;
+  private final String source;
+  private volatile List<Tool> lastTools;
+  private final long healthTimer;
+
+  public McpToolSourceImpl(Vertx vertx, McpServerConfig config) {
+    this.vertx = vertx;
+    this.config = config;
+    List<Secret> secrets = new ArrayList<>(config.env().values());
+    secrets.addAll(config.headers().values());
+    this.redactor = new Redactor(secrets);
+    this.connection = new McpConnection(vertx, config, redactor);
+    this.call = new McpCall(vertx, connection, config.name(), redactor);
+    this.source = "mcp:" + config.name();
+    long every = config.healthCheckInterval().toMillis();
+    this.healthTimer = every > 0 ? vertx.setPeriodic(every, id -> pingIfConnected()) : -1;
+  }
+
+  /** Only a live session is pinged: while disconnected, the reconnect loop is already at work. */
+  private void pingIfConnected() {
+    McpAsyncClient client = connection.client();
+    if (client != null) {
+      Future.fromCompletionStage(client.ping().toFuture(), vertx.getOrCreateContext())
+          .onFailure(err -> connection.lost(client, "ping failed: " + connection.describe(err)));
+    }
+  }
+
+  @Override
+  public String name() {
+    return source;
+  }
+
+  @Override
+  public McpServerConfig config() {
+    return config;
+  }
+
+  @Override
+  public Future<Void> connect() {
+    return connection.connect();
+  }
+
+  @Override
+  public McpHealth health() {
+    return connection.health();
+  }
+
+  @Override
+  public Future<McpHealth> checkHealth() {
+    return connection.connect().compose(v -> {
+      McpAsyncClient client = connection.client();
+      if (client == null) {
+        return Future.succeededFuture(connection.health());
+      }
+      return Future.fromCompletionStage(client.ping().toFuture(), vertx.getOrCreateContext())
+          .transform(ar -> {
+            if (ar.failed()) {
+              connection.lost(client, "ping failed: " + connection.describe(ar.cause()));
+            }
+            return Future.succeededFuture(connection.health());
+          });
+    }, err -> Future.succeededFuture(connection.health()));
+  }
+
+  @Override
+  public Future<Void> close() {
+    if (healthTimer >= 0) {
+      vertx.cancelTimer(healthTimer);
+    }
+    return connection.close();
+  }
+
+  /** While the server is away, the tools last listed stay offered: calling them fails as "did not run". */
+  @Override
+  public Future<List<Tool>> tools(Vertx ignored) {
+    return connection.connect().compose(v -> listTools(), err -> {
+      List<Tool> cached = lastTools;
+      return cached != null ? Future.succeededFuture(cached) : Future.failedFuture(err);
+    });
+  }
+
+  private Future<List<Tool>> listTools() {
+    McpAsyncClient client = connection.client();
+    if (client == null) {
+      List<Tool> cached = lastTools;
+      return cached != null ? Future.succeededFuture(cached)
+          : Future.failedFuture("MCP server '" + config.name() + "' is not connected");
+    }
+    List<Tool> tools = new ArrayList<>();
+    return page(client, null, tools).map(v -> {
+      McpSchema.ServerCapabilities caps = client.getServerCapabilities();
+      if (config.offerResources() && caps != null && caps.resources() != null) {
+        tools.addAll(resourceTools());
+      }
+      if (config.offerPrompts() && caps != null && caps.prompts() != null) {
+        tools.add(promptTool());
+      }
+      lastTools = List.copyOf(tools);
+      return lastTools;
+    });
+  }
+
+  private Future<Void> page(McpAsyncClient client, String cursor, List<Tool> into) {
+    return Future.fromCompletionStage(client.listTools(cursor).toFuture(), vertx.getOrCreateContext())
+        .compose(result -> {
+          for (McpSchema.Tool remote : result.tools()) {
+            into.add(toTool(remote));
+          }
+          String next = result.nextCursor();
+          return next == null || next.isEmpty() ? Future.succeededFuture() : page(client, next, into);
+        });
+  }
+
+  private Tool toTool(McpSchema.Tool remote) {
+    McpToolPin pin = config.pins().get(remote.name());
+    EffectClass effect = McpEffects.effectClass(remote.annotations(), pin);
+    ApprovalRule approval = McpEffects.approval(remote.annotations(), pin, effect);
+    return new McpTool(config.toolPrefix() + remote.name(), remote, effect, approval, config.requestTimeout(), source,
+        call, this::checkCredentials, redactor);
+  }
+
+  /** Reading each header secret first turns a missing credential into "did not run" before anything is sent. */
+  private void checkCredentials() {
+    config.headers().values().forEach(Secret::reveal);
+  }
+
+  private String featureToolName(String suffix) {
+    return config.toolPrefix() + config.name().replace('-', '_') + "_" + suffix;
+  }
+
+  private List<Tool> resourceTools() {
+    JsonObject listSchema = new JsonObject().put("type", "object").put("properties", new JsonObject()
+        .put("cursor", new JsonObject().put("type", "string").put("description", "nextCursor of a previous page")));
+    Tool list = new McpReadTool(featureToolName("list_resources"),
+        "List the resources of MCP server '" + config.name() + "' (uri, name, description, mimeType).",
+        listSchema, source, inv -> call.run(inv, EffectClass.READ, client -> {
+          String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
+          return client.listResources(cursor);
+        }, result -> {
+          JsonArray items = new JsonArray();
+          for (McpSchema.Resource r : result.resources()) {
+            items.add(new JsonObject().put("uri", r.uri()).put("name", r.name())
+                .put("description", r.description()).put("mimeType", r.mimeType()));
+          }
+          JsonObject value = new JsonObject().put("resources", items).put("nextCursor", result.nextCursor());
+          return ToolResult.success(redactor.scrubValue(value));
+        }));
+    JsonObject readSchema = new JsonObject().put("type", "object")
+        .put("properties", new JsonObject().put("uri", new JsonObject().put("type", "string")))
+        .put("required", new JsonArray().add("uri"));
+    Tool read = new McpReadTool(featureToolName("read_resource"),
+        "Read one resource of MCP server '" + config.name() + "' by its uri.",
+        readSchema, source, inv -> call.run(inv, EffectClass.READ,
+            client -> client.readResource(new McpSchema.ReadResourceRequest(inv.arguments().getString("uri"))),
+            result -> {
+              JsonArray contents = new JsonArray();
+              for (McpSchema.ResourceContents c : result.contents()) {
+                contents.add(JsonBridge.toJsonObject(c));
+              }
+              return ToolResult.success(redactor.scrubValue(new JsonObject().put("contents", contents)));
+            }));
+    return List.of(list, read);
+  }
+
+  private Tool promptTool() {
+    JsonObject schema = new JsonObject().put("type", "object")
+        .put("properties", new JsonObject()
+            .put("name", new JsonObject().put("type", "string"))
+            .put("arguments", new JsonObject().put("type", "object")
+                .put("additionalProperties", new JsonObject().put("type", "string"))))
+        .put("required", new JsonArray().add("name"));
+    return new McpReadTool(featureToolName("get_prompt"),
+        "Get a prompt of MCP server '" + config.name() + "' by name, with its arguments filled in.",
+        schema, source, inv -> call.run(inv, EffectClass.READ, client -> {
+          JsonObject args = inv.arguments().getJsonObject("arguments", new JsonObject());
+          return client.getPrompt(new McpSchema.GetPromptRequest(inv.arguments().getString("name"),
+              JsonBridge.toMap(args)));
+        }, result -> ToolResult.success(redactor.scrubValue(JsonBridge.toJsonObject(result)))));
+  }
+
+  @Override
+  public String toString() {
+    return "McpToolSource{" + config + "}";
+  }
+}

@@ -1,0 +1,284 @@
+package dev.ratchet.connectors.provider.arcade.impl;
+
+import dev.ratchet.connectors.provider.AuthStatus;
+import dev.ratchet.connectors.provider.Authorization;
+import dev.ratchet.connectors.provider.AuthorizeOptions;
+import dev.ratchet.connectors.provider.ConnectionField;
+import dev.ratchet.connectors.provider.ConnectionRef;
+import dev.ratchet.connectors.provider.ListConnectionsOptions;
+import dev.ratchet.connectors.provider.ListToolsOptions;
+import dev.ratchet.connectors.provider.ProviderCapabilities;
+import dev.ratchet.connectors.provider.ProviderConnection;
+import dev.ratchet.connectors.provider.ProviderException;
+import dev.ratchet.connectors.provider.ProviderHealth;
+import dev.ratchet.connectors.provider.ProviderInfo;
+import dev.ratchet.connectors.provider.ProviderPage;
+import dev.ratchet.connectors.provider.ProviderToolConfig;
+import dev.ratchet.connectors.provider.ProviderToolInfo;
+import dev.ratchet.connectors.provider.ProviderToolkit;
+import dev.ratchet.connectors.provider.ResolveOptions;
+import dev.ratchet.connectors.provider.ToolProviderOptions;
+import dev.ratchet.connectors.provider.arcade.ArcadeToolProvider;
+import dev.ratchet.connectors.provider.impl.BaseToolProvider;
+import dev.ratchet.connectors.provider.impl.EffectHints;
+import dev.ratchet.connectors.provider.impl.HttpOutcomes;
+import dev.ratchet.connectors.provider.impl.ProviderTool;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Tool;
+import dev.ratchet.runtime.ToolInvocation;
+import dev.ratchet.runtime.ToolResult;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** See {@link ArcadeToolProvider}. */
+public final class ArcadeToolProviderImpl extends BaseToolProvider implements ArcadeToolProvider {
+
+  private static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(true, false, true, true, true);
+  private static final int PAGE = 100;
+  /** Toolkits are gathered from tool pages; stop somewhere on a huge catalogue. */
+  private static final int MAX_TOOLKIT_PAGES = 20;
+
+  public ArcadeToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
+    super(vertx, "arcade", DEFAULT_BASE_URL, options, (req, key) -> req.putHeader("Authorization", "Bearer " + key));
+  }
+
+  @Override
+  public ProviderInfo info() {
+    return new ProviderInfo("arcade", "Arcade", "Curated integration tools with built-in authorization",
+        options.displayName());
+  }
+
+  @Override
+  public ProviderCapabilities capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public Future<ProviderPage<ProviderToolkit>> listToolkits() {
+    Set<String> names = new LinkedHashSet<>();
+    return toolkitPages(0, 0, names).map(v -> new ProviderPage<>(names.stream().filter(allow::toolkitAllowed)
+        .map(n -> new ProviderToolkit(n, n, null)).toList(), null));
+  }
+
+  private Future<Void> toolkitPages(int offset, int pages, Set<String> into) {
+    return page(null, offset, PAGE).compose(json -> {
+      JsonArray items = json.getJsonArray("items", new JsonArray());
+      items.forEach(i -> into.add(ArcadeSchemas.toolkit((JsonObject) i)));
+      int next = offset + items.size();
+      boolean more = !items.isEmpty() && next < json.getInteger("total_count", 0) && pages + 1 < MAX_TOOLKIT_PAGES;
+      return more ? toolkitPages(next, pages + 1, into) : Future.succeededFuture();
+    });
+  }
+
+  private Future<JsonObject> page(String toolkit, int offset, int limit) {
+    Map<String, String> query = new HashMap<>();
+    query.put("toolkit", toolkit);
+    query.put("offset", String.valueOf(offset));
+    query.put("limit", String.valueOf(limit));
+    return http.json(HttpMethod.GET, "/v1/tools/list", query, null);
+  }
+
+  @Override
+  public Future<ProviderPage<ProviderToolInfo>> listTools(ListToolsOptions o) {
+    ListToolsOptions opts = o == null ? ListToolsOptions.all() : o;
+    if (opts.toolkit() != null && !allow.toolkitAllowed(opts.toolkit())) {
+      return Future.succeededFuture(new ProviderPage<>(List.of(), null));
+    }
+    int offset;
+    try {
+      offset = opts.cursor() == null ? 0 : Integer.parseInt(opts.cursor());
+    } catch (NumberFormatException e) {
+      return Future.failedFuture(new ProviderException("INVALID_CURSOR", "not an Arcade cursor: " + opts.cursor()));
+    }
+    int limit = opts.pageSize() == null ? 25 : Math.max(1, Math.min(PAGE, opts.pageSize()));
+    String search = opts.search() == null ? null : opts.search().toLowerCase(Locale.ROOT);
+    return page(opts.toolkit(), offset, limit).map(json -> {
+      JsonArray items = json.getJsonArray("items", new JsonArray());
+      List<ProviderToolInfo> out = new ArrayList<>();
+      for (Object i : items) {
+        JsonObject def = (JsonObject) i;
+        String slug = ArcadeSchemas.slug(def);
+        String description = def.getString("description", "");
+        if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
+          continue;
+        }
+        // Arcade's listing has no search parameter, so search filters each page here
+        if (search != null && !slug.toLowerCase(Locale.ROOT).contains(search)
+            && !description.toLowerCase(Locale.ROOT).contains(search)) {
+          continue;
+        }
+        EffectHints hints = ArcadeSchemas.hints(def);
+        out.add(new ProviderToolInfo(slug, def.getString("name"), description, ArcadeSchemas.toolkit(def),
+            hints.effectClass(), hints.approvalRecommended()));
+      }
+      int next = offset + items.size();
+      boolean more = !items.isEmpty() && next < json.getInteger("total_count", 0);
+      return new ProviderPage<>(out, more ? String.valueOf(next) : null);
+    });
+  }
+
+  private Future<JsonObject> definition(String slug) {
+    return http.json(HttpMethod.GET, "/v1/tools/definition", Map.of("name", slug), null)
+        .recover(err -> err instanceof ProviderException p && "NOT_FOUND".equals(p.code())
+            ? Future.succeededFuture(null) : Future.failedFuture(err));
+  }
+
+  @Override
+  public Future<JsonObject> getToolSchema(String slug) {
+    return definition(slug).map(def -> def == null || !allow.toolAllowed(ArcadeSchemas.toolkit(def), slug) ? null
+        : ArcadeSchemas.inputSchema(def));
+  }
+
+  @Override
+  public Future<Map<String, Tool>> resolveTools(List<String> slugs, Map<String, ProviderToolConfig> configs,
+                                                ResolveOptions options) {
+    Map<String, ProviderToolConfig> cfg = configs == null ? Map.of() : configs;
+    return userId(options).compose(userId -> {
+      Map<String, Tool> resolved = new LinkedHashMap<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (String slug : slugs) {
+        chain = chain.compose(v -> definition(slug)).compose(def -> {
+          if (def == null) {
+            return Future.failedFuture(new ProviderException("UNKNOWN_TOOL", "arcade has no tool " + slug));
+          }
+          if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
+            return Future.failedFuture(notAllowed("tool " + slug));
+          }
+          resolved.put(slug, tool(slug, def, cfg.get(slug), userId));
+          return Future.succeededFuture();
+        });
+      }
+      return chain.map(v -> resolved);
+    });
+  }
+
+  private Tool tool(String slug, JsonObject def, ProviderToolConfig config, String userId) {
+    EffectHints hints = ArcadeSchemas.hints(def);
+    EffectClass effect = hints.effectClass(config);
+    return new ProviderTool(ProviderTool.toolName(slug), def.getString("description"), ArcadeSchemas.inputSchema(def),
+        effect, hints.approval(config), options.requestTimeout(), source(), userId,
+        inv -> execute(slug, effect, userId, inv));
+  }
+
+  private Future<ToolResult> execute(String slug, EffectClass effect, String userId, ToolInvocation inv) {
+    JsonObject body = new JsonObject().put("tool_name", slug)
+        .put("input", inv.arguments() == null ? new JsonObject() : inv.arguments())
+        .put("user_id", userId);
+    return http.send(HttpMethod.POST, "/v1/tools/execute", Map.of(), body).map(resp -> {
+      ToolResult byStatus = HttpOutcomes.forStatus(resp, effect, "arcade answered " + resp.statusCode() + ": "
+          + http.errorText(resp));
+      if (byStatus != null) {
+        return byStatus;
+      }
+      JsonObject json = resp.bodyAsJsonObject();
+      JsonObject output = json == null ? new JsonObject() : json.getJsonObject("output", new JsonObject());
+      if (json != null && json.getBoolean("success", false)) {
+        return ToolResult.success(http.redactor().scrubValue(output.getValue("value")));
+      }
+      JsonObject auth = output.getJsonObject("authorization", output.getJsonObject("requires_authorization"));
+      if (auth != null && !"completed".equals(auth.getString("status"))) {
+        return ToolResult.rejected("the user has not authorized this tool yet: ask them to open " + auth.getString("url"));
+      }
+      JsonObject error = output.getJsonObject("error", new JsonObject());
+      String message = http.redactor().scrub("arcade reported an error: " + error.getString("message", "unknown error"));
+      return error.getBoolean("can_retry", false)
+          ? ToolResult.retryable(message, error.getLong("retry_after_ms", 0L))
+          : ToolResult.rejected(message);
+    });
+  }
+
+  @Override
+  public Future<Authorization> authorize(AuthorizeOptions o) {
+    if (o.tool() == null) {
+      return Future.failedFuture(new ProviderException("UNSUPPORTED", "arcade authorizes per tool: name a tool"));
+    }
+    String toolkit = o.tool().contains(".") ? o.tool().substring(0, o.tool().indexOf('.')) : null;
+    if (!allow.toolAllowed(toolkit, o.tool())) {
+      return Future.failedFuture(notAllowed("tool " + o.tool()));
+    }
+    return userId(o.identity()).compose(userId -> {
+      JsonObject body = new JsonObject().put("tool_name", o.tool()).put("user_id", userId);
+      if (o.callbackUrl() != null) {
+        body.put("next_uri", o.callbackUrl());
+      }
+      return http.json(HttpMethod.POST, "/v1/tools/authorize", Map.of(), body);
+    }).map(json -> new Authorization(json.getString("url"), json.getString("id")));
+  }
+
+  @Override
+  public Future<List<ConnectionField>> listConnectionFields(String toolkit) {
+    // Arcade's authorization is driven by the tool's provider (OAuth); it asks for no values up front
+    return Future.succeededFuture(List.of());
+  }
+
+  @Override
+  public Future<AuthStatus> getAuthStatus(String authId) {
+    return http.json(HttpMethod.GET, "/v1/auth/status", Map.of("id", authId), null).map(json -> {
+      String status = json.getString("status", "");
+      String state = switch (status) {
+        case "completed" -> AuthStatus.COMPLETED;
+        case "pending", "not_started" -> AuthStatus.PENDING;
+        default -> AuthStatus.FAILED;
+      };
+      return new AuthStatus(state, null);
+    });
+  }
+
+  @Override
+  public Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items) {
+    return connections(Map.of()).map(all -> {
+      Map<String, Boolean> out = new LinkedHashMap<>();
+      for (ConnectionRef ref : items) {
+        out.put(ref.connectionId(), all.stream().anyMatch(c -> c.id().equals(ref.connectionId()) && c.active()
+            && (ref.toolkit() == null || ref.toolkit().equalsIgnoreCase(c.toolkit()))));
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public Future<ProviderPage<ProviderConnection>> listConnections(ListConnectionsOptions o) {
+    return userId(o.identity()).compose(userId -> {
+      Map<String, String> query = new HashMap<>();
+      query.put("user_id", userId);
+      query.put("provider_id", o.toolkit() == null ? null : o.toolkit().toLowerCase(Locale.ROOT));
+      return connections(query).map(items -> new ProviderPage<>(
+          items.stream().filter(c -> userId.equals(c.userId())).toList(), null));
+    });
+  }
+
+  private Future<List<ProviderConnection>> connections(Map<String, String> query) {
+    return http.json(HttpMethod.GET, "/v1/admin/user_connections", query, null).map(json -> {
+      List<ProviderConnection> out = new ArrayList<>();
+      for (Object i : json.getJsonArray("items", new JsonArray())) {
+        JsonObject c = (JsonObject) i;
+        String status = c.getString("connection_status", c.getString("status", "active"));
+        out.add(new ProviderConnection(c.getString("id"), c.getString("provider_id"), c.getString("user_id"), status,
+            "active".equalsIgnoreCase(status) || "completed".equalsIgnoreCase(status)));
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public Future<ProviderHealth> getHealth() {
+    return health("/v1/health", Map.of());
+  }
+
+  @Override
+  public Future<Void> revokeConnection(String connectionId) {
+    return http.json(HttpMethod.DELETE, "/v1/admin/user_connections/" + connectionId, Map.of(), null).mapEmpty();
+  }
+}

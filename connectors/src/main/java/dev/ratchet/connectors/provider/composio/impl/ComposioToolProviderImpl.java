@@ -1,0 +1,389 @@
+package dev.ratchet.connectors.provider.composio.impl;
+
+import dev.ratchet.connectors.provider.AuthStatus;
+import dev.ratchet.connectors.provider.Authorization;
+import dev.ratchet.connectors.provider.AuthorizeOptions;
+import dev.ratchet.connectors.provider.ConnectionField;
+import dev.ratchet.connectors.provider.ConnectionRef;
+import dev.ratchet.connectors.provider.ListConnectionsOptions;
+import dev.ratchet.connectors.provider.ListToolsOptions;
+import dev.ratchet.connectors.provider.ProviderCapabilities;
+import dev.ratchet.connectors.provider.ProviderConnection;
+import dev.ratchet.connectors.provider.ProviderException;
+import dev.ratchet.connectors.provider.ProviderHealth;
+import dev.ratchet.connectors.provider.ProviderInfo;
+import dev.ratchet.connectors.provider.ProviderPage;
+import dev.ratchet.connectors.provider.ProviderToolConfig;
+import dev.ratchet.connectors.provider.ProviderToolInfo;
+import dev.ratchet.connectors.provider.ProviderToolkit;
+import dev.ratchet.connectors.provider.ResolveOptions;
+import dev.ratchet.connectors.provider.ToolProviderOptions;
+import dev.ratchet.connectors.provider.composio.ComposioToolProvider;
+import dev.ratchet.connectors.provider.impl.BaseToolProvider;
+import dev.ratchet.connectors.provider.impl.EffectHints;
+import dev.ratchet.connectors.provider.impl.HttpOutcomes;
+import dev.ratchet.connectors.provider.impl.ProviderTool;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Tool;
+import dev.ratchet.runtime.ToolInvocation;
+import dev.ratchet.runtime.ToolResult;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** See {@link ComposioToolProvider}. */
+public final class ComposioToolProviderImpl extends BaseToolProvider implements ComposioToolProvider {
+
+  private static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(true, true, true, true, true);
+
+  private final ComposioMetaTools meta;
+
+  public ComposioToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
+    super(vertx, "composio", DEFAULT_BASE_URL, options, (req, key) -> req.putHeader("x-api-key", key));
+    this.meta = new ComposioMetaTools(vertx, this);
+  }
+
+  @Override
+  public ProviderInfo info() {
+    return new ProviderInfo("composio", "Composio", "Hundreds of integration tools with managed authentication",
+        options.displayName());
+  }
+
+  @Override
+  public ProviderCapabilities capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public Future<ProviderPage<ProviderToolkit>> listToolkits() {
+    return http.json(HttpMethod.GET, "/api/v3/toolkits", Map.of(), null).map(json -> {
+      List<ProviderToolkit> items = new ArrayList<>();
+      if (allow.toolkitAllowed(META_TOOLKIT)) {
+        items.add(new ProviderToolkit(META_TOOLKIT, "Composio", "Connect accounts from the conversation"));
+      }
+      for (JsonObject t : objects(json.getJsonArray("items"))) {
+        String slug = t.getString("slug");
+        if (allow.toolkitAllowed(slug) && !META_TOOLKIT.equalsIgnoreCase(slug)) {
+          JsonObject m = t.getJsonObject("meta", new JsonObject());
+          items.add(new ProviderToolkit(slug, t.getString("name", slug), m.getString("description")));
+        }
+      }
+      return new ProviderPage<>(items, json.getString("next_cursor"));
+    });
+  }
+
+  @Override
+  public Future<ProviderPage<ProviderToolInfo>> listTools(ListToolsOptions o) {
+    ListToolsOptions opts = o == null ? ListToolsOptions.all() : o;
+    if (opts.toolkit() != null && !allow.toolkitAllowed(opts.toolkit())) {
+      return Future.succeededFuture(new ProviderPage<>(List.of(), null));
+    }
+    List<ProviderToolInfo> items = new ArrayList<>();
+    if (opts.cursor() == null && (opts.toolkit() == null || META_TOOLKIT.equalsIgnoreCase(opts.toolkit()))) {
+      meta.infos().stream().filter(t -> allow.toolAllowed(META_TOOLKIT, t.slug()))
+          .filter(t -> matches(t, opts.search())).forEach(items::add);
+    }
+    if (META_TOOLKIT.equalsIgnoreCase(opts.toolkit())) {
+      return Future.succeededFuture(new ProviderPage<>(items, null));
+    }
+    Map<String, String> query = new HashMap<>();
+    query.put("toolkit_slug", opts.toolkit());
+    query.put("search", opts.search());
+    query.put("cursor", opts.cursor());
+    query.put("limit", opts.pageSize() == null ? null : String.valueOf(opts.pageSize()));
+    return http.json(HttpMethod.GET, "/api/v3/tools", query, null).map(json -> {
+      for (JsonObject t : objects(json.getJsonArray("items"))) {
+        String toolkit = toolkitOf(t);
+        if (allow.toolAllowed(toolkit, t.getString("slug"))) {
+          EffectHints hints = hints(t);
+          items.add(new ProviderToolInfo(t.getString("slug"), t.getString("name"), t.getString("description"),
+              toolkit, hints.effectClass(), hints.approvalRecommended()));
+        }
+      }
+      String next = json.getString("next_cursor");
+      return new ProviderPage<>(items, next == null || next.isEmpty() ? null : next);
+    });
+  }
+
+  @Override
+  public Future<JsonObject> getToolSchema(String slug) {
+    if (meta.handles(slug)) {
+      return Future.succeededFuture(allow.toolAllowed(META_TOOLKIT, slug) ? meta.schema(slug) : null);
+    }
+    return fetchTool(slug).map(t -> t == null || !allow.toolAllowed(toolkitOf(t), slug) ? null : schemaOf(t));
+  }
+
+  private Future<JsonObject> fetchTool(String slug) {
+    return http.json(HttpMethod.GET, "/api/v3/tools/" + slug, Map.of(), null)
+        .recover(err -> err instanceof ProviderException p && "NOT_FOUND".equals(p.code())
+            ? Future.succeededFuture(null) : Future.failedFuture(err));
+  }
+
+  @Override
+  public Future<Map<String, Tool>> resolveTools(List<String> slugs, Map<String, ProviderToolConfig> configs,
+                                                ResolveOptions options) {
+    Map<String, ProviderToolConfig> cfg = configs == null ? Map.of() : configs;
+    return userId(options).compose(userId -> {
+      Map<String, Tool> resolved = new LinkedHashMap<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (String slug : slugs) {
+        chain = chain.compose(v -> resolveOne(slug, cfg.get(slug), userId)).map(tool -> {
+          resolved.put(slug, tool);
+          return null;
+        });
+      }
+      return chain.map(v -> resolved);
+    });
+  }
+
+  private Future<Tool> resolveOne(String slug, ProviderToolConfig config, String userId) {
+    if (meta.handles(slug)) {
+      return allow.toolAllowed(META_TOOLKIT, slug) ? Future.succeededFuture(meta.resolve(slug, userId, config))
+          : Future.failedFuture(notAllowed("tool " + slug));
+    }
+    return fetchTool(slug).compose(t -> {
+      if (t == null) {
+        return Future.failedFuture(new ProviderException("UNKNOWN_TOOL", "composio has no tool " + slug));
+      }
+      String toolkit = toolkitOf(t);
+      if (!allow.toolAllowed(toolkit, slug)) {
+        return Future.failedFuture(notAllowed("tool " + slug));
+      }
+      String connectionId = config == null ? null : config.connectionId();
+      Future<Void> owned = connectionId == null ? Future.succeededFuture() : checkOwner(connectionId, toolkit, userId);
+      return owned.map(v -> tool(t, toolkit, config, userId, connectionId));
+    });
+  }
+
+  /** A configured connection must be the caller's own: a tenant never runs a tool with another's account. */
+  private Future<Void> checkOwner(String connectionId, String toolkit, String userId) {
+    return http.json(HttpMethod.GET, "/api/v3/connected_accounts/" + connectionId, Map.of(), null).compose(acc -> {
+      String owner = acc.getString("user_id");
+      String accToolkit = toolkitOf(acc);
+      if (!userId.equals(owner) || (accToolkit != null && !accToolkit.equalsIgnoreCase(toolkit))) {
+        return Future.failedFuture(new ProviderException("CONNECTION_NOT_OWNED",
+            "connection " + connectionId + " does not belong to this caller for toolkit " + toolkit));
+      }
+      return Future.succeededFuture();
+    });
+  }
+
+  private Tool tool(JsonObject t, String toolkit, ProviderToolConfig config, String userId, String connectionId) {
+    String slug = t.getString("slug");
+    EffectHints hints = hints(t);
+    EffectClass effect = hints.effectClass(config);
+    return new ProviderTool(ProviderTool.toolName(slug), t.getString("description"), schemaOf(t), effect,
+        hints.approval(config), options.requestTimeout(), source(), userId,
+        inv -> execute(slug, effect, userId, connectionId, inv));
+  }
+
+  private Future<ToolResult> execute(String slug, EffectClass effect, String userId, String connectionId,
+                                     ToolInvocation inv) {
+    JsonObject body = new JsonObject().put("arguments", inv.arguments() == null ? new JsonObject() : inv.arguments())
+        .put("user_id", userId);
+    if (connectionId != null) {
+      body.put("connected_account_id", connectionId);
+    }
+    return http.send(HttpMethod.POST, "/api/v3/tools/execute/" + slug, Map.of(), body).map(resp -> {
+      ToolResult byStatus = HttpOutcomes.forStatus(resp, effect, "composio answered " + resp.statusCode() + ": "
+          + http.errorText(resp));
+      if (byStatus != null) {
+        return byStatus;
+      }
+      JsonObject json = resp.bodyAsJsonObject();
+      if (json != null && json.getBoolean("successful", false)) {
+        return ToolResult.success(http.redactor().scrubValue(json.getValue("data")));
+      }
+      Object error = json == null ? "empty answer" : json.getValue("error");
+      return ToolResult.rejected(http.redactor().scrub("composio reported an error: " + error));
+    });
+  }
+
+  // --- authorization and connections ---
+
+  @Override
+  public Future<Authorization> authorize(AuthorizeOptions o) {
+    if (o.toolkit() == null || !allow.toolkitAllowed(o.toolkit())) {
+      return Future.failedFuture(notAllowed("toolkit " + o.toolkit()));
+    }
+    return userId(o.identity()).compose(userId -> createLink(o.toolkit(), userId, o.callbackUrl()))
+        .map(acc -> new Authorization(redirectUrl(acc), acc.getString("id")));
+  }
+
+  /** Creates a pending connected account for {@code userId} with the toolkit's first auth config. */
+  Future<JsonObject> createLink(String toolkit, String userId, String callbackUrl) {
+    return http.json(HttpMethod.GET, "/api/v3/auth_configs", Map.of("toolkit_slug", toolkit), null).compose(cfgs -> {
+      List<JsonObject> items = objects(cfgs.getJsonArray("items"));
+      if (items.isEmpty()) {
+        return Future.failedFuture(new ProviderException("PROVIDER_ERROR",
+            "composio has no auth config for toolkit " + toolkit + ": create one in the Composio dashboard"));
+      }
+      JsonObject connection = new JsonObject().put("user_id", userId);
+      if (callbackUrl != null) {
+        connection.put("callback_url", callbackUrl);
+      }
+      JsonObject body = new JsonObject().put("auth_config", new JsonObject().put("id", items.get(0).getString("id")))
+          .put("connection", connection);
+      return http.json(HttpMethod.POST, "/api/v3/connected_accounts", Map.of(), body);
+    });
+  }
+
+  static String redirectUrl(JsonObject acc) {
+    return acc.getString("redirect_url", acc.getString("redirect_uri"));
+  }
+
+  @Override
+  public Future<List<ConnectionField>> listConnectionFields(String toolkit) {
+    if (!allow.toolkitAllowed(toolkit)) {
+      return Future.failedFuture(notAllowed("toolkit " + toolkit));
+    }
+    return http.json(HttpMethod.GET, "/api/v3/toolkits/" + toolkit, Map.of(), null).map(json -> {
+      List<ConnectionField> fields = new ArrayList<>();
+      for (JsonObject details : objects(json.getJsonArray("auth_config_details"))) {
+        JsonObject init = details.getJsonObject("fields", new JsonObject())
+            .getJsonObject("connected_account_initiation", new JsonObject());
+        for (String kind : List.of("required", "optional")) {
+          for (JsonObject f : objects(init.getJsonArray(kind))) {
+            String type = f.getString("type", "string");
+            fields.add(new ConnectionField(f.getString("name"), f.getString("displayName", f.getString("name")), type,
+                f.getString("description"), "required".equals(kind),
+                f.getBoolean("is_secret", "password".equalsIgnoreCase(type))));
+          }
+        }
+        break;
+      }
+      return fields;
+    });
+  }
+
+  @Override
+  public Future<AuthStatus> getAuthStatus(String authId) {
+    return http.json(HttpMethod.GET, "/api/v3/connected_accounts/" + authId, Map.of(), null).map(acc -> {
+      String status = acc.getString("status", "").toUpperCase(Locale.ROOT);
+      String state = switch (status) {
+        case "ACTIVE" -> AuthStatus.COMPLETED;
+        case "INITIATED", "INITIALIZING" -> AuthStatus.PENDING;
+        default -> AuthStatus.FAILED;
+      };
+      return new AuthStatus(state, AuthStatus.COMPLETED.equals(state) ? acc.getString("id") : null);
+    });
+  }
+
+  @Override
+  public Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items) {
+    Map<String, Boolean> out = new LinkedHashMap<>();
+    Future<Void> chain = Future.succeededFuture();
+    for (ConnectionRef ref : items) {
+      chain = chain.compose(v -> http.json(HttpMethod.GET, "/api/v3/connected_accounts/" + ref.connectionId(),
+              Map.of(), null)
+          .map(acc -> "ACTIVE".equalsIgnoreCase(acc.getString("status"))
+              && (ref.toolkit() == null || ref.toolkit().equalsIgnoreCase(toolkitOf(acc))))
+          .recover(err -> err instanceof ProviderException p && "NOT_FOUND".equals(p.code())
+              ? Future.succeededFuture(false) : Future.failedFuture(err))
+          .map(connected -> {
+            out.put(ref.connectionId(), connected);
+            return null;
+          }));
+    }
+    return chain.map(v -> out);
+  }
+
+  @Override
+  public Future<ProviderPage<ProviderConnection>> listConnections(ListConnectionsOptions o) {
+    return userId(o.identity()).compose(userId -> connectionsOf(userId, o.toolkit() == null ? null : List.of(o.toolkit()))
+        .map(items -> new ProviderPage<>(items, null)));
+  }
+
+  Future<List<ProviderConnection>> connectionsOf(String userId, List<String> toolkits) {
+    Map<String, String> query = new HashMap<>();
+    query.put("user_ids", userId);
+    query.put("toolkit_slugs", toolkits == null ? null : String.join(",", toolkits));
+    return http.json(HttpMethod.GET, "/api/v3/connected_accounts", query, null).map(json -> {
+      List<ProviderConnection> items = new ArrayList<>();
+      for (JsonObject acc : objects(json.getJsonArray("items"))) {
+        // filter again locally: a listing must never show another user's connections
+        if (userId.equals(acc.getString("user_id")) && allow.toolkitAllowed(toolkitOf(acc))) {
+          String status = acc.getString("status");
+          items.add(new ProviderConnection(acc.getString("id"), toolkitOf(acc), userId, status,
+              "ACTIVE".equalsIgnoreCase(status)));
+        }
+      }
+      return items;
+    });
+  }
+
+  @Override
+  public Future<ProviderHealth> getHealth() {
+    return health("/api/v3/toolkits", Map.of("limit", "1"));
+  }
+
+  @Override
+  public Future<Void> revokeConnection(String connectionId) {
+    return http.json(HttpMethod.DELETE, "/api/v3/connected_accounts/" + connectionId, Map.of(), null).mapEmpty();
+  }
+
+  // --- helpers ---
+
+  java.time.Duration timeout() {
+    return options.requestTimeout();
+  }
+
+  String sourceName() {
+    return source();
+  }
+
+  boolean toolkitAllowed(String toolkit) {
+    return allow.toolkitAllowed(toolkit);
+  }
+
+  static List<JsonObject> objects(JsonArray array) {
+    List<JsonObject> out = new ArrayList<>();
+    if (array != null) {
+      for (Object o : array) {
+        if (o instanceof JsonObject j) {
+          out.add(j);
+        }
+      }
+    }
+    return out;
+  }
+
+  static String toolkitOf(JsonObject json) {
+    JsonObject toolkit = json.getJsonObject("toolkit");
+    return toolkit != null ? toolkit.getString("slug") : json.getString("toolkit_slug");
+  }
+
+  private static JsonObject schemaOf(JsonObject tool) {
+    JsonObject schema = tool.getJsonObject("input_parameters", new JsonObject()).copy();
+    return schema.containsKey("type") ? schema : schema.put("type", "object");
+  }
+
+  /** Composio tags carry MCP-style hints; when any hint is present, a missing destructive hint means "not destructive". */
+  private static EffectHints hints(JsonObject tool) {
+    JsonArray tags = tool.getJsonArray("tags", new JsonArray());
+    boolean readOnly = tags.contains("readOnlyHint");
+    boolean idempotent = tags.contains("idempotentHint");
+    boolean destructive = tags.contains("destructiveHint");
+    if (!readOnly && !idempotent && !destructive) {
+      return EffectHints.NONE;
+    }
+    return new EffectHints(readOnly, idempotent, destructive);
+  }
+
+  private static boolean matches(ProviderToolInfo t, String search) {
+    if (search == null || search.isBlank()) {
+      return true;
+    }
+    String s = search.toLowerCase(Locale.ROOT);
+    return t.slug().toLowerCase(Locale.ROOT).contains(s) || t.description().toLowerCase(Locale.ROOT).contains(s);
+  }
+}

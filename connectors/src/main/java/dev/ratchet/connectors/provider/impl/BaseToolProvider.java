@@ -1,0 +1,80 @@
+package dev.ratchet.connectors.provider.impl;
+
+import dev.ratchet.connectors.provider.AllowList;
+import dev.ratchet.connectors.provider.ConnectionScope;
+import dev.ratchet.connectors.provider.ProviderException;
+import dev.ratchet.connectors.provider.ProviderHealth;
+import dev.ratchet.connectors.provider.ResolveOptions;
+import dev.ratchet.connectors.provider.ToolProvider;
+import dev.ratchet.connectors.provider.ToolProviderOptions;
+import dev.ratchet.runtime.ToolNotSentException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.client.HttpRequest;
+
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/** What the built-in providers share: HTTP, the allow-list and identity resolution. */
+public abstract class BaseToolProvider implements ToolProvider {
+
+  protected final Vertx vertx;
+  protected final ToolProviderOptions options;
+  protected final ProviderHttp http;
+  protected final AllowList allow;
+  protected final IdentityResolver identity;
+  protected final String id;
+
+  protected BaseToolProvider(Vertx vertx, String id, String defaultBaseUrl, ToolProviderOptions options,
+                             BiConsumer<HttpRequest<Buffer>, String> auth) {
+    this.vertx = vertx;
+    this.id = id;
+    this.options = options;
+    String base = options.baseUrl() == null ? defaultBaseUrl : options.baseUrl();
+    this.http = new ProviderHttp(vertx, id, base, options.apiKey(), auth, options.requestTimeout());
+    this.allow = options.allowList();
+    this.identity = new IdentityResolver(id, options.defaultScope(), options.sharedIdentity());
+  }
+
+  @Override
+  public ConnectionScope defaultScope() {
+    return options.defaultScope();
+  }
+
+  protected String source() {
+    return "provider:" + id;
+  }
+
+  /** Resolves the identity inside a future, so a missing one fails the returned future instead of throwing. */
+  protected Future<String> userId(ResolveOptions options) {
+    try {
+      return Future.succeededFuture(identity.userId(options));
+    } catch (ProviderException e) {
+      return Future.failedFuture(e);
+    }
+  }
+
+  protected static ProviderException notAllowed(String what) {
+    return new ProviderException("NOT_ALLOWED", what + " is not allowed by this provider's allow-list");
+  }
+
+  /** Checks the key and that the provider answers at {@code path}. */
+  protected Future<ProviderHealth> health(String path, Map<String, String> query) {
+    try {
+      options.apiKey().reveal();
+    } catch (ToolNotSentException e) {
+      return Future.succeededFuture(new ProviderHealth(false, false, id + " API key: " + e.getMessage()));
+    }
+    return http.send(HttpMethod.GET, path, query, null).map(resp -> resp.statusCode() / 100 == 2
+            ? new ProviderHealth(true, true, null)
+            : new ProviderHealth(true, false, id + " answered " + resp.statusCode() + ": " + http.errorText(resp)))
+        .otherwise(err -> new ProviderHealth(true, false, http.redactor().scrub(err.getMessage())));
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "{" + options + "}";
+  }
+}

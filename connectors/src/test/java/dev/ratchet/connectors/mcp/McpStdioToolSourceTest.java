@@ -1,0 +1,217 @@
+package dev.ratchet.connectors.mcp;
+
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.Tool;
+import dev.ratchet.runtime.ToolNotSentException;
+import dev.ratchet.runtime.ToolResult;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static dev.ratchet.connectors.mcp.TestInvocations.named;
+import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class McpStdioToolSourceTest {
+
+  private static final String TOKEN = "tok-very-secret-4711";
+
+  private Vertx vertx;
+  private McpToolSource source;
+
+  @BeforeEach
+  void setUp() {
+    vertx = Vertx.vertx();
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (source != null) {
+      source.close().await();
+    }
+    vertx.close().await();
+  }
+
+  static McpServerConfig.Builder stdioServer(String name) {
+    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String java = ProcessHandle.current().info().command().orElse("java");
+    return McpServerConfig.stdio(name, java, "-cp", classpath, TestMcpServer.class.getName())
+        .env("MCP_TEST_TOKEN", TOKEN)
+        .reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(400));
+  }
+
+  @Test
+  void offersServerToolsWithEffectClassAndApprovalFromAnnotations() {
+    source = McpToolSource.create(vertx, stdioServer("local").build());
+    List<Tool> tools = source.tools(vertx).await();
+
+    Tool weather = named(tools, "get_weather");
+    assertThat(weather.effectClass()).isEqualTo(EffectClass.READ);
+    assertThat(weather.approvalRule().isNever()).isTrue();
+    assertThat(weather.source()).isEqualTo("mcp:local");
+    assertThat(weather.inputSchema().getJsonObject("properties").containsKey("city")).isTrue();
+
+    Tool upsert = named(tools, "upsert_note");
+    assertThat(upsert.effectClass()).isEqualTo(EffectClass.IDEMPOTENT_WRITE);
+    assertThat(upsert.approvalRule().isNever()).isTrue();
+
+    Tool unannotated = named(tools, "send_message");
+    assertThat(unannotated.effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
+    assertThat(unannotated.approvalRule().reasonToAsk(new JsonObject())).isNotNull();
+
+    Tool destructive = named(tools, "delete_all");
+    assertThat(destructive.effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
+    assertThat(destructive.approvalRule().reasonToAsk(new JsonObject())).contains("destructive");
+    assertThat(source.health().healthy()).isTrue();
+  }
+
+  @Test
+  void runsToolsOverStdioAndReturnsTheirContent() {
+    source = McpToolSource.create(vertx, stdioServer("local").build());
+    List<Tool> tools = source.tools(vertx).await();
+
+    ToolResult weather = named(tools, "get_weather").invoke(of(new JsonObject().put("city", "Lyon"))).await();
+    assertThat(weather.outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(weather.value()).isEqualTo("sunny in Lyon");
+
+    ToolResult structured = named(tools, "structured").invoke(of(new JsonObject())).await();
+    assertThat(structured.value()).isInstanceOf(JsonObject.class);
+    assertThat(((JsonObject) structured.value()).getInteger("count")).isEqualTo(3);
+  }
+
+  @Test
+  void pinnedEffectClassAndApprovalWinOverAnnotations() {
+    source = McpToolSource.create(vertx, stdioServer("local")
+        .pin("get_weather", McpToolPin.of(EffectClass.NON_IDEMPOTENT_WRITE, true))
+        .pin("send_message", McpToolPin.effect(EffectClass.IDEMPOTENT_WRITE).withApproval(false))
+        .build());
+    List<Tool> tools = source.tools(vertx).await();
+
+    assertThat(named(tools, "get_weather").effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
+    assertThat(named(tools, "get_weather").approvalRule().reasonToAsk(new JsonObject())).contains("application pin");
+    assertThat(named(tools, "send_message").effectClass()).isEqualTo(EffectClass.IDEMPOTENT_WRITE);
+    assertThat(named(tools, "send_message").approvalRule().isNever()).isTrue();
+  }
+
+  @Test
+  void toolErrorsAreRejectedAndSecretsNeverReachResultsErrorsOrConfigText() {
+    McpServerConfig config = stdioServer("local").build();
+    source = McpToolSource.create(vertx, config);
+    List<Tool> tools = source.tools(vertx).await();
+
+    ToolResult failed = named(tools, "fail_tool").invoke(of(new JsonObject())).await();
+    assertThat(failed.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(failed.retryable()).isFalse();
+    assertThat(failed.error()).contains("quota exceeded for ***").doesNotContain(TOKEN);
+
+    ToolResult leaked = named(tools, "leak_secret").invoke(of(new JsonObject())).await();
+    assertThat(leaked.value()).isEqualTo("token=***");
+
+    assertThat(config.toString()).contains("MCP_TEST_TOKEN=***").doesNotContain(TOKEN);
+    assertThat(source.toString()).doesNotContain(TOKEN);
+  }
+
+  @Test
+  void whatTheServerPrintsIsLoggedWithSecretsRedacted() throws Exception {
+    java.io.PrintStream original = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      source = McpToolSource.create(vertx, stdioServer("local").build());
+      source.tools(vertx).await();
+      long until = System.currentTimeMillis() + 5_000;
+      while (!captured.toString(java.nio.charset.StandardCharsets.UTF_8).contains("starting with token")
+          && System.currentTimeMillis() < until) {
+        Thread.sleep(20);
+      }
+    } finally {
+      System.setErr(original);
+    }
+    String logs = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(logs).contains("[mcp:local] test server starting with token ***").doesNotContain(TOKEN);
+  }
+
+  @Test
+  void offersResourcesAndPromptsAsReadToolsWhenAsked() {
+    source = McpToolSource.create(vertx, stdioServer("docs").offerResources(true).offerPrompts(true).build());
+    List<Tool> tools = source.tools(vertx).await();
+
+    Tool list = named(tools, "docs_list_resources");
+    Tool read = named(tools, "docs_read_resource");
+    Tool prompt = named(tools, "docs_get_prompt");
+    assertThat(List.of(list, read, prompt)).allMatch(t -> t.effectClass() == EffectClass.READ);
+
+    JsonObject listed = (JsonObject) list.invoke(of(new JsonObject())).await().value();
+    assertThat(listed.getJsonArray("resources").getJsonObject(0).getString("uri")).isEqualTo("note://readme");
+
+    JsonObject content = (JsonObject) read.invoke(of(new JsonObject().put("uri", "note://readme"))).await().value();
+    assertThat(content.getJsonArray("contents").getJsonObject(0).getString("text")).isEqualTo("hello from the readme");
+
+    JsonObject greeting = (JsonObject) prompt.invoke(of(new JsonObject().put("name", "greet")
+        .put("arguments", new JsonObject().put("who", "Ada")))).await().value();
+    assertThat(greeting.encode()).contains("Please greet Ada");
+  }
+
+  @Test
+  void resourceAndPromptToolsAreNotOfferedByDefault() {
+    source = McpToolSource.create(vertx, stdioServer("docs").build());
+    List<Tool> tools = source.tools(vertx).await();
+    assertThat(tools).noneMatch(t -> t.name().startsWith("docs_"));
+  }
+
+  @Test
+  void aServerProcessThatExitsMakesToolsFailAsNotRunThenComesBackAfterReconnect() throws Exception {
+    source = McpToolSource.create(vertx, stdioServer("local").build());
+    List<Tool> tools = source.tools(vertx).await();
+    Tool weather = named(tools, "get_weather");
+    assertThat(weather.invoke(of(new JsonObject().put("city", "Oslo"))).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+
+    long pid = Long.parseLong((String) named(tools, "pid").invoke(of(new JsonObject())).await().value());
+    ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
+    child.destroyForcibly();
+    child.onExit().get(10, TimeUnit.SECONDS);
+
+    long until = System.currentTimeMillis() + 5_000;
+    while (source.health().healthy() && System.currentTimeMillis() < until) {
+      Thread.sleep(20);
+    }
+    assertThat(source.health().status()).isEqualTo("unhealthy");
+    assertThat(source.health().lastError()).contains("exited");
+
+    // between the exit and the reconnect, a call provably never leaves
+    boolean sawNotSent = false;
+    until = System.currentTimeMillis() + 10_000;
+    while (System.currentTimeMillis() < until) {
+      try {
+        ToolResult r = weather.invoke(of(new JsonObject().put("city", "Oslo"))).await();
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
+        break;
+      } catch (ToolNotSentException e) {
+        sawNotSent = true;
+        assertThat(e.getMessage()).startsWith("the tool did not run, so it is safe to call again");
+        Thread.sleep(50);
+      }
+    }
+    assertThat(sawNotSent).isTrue();
+    assertThat(source.health().healthy()).isTrue();
+  }
+
+  @Test
+  void aServerThatCannotStartIsUnhealthyAndItsToolsAreNeverOffered() {
+    source = McpToolSource.create(vertx, McpServerConfig.stdio("broken", "/nonexistent/mcp-server")
+        .requestTimeout(Duration.ofSeconds(2))
+        .reconnectBackoff(Duration.ofSeconds(5), Duration.ofSeconds(5)).build());
+    assertThatThrownBy(() -> source.tools(vertx).await()).hasMessageContaining("could not connect");
+    assertThat(source.health().healthy()).isFalse();
+    assertThat(source.health().lastError()).isNotBlank();
+    assertThat(source.health().reconnectAttempts()).isGreaterThanOrEqualTo(1);
+  }
+}

@@ -1,0 +1,187 @@
+package dev.ratchet.connectors.provider.arcade;
+
+import dev.ratchet.connectors.provider.AuthStatus;
+import dev.ratchet.connectors.provider.Authorization;
+import dev.ratchet.connectors.provider.AuthorizeOptions;
+import dev.ratchet.connectors.provider.ConnectionRef;
+import dev.ratchet.connectors.provider.ConnectionScope;
+import dev.ratchet.connectors.provider.ListConnectionsOptions;
+import dev.ratchet.connectors.provider.ListToolsOptions;
+import dev.ratchet.connectors.provider.ProviderConnection;
+import dev.ratchet.connectors.provider.ProviderException;
+import dev.ratchet.connectors.provider.ProviderPage;
+import dev.ratchet.connectors.provider.ProviderToolInfo;
+import dev.ratchet.connectors.provider.ProviderToolSource;
+import dev.ratchet.connectors.provider.ProviderToolkit;
+import dev.ratchet.connectors.provider.ResolveOptions;
+import dev.ratchet.connectors.provider.ToolProvider;
+import dev.ratchet.connectors.provider.ToolProviderOptions;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.Secret;
+import dev.ratchet.runtime.Tool;
+import dev.ratchet.runtime.ToolResult;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ArcadeToolProviderTest {
+
+  private Vertx vertx;
+  private FakeArcade fake;
+  private int port;
+
+  @BeforeEach
+  void setUp() {
+    vertx = Vertx.vertx();
+    fake = new FakeArcade();
+    port = fake.start(vertx);
+  }
+
+  @AfterEach
+  void tearDown() {
+    vertx.close().await();
+  }
+
+  private ToolProviderOptions options() {
+    return ToolProviderOptions.apiKey(Secret.of(FakeArcade.KEY)).baseUrl("http://127.0.0.1:" + port + "/");
+  }
+
+  private ToolProvider provider(ToolProviderOptions options) {
+    return ArcadeToolProvider.create(vertx, options);
+  }
+
+  @Test
+  void listsAllowedToolsPageByPageAndFindsToolkits() {
+    ToolProvider arcade = provider(options().allowedToolkits("github", "slack"));
+    List<ProviderToolInfo> all = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      ProviderPage<ProviderToolInfo> page = arcade.listTools(ListToolsOptions.all().withPageSize(2).withCursor(cursor)).await();
+      all.addAll(page.items());
+      cursor = page.nextCursor();
+      pages++;
+    } while (cursor != null);
+    assertThat(pages).isEqualTo(3);
+    assertThat(all).extracting(ProviderToolInfo::slug).containsExactly(
+        "Github.GetRepository", "Github.CreateIssue", "Github.Flaky", "Slack.SendMessage");
+    assertThat(arcade.listToolkits().await().items()).extracting(ProviderToolkit::slug).containsExactly("Github", "Slack");
+    assertThat(arcade.listTools(ListToolsOptions.all().withSearch("issue")).await().items())
+        .extracting(ProviderToolInfo::slug).containsExactly("Github.CreateIssue");
+    assertThat(arcade.getToolSchema("Gmail.SendEmail").await()).isNull();
+  }
+
+  @Test
+  void schemaAndEffectClassComeFromTheDefinition() {
+    ToolProvider arcade = provider(options());
+    JsonObject schema = arcade.getToolSchema("Github.CreateIssue").await();
+    assertThat(schema.getJsonArray("required").getList()).containsExactly("repo");
+    assertThat(schema.getJsonObject("properties").getJsonObject("labels").getJsonObject("items").getString("type"))
+        .isEqualTo("string");
+
+    Map<String, Tool> tools = arcade.resolveTools(List.of("Github.GetRepository", "Github.CreateIssue",
+        "Slack.SendMessage"), Map.of(), ResolveOptions.author("alice")).await();
+    assertThat(tools.get("Github.GetRepository").name()).isEqualTo("Github_GetRepository");
+    assertThat(tools.get("Github.GetRepository").effectClass()).isEqualTo(EffectClass.READ);
+    assertThat(tools.get("Github.CreateIssue").effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
+    assertThat(tools.get("Github.CreateIssue").approvalRule().reasonToAsk(new JsonObject())).isNotNull();
+    assertThat(tools.get("Slack.SendMessage").effectClass()).isEqualTo(EffectClass.IDEMPOTENT_WRITE);
+    assertThat(tools.get("Slack.SendMessage").approvalRule().isNever()).isTrue();
+    assertThat(tools.get("Slack.SendMessage").source()).isEqualTo("provider:arcade");
+  }
+
+  @Test
+  void toolsRunAsTheIdentityTheyWereResolvedFor() {
+    ToolProvider arcade = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    Tool asAlice = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
+        ResolveOptions.caller("author", "alice")).await().get("Github.CreateIssue");
+    Tool asBob = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
+        ResolveOptions.caller("author", "bob")).await().get("Github.CreateIssue");
+
+    ToolResult ok = asAlice.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(ok.outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(((JsonObject) ok.value()).getString("user")).isEqualTo("alice");
+
+    // bob has not authorized: his call is refused with the link, it never runs with alice's grant
+    ToolResult needsAuth = asBob.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(needsAuth.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(needsAuth.error()).contains("https://auth.arcade.example/for-bob");
+    assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice");
+
+    assertThatThrownBy(() -> arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
+        ResolveOptions.author("author")).await()).isInstanceOf(ProviderException.class)
+        .hasMessageContaining("no resource id");
+  }
+
+  @Test
+  void retryableProviderErrorsAreRetryableAndUnknownToolsFailToResolve() {
+    ToolProvider arcade = provider(options());
+    Tool flaky = arcade.resolveTools(List.of("Github.Flaky"), Map.of(), ResolveOptions.author("alice")).await()
+        .get("Github.Flaky");
+    ToolResult r = flaky.invoke(of(new JsonObject())).await();
+    assertThat(r.retryable()).isTrue();
+    assertThat(r.retryAfterMillis()).isEqualTo(1500);
+    assertThat(r.error()).contains("GitHub is busy");
+
+    assertThatThrownBy(() -> arcade.resolveTools(List.of("Github.Nope"), Map.of(), ResolveOptions.author("alice")).await())
+        .hasMessageContaining("no tool Github.Nope");
+  }
+
+  @Test
+  void authorizationFlowAndConnectionsAreScopedToTheCaller() {
+    ToolProvider arcade = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    Authorization auth = arcade.authorize(AuthorizeOptions.tool("Github.CreateIssue",
+        ResolveOptions.caller("author", "bob"))).await();
+    assertThat(auth.url()).isEqualTo("https://auth.arcade.example/" + auth.authId());
+    assertThat(fake.authFlows.get(auth.authId()).getString("user_id")).isEqualTo("bob");
+    assertThat(arcade.getAuthStatus(auth.authId()).await().state()).isEqualTo(AuthStatus.PENDING);
+    fake.authFlows.get(auth.authId()).put("status", "completed");
+    assertThat(arcade.getAuthStatus(auth.authId()).await().completed()).isTrue();
+
+    List<ProviderConnection> bobs = arcade.listConnections(new ListConnectionsOptions(
+        ResolveOptions.caller("author", "bob"), "github")).await().items();
+    assertThat(bobs).extracting(ProviderConnection::id).containsExactly("uc_bob");
+    assertThat(arcade.listConnectionFields("github").await()).isEmpty();
+    assertThat(arcade.getHealth().await().healthy()).isTrue();
+  }
+
+  @Test
+  void aRevokedConnectionIsReportedDisconnectedAndItsToolsStopRunning() {
+    ToolProvider arcade = provider(options());
+    Tool create = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")).await()
+        .get("Github.CreateIssue");
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github"))).await())
+        .containsEntry("uc_alice", true);
+
+    arcade.revokeConnection("uc_alice").await();
+
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github"))).await())
+        .containsEntry("uc_alice", false);
+    ToolResult r = create.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(fake.executions).isEmpty();
+  }
+
+  @Test
+  void aProviderToolSourceOffersTheSelectedToolsForOneIdentity() {
+    ToolProvider arcade = provider(options());
+    ProviderToolSource source = ProviderToolSource.create(arcade, List.of("Github.GetRepository"), Map.of(),
+        ResolveOptions.author("alice"));
+    assertThat(source.name()).isEqualTo("provider:arcade");
+    List<Tool> tools = source.tools(vertx).await();
+    assertThat(tools).extracting(Tool::name).containsExactly("Github_GetRepository");
+    assertThat(tools.get(0).invoke(of(new JsonObject().put("repo", "a/b"))).await().outcome())
+        .isEqualTo(Outcome.SUCCEEDED);
+  }
+}

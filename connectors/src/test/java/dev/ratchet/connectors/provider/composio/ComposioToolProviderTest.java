@@ -1,0 +1,335 @@
+package dev.ratchet.connectors.provider.composio;
+
+import dev.ratchet.connectors.provider.AuthStatus;
+import dev.ratchet.connectors.provider.Authorization;
+import dev.ratchet.connectors.provider.AuthorizeOptions;
+import dev.ratchet.connectors.provider.ConnectionField;
+import dev.ratchet.connectors.provider.ConnectionRef;
+import dev.ratchet.connectors.provider.ConnectionScope;
+import dev.ratchet.connectors.provider.ListConnectionsOptions;
+import dev.ratchet.connectors.provider.ListToolsOptions;
+import dev.ratchet.connectors.provider.ProviderConnection;
+import dev.ratchet.connectors.provider.ProviderException;
+import dev.ratchet.connectors.provider.ProviderHealth;
+import dev.ratchet.connectors.provider.ProviderPage;
+import dev.ratchet.connectors.provider.ProviderToolConfig;
+import dev.ratchet.connectors.provider.ProviderToolInfo;
+import dev.ratchet.connectors.provider.ProviderToolkit;
+import dev.ratchet.connectors.provider.ResolveOptions;
+import dev.ratchet.connectors.provider.ToolProvider;
+import dev.ratchet.connectors.provider.ToolProviderOptions;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.Secret;
+import dev.ratchet.runtime.Tool;
+import dev.ratchet.runtime.ToolNotSentException;
+import dev.ratchet.runtime.ToolResult;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ComposioToolProviderTest {
+
+  private Vertx vertx;
+  private FakeComposio fake;
+  private int port;
+
+  @BeforeEach
+  void setUp() {
+    vertx = Vertx.vertx();
+    fake = new FakeComposio();
+    port = fake.start(vertx);
+  }
+
+  @AfterEach
+  void tearDown() {
+    vertx.close().await();
+  }
+
+  private ToolProviderOptions options() {
+    return ToolProviderOptions.apiKey(Secret.of(FakeComposio.KEY)).baseUrl("http://127.0.0.1:" + port);
+  }
+
+  private ToolProvider provider(ToolProviderOptions options) {
+    return ComposioToolProvider.create(vertx, options);
+  }
+
+  private static List<String> slugs(List<ProviderToolInfo> tools) {
+    return tools.stream().map(ProviderToolInfo::slug).toList();
+  }
+
+  private List<ProviderToolInfo> allTools(ToolProvider provider, ListToolsOptions options) {
+    List<ProviderToolInfo> all = new ArrayList<>();
+    String cursor = null;
+    do {
+      ProviderPage<ProviderToolInfo> page = provider.listTools(options.withCursor(cursor)).await();
+      all.addAll(page.items());
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    return all;
+  }
+
+  @Test
+  void listsOnlyAllowedToolkitsAndTools() {
+    ToolProvider composio = provider(options().allowedToolkits("github", "google*")
+        .allowedTools(Map.of("github", List.of("GITHUB_GET_*", "GITHUB_CREATE_ISSUE"))));
+
+    assertThat(composio.listToolkits().await().items()).extracting(ProviderToolkit::slug)
+        .containsExactly("github", "googledrive");
+    assertThat(slugs(allTools(composio, ListToolsOptions.all().withPageSize(3))))
+        .containsExactlyInAnyOrder("GITHUB_CREATE_ISSUE", "GITHUB_GET_REPO", "GITHUB_GET_ISSUE", "GOOGLEDRIVE_LIST_FILES");
+    assertThat(composio.listTools(ListToolsOptions.toolkit("gmail")).await().items()).isEmpty();
+  }
+
+  @Test
+  void anythingNotAllowedCannotBeResolvedNorSeen() {
+    ToolProvider composio = provider(options().allowedToolkits("github")
+        .allowedTools(Map.of("github", List.of("GITHUB_GET_*"))));
+
+    assertThat(composio.getToolSchema("GMAIL_SEND_EMAIL").await()).isNull();
+    assertThat(composio.getToolSchema("GITHUB_CREATE_ISSUE").await()).isNull();
+    assertThat(composio.getToolSchema("GITHUB_GET_REPO").await().getJsonObject("properties")).isNotNull();
+    assertThatThrownBy(() -> composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"), Map.of(),
+        ResolveOptions.author("alice")).await())
+        .isInstanceOf(ProviderException.class).hasMessageContaining("not allowed");
+    assertThat(fake.executions).isEmpty();
+  }
+
+  @Test
+  void paginatesWithTheProvidersCursorAndSearches() {
+    ToolProvider composio = provider(options());
+    ProviderPage<ProviderToolInfo> first = composio.listTools(ListToolsOptions.toolkit("github").withPageSize(2)).await();
+    assertThat(first.items()).hasSize(2);
+    assertThat(first.nextCursor()).isNotNull();
+    List<ProviderToolInfo> github = allTools(composio, ListToolsOptions.toolkit("github").withPageSize(2));
+    assertThat(github).hasSize(7).extracting(ProviderToolInfo::toolkit).containsOnly("github");
+
+    assertThat(slugs(composio.listTools(ListToolsOptions.all().withSearch("issue")).await().items()))
+        .containsExactlyInAnyOrder("GITHUB_CREATE_ISSUE", "GITHUB_GET_ISSUE");
+  }
+
+  @Test
+  void effectClassesComeFromToolTagsUnlessTheApplicationPinsThem() {
+    ToolProvider composio = provider(options());
+    Map<String, Tool> tools = composio.resolveTools(
+        List.of("GITHUB_GET_REPO", "GITHUB_CREATE_ISSUE", "SLACK_SEND_MESSAGE", "GMAIL_SEND_EMAIL"),
+        Map.of("GMAIL_SEND_EMAIL", ProviderToolConfig.pin(EffectClass.NON_IDEMPOTENT_WRITE, false)),
+        ResolveOptions.author("alice")).await();
+
+    assertThat(tools.get("GITHUB_GET_REPO").effectClass()).isEqualTo(EffectClass.READ);
+    assertThat(tools.get("GITHUB_GET_REPO").approvalRule().isNever()).isTrue();
+    assertThat(tools.get("GITHUB_CREATE_ISSUE").effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
+    assertThat(tools.get("GITHUB_CREATE_ISSUE").approvalRule().reasonToAsk(new JsonObject())).isNotNull();
+    assertThat(tools.get("SLACK_SEND_MESSAGE").effectClass()).isEqualTo(EffectClass.IDEMPOTENT_WRITE);
+    assertThat(tools.get("SLACK_SEND_MESSAGE").approvalRule().isNever()).isTrue();
+    assertThat(tools.get("GMAIL_SEND_EMAIL").approvalRule().isNever()).isTrue();
+    assertThat(tools.get("GITHUB_GET_REPO").source()).isEqualTo("provider:composio");
+  }
+
+  @Test
+  void perAuthorToolsRunAsTheAgentsAuthor() {
+    ToolProvider composio = provider(options());
+    Tool create = composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"), Map.of(),
+        ResolveOptions.caller("alice", "bob")).await().get("GITHUB_CREATE_ISSUE");
+
+    ToolResult result = create.invoke(of(new JsonObject().put("title", "Bug"))).await();
+    assertThat(result.outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(((JsonObject) result.value()).getString("user")).isEqualTo("alice");
+    assertThat(fake.executions).hasSize(1);
+    assertThat(fake.executions.get(0).getString("account")).isEqualTo("ca_alice_github");
+  }
+
+  @Test
+  void callerSuppliedToolsRunAsTheSessionsCallerAndFailWithoutOne() {
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+
+    assertThatThrownBy(() -> composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"), Map.of(),
+        ResolveOptions.author("alice")).await())
+        .isInstanceOf(ProviderException.class).hasMessageContaining("no resource id");
+
+    Tool asBob = composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"), Map.of(),
+        ResolveOptions.caller("alice", "bob")).await().get("GITHUB_CREATE_ISSUE");
+    asBob.invoke(of(new JsonObject().put("title", "x"))).await();
+    assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("bob");
+  }
+
+  @Test
+  void aNamedSharedIdentityIsUsedOnlyWhenTheApplicationEnablesIt() {
+    fake.account("ca_shared", "shared-demo", "github", "ACTIVE");
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED).sharedIdentity("shared-demo"));
+    Tool shared = composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"), Map.of(),
+        ResolveOptions.author("alice")).await().get("GITHUB_CREATE_ISSUE");
+    shared.invoke(of(new JsonObject())).await();
+    assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("shared-demo");
+  }
+
+  @Test
+  void aTenantCanNeverRunAToolWithAnothersConnection() {
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+
+    assertThatThrownBy(() -> composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"),
+        Map.of("GITHUB_CREATE_ISSUE", ProviderToolConfig.connection("ca_alice_github")),
+        ResolveOptions.caller("author", "bob")).await())
+        .isInstanceOf(ProviderException.class)
+        .satisfies(e -> assertThat(((ProviderException) e).code()).isEqualTo("CONNECTION_NOT_OWNED"));
+
+    List<ProviderConnection> bobs = composio.listConnections(new ListConnectionsOptions(
+        ResolveOptions.caller("author", "bob"), null)).await().items();
+    assertThat(bobs).extracting(ProviderConnection::id).containsExactly("ca_bob_github");
+
+    // carol has no connection: her tool runs as carol and the provider refuses, it never borrows someone else's
+    Tool carols = composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"), Map.of(),
+        ResolveOptions.caller("author", "carol")).await().get("GITHUB_CREATE_ISSUE");
+    ToolResult r = carols.invoke(of(new JsonObject())).await();
+    assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(r.error()).contains("carol");
+    assertThat(fake.executions).isEmpty();
+  }
+
+  @Test
+  void aRevokedConnectionFailsTheCallAndReportsDisconnected() {
+    ToolProvider composio = provider(options());
+    Tool create = composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"),
+        Map.of("GITHUB_CREATE_ISSUE", ProviderToolConfig.connection("ca_alice_github")),
+        ResolveOptions.author("alice")).await().get("GITHUB_CREATE_ISSUE");
+    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_alice_github", "github"))).await())
+        .containsEntry("ca_alice_github", true);
+
+    composio.revokeConnection("ca_alice_github").await();
+
+    ToolResult r = create.invoke(of(new JsonObject())).await();
+    assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(r.retryable()).isFalse();
+    assertThat(fake.executions).isEmpty();
+    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_alice_github", "github"),
+        new ConnectionRef("ca_bob_github", "github"))).await())
+        .containsEntry("ca_alice_github", false).containsEntry("ca_bob_github", true);
+  }
+
+  @Test
+  void providerErrorsMapToOutcomes() {
+    ToolProvider composio = provider(options());
+    Map<String, Tool> tools = composio.resolveTools(List.of("GITHUB_FLAKY_WRITE", "GITHUB_FLAKY_READ",
+        "GITHUB_RATE_LIMITED", "GITHUB_NOT_FOUND"), Map.of(), ResolveOptions.author("alice")).await();
+
+    assertThat(tools.get("GITHUB_FLAKY_WRITE").invoke(of(new JsonObject())).await().outcome())
+        .isEqualTo(Outcome.OUTCOME_UNKNOWN);
+    ToolResult flakyRead = tools.get("GITHUB_FLAKY_READ").invoke(of(new JsonObject())).await();
+    assertThat(flakyRead.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(flakyRead.retryable()).isTrue();
+    ToolResult limited = tools.get("GITHUB_RATE_LIMITED").invoke(of(new JsonObject())).await();
+    assertThat(limited.retryable()).isTrue();
+    assertThat(limited.retryAfterMillis()).isEqualTo(2000);
+    ToolResult notFound = tools.get("GITHUB_NOT_FOUND").invoke(of(new JsonObject())).await();
+    assertThat(notFound.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(notFound.retryable()).isFalse();
+    assertThat(notFound.error()).contains("Repository not found");
+
+    fake.stop();
+    assertThatThrownBy(() -> tools.get("GITHUB_FLAKY_WRITE").invoke(of(new JsonObject())).await())
+        .isInstanceOf(ToolNotSentException.class)
+        .hasMessageStartingWith("the tool did not run, so it is safe to call again");
+  }
+
+  @Test
+  void aMissingApiKeyFailsTheCallAsNotRunWithoutAnyRequest() {
+    AtomicReference<String> key = new AtomicReference<>(FakeComposio.KEY);
+    ToolProvider composio = provider(ToolProviderOptions.apiKey(Secret.from(key::get)).baseUrl("http://127.0.0.1:" + port));
+    Tool create = composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"), Map.of(), ResolveOptions.author("alice"))
+        .await().get("GITHUB_CREATE_ISSUE");
+    int before = fake.requests.get();
+
+    key.set(null);
+    assertThatThrownBy(() -> create.invoke(of(new JsonObject())).await())
+        .isInstanceOf(ToolNotSentException.class).hasMessageContaining("credentials are missing");
+    assertThat(fake.requests.get()).isEqualTo(before);
+    assertThat(composio.getHealth().await().configured()).isFalse();
+  }
+
+  @Test
+  void theApiKeyNeverAppearsInTextErrorsOrResults() {
+    String wrongKey = "wrong-key-abcdef-987";
+    ToolProviderOptions options = ToolProviderOptions.apiKey(Secret.of(wrongKey)).baseUrl("http://127.0.0.1:" + port);
+    ToolProvider composio = provider(options);
+
+    assertThat(options.toString()).doesNotContain(wrongKey).contains("apiKey=***");
+    assertThat(composio.toString()).doesNotContain(wrongKey);
+    ProviderHealth health = composio.getHealth().await();
+    assertThat(health.healthy()).isFalse();
+    // the fake echoes the key it got, as some APIs do; it must be redacted before it reaches anyone
+    assertThat(health.message()).contains("401").contains("***").doesNotContain(wrongKey);
+    assertThatThrownBy(() -> composio.listTools(ListToolsOptions.all()).await())
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain(wrongKey).contains("401"));
+    assertThat(provider(options()).getHealth().await().healthy()).isTrue();
+  }
+
+  @Test
+  void authorizationLinksConnectionFieldsAndStatus() {
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    Authorization auth = composio.authorize(AuthorizeOptions.toolkit("github", ResolveOptions.caller("a", "dave"))).await();
+    assertThat(auth.url()).startsWith("https://connect.composio.example/");
+    assertThat(fake.accounts.get(auth.authId()).getString("user_id")).isEqualTo("dave");
+    assertThat(composio.getAuthStatus(auth.authId()).await().state()).isEqualTo(AuthStatus.PENDING);
+
+    fake.accounts.get(auth.authId()).put("status", "ACTIVE");
+    AuthStatus done = composio.getAuthStatus(auth.authId()).await();
+    assertThat(done.completed()).isTrue();
+    assertThat(done.connectionId()).isEqualTo(auth.authId());
+
+    List<ConnectionField> fields = composio.listConnectionFields("gmail").await();
+    assertThat(fields).extracting(ConnectionField::name).containsExactly("api_key", "subdomain");
+    assertThat(fields.get(0).required()).isTrue();
+    assertThat(fields.get(0).secret()).isTrue();
+
+    assertThatThrownBy(() -> composio.authorize(AuthorizeOptions.toolkit("github", ResolveOptions.author("a"))).await())
+        .hasMessageContaining("no resource id");
+  }
+
+  @Test
+  void connectionManagementToolsAreOfferedOnlyWhenAllowedAndActForTheCallerOnly() throws Exception {
+    ToolProvider notAllowed = provider(options().allowedToolkits("github"));
+    assertThat(slugs(notAllowed.listTools(ListToolsOptions.all()).await().items()))
+        .doesNotContain(ComposioToolProvider.MANAGE_CONNECTIONS);
+    assertThatThrownBy(() -> notAllowed.resolveTools(List.of(ComposioToolProvider.MANAGE_CONNECTIONS), Map.of(),
+        ResolveOptions.author("a")).await()).hasMessageContaining("not allowed");
+
+    ToolProvider composio = provider(options().allowedToolkits("composio", "github")
+        .defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    assertThat(slugs(composio.listTools(ListToolsOptions.toolkit("composio")).await().items()))
+        .containsExactly(ComposioToolProvider.MANAGE_CONNECTIONS, ComposioToolProvider.WAIT_FOR_CONNECTIONS);
+    Map<String, Tool> tools = composio.resolveTools(
+        List.of(ComposioToolProvider.MANAGE_CONNECTIONS, ComposioToolProvider.WAIT_FOR_CONNECTIONS), Map.of(),
+        ResolveOptions.caller("author", "erin")).await();
+
+    ToolResult link = tools.get(ComposioToolProvider.MANAGE_CONNECTIONS)
+        .invoke(of(new JsonObject().put("toolkit", "github"))).await();
+    JsonObject value = (JsonObject) link.value();
+    assertThat(value.getString("redirect_url")).startsWith("https://connect.composio.example/");
+    String connectionId = value.getString("connection_id");
+    assertThat(fake.accounts.get(connectionId).getString("user_id")).isEqualTo("erin");
+
+    ToolResult refused = tools.get(ComposioToolProvider.MANAGE_CONNECTIONS)
+        .invoke(of(new JsonObject().put("toolkit", "gmail"))).await();
+    assertThat(refused.outcome()).isEqualTo(Outcome.FAILED);
+
+    // bob's active github account must not count as erin's
+    vertx.setTimer(400, id -> fake.accounts.get(connectionId).put("status", "ACTIVE"));
+    long started = System.currentTimeMillis();
+    ToolResult waited = tools.get(ComposioToolProvider.WAIT_FOR_CONNECTIONS).invoke(of(new JsonObject()
+        .put("toolkits", new JsonArray().add("github")).put("timeout_seconds", 10))).await();
+    assertThat(((JsonObject) waited.value()).getBoolean("all_connected")).isTrue();
+    assertThat(System.currentTimeMillis() - started).isGreaterThanOrEqualTo(300);
+  }
+}

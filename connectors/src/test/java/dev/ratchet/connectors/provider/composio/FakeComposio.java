@@ -1,0 +1,195 @@
+package dev.ratchet.connectors.provider.composio;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A local HTTP server that speaks Composio's v3 REST API for the parts Ratchet uses: toolkits,
+ * tools (with search and cursor pagination), execution for a user or connected account, auth
+ * configs and connected accounts. It counts executions and checks the API key.
+ */
+final class FakeComposio {
+
+  static final String KEY = "composio-key-123456";
+
+  final List<JsonObject> executions = new CopyOnWriteArrayList<>();
+  final AtomicInteger requests = new AtomicInteger();
+  final Map<String, JsonObject> accounts = new ConcurrentHashMap<>();
+  private final AtomicInteger ids = new AtomicInteger();
+  private final List<JsonObject> tools = new ArrayList<>();
+  private HttpServer server;
+
+  FakeComposio() {
+    tool("GITHUB_CREATE_ISSUE", "github", "Create an issue in a repository");
+    tool("GITHUB_GET_REPO", "github", "Get a repository", "readOnlyHint");
+    tool("GITHUB_GET_ISSUE", "github", "Get an issue", "readOnlyHint");
+    tool("GITHUB_FLAKY_WRITE", "github", "Write that fails with 500");
+    tool("GITHUB_FLAKY_READ", "github", "Read that fails with 500", "readOnlyHint");
+    tool("GITHUB_RATE_LIMITED", "github", "Rate limited", "readOnlyHint");
+    tool("GITHUB_NOT_FOUND", "github", "Reports an error in its body");
+    tool("GMAIL_SEND_EMAIL", "gmail", "Send an email", "destructiveHint");
+    tool("GMAIL_FETCH_EMAILS", "gmail", "Fetch emails", "readOnlyHint");
+    tool("GOOGLEDRIVE_LIST_FILES", "googledrive", "List files", "readOnlyHint");
+    tool("SLACK_SEND_MESSAGE", "slack", "Send a Slack message", "idempotentHint");
+    account("ca_alice_github", "alice", "github", "ACTIVE");
+    account("ca_bob_github", "bob", "github", "ACTIVE");
+    account("ca_alice_gmail", "alice", "gmail", "ACTIVE");
+  }
+
+  private void tool(String slug, String toolkit, String description, String... tags) {
+    tools.add(new JsonObject().put("slug", slug).put("name", slug.toLowerCase(Locale.ROOT)).put("description", description)
+        .put("toolkit", new JsonObject().put("slug", toolkit).put("name", toolkit))
+        .put("tags", new JsonArray(List.of((Object[]) tags)))
+        .put("input_parameters", new JsonObject().put("type", "object").put("properties",
+            new JsonObject().put("title", new JsonObject().put("type", "string")))));
+  }
+
+  void account(String id, String user, String toolkit, String status) {
+    accounts.put(id, new JsonObject().put("id", id).put("user_id", user).put("status", status)
+        .put("toolkit", new JsonObject().put("slug", toolkit)));
+  }
+
+  int start(Vertx vertx) {
+    server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> handle(req, body)));
+    return server.listen(0, "127.0.0.1").await().actualPort();
+  }
+
+  void stop() {
+    server.close().await();
+  }
+
+  private void handle(HttpServerRequest req, Buffer body) {
+    requests.incrementAndGet();
+    String key = req.getHeader("x-api-key");
+    if (!KEY.equals(key)) {
+      reply(req, 401, new JsonObject().put("error", new JsonObject().put("message", "invalid api key " + key)));
+      return;
+    }
+    String path = req.path();
+    String method = req.method().name();
+    if (path.equals("/api/v3/toolkits") && method.equals("GET")) {
+      JsonArray items = new JsonArray();
+      tools.stream().map(t -> t.getJsonObject("toolkit").getString("slug")).distinct()
+          .forEach(s -> items.add(new JsonObject().put("slug", s).put("name", s)
+              .put("meta", new JsonObject().put("description", s + " toolkit"))));
+      reply(req, 200, new JsonObject().put("items", items));
+    } else if (path.startsWith("/api/v3/toolkits/")) {
+      reply(req, 200, new JsonObject().put("slug", path.substring(17)).put("auth_config_details", new JsonArray().add(
+          new JsonObject().put("mode", "API_KEY").put("fields", new JsonObject().put("connected_account_initiation",
+              new JsonObject()
+                  .put("required", new JsonArray().add(new JsonObject().put("name", "api_key")
+                      .put("displayName", "API key").put("type", "string").put("is_secret", true)))
+                  .put("optional", new JsonArray().add(new JsonObject().put("name", "subdomain")
+                      .put("displayName", "Subdomain").put("type", "string"))))))));
+    } else if (path.equals("/api/v3/tools")) {
+      listTools(req);
+    } else if (path.startsWith("/api/v3/tools/execute/")) {
+      execute(req, path.substring(22), body.toJsonObject());
+    } else if (path.startsWith("/api/v3/tools/")) {
+      String slug = path.substring(14);
+      tools.stream().filter(t -> t.getString("slug").equals(slug)).findFirst()
+          .ifPresentOrElse(t -> reply(req, 200, t), () -> reply(req, 404, error("Tool not found")));
+    } else if (path.equals("/api/v3/auth_configs")) {
+      String toolkit = req.getParam("toolkit_slug");
+      JsonArray items = "slack".equals(toolkit) ? new JsonArray()
+          : new JsonArray().add(new JsonObject().put("id", "ac_" + toolkit).put("toolkit", new JsonObject().put("slug", toolkit)));
+      reply(req, 200, new JsonObject().put("items", items));
+    } else if (path.equals("/api/v3/connected_accounts") && method.equals("POST")) {
+      JsonObject b = body.toJsonObject();
+      String id = "ca_new_" + ids.incrementAndGet();
+      String toolkit = b.getJsonObject("auth_config").getString("id").substring(3);
+      account(id, b.getJsonObject("connection").getString("user_id"), toolkit, "INITIATED");
+      reply(req, 201, accounts.get(id).copy().put("redirect_url", "https://connect.composio.example/" + id));
+    } else if (path.equals("/api/v3/connected_accounts")) {
+      String users = req.getParam("user_ids");
+      String toolkits = req.getParam("toolkit_slugs");
+      JsonArray items = new JsonArray();
+      accounts.values().stream()
+          .filter(a -> users == null || List.of(users.split(",")).contains(a.getString("user_id")))
+          .filter(a -> toolkits == null || List.of(toolkits.split(",")).contains(a.getJsonObject("toolkit").getString("slug")))
+          .forEach(items::add);
+      reply(req, 200, new JsonObject().put("items", items));
+    } else if (path.startsWith("/api/v3/connected_accounts/")) {
+      String id = path.substring(27);
+      JsonObject acc = accounts.get(id);
+      if (acc == null) {
+        reply(req, 404, error("Connected account not found"));
+      } else if (method.equals("DELETE")) {
+        accounts.remove(id);
+        reply(req, 200, new JsonObject().put("success", true));
+      } else {
+        reply(req, 200, acc);
+      }
+    } else {
+      reply(req, 404, error("no route " + method + " " + path));
+    }
+  }
+
+  private void listTools(HttpServerRequest req) {
+    String toolkit = req.getParam("toolkit_slug");
+    String search = req.getParam("search");
+    int cursor = req.getParam("cursor") == null ? 0 : Integer.parseInt(req.getParam("cursor"));
+    int limit = req.getParam("limit") == null ? 20 : Integer.parseInt(req.getParam("limit"));
+    List<JsonObject> matching = tools.stream()
+        .filter(t -> toolkit == null || t.getJsonObject("toolkit").getString("slug").equals(toolkit))
+        .filter(t -> search == null || (t.getString("slug") + " " + t.getString("description"))
+            .toLowerCase(Locale.ROOT).contains(search.toLowerCase(Locale.ROOT)))
+        .toList();
+    List<JsonObject> page = matching.subList(Math.min(cursor, matching.size()), Math.min(cursor + limit, matching.size()));
+    JsonObject out = new JsonObject().put("items", new JsonArray(new ArrayList<>(page)));
+    if (cursor + limit < matching.size()) {
+      out.put("next_cursor", String.valueOf(cursor + limit));
+    }
+    reply(req, 200, out);
+  }
+
+  private void execute(HttpServerRequest req, String slug, JsonObject body) {
+    String user = body.getString("user_id");
+    String accountId = body.getString("connected_account_id");
+    String toolkit = slug.substring(0, slug.indexOf('_')).toLowerCase(Locale.ROOT);
+    JsonObject account = accountId != null ? accounts.get(accountId)
+        : accounts.values().stream().filter(a -> a.getString("user_id").equals(user)
+            && a.getJsonObject("toolkit").getString("slug").equals(toolkit)
+            && "ACTIVE".equals(a.getString("status"))).findFirst().orElse(null);
+    if (account == null || !account.getString("user_id").equals(user) || !"ACTIVE".equals(account.getString("status"))) {
+      reply(req, 400, error("No active connected account for user " + user + " and toolkit " + toolkit));
+      return;
+    }
+    switch (slug) {
+      case "GITHUB_FLAKY_WRITE", "GITHUB_FLAKY_READ" -> reply(req, 500, error("upstream timed out"));
+      case "GITHUB_RATE_LIMITED" -> {
+        req.response().putHeader("Retry-After", "2");
+        reply(req, 429, error("slow down"));
+      }
+      case "GITHUB_NOT_FOUND" -> reply(req, 200, new JsonObject().put("successful", false).put("data", new JsonObject())
+          .put("error", "Repository not found"));
+      default -> {
+        executions.add(new JsonObject().put("slug", slug).put("user_id", user).put("account", account.getString("id"))
+            .put("arguments", body.getJsonObject("arguments")));
+        reply(req, 200, new JsonObject().put("successful", true).put("log_id", "log_" + executions.size())
+            .put("data", new JsonObject().put("slug", slug).put("user", user)
+                .put("arguments", body.getJsonObject("arguments"))));
+      }
+    }
+  }
+
+  private static JsonObject error(String message) {
+    return new JsonObject().put("error", new JsonObject().put("message", message));
+  }
+
+  private static void reply(HttpServerRequest req, int status, JsonObject body) {
+    req.response().setStatusCode(status).putHeader("content-type", "application/json").end(body.encode());
+  }
+}
