@@ -38,8 +38,8 @@ public final class InspectCommand implements Callable<Integer> {
     JsonObject cfg = RatchetConfig.load(config, System.getenv());
     String url = redisUrl != null ? redisUrl : cfg.getJsonObject("redis").getString("url");
     if (url == null) {
-      System.err.println("inspect needs a Redis: set redis.url, RATCHET_REDIS_URL or --redis-url");
-      return 2;
+      // the embedded Redis that `run` starts
+      url = "redis://127.0.0.1:" + cfg.getJsonObject("redis").getJsonObject("embedded").getInteger("port", 6390);
     }
     Vertx vertx = Vertx.vertx();
     try {
