@@ -91,10 +91,9 @@ public final class HttpServerVerticle extends VerticleBase {
     health.mountPublic(router);
     login.mountPublic(router);
     // the login page and what it needs are the only public files
-    StaticHandler publicFiles = StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("login.html");
-    router.get("/login.html").handler(publicFiles);
-    router.get("/assets/app.css").handler(publicFiles);
-    router.get("/assets/login.js").handler(publicFiles);
+    publicFile(router, "/login.html", "text/html; charset=utf-8");
+    publicFile(router, "/assets/app.css", "text/css; charset=utf-8");
+    publicFile(router, "/assets/login.js", "text/javascript; charset=utf-8");
 
     router.route().handler(new AuthHandler(authenticator));
     login.mountProtected(router);
@@ -113,6 +112,12 @@ public final class HttpServerVerticle extends VerticleBase {
     router.errorHandler(500, ctx -> Replies.fail(ctx, ctx.failure() == null ? new RuntimeException("failed")
         : ctx.failure()));
     return router;
+  }
+
+  private static void publicFile(Router router, String path, String contentType) {
+    router.get(path).handler(ctx -> ctx.response().putHeader("Content-Type", contentType)
+        .putHeader("Cache-Control", "no-cache").sendFile("webroot" + path)
+        .onFailure(err -> ctx.fail(404)));
   }
 
   private static void securityHeaders(RoutingContext ctx) {
