@@ -106,6 +106,25 @@ class HttpApiTest {
   }
 
   @Test
+  void theLoginPageAndItsAssetsArePublicButTheDashboardIsNot() {
+    Http anon = Http.anonymous(base);
+    Http.Answer page = anon.get("/login.html");
+    assertThat(page.status()).isEqualTo(200);
+    assertThat(page.body()).contains("<form");
+    Http.Answer css = anon.get("/assets/app.css");
+    assertThat(css.raw().headers().firstValue("Content-Type").orElse("")).startsWith("text/css");
+    assertThat(css.body()).contains(".badge");
+    assertThat(anon.get("/assets/login.js").raw().headers().firstValue("Content-Type").orElse(""))
+        .startsWith("text/javascript");
+    assertThat(anon.get("/assets/app.js").status()).isEqualTo(302);
+    assertThat(anon.get("/index.html").status()).isEqualTo(302);
+    assertThat(page.raw().headers().firstValue("Content-Security-Policy").orElse("")).contains("script-src 'self'");
+    Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
+    assertThat(ana.get("/").body()).contains("/assets/app.js");
+    assertThat(ana.get("/assets/app.js").body()).doesNotContain("innerHTML =");
+  }
+
+  @Test
   void agentSubmitsATurnAndReadsTheSameResultsAgainIdempotently() {
     String s = session();
     JsonObject body = turn("t1", call("look_up_order", new JsonObject().put("id", "A-1")));
