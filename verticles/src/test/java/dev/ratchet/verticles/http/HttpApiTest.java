@@ -275,6 +275,17 @@ class HttpApiTest {
   }
 
   @Test
+  void aLoginPostedFromAnotherSiteIsRefused() throws Exception {
+    HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/login")).header("Content-Type", "application/json")
+        .header("Origin", "https://evil.example")
+        .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("name", "ana")
+            .put("password", ShopRuntime.PASSWORD).encode())).build();
+    HttpResponse<String> r = agent().client().send(req, HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(403);
+    assertThat(r.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("ratchet.session="));
+  }
+
+  @Test
   void loginCookieIsHttpOnlyAndSameSiteAndMeRevealsNoSecret() {
     Http.Answer login = Http.anonymous(base).post("/login",
         new JsonObject().put("name", "ana").put("password", ShopRuntime.PASSWORD));

@@ -30,6 +30,11 @@ public final class LoginRoutes {
   }
 
   private void login(RoutingContext ctx) {
+    if (!sameOrigin(ctx)) {
+      // a login posted from another site (login CSRF) would sign the browser in as someone else
+      Replies.error(ctx, 403, "CSRF", "log in from the dashboard's own login page");
+      return;
+    }
     String type = String.valueOf(ctx.request().getHeader("Content-Type"));
     boolean json = type.startsWith("application/json");
     String name;
@@ -71,6 +76,16 @@ public final class LoginRoutes {
         ctx.response().setStatusCode(303).putHeader("Location", "/").end();
       }
     });
+  }
+
+  /** True when the browser names no origin (non-browser clients) or this server's own. */
+  private static boolean sameOrigin(RoutingContext ctx) {
+    String origin = ctx.request().getHeader("Origin");
+    if (origin == null || origin.isEmpty()) {
+      return true;
+    }
+    String host = ctx.request().getHeader("Host");
+    return host != null && (origin.equals("http://" + host) || origin.equals("https://" + host));
   }
 
   private void logout(RoutingContext ctx) {
