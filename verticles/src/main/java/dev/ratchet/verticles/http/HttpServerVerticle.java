@@ -120,9 +120,11 @@ public final class HttpServerVerticle extends VerticleBase {
         .onFailure(err -> ctx.fail(404)));
   }
 
+  // Referrer-Policy same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on
+  // form posts, and the login's origin check would refuse the dashboard's own login form
   private static void securityHeaders(RoutingContext ctx) {
     ctx.response().putHeader("Content-Security-Policy", CSP).putHeader("X-Content-Type-Options", "nosniff")
-        .putHeader("Referrer-Policy", "no-referrer").putHeader("X-Frame-Options", "DENY");
+        .putHeader("Referrer-Policy", "same-origin").putHeader("X-Frame-Options", "DENY");
     ctx.next();
   }
 }
