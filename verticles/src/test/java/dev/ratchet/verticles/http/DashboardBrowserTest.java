@@ -164,7 +164,7 @@ class DashboardBrowserTest {
   }
 
   @Test
-  void unknownOutcomeIsReconciledFromTheTimelineAndLaterWritesShowAsSkipped() {
+  void unknownOutcomeIsReconciledFromTheTimelineAndLaterWritesShowAsSkipped() throws Exception {
     HttpApiTest.base = base;
     browser = Browser.open(base);
     browser.login("ana", ShopRuntime.PASSWORD);
@@ -183,6 +183,7 @@ class DashboardBrowserTest {
         By.cssSelector(".call[data-tool='charge_card'] .badge[data-status='succeeded']")));
     assertThat(browser.driver.findElement(By.cssSelector(".call[data-tool='charge_card'] .reconciled-info")).getText())
         .contains("by ana").contains("charge found in the provider dashboard");
+    screenshot(Path.of("target", "dashboard-timeline.png"));
   }
 
   void screenshot(Path target) throws Exception {
