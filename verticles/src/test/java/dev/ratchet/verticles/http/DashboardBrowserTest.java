@@ -144,6 +144,11 @@ class DashboardBrowserTest {
     assertThat(card.findElement(By.cssSelector("button.approve")).isEnabled()).isFalse();
     assertThat(card.findElement(By.cssSelector("button.reject")).isEnabled()).isFalse();
     assertThat(card.findElement(By.cssSelector(".viewer-note")).getText()).contains("viewer");
+
+    card.findElement(By.cssSelector("a.session")).click();
+    WebElement waiting = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='waiting_for_approval']")));
+    assertThat(waiting.getText()).isEqualTo("waiting for approval");
   }
 
   @Test
