@@ -529,14 +529,14 @@ public final class RedisJournal {
     if (r == null) {
       return null;
     }
-    if (r.size() >= 2 && r.get(1) != null) {
-      return r.get(1).toString();
+    // RESP3 answers CONFIG GET with a map, RESP2 with a [name, value] array
+    if (r.type() == io.vertx.redis.client.ResponseType.MULTI && r.isMap()) {
+      for (String key : r.getKeys()) {
+        return r.get(key).toString();
+      }
+      return null;
     }
-    // RESP3 answers CONFIG GET with a map
-    for (String key : r.getKeys()) {
-      return r.get(key).toString();
-    }
-    return null;
+    return r.size() >= 2 && r.get(1) != null ? r.get(1).toString() : null;
   }
 
   private static String infoField(Response r, String field) {

@@ -4,6 +4,10 @@ import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetConfig;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.demo.DemoShop;
+import dev.ratchet.verticles.http.HttpOptions;
+import dev.ratchet.verticles.http.HttpServerVerticle;
+import dev.ratchet.verticles.http.PasswordHash;
+import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
@@ -40,6 +44,27 @@ public final class RunCommand implements Callable<Integer> {
       redis.close();
       return 1;
     }
+    HttpOptions http = HttpOptions.fromConfig(cfg.getJsonObject("http"));
+    String generated = null;
+    if (http.users().isEmpty()) {
+      // a fresh install has nobody to log in as: make one approver for this run
+      String password = System.getenv("RATCHET_ADMIN_PASSWORD");
+      if (password == null || password.isBlank()) {
+        password = generated = PasswordHash.newToken().substring(0, 16);
+      }
+      http.user("admin", Role.APPROVER, PasswordHash.hashPassword(password.toCharArray()));
+    }
+    HttpServerVerticle server = new HttpServerVerticle(ratchet, http);
+    try {
+      vertx.deployVerticle(server).await();
+    } catch (Exception e) {
+      System.err.println("Ratchet could not serve HTTP on port " + http.port() + ": " + e.getMessage()
+          + " (set RATCHET_HTTP_PORT to use another port)");
+      ratchet.close();
+      vertx.close();
+      redis.close();
+      return 1;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
@@ -52,8 +77,13 @@ public final class RunCommand implements Callable<Integer> {
         stopped.countDown();
       }
     }));
-    System.out.println("Ratchet is running (node " + RatchetOptions.fromConfig(cfg).nodeId() + ", agents "
-        + ratchet.agents() + "). Stop with Ctrl-C; turns in flight resume on the next start.");
+    System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
+    System.out.println("  Dashboard: http://localhost:" + server.actualPort() + "/");
+    if (http.users().size() == 1 && "admin".equals(http.users().get(0).name())) {
+      System.out.println("  Log in as admin with password " + (generated != null ? generated
+          : "from RATCHET_ADMIN_PASSWORD") + " (configure http.users to choose your own)");
+    }
+    System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns in flight resume on the next start.");
     stopped.await();
     return 0;
   }

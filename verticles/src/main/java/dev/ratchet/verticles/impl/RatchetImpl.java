@@ -55,6 +55,8 @@ public final class RatchetImpl implements Ratchet {
       RatchetImpl ratchet = new RatchetImpl(vertx, options, journal);
       return journal.persistence()
           .onSuccess(p -> LOG.info("journal at {}: {}", journal.describe(), p.describe()))
+          .onFailure(err -> LOG.warn("journal at {}: could not read what the server guarantees ({})",
+              journal.describe(), err.getMessage()))
           .otherwiseEmpty()
           .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
           .map(id -> {
