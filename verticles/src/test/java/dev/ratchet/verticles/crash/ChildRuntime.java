@@ -32,8 +32,9 @@ final class ChildRuntime implements AutoCloseable {
 
   ChildRuntime(Class<?> main, String... args) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        main.getName()));
+    // a short-lived JVM on shared cores: the client compiler and a serial GC start it faster
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-cp", System.getProperty("java.class.path"), main.getName()));
     command.addAll(List.of(args));
     process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     Thread reader = new Thread(() -> {
