@@ -33,11 +33,14 @@ public final class TestMcpServer {
 
   private static volatile CountDownLatch release = new CountDownLatch(1);
 
-  /** Lets every held {@code hold_message} call answer, and holds the ones that come later. */
-  public static void releaseHeld() {
-    CountDownLatch old = release;
+  /** From now on {@code hold_message} holds its answer (as it does at first) until {@link #releaseHeld()}. */
+  public static void holdAnswers() {
     release = new CountDownLatch(1);
-    old.countDown();
+  }
+
+  /** Lets every held {@code hold_message} call answer, and later ones answer at once. */
+  public static void releaseHeld() {
+    release.countDown();
   }
 
   private TestMcpServer() {

@@ -31,7 +31,8 @@ import static dev.ratchet.connectors.ConnectorTool.connectorTool;
  *   <li>{@code slack}: agent {@code slack} offers {@code slack_post_thread_reply} of the connection
  *   {@code support-slack}; agent {@code slack-approval} offers the same tool asking for approval.</li>
  *   <li>{@code mcp}: agent {@code mcp} offers the tools of the MCP server {@code notes}; its
- *   unannotated {@code hold_message} stays a non_idempotent_write but runs without approval.</li>
+ *   unannotated {@code hold_message} and {@code send_message} stay non_idempotent_writes but run
+ *   without approval.</li>
  * </ul>
  */
 public final class ConnectorCrashNode {
@@ -69,7 +70,8 @@ public final class ConnectorCrashNode {
         McpToolSource mcp = McpToolSource.create(vertx, McpServerConfig.http("notes", target)
             .requestTimeout(Duration.ofSeconds(60)).build());
         ratchet.register(AgentDefinition.builder("mcp").toolSource(mcp)
-            .policy(ToolPolicy.requireApproval("hold_message", false)).build()).await();
+            .policy(ToolPolicy.requireApproval("hold_message", false))
+            .policy(ToolPolicy.requireApproval("send_message", false)).build()).await();
         break;
       }
       default:

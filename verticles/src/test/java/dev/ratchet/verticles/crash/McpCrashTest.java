@@ -36,6 +36,7 @@ class McpCrashTest {
   @BeforeEach
   void start() throws Exception {
     TestMcpServer.HELD.set(0);
+    TestMcpServer.holdAnswers();
     TestMcpServer.SENT.set(0);
     mcp = TestMcpServer.startHttp(0, false);
     child = startChild();
@@ -67,7 +68,8 @@ class McpCrashTest {
     Await.until(() -> TestMcpServer.HELD.get() == 1, 30);
 
     child.kill();
-    // the server finishes the call, but nobody is left to hear the answer
+    // the server finishes the call, but nobody is left to hear the answer; a call sent again
+    // would now be answered at once
     TestMcpServer.releaseHeld();
     child = startChild();
 
