@@ -524,6 +524,9 @@ public final class RedisJournal {
     return classified;
   }
 
+  private static final java.util.regex.Pattern TRANSIENT_SERVER_STATE =
+      java.util.regex.Pattern.compile("(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|CONNECTION_CLOSED)\\b");
+
   private static Throwable classify(Throwable err) {
     if (err instanceof RatchetException) {
       return err;
@@ -534,6 +537,11 @@ public final class RedisJournal {
     }
     if (msg.startsWith("AGENT_MISMATCH")) {
       return new RatchetException("AGENT_MISMATCH", msg.substring(15).trim());
+    }
+    if (TRANSIENT_SERVER_STATE.matcher(msg).lookingAt()) {
+      // the server cannot serve yet (loading its AOF after a restart, a failover, a slow script), or the
+      // client failed the command because its connection closed under it
+      return unavailable("the journal (Redis) cannot serve commands yet", err);
     }
     if (err instanceof io.vertx.redis.client.impl.types.ErrorType) {
       return new RatchetException("JOURNAL_ERROR", "the journal refused a step: " + msg);
