@@ -557,12 +557,15 @@ public final class RedisJournal {
     if (r == null) {
       return null;
     }
+    // RESP3 (Redis 6+, the client's default) answers CONFIG GET with a map, RESP2 with [name, value]
+    if (r.type() == io.vertx.redis.client.ResponseType.MULTI && r.isMap()) {
+      for (String key : r.getKeys()) {
+        return r.get(key).toString();
+      }
+      return null;
+    }
     if (r.size() >= 2 && r.get(1) != null) {
       return r.get(1).toString();
-    }
-    // RESP3 answers CONFIG GET with a map
-    for (String key : r.getKeys()) {
-      return r.get(key).toString();
     }
     return null;
   }
