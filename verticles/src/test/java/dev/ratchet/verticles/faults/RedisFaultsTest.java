@@ -102,13 +102,22 @@ class RedisFaultsTest {
   /** Every acknowledged turn completes with one outcome per call, and no write took effect twice. */
   private void assertAllCompleteOnce(Ratchet ratchet, FaultWorkload workload, int seconds) {
     // a caller submits a refused turn again (the same turn id runs at most once)
-    Await.until(() -> {
-      for (String id : workload.refused.keySet()) {
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
+    while (!(workload.refused.isEmpty()
+        && workload.acknowledged.values().stream().allMatch(Future::isComplete))) {
+      assertThat(System.currentTimeMillis()).as("every turn completes in time; refused: "
+          + workload.refused.size() + ", open: " + workload.acknowledged.entrySet().stream()
+          .filter(e -> !e.getValue().isComplete()).map(Map.Entry::getKey).toList()).isLessThan(deadline);
+      for (String id : new ArrayList<>(workload.refused.keySet())) {
         String[] p = id.split("/");
         workload.submit(ratchet, p[0], p[1]);
       }
-      return workload.refused.isEmpty() && workload.acknowledged.values().stream().allMatch(Future::isComplete);
-    }, seconds);
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    }
     for (Map.Entry<String, Future<TurnResult>> e : workload.acknowledged.entrySet()) {
       assertThat(e.getValue().succeeded()).as(e.getKey() + " " + e.getValue().cause()).isTrue();
       TurnResult r = e.getValue().result();
