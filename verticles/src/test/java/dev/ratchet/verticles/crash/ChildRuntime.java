@@ -93,6 +93,14 @@ final class ChildRuntime implements AutoCloseable {
         && turnId.equals(j.getJsonObject("results").getString("turnId")), seconds).getJsonObject("results");
   }
 
+  /** Sends a signal by name (STOP, CONT) to the child, as {@code kill -STOP <pid>} would. */
+  void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + name + " " + process.pid() + " failed");
+    }
+  }
+
   /** SIGKILL: no shutdown hook, no flush, like a power cut of the JVM. */
   void kill() throws InterruptedException {
     process.destroyForcibly();
