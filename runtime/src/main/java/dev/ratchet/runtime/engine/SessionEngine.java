@@ -258,6 +258,12 @@ public final class SessionEngine {
       }
       results.add(slot.done.future().result());
     }
+    if (run.journaledResult != null) {
+      running.remove(run.turn.turnId());
+      emit("turn.completed", run.turn.turnId(), null, run.journaledResult.toJson());
+      run.result.tryComplete(run.journaledResult);
+      return;
+    }
     TurnResult result = new TurnResult(sessionId, run.turn.turnId(), results);
     durably("turn_completed", () -> journal.turnCompleted(sessionId, epoch, result)).onComplete(ar -> {
       running.remove(run.turn.turnId());
@@ -526,14 +532,56 @@ public final class SessionEngine {
     if (slot.isWrite() && outcome != Outcome.SUCCEEDED && !skipped) {
       stopWrites(run, slot);
     }
-    durably("call_completed", () -> journal.callCompleted(sessionId, epoch, run.turn.turnId(), record))
+    run.unjournaled.add(new TurnRun.Completion(slot, record));
+    if (!run.flushScheduled) {
+      // outcomes reached in the same event-loop turn (typically a turn's reads) share one journal step
+      run.flushScheduled = true;
+      context.runOnContext(v -> flush(run));
+    }
+  }
+
+  /** Group commit: journals the outcomes gathered so far, and the turn's results if they are the last ones. */
+  private void flush(TurnRun run) {
+    run.flushScheduled = false;
+    List<TurnRun.Completion> batch = new ArrayList<>(run.unjournaled);
+    run.unjournaled.clear();
+    List<CallResult> records = new ArrayList<>(batch.size());
+    Map<CallSlot, CallResult> inBatch = new HashMap<>();
+    for (TurnRun.Completion c : batch) {
+      records.add(c.record());
+      inBatch.put(c.slot(), c.record());
+    }
+    TurnResult finished = null;
+    List<CallResult> ordered = new ArrayList<>(run.slots.size());
+    for (CallSlot slot : run.slots) {
+      CallResult r = inBatch.get(slot);
+      if (r == null && slot.done.future().succeeded()) {
+        r = slot.done.future().result();
+      }
+      if (r == null) {
+        ordered = null;
+        break;
+      }
+      ordered.add(r);
+    }
+    if (ordered != null) {
+      finished = new TurnResult(sessionId, run.turn.turnId(), ordered);
+    }
+    TurnResult turnResult = finished;
+    durably("calls_completed", () -> journal.callsCompleted(sessionId, epoch, run.turn.turnId(), records, turnResult))
         .onComplete(ar -> {
           if (ar.failed()) {
-            slot.done.tryFail(ar.cause());
+            batch.forEach(c -> c.slot().done.tryFail(ar.cause()));
             return;
           }
-          emit("call.completed", run.turn.turnId(), slot.callId.value(), ar.result().toJson());
-          slot.done.tryComplete(ar.result());
+          if (ar.result().turnCompleted()) {
+            run.journaledResult = turnResult;
+          }
+          for (int i = 0; i < batch.size(); i++) {
+            CallResult journaled = ar.result().records().get(i);
+            emit("call.completed", run.turn.turnId(), journaled.callId().value(), journaled.toJson());
+            batch.get(i).slot().done.tryComplete(journaled);
+          }
         });
   }
 

@@ -1,9 +1,11 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import io.vertx.core.Promise;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** A turn being executed: its calls, and whether a write has ended badly so later writes are skipped (rule 5). */
@@ -15,7 +17,16 @@ final class TurnRun {
   /** Resumed from the journal after a restart, so a write may already have reached its provider. */
   final boolean recovering;
   boolean writesStopped;
+  /** Outcomes reached but not yet journaled: the next group commit takes them. */
+  final List<Completion> unjournaled = new ArrayList<>();
+  boolean flushScheduled;
+  /** The results, when the group commit that journaled the last outcomes also completed the turn. */
+  TurnResult journaledResult;
   String stoppedBy;
+
+  /** An outcome waiting for the group commit. */
+  record Completion(CallSlot slot, CallResult record) {
+  }
 
   TurnRun(Turn turn, List<CallSlot> slots, boolean recovering) {
     this.turn = turn;

@@ -27,6 +27,7 @@ final class LuaScripts {
     SUBMIT_TURN("submit_turn.lua"),
     CALL_STARTED("call_started.lua"),
     CALL_COMPLETED("call_completed.lua"),
+    CALLS_COMPLETED("calls_completed.lua"),
     APPEND_EVENT("append_event.lua"),
     APPROVAL_REQUESTED("approval_requested.lua"),
     APPROVAL_DECIDED("approval_decided.lua"),

@@ -237,6 +237,48 @@ public final class RedisJournal {
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : record);
   }
 
+  /**
+   * Journals several calls' terminal outcomes of one turn in one step, each once (J1). When
+   * {@code turnResult} is given and every call was new, the turn is completed in the same step.
+   * Answers the journaled records (earlier ones where a call already had one) and whether the turn
+   * was completed.
+   */
+  public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
+                                               TurnResult turnResult) {
+    List<String> keyList = new ArrayList<>(4 + records.size());
+    keyList.add(keys.meta(sessionId));
+    keyList.add(keys.events(sessionId));
+    keyList.add(keys.turn(sessionId, turnId));
+    keyList.add(keys.inflight(sessionId));
+    List<String> args = new ArrayList<>(4 + records.size() * 4);
+    args.add(String.valueOf(epoch));
+    args.add(turnId);
+    args.add(now());
+    args.add(turnResult == null ? "" : turnResult.toJson().encode());
+    for (CallResult record : records) {
+      keyList.add(keys.call(sessionId, record.callId().value()));
+      JsonObject json = record.toJson();
+      String encoded = json.encode();
+      Object result = json.remove("result");
+      if (result != null) {
+        json.put("resultBytes", io.vertx.core.json.Json.encode(result).length());
+      }
+      args.add(record.callId().value());
+      args.add(record.outcome().wireName());
+      args.add(encoded);
+      args.add(json.encode());
+    }
+    return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
+      boolean turnDone = r.get(0).toInteger() == 1;
+      List<CallResult> journaled = new ArrayList<>(records.size());
+      for (int i = 0; i < records.size(); i++) {
+        String existing = r.get(i + 1).toString();
+        journaled.add(existing.isEmpty() ? records.get(i) : CallResult.fromJson(new JsonObject(existing)));
+      }
+      return new CompletedCalls(journaled, turnDone);
+    });
+  }
+
   /** Appends an informational step event, fenced like every other append. */
   public Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
                                   JsonObject data) {

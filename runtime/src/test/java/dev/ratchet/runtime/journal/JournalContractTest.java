@@ -168,6 +168,40 @@ class JournalContractTest {
   }
 
   @Test
+  void aGroupCommitJournalsEachCallOnceAndCompletesTheTurnOnlyWhenEveryCallWasNew() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a", "b", "c");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallResult a = record(t, 0, Outcome.SUCCEEDED, "first", null);
+    await(journal.callCompleted(sessionId, epoch, "t1", a));
+
+    CallResult aAgain = record(t, 0, Outcome.FAILED, null, "second");
+    CallResult b = record(t, 1, Outcome.SUCCEEDED, "b", null);
+    CallResult c = record(t, 2, Outcome.SUCCEEDED, "c", null);
+    TurnResult provisional = new TurnResult(sessionId, "t1", List.of(aAgain, b, c));
+    CompletedCalls answer = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aAgain, b, c), provisional));
+    assertThat(answer.records().get(0).result()).isEqualTo("first");
+    assertThat(answer.records().get(1).result()).isEqualTo("b");
+    assertThat(answer.turnCompleted()).isFalse();
+    assertThat(await(journal.turnResult(sessionId, "t1"))).isNull();
+
+    Turn t2 = turn("t2", "a", "b");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t2));
+    CallResult x = record(t2, 0, Outcome.SUCCEEDED, "x", null);
+    CallResult y = record(t2, 1, Outcome.OUTCOME_UNKNOWN, null, "timeout");
+    TurnResult done = new TurnResult(sessionId, "t2", List.of(x, y));
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t2", List.of(x, y), done)).turnCompleted()).isTrue();
+    assertThat(await(journal.turnResult(sessionId, "t2")).toJson()).isEqualTo(done.toJson());
+    assertThat(await(journal.inflightTurns(sessionId))).extracting(i -> i.turn().turnId()).containsExactly("t1");
+
+    long newer = await(journal.claim(sessionId, "node-2"));
+    assertThat(newer).isGreaterThan(epoch);
+    Throwable fenced = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(record(t, 2, Outcome.FAILED,
+        null, "late")), null));
+    assertThat(((RatchetException) fenced).code()).isEqualTo("FENCED");
+  }
+
+  @Test
   void startingACallThatAlreadyHasAnOutcomeAnswersThatOutcomeAndStartsNothing() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");

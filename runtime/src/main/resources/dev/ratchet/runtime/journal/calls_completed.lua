@@ -1,0 +1,37 @@
+-- Journals the terminal outcomes of several calls of one turn in one round trip (group commit), each
+-- exactly once (J1). When the caller also passes the turn's results and every call was new, the
+-- turn is completed in the same step (J7: its results are journaled before they are delivered).
+-- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight  KEYS[5..] one call key per call
+-- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] now  ARGV[4] turn results (json) or ''
+-- then per call: call id, outcome, record (json), event data (json)
+if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
+  return redis.error_reply('FENCED session owned by a newer epoch')
+end
+local answers = {}
+local allNew = true
+local n = #KEYS - 4
+for i = 1, n do
+  local key = KEYS[4 + i]
+  local base = 4 + (i - 1) * 4
+  local existing = redis.call('HGET', key, 'record')
+  if existing then
+    allNew = false
+    answers[i] = existing
+  else
+    redis.call('HSET', key, 'turn', ARGV[2], 'state', 'done', 'outcome', ARGV[base + 2], 'record', ARGV[base + 3],
+      'completedAt', ARGV[3])
+    redis.call('XADD', KEYS[2], '*', 'type', 'call.completed', 'turn', ARGV[2], 'call', ARGV[base + 1], 'at', ARGV[3],
+      'data', ARGV[base + 4])
+    answers[i] = ''
+  end
+end
+local turnDone = 0
+if ARGV[4] ~= '' and allNew and redis.call('HGET', KEYS[3], 'status') ~= 'completed' then
+  redis.call('HSET', KEYS[3], 'status', 'completed', 'results', ARGV[4], 'completedAt', ARGV[3])
+  redis.call('HSET', KEYS[1], 'updatedAt', ARGV[3])
+  redis.call('SREM', KEYS[4], ARGV[2])
+  redis.call('XADD', KEYS[2], '*', 'type', 'turn.completed', 'turn', ARGV[2], 'at', ARGV[3], 'data', ARGV[4])
+  turnDone = 1
+end
+table.insert(answers, 1, turnDone)
+return answers
