@@ -61,11 +61,16 @@ final class LuaScripts {
     return Future.all(loads).mapEmpty();
   }
 
-  Future<Response> run(Script script, List<String> keys, List<String> args) {
-    String sha = shas.get(script);
-    Request req = Request.cmd(Command.EVALSHA).arg(sha).arg(keys.size());
+  /** The EVALSHA request for a script, for callers that pipeline it with other commands. */
+  Request request(Script script, List<String> keys, List<String> args) {
+    Request req = Request.cmd(Command.EVALSHA).arg(shas.get(script)).arg(keys.size());
     keys.forEach(req::arg);
     args.forEach(req::arg);
+    return req;
+  }
+
+  Future<Response> run(Script script, List<String> keys, List<String> args) {
+    Request req = request(script, keys, args);
     return redis.get().send(req).recover(err -> {
       if (err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT")) {
         Request eval = Request.cmd(Command.EVAL).arg(bodies.get(script)).arg(keys.size());

@@ -123,14 +123,26 @@ public final class RedisJournal {
     String spec = turn.toJson().encode();
     String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(turn.toJson()));
     String now = now();
-    List<Request> indexes = List.of(
+    List<String> keyList = List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, turn.turnId()),
+        keys.inflight(sessionId));
+    List<String> args = List.of(String.valueOf(epoch), turn.turnId(), spec, specHash, agent, now);
+    // the recovery index is written before the turn, in the same pipeline: one round trip, and a
+    // crash can leave an index entry without a turn but never a turn that recovery cannot find
+    List<Request> pipeline = List.of(
         Request.cmd(Command.SADD).arg(keys.activeSessions()).arg(sessionId),
-        Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId));
-    return batch(indexes)
-        .compose(v -> run(Script.SUBMIT_TURN,
-            List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, turn.turnId()),
-                keys.inflight(sessionId)),
-            List.of(String.valueOf(epoch), turn.turnId(), spec, specHash, agent, now)))
+        Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId),
+        scripts.request(Script.SUBMIT_TURN, keyList, args));
+    commandsSent.add(pipeline.size());
+    return redis.batch(pipeline)
+        .map(replies -> replies.get(2))
+        .recover(err -> {
+          String msg = pipelinedError(err);
+          if (msg.startsWith("NOSCRIPT")) {
+            return run(Script.SUBMIT_TURN, keyList, args);
+          }
+          return Future.failedFuture(failure(msg.equals(String.valueOf(err.getMessage())) ? err
+              : new PipelinedError(msg, err)));
+        })
         .map(r -> {
           String status = r.get(0).toString();
           switch (status) {
@@ -592,6 +604,23 @@ public final class RedisJournal {
   private static final java.util.regex.Pattern TRANSIENT_SERVER_STATE =
       java.util.regex.Pattern.compile("(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|CONNECTION_CLOSED)\\b");
 
+  /** A batch fails whole with {@code ERR [index] message}; the message is what the failing command said. */
+  private static String pipelinedError(Throwable err) {
+    String msg = String.valueOf(err.getMessage());
+    java.util.regex.Matcher m = PIPELINED.matcher(msg);
+    return m.matches() ? m.group(1) : msg;
+  }
+
+  private static final java.util.regex.Pattern PIPELINED = java.util.regex.Pattern.compile("ERR \\[\\d+\\] (.*)",
+      java.util.regex.Pattern.DOTALL);
+
+  /** A server error reply found inside a failed pipeline. */
+  private static final class PipelinedError extends RuntimeException {
+    PipelinedError(String message, Throwable cause) {
+      super(message, cause, false, false);
+    }
+  }
+
   private static Throwable classify(Throwable err) {
     if (err instanceof RatchetException) {
       return err;
@@ -608,7 +637,7 @@ public final class RedisJournal {
       // client failed the command because its connection closed under it
       return unavailable("the journal (Redis) cannot serve commands yet", err);
     }
-    if (err instanceof io.vertx.redis.client.impl.types.ErrorType) {
+    if (err instanceof io.vertx.redis.client.impl.types.ErrorType || err instanceof PipelinedError) {
       return new RatchetException("JOURNAL_ERROR", "the journal refused a step: " + msg);
     }
     return unavailable("the journal (Redis) is unreachable", err);
