@@ -6,7 +6,6 @@ import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -33,12 +32,19 @@ public final class CanonicalJson {
       throw new IllegalStateException(e);
     }
   });
-  private static final HexFormat HEX = HexFormat.of();
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   public static String sha256Hex(String text) {
     MessageDigest md = SHA256.get();
     md.reset();
-    return HEX.formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+    byte[] digest = md.digest(text.getBytes(StandardCharsets.UTF_8));
+    // HexFormat showed up in profiles of the turn path; a table lookup is several times cheaper
+    char[] out = new char[digest.length * 2];
+    for (int i = 0; i < digest.length; i++) {
+      out[2 * i] = HEX[(digest[i] >> 4) & 0xf];
+      out[2 * i + 1] = HEX[digest[i] & 0xf];
+    }
+    return new String(out);
   }
 
   private static void write(StringBuilder sb, Object value) {
