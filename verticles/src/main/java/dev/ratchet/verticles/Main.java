@@ -1,6 +1,6 @@
 package dev.ratchet.verticles;
 
-import dev.ratchet.verticles.cli.BenchCommand;
+import dev.ratchet.verticles.bench.BenchCommand;
 import dev.ratchet.verticles.cli.InspectCommand;
 import dev.ratchet.verticles.cli.RunCommand;
 import picocli.CommandLine;

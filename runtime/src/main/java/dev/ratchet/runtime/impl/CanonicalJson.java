@@ -25,13 +25,20 @@ public final class CanonicalJson {
     return sb.toString();
   }
 
-  public static String sha256Hex(String text) {
+  // looking a digest up in the security providers costs more than hashing a call's arguments
+  private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
     try {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  });
+  private static final HexFormat HEX = HexFormat.of();
+
+  public static String sha256Hex(String text) {
+    MessageDigest md = SHA256.get();
+    md.reset();
+    return HEX.formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
   }
 
   private static void write(StringBuilder sb, Object value) {

@@ -35,6 +35,7 @@ public final class RedisJournal {
   private final JournalKeys keys;
   private final LuaScripts scripts;
   private final String redisUrl;
+  private final java.util.concurrent.atomic.LongAdder commandsSent = new java.util.concurrent.atomic.LongAdder();
 
   private RedisJournal(Redis redis, JournalOptions options) {
     this.redis = redis;
@@ -528,18 +529,40 @@ public final class RedisJournal {
     });
   }
 
+  /** One INFO section as a map of its fields. */
+  public Future<Map<String, String>> info(String section) {
+    return send(Request.cmd(Command.INFO).arg(section)).map(r -> {
+      Map<String, String> map = new HashMap<>();
+      for (String line : r.toString().split("\r?\n")) {
+        int colon = line.indexOf(':');
+        if (colon > 0 && !line.startsWith("#")) {
+          map.put(line.substring(0, colon), line.substring(colon + 1).trim());
+        }
+      }
+      return map;
+    });
+  }
+
+  /** Commands this journal has sent to Redis since it was opened (each script run counts once). */
+  public long commandsSent() {
+    return commandsSent.sum();
+  }
+
   /** Sends a raw command; for tools and tests that inspect the journal's Redis. */
   public Future<Response> send(Request request) {
+    commandsSent.increment();
     return redis.send(request).recover(err -> Future.failedFuture(classify(err)));
   }
 
   // ---------------------------------------------------------------- helpers
 
   private Future<Void> batch(List<Request> requests) {
+    commandsSent.add(requests.size());
     return redis.batch(requests).recover(err -> Future.failedFuture(classify(err))).mapEmpty();
   }
 
   private Future<Response> run(Script script, List<String> keyList, List<String> args) {
+    commandsSent.increment();
     return scripts.run(script, keyList, args).recover(err -> Future.failedFuture(classify(err)));
   }
 

@@ -143,46 +143,16 @@ final class EventBusApi extends VerticleBase {
     });
   }
 
-  /** A refused decision as the error a caller sees. */
-  static RatchetException refusal(DecisionAnswer answer) {
-    switch (answer) {
-      case STALE:
-        return new RatchetException("STALE_DECISION", "the decision names arguments other than the ones this call"
-            + " waits with; reload the request and decide again");
-      case UNKNOWN_CALL:
-        return new RatchetException("UNKNOWN_CALL", "no approval was requested for this call");
-      case ALREADY_DECIDED:
-        return new RatchetException("ALREADY_DECIDED", "this call was already decided");
-      default:
-        return new RatchetException("APPROVAL_EXPIRED", "the approval request expired, which counts as rejected");
-    }
+  private static RatchetException refusal(DecisionAnswer answer) {
+    return ErrorCodes.refusal(answer);
   }
 
-  static int status(Throwable err) {
-    switch (code(err)) {
-      case "INVALID_REQUEST":
-        return 400;
-      case "UNKNOWN_AGENT":
-      case "UNKNOWN_CALL":
-      case "UNKNOWN_SESSION":
-        return 404;
-      case "TURN_ID_REUSED":
-      case "STALE_DECISION":
-      case "ALREADY_DECIDED":
-      case "APPROVAL_EXPIRED":
-      case "AGENT_MISMATCH":
-      case "NOT_UNKNOWN":
-        return 409;
-      case "JOURNAL_UNAVAILABLE":
-      case "FENCED":
-        return 503;
-      default:
-        return 500;
-    }
+  private static int status(Throwable err) {
+    return ErrorCodes.status(err);
   }
 
-  static String code(Throwable err) {
-    return err instanceof RatchetException ? ((RatchetException) err).code() : "INTERNAL";
+  private static String code(Throwable err) {
+    return ErrorCodes.code(err);
   }
 
   private static void fail(Message<?> msg, Throwable err) {

@@ -1,0 +1,203 @@
+package dev.ratchet.verticles.bench;
+
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.IdempotencyKey;
+import dev.ratchet.runtime.Tool;
+import dev.ratchet.runtime.ToolInvocation;
+import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetOptions;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import picocli.CommandLine;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+/**
+ * Durable tool calls per second, turn latency and overhead, Redis cost per call, the fenced-append
+ * ceiling of the same Redis in the same run, recovery time and heap per session. Prints a table,
+ * writes a plot, and ends with one JSON line.
+ */
+@CommandLine.Command(name = "bench", description = "Measure durable tool calls per second, latency and recovery.")
+public final class BenchCommand implements Callable<Integer> {
+
+  @CommandLine.Option(names = "--sessions", split = ",", defaultValue = "1,100,10000",
+      description = "concurrent sessions per point (${DEFAULT-VALUE})")
+  List<Integer> sessions;
+
+  @CommandLine.Option(names = "--mixes", split = ",", defaultValue = "mix,reads,writes",
+      description = "turn shapes: mix (3 reads + 2 writes), reads, writes (${DEFAULT-VALUE})")
+  List<String> mixes;
+
+  @CommandLine.Option(names = "--fsync", split = ",", defaultValue = "everysec,always",
+      description = "appendfsync of the embedded Redis, one run each (${DEFAULT-VALUE})")
+  List<String> fsyncs;
+
+  @CommandLine.Option(names = "--seconds", defaultValue = "10", description = "measured seconds per point")
+  int seconds;
+
+  @CommandLine.Option(names = "--warmup", defaultValue = "3", description = "warm-up seconds per point")
+  int warmup;
+
+  @CommandLine.Option(names = "--recovery-sessions", defaultValue = "10000",
+      description = "sessions with a turn in flight for the recovery probe; 0 skips it")
+  int recoverySessions;
+
+  @CommandLine.Option(names = "--plot", defaultValue = "docs/bench-sessions.png", description = "PNG to write")
+  Path plot;
+
+  @CommandLine.Option(names = "--quick", description = "one short point: 16 sessions, mix, everysec, no recovery")
+  boolean quick;
+
+  @CommandLine.Option(names = "--redis-url", description = "use this Redis instead of starting one (fsync list ignored)")
+  String redisUrl;
+
+  @Override
+  public Integer call() throws Exception {
+    if (quick) {
+      sessions = List.of(16);
+      mixes = List.of("mix");
+      fsyncs = List.of("everysec");
+      seconds = Math.min(seconds, 8);
+      recoverySessions = 0;
+      plot = null;
+    }
+    JsonArray points = new JsonArray();
+    Map<String, List<BenchPlot.Point>> series = new LinkedHashMap<>();
+    JsonObject recovery = null;
+    System.out.printf("bench on %d cores, %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.name"), System.getProperty("java.version"));
+    System.out.printf("%-9s %-7s %8s %12s %12s %8s %9s %9s %9s %10s %9s %9s%n", "fsync", "mix", "sessions",
+        "calls/s", "ceiling/s", "ratio", "p50 ms", "p99 ms", "p999 ms", "ovh/call", "cmds/call", "bytes/call");
+    for (String fsync : redisUrl == null ? fsyncs : List.of("external")) {
+      RedisServerProcess own = redisUrl == null
+          ? RedisServerProcess.start(0, Files.createTempDirectory("ratchet-bench"), fsync) : null;
+      String url = own == null ? redisUrl : own.url();
+      try {
+        for (String mixName : mixes) {
+          Workload.Mix mix = Workload.Mix.valueOf(mixName.toUpperCase());
+          for (int n : sessions) {
+            JsonObject point = point(url, fsync, mix, n);
+            points.add(point);
+            series.computeIfAbsent(mix.label() + ", " + fsync, k -> new ArrayList<>())
+                .add(new BenchPlot.Point(n, point.getDouble("callsPerSec"), point.getDouble("turnP99Ms")));
+          }
+        }
+        if (recovery == null && recoverySessions > 0) {
+          RecoveryProbe.Figures f = RecoveryProbe.measure(url, recoverySessions);
+          recovery = new JsonObject().put("sessions", f.sessions()).put("resumeMs", f.resumeMillis())
+              .put("heapBytesPerActiveSession", f.heapPerActiveSession())
+              .put("heapBytesPerPassivatedSession", f.heapPerPassivatedSession());
+          System.out.printf("recovery: %,d sessions with a turn in flight resumed in %,d ms; heap %,d bytes per active"
+                  + " session, %,d per passivated session%n", f.sessions(), f.resumeMillis(),
+              f.heapPerActiveSession(), f.heapPerPassivatedSession());
+        }
+      } finally {
+        if (own != null) {
+          own.close();
+        }
+      }
+    }
+    double direct = directCallsPerSecond();
+    System.out.printf("direct tool calls/s (same tools, no journal): %,.0f%n", direct);
+    if (plot != null && !series.isEmpty()) {
+      BenchPlot.write(plot, "Ratchet bench: " + Runtime.getRuntime().availableProcessors() + " cores, Redis on loopback",
+          series);
+      System.out.println("plot written to " + plot);
+    }
+    JsonObject summary = new JsonObject().put("points", points).put("directCallsPerSec", Math.round(direct));
+    if (recovery != null) {
+      summary.put("recovery", recovery);
+    }
+    System.out.println(summary.encode());
+    return 0;
+  }
+
+  private JsonObject point(String url, String fsync, Workload.Mix mix, int n) {
+    Vertx vertx = Vertx.vertx();
+    try {
+      int pool = Math.max(8, Math.min(64, n));
+      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(pool)
+          .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
+      ratchet.register(Workload.agent()).await();
+      RedisJournal journal = ratchet.journal();
+      Workload.run(ratchet, mix, n, warmup * 1000L);
+      Map<String, Long> before = journal.commandStats().await();
+      Map<String, String> stats0 = journal.info("stats").await();
+      long sent0 = journal.commandsSent();
+      Workload.Result r = Workload.run(ratchet, mix, n, seconds * 1000L);
+      long sent = journal.commandsSent() - sent0;
+      Map<String, String> stats1 = journal.info("stats").await();
+      Map<String, Long> after = journal.commandStats().await();
+      long executed = 0;
+      for (Map.Entry<String, Long> e : after.entrySet()) {
+        if (!e.getKey().equals("info")) {
+          executed += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+        }
+      }
+      long bytes = delta(stats0, stats1, "total_net_input_bytes") + delta(stats0, stats1, "total_net_output_bytes");
+      ratchet.close().await();
+      double ceiling = FencedAppendCeiling.measure(vertx, url, n, Math.min(seconds, 5) * 1000L, pool);
+      long calls = Math.max(1, r.calls());
+      int perTurn = mix.calls.size();
+      double overheadPerCall = Math.max(0, r.latencies().percentileMillis(50) - r.toolNanos() / 1e6 / Math.max(1,
+          r.turns())) / perTurn;
+      double ratio = r.callsPerSecond() / Math.max(1, ceiling);
+      JsonObject p = new JsonObject().put("fsync", fsync).put("mix", mix.label()).put("sessions", n)
+          .put("callsPerSec", Math.round(r.callsPerSecond())).put("ceilingAppendsPerSec", Math.round(ceiling))
+          .put("ratioToCeiling", round(ratio)).put("turnP50Ms", round(r.latencies().percentileMillis(50)))
+          .put("turnP99Ms", round(r.latencies().percentileMillis(99)))
+          .put("turnP999Ms", round(r.latencies().percentileMillis(99.9)))
+          .put("overheadPerCallMs", round(overheadPerCall))
+          .put("redisCommandsSentPerCall", round((double) sent / calls))
+          .put("redisCommandsExecutedPerCall", round((double) executed / calls))
+          .put("redisBytesPerCall", Math.round((double) bytes / calls));
+      System.out.printf("%-9s %-7s %8d %,12.0f %,12.0f %7.0f%% %9.2f %9.2f %9.2f %10.3f %9.2f %9d%n", fsync,
+          mix.label(), n, r.callsPerSecond(), ceiling, ratio * 100, r.latencies().percentileMillis(50),
+          r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9), overheadPerCall,
+          (double) sent / calls, bytes / calls);
+      return p;
+    } finally {
+      vertx.close().await();
+    }
+  }
+
+  private static long delta(Map<String, String> a, Map<String, String> b, String key) {
+    return Long.parseLong(b.getOrDefault(key, "0")) - Long.parseLong(a.getOrDefault(key, "0"));
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+
+  private static double directCallsPerSecond() {
+    Vertx vertx = Vertx.vertx();
+    try {
+      List<Tool> tools = new ArrayList<>();
+      Workload.agent().toolSources().forEach(s -> tools.addAll(s.tools(vertx).result()));
+      long calls = 0;
+      long end = System.currentTimeMillis() + 2000;
+      long start = System.nanoTime();
+      while (System.currentTimeMillis() < end) {
+        for (Tool t : tools) {
+          CallId id = CallId.of("direct", "t", (int) (calls % 5));
+          t.invoke(new ToolInvocation("direct", id, IdempotencyKey.of(id, new JsonObject()), 1, new JsonObject(),
+              Long.MAX_VALUE)).result();
+          calls++;
+        }
+      }
+      return calls / ((System.nanoTime() - start) / 1e9);
+    } finally {
+      vertx.close();
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package dev.ratchet.verticles.http;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Settings of the HTTP API and dashboard: the {@code http} section of {@code conf/ratchet.json}.
+ * <pre>{@code
+ * "http": {
+ *   "port": 8080, "host": "0.0.0.0", "bodyLimitBytes": 1048576, "secureCookies": false,
+ *   "users":  [{"name": "ana", "role": "approver", "passwordHash": "pbkdf2-sha256$310000$..."}],
+ *   "tokens": [{"name": "support-bot", "role": "agent", "tokenHash": "<hex sha-256>"}]
+ * }
+ * }</pre>
+ * {@code RATCHET_HTTP_PORT} overrides the port.
+ */
+public final class HttpOptions {
+
+  /** A person who logs in to the dashboard. */
+  public record User(String name, Role role, String passwordHash) {
+  }
+
+  /** An API token for an agent or script, known only by its SHA-256. */
+  public record Token(String name, Role role, String tokenHash) {
+  }
+
+  public static final int DEFAULT_PORT = 8080;
+  public static final long DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+  private int port = DEFAULT_PORT;
+  private String host = "0.0.0.0";
+  private long bodyLimitBytes = DEFAULT_BODY_LIMIT;
+  private boolean secureCookies;
+  private long sessionTimeoutMillis = 8 * 3600_000L;
+  private final List<User> users = new ArrayList<>();
+  private final List<Token> tokens = new ArrayList<>();
+
+  public static HttpOptions create() {
+    return new HttpOptions();
+  }
+
+  /** Reads the {@code http} section; {@code RATCHET_HTTP_PORT} wins over {@code port}. */
+  public static HttpOptions fromConfig(JsonObject http) {
+    return fromConfig(http, System.getenv("RATCHET_HTTP_PORT"));
+  }
+
+  static HttpOptions fromConfig(JsonObject http, String portOverride) {
+    JsonObject json = http == null ? new JsonObject() : http;
+    HttpOptions o = new HttpOptions();
+    o.port = json.getInteger("port", DEFAULT_PORT);
+    if (portOverride != null && !portOverride.isBlank()) {
+      o.port = Integer.parseInt(portOverride.trim());
+    }
+    o.host = json.getString("host", o.host);
+    o.bodyLimitBytes = json.getLong("bodyLimitBytes", o.bodyLimitBytes);
+    o.secureCookies = json.getBoolean("secureCookies", false);
+    o.sessionTimeoutMillis = json.getLong("sessionTimeoutMillis", o.sessionTimeoutMillis);
+    for (Object u : json.getJsonArray("users", new JsonArray())) {
+      JsonObject user = (JsonObject) u;
+      o.user(user.getString("name"), Role.fromWireName(user.getString("role", "viewer")),
+          user.getString("passwordHash"));
+    }
+    for (Object t : json.getJsonArray("tokens", new JsonArray())) {
+      JsonObject token = (JsonObject) t;
+      o.token(token.getString("name"), Role.fromWireName(token.getString("role", "agent")),
+          token.getString("tokenHash"));
+    }
+    return o;
+  }
+
+  public HttpOptions port(int port) {
+    this.port = port;
+    return this;
+  }
+
+  public HttpOptions host(String host) {
+    this.host = host;
+    return this;
+  }
+
+  public HttpOptions bodyLimitBytes(long limit) {
+    this.bodyLimitBytes = limit;
+    return this;
+  }
+
+  /** Marks the session cookie Secure; turn on when the dashboard is served over HTTPS. */
+  public HttpOptions secureCookies(boolean secure) {
+    this.secureCookies = secure;
+    return this;
+  }
+
+  public HttpOptions sessionTimeoutMillis(long millis) {
+    this.sessionTimeoutMillis = millis;
+    return this;
+  }
+
+  /** Adds a dashboard user; {@code passwordHash} comes from {@link PasswordHash#hashPassword(char[])}. */
+  public HttpOptions user(String name, Role role, String passwordHash) {
+    if (name == null || name.isBlank() || passwordHash == null || passwordHash.isBlank()) {
+      throw new IllegalArgumentException("http.users entries need 'name' and 'passwordHash'");
+    }
+    users.add(new User(name, role, passwordHash));
+    return this;
+  }
+
+  /** Adds an API token; {@code tokenHash} comes from {@link PasswordHash#hashToken(String)}. */
+  public HttpOptions token(String name, Role role, String tokenHash) {
+    if (name == null || name.isBlank() || tokenHash == null || !tokenHash.matches("[0-9a-fA-F]{64}")) {
+      throw new IllegalArgumentException("http.tokens entries need 'name' and 'tokenHash' (hex SHA-256)");
+    }
+    tokens.add(new Token(name, role, tokenHash.toLowerCase(java.util.Locale.ROOT)));
+    return this;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public String host() {
+    return host;
+  }
+
+  public long bodyLimitBytes() {
+    return bodyLimitBytes;
+  }
+
+  public boolean secureCookies() {
+    return secureCookies;
+  }
+
+  public long sessionTimeoutMillis() {
+    return sessionTimeoutMillis;
+  }
+
+  public List<User> users() {
+    return List.copyOf(users);
+  }
+
+  public List<Token> tokens() {
+    return List.copyOf(tokens);
+  }
+}

@@ -1,0 +1,93 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.runtime.ApprovalDecision;
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.http.Role;
+import dev.ratchet.verticles.impl.ErrorCodes;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The approvals inbox: {@code GET /api/approvals} and
+ * {@code POST /api/approvals/:sessionId/:callId {argumentsHash, approved, reason}}. The approver
+ * is always the caller's own name.
+ */
+public final class ApprovalRoutes {
+
+  private final Ratchet ratchet;
+  private final RatchetMetrics metrics;
+
+  public ApprovalRoutes(Ratchet ratchet, RatchetMetrics metrics) {
+    this.ratchet = ratchet;
+    this.metrics = metrics;
+  }
+
+  public void mount(Router router) {
+    router.get("/api/approvals").handler(AuthHandler.require(Role.Permission.READ)).handler(this::list);
+    router.post("/api/approvals/:sessionId/:callId").handler(AuthHandler.require(Role.Permission.DECIDE))
+        .handler(this::decide);
+  }
+
+  private void list(RoutingContext ctx) {
+    ratchet.pendingApprovals().onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+        return;
+      }
+      JsonArray list = new JsonArray();
+      for (ApprovalRequest r : ar.result()) {
+        list.add(r.toJson());
+      }
+      metrics.pendingApprovals(ar.result().size());
+      Replies.json(ctx, 200, new JsonObject().put("approvals", list));
+    });
+  }
+
+  private void decide(RoutingContext ctx) {
+    String sessionId = ctx.pathParam("sessionId");
+    String callId = ctx.pathParam("callId");
+    ApprovalDecision decision;
+    try {
+      JsonObject body = Replies.body(ctx);
+      Object hash = body.getValue("argumentsHash");
+      if (!(hash instanceof String) || ((String) hash).isBlank()) {
+        throw Replies.invalid("'argumentsHash' must be the hash of the arguments you were shown");
+      }
+      Object approved = body.getValue("approved");
+      if (!(approved instanceof Boolean)) {
+        throw Replies.invalid("'approved' must be true or false");
+      }
+      Object reason = body.getValue("reason");
+      if (reason != null && !(reason instanceof String) || reason != null && ((String) reason).length() > 2000) {
+        throw Replies.invalid("'reason' must be a string of at most 2000 characters");
+      }
+      if (!((Boolean) approved) && (reason == null || ((String) reason).isBlank())) {
+        throw Replies.invalid("a rejection needs a 'reason'; the model is told it");
+      }
+      // the approver is who is logged in; a name in the body is ignored
+      decision = new ApprovalDecision(sessionId, new CallId(callId), (String) hash, (Boolean) approved,
+          AuthHandler.principal(ctx).name(), (String) reason);
+    } catch (RatchetException e) {
+      Replies.fail(ctx, e);
+      return;
+    }
+    long started = System.nanoTime();
+    ratchet.decide(decision).onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+      } else if (ar.result() != DecisionAnswer.ACCEPTED) {
+        Replies.fail(ctx, ErrorCodes.refusal(ar.result()));
+      } else {
+        metrics.journalAppend("decide", System.nanoTime() - started);
+        Replies.json(ctx, 200, new JsonObject().put("status", decision.approved() ? "approved" : "rejected")
+            .put("sessionId", sessionId).put("callId", callId).put("approver", decision.approver()));
+      }
+    });
+  }
+}

@@ -1,0 +1,64 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.http.Role;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code GET /health} (no login: load balancers call it; it reveals nothing but up or down) and
+ * {@code GET /metrics} (Prometheus text; login or token required).
+ */
+public final class HealthRoutes {
+
+  static final long TIMEOUT_MILLIS = 2_000;
+
+  private final Ratchet ratchet;
+  private final RatchetMetrics metrics;
+
+  public HealthRoutes(Ratchet ratchet, RatchetMetrics metrics) {
+    this.ratchet = ratchet;
+    this.metrics = metrics;
+  }
+
+  public void mountPublic(Router router) {
+    router.get("/health").handler(this::health);
+  }
+
+  public void mountProtected(Router router) {
+    router.get("/metrics").handler(AuthHandler.require(Role.Permission.READ)).handler(this::metrics);
+  }
+
+  private void health(RoutingContext ctx) {
+    // reachable: Redis answers PING; writable: the journal can append (a SET under its prefix)
+    ratchet.journal().send(Request.cmd(Command.PING)).timeout(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+        .onComplete(ping -> {
+          if (ping.failed()) {
+            Replies.json(ctx, 503, new JsonObject().put("status", "DOWN").put("redis", "unreachable")
+                .put("journal", "unavailable"));
+            return;
+          }
+          long started = System.nanoTime();
+          ratchet.journal().ping().timeout(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).onComplete(write -> {
+            if (write.failed()) {
+              Replies.json(ctx, 503, new JsonObject().put("status", "DOWN").put("redis", "reachable")
+                  .put("journal", "not writable"));
+              return;
+            }
+            metrics.journalAppend("health", System.nanoTime() - started);
+            Replies.json(ctx, 200, new JsonObject().put("status", "UP").put("redis", "reachable")
+                .put("journal", "writable"));
+          });
+        });
+  }
+
+  private void metrics(RoutingContext ctx) {
+    ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+        .putHeader("Cache-Control", "no-store").end(metrics.scrape());
+  }
+}

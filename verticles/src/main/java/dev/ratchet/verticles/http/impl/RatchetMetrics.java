@@ -1,0 +1,138 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.verticles.Ratchet;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.DeliveryContext;
+import io.vertx.core.json.JsonObject;
+import io.vertx.micrometer.backends.BackendRegistries;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Ratchet's Prometheus metrics. Uses the Vert.x Micrometer registry when Vert.x was started with
+ * Prometheus metrics enabled (then Vert.x's own HTTP, event-bus and pool metrics are included),
+ * else a registry of its own.
+ * <p>Calls and turns are counted from the step events every session publishes on this node
+ * (seen by an outbound event-bus interceptor), so turns submitted from Java or the event bus count
+ * too, not only those that came over HTTP.
+ */
+public final class RatchetMetrics {
+
+  private static final int MAX_OPEN_TURNS = 10_000;
+
+  private final Vertx vertx;
+  private final PrometheusMeterRegistry registry;
+  private final AtomicLong pending = new AtomicLong();
+  private final Timer callLatency;
+  private final Timer turnLatency;
+  // submittedAt of turns still running, keyed "session\nturn"; bounded so a leak cannot grow it
+  private final Map<String, Long> openTurns = new LinkedHashMap<>(16, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+      return size() > MAX_OPEN_TURNS;
+    }
+  };
+  private final Handler<DeliveryContext<Object>> interceptor = this::intercept;
+  private long refresh;
+
+  public RatchetMetrics(Vertx vertx, Ratchet ratchet) {
+    this.vertx = vertx;
+    MeterRegistry shared = BackendRegistries.getDefaultNow();
+    this.registry = shared instanceof PrometheusMeterRegistry ? (PrometheusMeterRegistry) shared
+        : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    this.callLatency = Timer.builder("ratchet.call.duration").description("Time from a call's start to its outcome")
+        .publishPercentileHistogram().register(registry);
+    this.turnLatency = Timer.builder("ratchet.turn.duration").description("Time from a turn's submission to its results")
+        .publishPercentileHistogram().register(registry);
+    Gauge.builder("ratchet.approvals.pending", pending, AtomicLong::get)
+        .description("Writes waiting for a person's decision").register(registry);
+    Gauge.builder("ratchet.sessions.active", ratchet, r -> r.activeSessions())
+        .description("Session verticles deployed on this node").register(registry);
+    vertx.eventBus().addOutboundInterceptor(interceptor);
+    refresh = vertx.setPeriodic(5_000, t -> ratchet.pendingApprovals().onSuccess(l -> pending.set(l.size())));
+    ratchet.pendingApprovals().onSuccess(l -> pending.set(l.size()));
+  }
+
+  public void close() {
+    vertx.cancelTimer(refresh);
+    vertx.eventBus().removeOutboundInterceptor(interceptor);
+  }
+
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  public void pendingApprovals(int count) {
+    pending.set(count);
+  }
+
+  /** Latency of one journal append made for an HTTP request ({@code op}: submit, decide, reconcile, health). */
+  public void journalAppend(String op, long nanos) {
+    Timer.builder("ratchet.journal.append.duration").description("Latency of journal appends made by the HTTP API")
+        .tag("op", op).publishPercentileHistogram().register(registry).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private void intercept(DeliveryContext<Object> ctx) {
+    try {
+      String address = ctx.message().address();
+      if (address.startsWith("ratchet.session.") && address.endsWith(".events")
+          && ctx.message().body() instanceof JsonObject) {
+        observe((JsonObject) ctx.message().body());
+      }
+    } catch (RuntimeException e) {
+      // metrics must never stop an event
+    }
+    ctx.next();
+  }
+
+  private void observe(JsonObject event) {
+    String type = event.getString("type", "");
+    JsonObject data = event.getJsonObject("data", new JsonObject());
+    String turnKey = event.getString("sessionId") + "\n" + event.getString("turnId");
+    switch (type) {
+      case "call.completed":
+        Counter.builder("ratchet.calls").description("Calls by outcome")
+            .tag("outcome", data.getString("outcome", "unknown"))
+            .tag("effect_class", data.getString("effectClass", "unknown"))
+            .tag("skipped", String.valueOf(data.getBoolean("skipped", false)))
+            .register(registry).increment();
+        if (!data.getBoolean("skipped", false)) {
+          callLatency.record(Duration.ofMillis(data.getLong("durationMs", 0L)));
+        }
+        break;
+      case "turn.submitted":
+        synchronized (openTurns) {
+          openTurns.put(turnKey, event.getLong("at", System.currentTimeMillis()));
+        }
+        break;
+      case "turn.completed":
+        Long submitted;
+        synchronized (openTurns) {
+          submitted = openTurns.remove(turnKey);
+        }
+        if (submitted != null) {
+          turnLatency.record(Duration.ofMillis(Math.max(0, event.getLong("at", 0L) - submitted)));
+        }
+        break;
+      case "approval.requested":
+        pending.incrementAndGet();
+        break;
+      case "approval.decided":
+        pending.updateAndGet(n -> Math.max(0, n - 1));
+        break;
+      default:
+        break;
+    }
+  }
+}

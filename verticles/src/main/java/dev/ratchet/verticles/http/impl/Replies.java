@@ -1,0 +1,65 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.verticles.impl.ErrorCodes;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** JSON answers and errors in the one shape every endpoint uses: {@code {"code", "message"}}. */
+public final class Replies {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Replies.class);
+
+  private Replies() {
+  }
+
+  public static void json(RoutingContext ctx, int status, Object body) {
+    if (ctx.response().ended()) {
+      return;
+    }
+    ctx.response().setStatusCode(status)
+        .putHeader("Content-Type", "application/json; charset=utf-8")
+        .putHeader("Cache-Control", "no-store")
+        .end(body instanceof JsonObject ? ((JsonObject) body).encode() : io.vertx.core.json.Json.encode(body));
+  }
+
+  public static void error(RoutingContext ctx, int status, String code, String message) {
+    json(ctx, status, new JsonObject().put("code", code).put("message", message));
+  }
+
+  /** Maps a failure to its status; internal errors are logged and answered without details. */
+  public static void fail(RoutingContext ctx, Throwable err) {
+    int status = ErrorCodes.status(err);
+    if (status == 500) {
+      LOG.error("{} {} failed", ctx.request().method(), ctx.request().path(), err);
+      error(ctx, 500, "INTERNAL", "the request failed; see the server log");
+      return;
+    }
+    if ("JOURNAL_UNAVAILABLE".equals(ErrorCodes.code(err))) {
+      // the journal's message names the Redis address; the caller only needs to know it is down
+      LOG.warn("{} {}: {}", ctx.request().method(), ctx.request().path(), err.getMessage());
+      error(ctx, 503, "JOURNAL_UNAVAILABLE", "the journal is unavailable; try again later");
+      return;
+    }
+    error(ctx, status, ErrorCodes.code(err), err.getMessage());
+  }
+
+  public static RatchetException invalid(String message) {
+    return new RatchetException("INVALID_REQUEST", message);
+  }
+
+  /** The request body as a JSON object, or a 400-coded exception naming the problem. */
+  public static JsonObject body(RoutingContext ctx) {
+    try {
+      Object parsed = ctx.body().asJsonObject();
+      if (parsed == null) {
+        throw invalid("the request body must be a JSON object");
+      }
+      return (JsonObject) parsed;
+    } catch (io.vertx.core.json.DecodeException | ClassCastException e) {
+      throw invalid("the request body is not valid JSON");
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.http.Role;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Sessions: {@code GET /api/sessions?offset=&limit=} (recent first), {@code GET /api/sessions/:id}
+ * (the timeline) and {@code POST /api/sessions/:id/calls/:callId/reconcile}.
+ */
+public final class SessionRoutes {
+
+  static final int MAX_LIMIT = 200;
+
+  private final Ratchet ratchet;
+  private final RatchetMetrics metrics;
+
+  public SessionRoutes(Ratchet ratchet, RatchetMetrics metrics) {
+    this.ratchet = ratchet;
+    this.metrics = metrics;
+  }
+
+  public void mount(Router router) {
+    router.get("/api/sessions").handler(AuthHandler.require(Role.Permission.READ)).handler(this::list);
+    router.get("/api/sessions/:sessionId").handler(AuthHandler.require(Role.Permission.READ)).handler(this::timeline);
+    router.post("/api/sessions/:sessionId/calls/:callId/reconcile")
+        .handler(AuthHandler.require(Role.Permission.RECONCILE)).handler(this::reconcile);
+  }
+
+  private void list(RoutingContext ctx) {
+    int offset;
+    int limit;
+    try {
+      offset = intParam(ctx, "offset", 0);
+      limit = Math.min(MAX_LIMIT, intParam(ctx, "limit", 50));
+      if (offset < 0 || limit < 1) {
+        throw Replies.invalid("'offset' must be >= 0 and 'limit' >= 1");
+      }
+    } catch (RatchetException e) {
+      Replies.fail(ctx, e);
+      return;
+    }
+    ratchet.journal().recentSessions(offset, limit).compose(ids -> {
+      List<Future<JsonObject>> infos = new ArrayList<>();
+      for (String id : ids) {
+        infos.add(ratchet.journal().sessionInfo(id).map(info -> info.copy().put("sessionId", id)));
+      }
+      return Future.all(infos).map(cf -> {
+        JsonArray list = new JsonArray();
+        for (int i = 0; i < cf.size(); i++) {
+          JsonObject info = cf.resultAt(i);
+          info.remove("owner");
+          info.remove("epoch");
+          list.add(info);
+        }
+        JsonObject page = new JsonObject().put("sessions", list).put("offset", offset).put("limit", limit);
+        if (ids.size() == limit) {
+          page.put("next", "/api/sessions?offset=" + (offset + limit) + "&limit=" + limit);
+        }
+        return page;
+      });
+    }).onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+      } else {
+        Replies.json(ctx, 200, ar.result());
+      }
+    });
+  }
+
+  private void timeline(RoutingContext ctx) {
+    String sessionId = ctx.pathParam("sessionId");
+    ratchet.journal().sessionInfo(sessionId).compose(info -> {
+      if (info.getString("agent") == null) {
+        return Future.failedFuture(new RatchetException("UNKNOWN_SESSION", "no session '" + sessionId + "'"));
+      }
+      return JournalReader.all(ratchet.journal(), sessionId).map(events -> Timeline.build(sessionId, info, events));
+    }).onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+      } else {
+        Replies.json(ctx, 200, ar.result());
+      }
+    });
+  }
+
+  private void reconcile(RoutingContext ctx) {
+    String sessionId = ctx.pathParam("sessionId");
+    String callId = ctx.pathParam("callId");
+    Outcome outcome;
+    String note;
+    try {
+      JsonObject body = Replies.body(ctx);
+      Object o = body.getValue("outcome");
+      if (!"succeeded".equals(o) && !"failed".equals(o)) {
+        throw Replies.invalid("'outcome' must be \"succeeded\" or \"failed\"");
+      }
+      outcome = Outcome.fromWireName((String) o);
+      Object n = body.getValue("note");
+      if (!(n instanceof String) || ((String) n).isBlank() || ((String) n).length() > 2000) {
+        throw Replies.invalid("'note' must say what was checked at the provider (1-2000 characters)");
+      }
+      note = (String) n;
+    } catch (RatchetException e) {
+      Replies.fail(ctx, e);
+      return;
+    }
+    // who: the logged-in user or token name, never a value from the body
+    String who = AuthHandler.principal(ctx).name();
+    long started = System.nanoTime();
+    ratchet.reconcile(sessionId, new CallId(callId), outcome, who, note).onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+        return;
+      }
+      metrics.journalAppend("reconcile", System.nanoTime() - started);
+      Replies.json(ctx, 200, new JsonObject().put("status", "reconciled").put("call", ar.result().toJson()));
+    });
+  }
+
+  private static int intParam(RoutingContext ctx, String name, int dflt) {
+    String v = ctx.request().getParam(name);
+    if (v == null || v.isEmpty()) {
+      return dflt;
+    }
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw Replies.invalid("'" + name + "' must be a number");
+    }
+  }
+}

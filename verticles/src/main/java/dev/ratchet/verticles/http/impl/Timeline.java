@@ -1,0 +1,149 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.runtime.CallId;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A session's timeline, folded from its journal events: turns in order, each with its calls'
+ * status, attempts, approval, outcome, skipped flag, reconciliation and durations. A pure function
+ * of the events, so the dashboard shows exactly what the journal holds.
+ * <p>Call status is one of {@code pending}, {@code running}, {@code waiting_for_approval},
+ * {@code succeeded}, {@code failed}, {@code outcome_unknown}.
+ */
+public final class Timeline {
+
+  private Timeline() {
+  }
+
+  public static JsonObject build(String sessionId, JsonObject info, List<JsonObject> events) {
+    Map<String, JsonObject> turns = new LinkedHashMap<>();
+    Map<String, JsonObject> calls = new HashMap<>();
+    for (JsonObject e : events) {
+      String type = e.getString("type", "");
+      JsonObject data = e.getJsonObject("data", new JsonObject());
+      long at = e.getLong("at", 0L);
+      JsonObject call = e.getString("call") == null ? null : calls.get(e.getString("call"));
+      switch (type) {
+        case "turn.submitted":
+          turns.put(e.getString("turn"), submitted(sessionId, e.getString("turn"), data, at, calls));
+          break;
+        case "call.started":
+          if (call != null) {
+            call.put("status", "running");
+            call.getJsonArray("attempts").add(new JsonObject().put("attempt", data.getInteger("attempt", 1))
+                .put("startedAt", at));
+          }
+          break;
+        case "call.attempt_failed":
+          if (call != null) {
+            call.getJsonArray("attempts").add(new JsonObject().put("attempt", data.getInteger("attempt", 1))
+                .put("failedAt", at).put("error", data.getString("error")).put("retryInMs", data.getLong("retryInMs")));
+          }
+          break;
+        case "approval.requested":
+          if (call != null) {
+            call.put("status", "waiting_for_approval").put("effectClass", data.getString("effectClass"));
+            call.put("approval", new JsonObject().put("status", "pending")
+                .put("askedBecause", data.getString("askedBecause")).put("requestedAt", data.getLong("requestedAt", at))
+                .put("argumentsHash", data.getString("argumentsHash")).put("expiresAt", data.getLong("expiresAt", 0L)));
+          }
+          break;
+        case "approval.decided":
+          if (call != null) {
+            JsonObject approval = call.getJsonObject("approval", new JsonObject());
+            approval.put("status", data.getString("status")).put("approver", data.getString("approver"))
+                .put("reason", data.getString("reason")).put("decidedAt", at);
+            call.put("approval", approval);
+            if ("waiting_for_approval".equals(call.getString("status"))) {
+              call.put("status", "pending");
+            }
+          }
+          break;
+        case "call.completed":
+          if (call != null) {
+            completed(call, data, at);
+          }
+          break;
+        case "call.reconciled":
+          if (call != null) {
+            call.put("reconciled", new JsonObject().put("from", call.getString("status"))
+                .put("outcome", data.getString("outcome")).put("by", data.getString("by"))
+                .put("note", data.getString("note")).put("at", at));
+            call.put("status", data.getString("outcome"));
+          }
+          break;
+        case "turn.completed":
+          JsonObject turn = turns.get(e.getString("turn"));
+          if (turn != null) {
+            turn.put("status", "completed").put("completedAt", at)
+                .put("durationMs", at - turn.getLong("submittedAt", at));
+            for (Object r : data.getJsonArray("results", new JsonArray())) {
+              JsonObject record = (JsonObject) r;
+              JsonObject c = calls.get(record.getString("callId"));
+              if (c == null) {
+                continue;
+              }
+              String status = c.getString("status");
+              if ("pending".equals(status) || "running".equals(status)) {
+                // a call ended without its own event (for example refused before it ran)
+                completed(c, record, at);
+              }
+              if (record.containsKey("result")) {
+                c.put("result", record.getValue("result"));
+              }
+            }
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    JsonArray list = new JsonArray();
+    turns.values().forEach(list::add);
+    return new JsonObject().put("sessionId", sessionId).put("agent", info.getString("agent"))
+        .put("createdAt", info.getLong("createdAt")).put("updatedAt", info.getLong("updatedAt"))
+        .put("turns", list).put("events", events.size());
+  }
+
+  private static JsonObject submitted(String sessionId, String turnId, JsonObject spec, long at,
+                                      Map<String, JsonObject> calls) {
+    JsonArray list = new JsonArray();
+    JsonArray specCalls = spec.getJsonArray("calls", new JsonArray());
+    for (int i = 0; i < specCalls.size(); i++) {
+      JsonObject c = specCalls.getJsonObject(i);
+      String callId = CallId.of(sessionId, turnId, i).value();
+      JsonObject call = new JsonObject().put("index", i).put("callId", callId).put("tool", c.getString("name"))
+          .put("arguments", c.getJsonObject("arguments", new JsonObject())).put("status", "pending")
+          .put("skipped", false).put("attempts", new JsonArray());
+      calls.put(callId, call);
+      list.add(call);
+    }
+    return new JsonObject().put("turnId", turnId).put("status", "running").put("submittedAt", at).put("calls", list);
+  }
+
+  private static void completed(JsonObject call, JsonObject record, long at) {
+    call.put("status", record.getString("outcome")).put("skipped", record.getBoolean("skipped", false))
+        .put("attemptCount", record.getInteger("attempts", 0)).put("durationMs", record.getLong("durationMs", 0L))
+        .put("completedAt", at);
+    if (record.getString("effectClass") != null) {
+      call.put("effectClass", record.getString("effectClass"));
+    }
+    if (record.getString("error") != null) {
+      call.put("error", record.getString("error"));
+    }
+    if (record.getValue("resultBytes") != null) {
+      call.put("resultBytes", record.getValue("resultBytes"));
+    }
+    JsonObject approval = record.getJsonObject("approval");
+    if (approval != null) {
+      JsonObject existing = call.getJsonObject("approval", new JsonObject());
+      call.put("approval", existing.mergeIn(approval));
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.verticles.Addresses;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.http.Role;
+import dev.ratchet.verticles.impl.RatchetImpl;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Submitting turns and reading their results:
+ * {@code POST /api/sessions/:sessionId/turns} and {@code GET /api/sessions/:sessionId/turns/:turnId[?wait=s]}.
+ */
+public final class TurnRoutes {
+
+  static final int MAX_WAIT_SECONDS = 60;
+
+  private final Vertx vertx;
+  private final Ratchet ratchet;
+  private final RatchetMetrics metrics;
+
+  public TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics) {
+    this.vertx = vertx;
+    this.ratchet = ratchet;
+    this.metrics = metrics;
+  }
+
+  public void mount(Router router) {
+    router.post("/api/sessions/:sessionId/turns").handler(AuthHandler.require(Role.Permission.SUBMIT))
+        .handler(this::submit);
+    router.get("/api/sessions/:sessionId/turns/:turnId").handler(AuthHandler.require(Role.Permission.READ_RESULTS))
+        .handler(this::result);
+  }
+
+  private void submit(RoutingContext ctx) {
+    String sessionId = ctx.pathParam("sessionId");
+    String agent;
+    Turn turn;
+    try {
+      JsonObject body = Replies.body(ctx);
+      Object a = body.getValue("agent");
+      if (!(a instanceof String) || ((String) a).isBlank()) {
+        throw Replies.invalid("'agent' must be a non-empty string");
+      }
+      agent = (String) a;
+      Object t = body.getValue("turn");
+      if (!(t instanceof JsonObject)) {
+        throw Replies.invalid("'turn' must be an object {turnId, calls}");
+      }
+      turn = Turn.fromJson((JsonObject) t);
+    } catch (IllegalArgumentException e) {
+      Replies.fail(ctx, Replies.invalid(e.getMessage()));
+      return;
+    } catch (RatchetException e) {
+      Replies.fail(ctx, e);
+      return;
+    }
+    long started = System.nanoTime();
+    accept(agent, sessionId, turn).onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+        return;
+      }
+      metrics.journalAppend("submit", System.nanoTime() - started);
+      Future<TurnResult> result = ar.result();
+      JsonObject answer = new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId());
+      withReconciled(sessionId, turn.turnId(), answer).onComplete(done -> {
+        if (result.isComplete() && result.succeeded()) {
+          Replies.json(ctx, 200, answer.put("status", "completed").put("results", result.result().toJson()));
+        } else {
+          String base = "/api/sessions/" + sessionId;
+          Replies.json(ctx, 202, answer.put("status", "accepted")
+              .put("resultsUrl", base + "/turns/" + turn.turnId()).put("eventsUrl", base + "/events"));
+        }
+      });
+    });
+  }
+
+  /** Answers once the turn is journaled; the inner future completes with the results. */
+  private Future<Future<TurnResult>> accept(String agent, String sessionId, Turn turn) {
+    if (ratchet instanceof RatchetImpl) {
+      return ((RatchetImpl) ratchet).accept(agent, sessionId, turn);
+    }
+    // another implementation: no "journaled" signal, so answer with the submission itself
+    return Future.succeededFuture(ratchet.submit(agent, sessionId, turn));
+  }
+
+  private void result(RoutingContext ctx) {
+    String sessionId = ctx.pathParam("sessionId");
+    String turnId = ctx.pathParam("turnId");
+    int wait;
+    try {
+      String w = ctx.request().getParam("wait");
+      wait = w == null ? 0 : Math.max(0, Math.min(MAX_WAIT_SECONDS, Integer.parseInt(w)));
+    } catch (NumberFormatException e) {
+      Replies.fail(ctx, Replies.invalid("'wait' must be a number of seconds"));
+      return;
+    }
+    Future<TurnResult> lookup = wait == 0 ? ratchet.journal().turnResult(sessionId, turnId)
+        : awaitResult(sessionId, turnId, wait * 1000L);
+    lookup.onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+        return;
+      }
+      JsonObject answer = new JsonObject().put("sessionId", sessionId).put("turnId", turnId);
+      if (ar.result() == null) {
+        Replies.json(ctx, 202, answer.put("status", "pending"));
+        return;
+      }
+      withReconciled(sessionId, turnId, answer).onComplete(done ->
+          Replies.json(ctx, 200, answer.put("status", "completed").put("results", ar.result().toJson())));
+    });
+  }
+
+  /** Long poll: listens for the session's events first, then looks, so no completion slips between. */
+  private Future<TurnResult> awaitResult(String sessionId, String turnId, long waitMillis) {
+    Promise<TurnResult> promise = Promise.promise();
+    MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(Addresses.events(sessionId));
+    long timer = vertx.setTimer(waitMillis, t -> promise.tryComplete(null));
+    consumer.handler(msg -> {
+      JsonObject e = msg.body();
+      if ("turn.completed".equals(e.getString("type")) && turnId.equals(e.getString("turnId"))) {
+        ratchet.journal().turnResult(sessionId, turnId).onSuccess(r -> {
+          if (r != null) {
+            promise.tryComplete(r);
+          }
+        });
+      }
+    });
+    consumer.completion().compose(v -> ratchet.journal().turnResult(sessionId, turnId)).onComplete(ar -> {
+      if (ar.failed()) {
+        promise.tryFail(ar.cause());
+      } else if (ar.result() != null) {
+        promise.tryComplete(ar.result());
+      }
+    });
+    return promise.future().andThen(done -> {
+      vertx.cancelTimer(timer);
+      consumer.unregister();
+    });
+  }
+
+  /** Adds {@code reconciled}: calls a person reconciled since the previous turn, for the model to see. */
+  private Future<Void> withReconciled(String sessionId, String turnId, JsonObject answer) {
+    return JournalReader.all(ratchet.journal(), sessionId).map(events -> {
+      answer.put("reconciled", new JsonArray(JournalReader.reconciledBefore(events, turnId)));
+      return (Void) null;
+    }).otherwiseEmpty();
+  }
+}

@@ -1,0 +1,89 @@
+package dev.ratchet.verticles.http;
+
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * Headless Chromium from the system packages ({@code chromium}, {@code chromium-driver}); never
+ * downloads a browser. Tests are skipped, with the reason, where either is missing.
+ */
+final class Browser implements AutoCloseable {
+
+  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+  final WebDriver driver;
+  final String base;
+
+  private Browser(WebDriver driver, String base) {
+    this.driver = driver;
+    this.base = base;
+  }
+
+  static void assumeInstalled() {
+    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "browser tests skipped: install the Debian packages chromium and chromium-driver"
+            + " (/usr/bin/chromium and /usr/bin/chromedriver not found)");
+  }
+
+  static Browser open(String base) {
+    assumeInstalled();
+    System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--window-size=1280,1000");
+    // an explicit driver executable and browser binary: Selenium Manager is never consulted
+    ChromeDriverService service = new ChromeDriverService.Builder()
+        .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
+    return new Browser(new ChromeDriver(service, options), base);
+  }
+
+  void login(String name, String password) {
+    driver.get(base + "/");
+    waitFor(ExpectedConditions.urlContains("/login.html"));
+    driver.findElement(By.id("name")).sendKeys(name);
+    driver.findElement(By.id("password")).sendKeys(password);
+    driver.findElement(By.id("login")).click();
+    waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("me"), name));
+  }
+
+  <T> T waitFor(Function<WebDriver, T> condition) {
+    try {
+      return new WebDriverWait(driver, Duration.ofSeconds(15)).until(condition::apply);
+    } catch (org.openqa.selenium.TimeoutException e) {
+      // say what the page showed instead, so a failure explains itself
+      String shown;
+      try {
+        shown = driver.getCurrentUrl() + "\n" + driver.findElement(By.tagName("body")).getText();
+      } catch (RuntimeException ignored) {
+        shown = "(page unreadable)";
+      }
+      throw new AssertionError("timed out; the page showed:\n" + shown, e);
+    }
+  }
+
+  WebElement approvalCard(String sessionId) {
+    return waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector("section.approval[data-session-id='" + sessionId + "']")));
+  }
+
+  @Override
+  public void close() {
+    driver.quit();
+  }
+}

@@ -1,0 +1,199 @@
+package dev.ratchet.verticles.http;
+
+import dev.ratchet.runtime.testing.TestRedis;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The dashboard in headless Chromium against a runtime on real Redis. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DashboardBrowserTest {
+
+  @RegisterExtension
+  static final TestRedis REDIS = new TestRedis();
+
+  static ShopRuntime shop;
+  static String base;
+  Browser browser;
+
+  @BeforeAll
+  static void start() {
+    Browser.assumeInstalled();
+    shop = new ShopRuntime(REDIS);
+    base = shop.baseUrl();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (shop != null) {
+      shop.close();
+    }
+  }
+
+  @AfterEach
+  void closeBrowser() {
+    if (browser != null) {
+      browser.close();
+    }
+  }
+
+  static String submit(String turnId, JsonObject... calls) {
+    String s = "web-" + UUID.randomUUID().toString().substring(0, 8);
+    Http.Answer a = HttpApiTest.agent().post("/api/sessions/" + s + "/turns", HttpApiTest.turn(turnId, calls));
+    assertThat(a.status()).as(a.body()).isIn(200, 202);
+    return s;
+  }
+
+  Object js(String script) {
+    return ((JavascriptExecutor) browser.driver).executeScript(script);
+  }
+
+  @Test
+  @Order(1) // first, so the inbox screenshot shows only its own requests
+  void approverWatchesARequestArriveLiveApprovesItAndSeesTheWriteSucceedInTheTimeline() throws Exception {
+    HttpApiTest.base = base;
+    browser = Browser.open(base);
+    browser.login("ana", ShopRuntime.PASSWORD);
+    browser.waitFor(ExpectedConditions.presenceOfElementLocated(By.id("approvals")));
+    js("window.__sameDocument = true;");
+
+    JsonObject args = new JsonObject().put("order", "A-1001").put("amountCents", 12900).put("currency", "EUR")
+        .put("reason", "parcel arrived damaged");
+    String s = submit("t1", HttpApiTest.call("refund_order", args));
+    String other = submit("t1", HttpApiTest.call("post_message", new JsonObject().put("channel", "#support")
+        .put("text", "Refund for order A-1001 is on its way.")));
+    WebElement card = browser.approvalCard(s);
+    browser.approvalCard(other);
+    assertThat(js("return window.__sameDocument === true;")).as("the card arrived without a reload").isEqualTo(true);
+    assertThat(card.findElement(By.cssSelector(".agent")).getText()).isEqualTo("shop");
+    assertThat(card.findElement(By.cssSelector(".tool")).getText()).isEqualTo("refund_order");
+    assertThat(card.findElement(By.cssSelector(".badge")).getText()).isEqualTo("non_idempotent_write");
+    assertThat(card.findElement(By.cssSelector(".why")).getText()).contains("approval required");
+    assertThat(card.findElement(By.cssSelector(".asked")).getText()).contains("ago");
+    assertThat(new JsonObject(card.findElement(By.cssSelector("pre.arguments")).getText())).isEqualTo(args);
+    assertThat(card.findElement(By.cssSelector("pre.arguments")).getText()).contains("\n  \"order\"");
+
+    screenshot(Path.of("..", "docs", "dashboard-inbox.png"));
+
+    card.findElement(By.cssSelector("input.reason")).sendKeys("photo of the damage checked");
+    card.findElement(By.cssSelector("button.approve")).click();
+    browser.waitFor(ExpectedConditions.invisibilityOfElementLocated(
+        By.cssSelector("section.approval[data-session-id='" + s + "']")));
+
+    browser.driver.get(base + "/#/session/" + s);
+    WebElement badge = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='succeeded']")));
+    assertThat(badge.getText()).isEqualTo("succeeded");
+    WebElement call = browser.driver.findElement(By.cssSelector(".call[data-tool='refund_order']"));
+    assertThat(call.findElement(By.cssSelector(".approval-info")).getText()).contains("approved").contains("by ana")
+        .contains("photo of the damage checked");
+    assertThat(call.findElement(By.cssSelector(".attempts")).getText()).isEqualTo("1");
+    assertThat(call.findElement(By.cssSelector(".duration")).getText()).endsWith("s");
+    assertThat(shop.writes).contains(args);
+  }
+
+  @Test
+  void approverRejectsWithAReasonAndTheWriteNeverRuns() {
+    HttpApiTest.base = base;
+    browser = Browser.open(base);
+    browser.login("ana", ShopRuntime.PASSWORD);
+    JsonObject args = new JsonObject().put("order", "R-" + UUID.randomUUID());
+    String s = submit("t1", HttpApiTest.call("refund_order", args));
+    WebElement card = browser.approvalCard(s);
+    card.findElement(By.cssSelector("button.reject")).click();
+    assertThat(card.findElement(By.cssSelector(".error")).getText()).contains("reason");
+    card.findElement(By.cssSelector("input.reason")).sendKeys("over the refund limit");
+    card.findElement(By.cssSelector("button.reject")).click();
+    browser.waitFor(ExpectedConditions.invisibilityOfElementLocated(
+        By.cssSelector("section.approval[data-session-id='" + s + "']")));
+
+    browser.driver.get(base + "/#/session/" + s);
+    browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='failed']")));
+    assertThat(browser.driver.findElement(By.cssSelector(".call .approval-info")).getText()).contains("rejected")
+        .contains("over the refund limit");
+    assertThat(shop.writes).doesNotContain(args);
+  }
+
+  @Test
+  void viewerSeesRequestsButCannotApprove() {
+    HttpApiTest.base = base;
+    browser = Browser.open(base);
+    browser.login("vic", ShopRuntime.PASSWORD);
+    String s = submit("t1", HttpApiTest.call("refund_order", new JsonObject().put("order", "V-1")));
+    WebElement card = browser.approvalCard(s);
+    assertThat(card.findElement(By.cssSelector("button.approve")).isEnabled()).isFalse();
+    assertThat(card.findElement(By.cssSelector("button.reject")).isEnabled()).isFalse();
+    assertThat(card.findElement(By.cssSelector(".viewer-note")).getText()).contains("viewer");
+
+    card.findElement(By.cssSelector("a.session")).click();
+    WebElement waiting = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='waiting_for_approval']")));
+    assertThat(waiting.getText()).isEqualTo("waiting for approval");
+  }
+
+  @Test
+  void htmlInArgumentsShowsAsTextAndNeverRuns() {
+    HttpApiTest.base = base;
+    browser = Browser.open(base);
+    browser.login("ana", ShopRuntime.PASSWORD);
+    String hostile = "<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\"><b>bold</b>";
+    String s = submit("t1", HttpApiTest.call("post_message", new JsonObject().put("channel", "#general")
+        .put("text", hostile)));
+    WebElement card = browser.approvalCard(s);
+    assertThat(card.findElement(By.cssSelector("pre.arguments")).getText()).contains("<script>window.__pwned=1</script>")
+        .contains("<b>bold</b>");
+    assertThat(card.findElements(By.tagName("script"))).isEmpty();
+    assertThat(card.findElements(By.tagName("img"))).isEmpty();
+    assertThat(card.findElements(By.tagName("b"))).isEmpty();
+    assertThat(js("return typeof window.__pwned;")).isEqualTo("undefined");
+  }
+
+  @Test
+  void unknownOutcomeIsReconciledFromTheTimelineAndLaterWritesShowAsSkipped() throws Exception {
+    HttpApiTest.base = base;
+    browser = Browser.open(base);
+    browser.login("ana", ShopRuntime.PASSWORD);
+    String s = submit("t1", HttpApiTest.call("charge_card", new JsonObject().put("cents", 4200)),
+        HttpApiTest.call("refund_order", new JsonObject().put("order", "S-1")));
+    browser.driver.get(base + "/#/session/" + s);
+    WebElement skipped = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='skipped']")));
+    assertThat(skipped.getText()).contains("did not run, safe to call again");
+    WebElement call = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector(".call[data-tool='charge_card']")));
+    assertThat(call.findElement(By.cssSelector(".badge")).getAttribute("data-status")).isEqualTo("outcome_unknown");
+    call.findElement(By.cssSelector("input.note-input")).sendKeys("charge found in the provider dashboard");
+    call.findElement(By.cssSelector("button.reconcile")).click();
+    browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector(".call[data-tool='charge_card'] .badge[data-status='succeeded']")));
+    assertThat(browser.driver.findElement(By.cssSelector(".call[data-tool='charge_card'] .reconciled-info")).getText())
+        .contains("by ana").contains("charge found in the provider dashboard");
+    screenshot(Path.of("target", "dashboard-timeline.png"));
+  }
+
+  void screenshot(Path target) throws Exception {
+    Files.createDirectories(target.getParent());
+    Path shot = ((TakesScreenshot) browser.driver).getScreenshotAs(OutputType.FILE).toPath();
+    Files.copy(shot, target, StandardCopyOption.REPLACE_EXISTING);
+  }
+}

@@ -1,0 +1,37 @@
+package dev.ratchet.verticles.http;
+
+import dev.ratchet.runtime.testing.TestRedis;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code /health} turns 503 when Redis goes away, and API errors then name no address. */
+class HealthWhenRedisIsDownTest {
+
+  @RegisterExtension
+  static final TestRedis REDIS = new TestRedis();
+
+  @Test
+  void healthIsDownAndApiCallsAre503WithoutInternalsWhenRedisStops() {
+    Assumptions.assumeTrue(REDIS.ownServer() != null, "needs a Redis this test may stop, not a shared one");
+    try (ShopRuntime shop = new ShopRuntime(REDIS)) {
+      Http anon = Http.anonymous(shop.baseUrl());
+      assertThat(anon.get("/health").status()).isEqualTo(200);
+      REDIS.ownServer().kill();
+
+      Http.Answer down = anon.get("/health");
+      assertThat(down.status()).isEqualTo(503);
+      assertThat(down.json()).isEqualTo(new JsonObject().put("status", "DOWN").put("redis", "unreachable")
+          .put("journal", "unavailable"));
+
+      Http.Answer api = Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN)
+          .get("/api/sessions/s1/turns/t1");
+      assertThat(api.status()).isEqualTo(503);
+      assertThat(api.json().getString("code")).isEqualTo("JOURNAL_UNAVAILABLE");
+      assertThat(api.body()).doesNotContain(String.valueOf(REDIS.ownServer().port())).doesNotContain("redis://");
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package dev.ratchet.verticles.http;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class HttpOptionsTest {
+
+  static final String TOKEN_HASH = PasswordHash.hashToken("t");
+
+  @Test
+  void readsTheHttpSectionAndTheEnvironmentOverridesThePort() {
+    JsonObject http = new JsonObject().put("port", 9090).put("host", "127.0.0.1").put("bodyLimitBytes", 2048)
+        .put("users", new JsonArray().add(new JsonObject().put("name", "ana").put("role", "approver")
+            .put("passwordHash", "pbkdf2-sha256$1$a$b")))
+        .put("tokens", new JsonArray().add(new JsonObject().put("name", "bot").put("role", "agent")
+            .put("tokenHash", TOKEN_HASH)));
+    HttpOptions o = HttpOptions.fromConfig(http, null);
+    assertThat(o.port()).isEqualTo(9090);
+    assertThat(o.host()).isEqualTo("127.0.0.1");
+    assertThat(o.bodyLimitBytes()).isEqualTo(2048);
+    assertThat(o.users()).containsExactly(new HttpOptions.User("ana", Role.APPROVER, "pbkdf2-sha256$1$a$b"));
+    assertThat(o.tokens()).containsExactly(new HttpOptions.Token("bot", Role.AGENT, TOKEN_HASH));
+    assertThat(HttpOptions.fromConfig(http, "7070").port()).isEqualTo(7070);
+    assertThat(HttpOptions.fromConfig(null, null).port()).isEqualTo(8080);
+  }
+
+  @Test
+  void refusesUnknownRolesAndTokensThatAreNotHashes() {
+    JsonObject badRole = new JsonObject().put("users", new JsonArray().add(new JsonObject().put("name", "x")
+        .put("role", "admin").put("passwordHash", "h")));
+    assertThatThrownBy(() -> HttpOptions.fromConfig(badRole, null)).hasMessageContaining("unknown role");
+    JsonObject plainToken = new JsonObject().put("tokens", new JsonArray().add(new JsonObject().put("name", "bot")
+        .put("tokenHash", "my-plain-token")));
+    assertThatThrownBy(() -> HttpOptions.fromConfig(plainToken, null)).hasMessageContaining("SHA-256");
+  }
+
+  @Test
+  void viewersReadButOnlyApproversDecideAndOnlyAgentsSubmit() {
+    assertThat(Role.VIEWER.may(Role.Permission.READ)).isTrue();
+    assertThat(Role.VIEWER.may(Role.Permission.DECIDE)).isFalse();
+    assertThat(Role.VIEWER.may(Role.Permission.RECONCILE)).isFalse();
+    assertThat(Role.APPROVER.may(Role.Permission.DECIDE)).isTrue();
+    assertThat(Role.AGENT.may(Role.Permission.SUBMIT)).isTrue();
+    assertThat(Role.AGENT.may(Role.Permission.DECIDE)).isFalse();
+  }
+}

@@ -1,0 +1,81 @@
+package dev.ratchet.verticles.http;
+
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ApprovalRule;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.FunctionToolSource;
+import dev.ratchet.runtime.ToolResult;
+import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static dev.ratchet.runtime.testing.Await.await;
+
+/**
+ * A runtime on real Redis with one agent, {@code shop}, and the HTTP server on a free port.
+ * Users: ana (approver), vic (viewer); token {@link #AGENT_TOKEN} (agent).
+ */
+final class ShopRuntime implements AutoCloseable {
+
+  static final String AGENT_TOKEN = "rt_test-agent-token-0123456789";
+  static final String PASSWORD = "correct horse battery staple";
+
+  final Vertx vertx = Vertx.vertx();
+  final Ratchet ratchet;
+  final HttpServerVerticle server;
+  /** Arguments every write actually ran with, in order. */
+  final List<JsonObject> writes = new CopyOnWriteArrayList<>();
+
+  ShopRuntime(TestRedis redis) {
+    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redis.url()).keyPrefix(redis.keyPrefix())
+        .sessionIdleMillis(2_000)));
+    FunctionToolSource tools = FunctionToolSource.create("shop-tools")
+        .read("look_up_order", "Find an order", new JsonObject().put("type", "object"),
+            inv -> Future.succeededFuture(new JsonObject().put("order", inv.arguments().getString("id"))
+                .put("status", "shipped")))
+        .tool(FunctionToolSource.define("refund_order", EffectClass.NON_IDEMPOTENT_WRITE)
+            .description("Refund an order").approval(ApprovalRule.always())
+            .handler(inv -> {
+              writes.add(inv.arguments());
+              return Future.succeededFuture(new JsonObject().put("refunded", true));
+            }))
+        .tool(FunctionToolSource.define("post_message", EffectClass.NON_IDEMPOTENT_WRITE)
+            .description("Post to Slack").approval(ApprovalRule.always())
+            .handler(inv -> {
+              writes.add(inv.arguments());
+              return Future.succeededFuture(new JsonObject().put("posted", true));
+            }))
+        .tool(FunctionToolSource.define("charge_card", EffectClass.NON_IDEMPOTENT_WRITE)
+            .description("Charge a card; the provider times out")
+            .invoke(inv -> {
+              writes.add(inv.arguments());
+              return Future.succeededFuture(ToolResult.uncertain("the provider did not answer in time"));
+            }));
+    await(ratchet.register(AgentDefinition.builder("shop").toolSource(tools).build()));
+    HttpOptions options = HttpOptions.create().port(0).host("127.0.0.1").bodyLimitBytes(64 * 1024)
+        .user("ana", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000))
+        .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000))
+        .token("support-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN));
+    server = new HttpServerVerticle(ratchet, options);
+    await(vertx.deployVerticle(server));
+  }
+
+  String baseUrl() {
+    return "http://127.0.0.1:" + server.actualPort();
+  }
+
+  @Override
+  public void close() {
+    try {
+      await(ratchet.close());
+    } finally {
+      await(vertx.close());
+    }
+  }
+}
