@@ -241,7 +241,7 @@ class DemoEndToEndTest {
 
   private HttpResponse<String> post(String path, JsonObject body, Map<String, String> headers) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
-        .header("Origin", base()).POST(HttpRequest.BodyPublishers.ofString(body.encode()));
+        .POST(HttpRequest.BodyPublishers.ofString(body.encode()));
     headers.forEach(b::header);
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
