@@ -132,7 +132,11 @@ class DemoEndToEndTest {
     assertThat(stats.getInteger("cancellations")).isEqualTo(1);
     assertThat(order(stats, "1002").getString("status")).isEqualTo("cancelled");
 
-    // the session timeline has the conversation's events next to the turn
+    // the session timeline shows the conversation next to the turn it ran
+    JsonObject timeline = get("/api/sessions/e2e-1");
+    assertThat(timeline.getJsonArray("messages").stream().map(m -> ((JsonObject) m).getString("kind")).toList())
+        .containsExactly("user", "model", "model", "answer");
+    assertThat(timeline.getJsonArray("turns").getJsonObject(0).getString("turnId")).isEqualTo("agent-step-1");
     JsonArray messages = conversation("e2e-1");
     assertThat(messages.stream().map(m -> ((JsonObject) m).getString("role")).toList())
         .containsExactly("user", "assistant", "assistant", "assistant");
