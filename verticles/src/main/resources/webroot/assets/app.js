@@ -331,8 +331,13 @@ async function showTools() {
   const agents = (await api('GET', '/api/agents')).agents;
   const sections = [];
   for (const a of agents) {
-    const tools = (await api('GET', '/api/agents/' + encodeURIComponent(a.name) + '/tools')).tools;
-    sections.push(el('section', { className: 'card' }, el('h3', { text: a.name }),
+    const catalog = await api('GET', '/api/agents/' + encodeURIComponent(a.name) + '/tools');
+    const tools = catalog.tools;
+    const sources = el('ul', { className: 'sources' }, (catalog.sources || []).map(h => el('li', {},
+      el('span', { text: h.source + ' ' }),
+      el('span', { className: 'badge b-health-' + h.status, text: h.status }),
+      el('span', { className: 'detail', text: h.detail ? ' ' + h.detail : '' }))));
+    sections.push(el('section', { className: 'card' }, el('h3', { text: a.name }), sources,
       el('table', {}, el('thead', {}, el('tr', {}, ['Tool', 'Source', 'Effect class', 'Step', 'Approval', 'Description']
         .map(h => el('th', {}, h)))),
         el('tbody', {}, tools.map(t => el('tr', {}, el('td', { text: t.name }),

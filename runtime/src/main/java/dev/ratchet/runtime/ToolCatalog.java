@@ -36,10 +36,12 @@ public final class ToolCatalog {
 
   private final String agent;
   private final Map<String, Entry> entries;
+  private final List<ToolSource> sources;
 
-  private ToolCatalog(String agent, Map<String, Entry> entries) {
+  private ToolCatalog(String agent, Map<String, Entry> entries, List<ToolSource> sources) {
     this.agent = agent;
     this.entries = entries;
+    this.sources = sources;
   }
 
   /** Lists every source's tools; fails when two sources offer the same name or a policy names no tool. */
@@ -75,7 +77,7 @@ public final class ToolCatalog {
               + "', which none of its tool sources offers");
         }
       }
-      return new ToolCatalog(agent.name(), entries);
+      return new ToolCatalog(agent.name(), entries, agent.toolSources());
     });
   }
 
@@ -89,6 +91,38 @@ public final class ToolCatalog {
 
   public Collection<Entry> entries() {
     return entries.values();
+  }
+
+  /**
+   * The health of each of the agent's tool sources; a source whose check fails, or does not answer
+   * within {@code timeoutMillis}, is reported unhealthy.
+   */
+  public Future<List<SourceHealth>> sourcesHealth(Vertx vertx, long timeoutMillis) {
+    List<Future<SourceHealth>> checks = new ArrayList<>();
+    for (ToolSource source : sources) {
+      io.vertx.core.Promise<SourceHealth> answer = io.vertx.core.Promise.promise();
+      long timer = vertx.setTimer(timeoutMillis, t -> answer.tryComplete(SourceHealth.unhealthy(source.name(),
+          "did not answer a health check within " + timeoutMillis + " ms")));
+      Future<SourceHealth> check;
+      try {
+        check = source.sourceHealth();
+      } catch (RuntimeException e) {
+        check = Future.failedFuture(e);
+      }
+      check.onComplete(ar -> {
+        vertx.cancelTimer(timer);
+        answer.tryComplete(ar.succeeded() ? ar.result()
+            : SourceHealth.unhealthy(source.name(), String.valueOf(ar.cause().getMessage())));
+      });
+      checks.add(answer.future());
+    }
+    return Future.join(checks).map(cf -> {
+      List<SourceHealth> list = new ArrayList<>();
+      for (int i = 0; i < cf.size(); i++) {
+        list.add(cf.resultAt(i));
+      }
+      return list;
+    });
   }
 
   public JsonArray toJson() {

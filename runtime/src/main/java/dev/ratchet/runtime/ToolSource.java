@@ -13,4 +13,9 @@ public interface ToolSource {
 
   /** The tools this source offers now. Called when an agent is registered and when its catalogue refreshes. */
   Future<List<Tool>> tools(Vertx vertx);
+
+  /** Whether the source reaches what is behind it; shown in the tool catalogue. */
+  default Future<SourceHealth> sourceHealth() {
+    return Future.succeededFuture(SourceHealth.local(name()));
+  }
 }

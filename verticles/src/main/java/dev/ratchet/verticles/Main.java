@@ -1,14 +1,15 @@
 package dev.ratchet.verticles;
 
 import dev.ratchet.verticles.bench.BenchCommand;
+import dev.ratchet.verticles.cli.ChaosCommand;
 import dev.ratchet.verticles.cli.InspectCommand;
 import dev.ratchet.verticles.cli.RunCommand;
 import picocli.CommandLine;
 
-/** {@code java -jar ratchet.jar [run|inspect|bench]}; {@code run} is the default. */
+/** {@code java -jar ratchet.jar [run|inspect|bench|chaos]}; {@code run} is the default. */
 @CommandLine.Command(name = "ratchet", mixinStandardHelpOptions = true, version = "ratchet 0.1.0",
     description = "A durable runtime for AI-agent tool calls.",
-    subcommands = {RunCommand.class, InspectCommand.class, BenchCommand.class})
+    subcommands = {RunCommand.class, InspectCommand.class, BenchCommand.class, ChaosCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {

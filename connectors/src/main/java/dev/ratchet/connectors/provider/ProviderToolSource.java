@@ -1,5 +1,7 @@
 package dev.ratchet.connectors.provider;
 
+import dev.ratchet.runtime.SourceHealth;
+
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolSource;
 import io.vertx.core.Future;
@@ -36,6 +38,12 @@ public final class ProviderToolSource implements ToolSource {
   @Override
   public String name() {
     return "provider:" + provider.info().id();
+  }
+
+  @Override
+  public Future<SourceHealth> sourceHealth() {
+    return provider.getHealth().map(h -> h.healthy() ? SourceHealth.healthy(name())
+        : SourceHealth.unhealthy(name(), h.message()));
   }
 
   @Override

@@ -14,6 +14,8 @@ import org.eclipse.jetty.server.ServerConnector;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -25,6 +27,21 @@ public final class TestMcpServer {
 
   /** Calls of {@code send_message} in this JVM (the HTTP server runs in the test's JVM). */
   public static final AtomicInteger SENT = new AtomicInteger();
+
+  /** Calls of {@code hold_message} in this JVM: each applied its effect, then held its answer. */
+  public static final AtomicInteger HELD = new AtomicInteger();
+
+  private static volatile CountDownLatch release = new CountDownLatch(1);
+
+  /** From now on {@code hold_message} holds its answer (as it does at first) until {@link #releaseHeld()}. */
+  public static void holdAnswers() {
+    release = new CountDownLatch(1);
+  }
+
+  /** Lets every held {@code hold_message} call answer, and later ones answer at once. */
+  public static void releaseHeld() {
+    release.countDown();
+  }
 
   private TestMcpServer() {
   }
@@ -122,6 +139,19 @@ public final class TestMcpServer {
         tool(McpSchema.Tool.builder().name("send_message").description("Send a message (no annotations)")
             .inputSchema(schema("text")).build(),
             req -> text("sent #" + SENT.incrementAndGet(), false)),
+        tool(McpSchema.Tool.builder().name("hold_message")
+            .description("Send a message, then hold the answer until released (no annotations)")
+            .inputSchema(schema("text")).build(),
+            req -> {
+              int n = HELD.incrementAndGet();
+              CountDownLatch latch = release;
+              try {
+                latch.await(60, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return text("held #" + n, false);
+            }),
         tool(McpSchema.Tool.builder().name("delete_all").description("Delete everything")
             .inputSchema(schema()).annotations(destructive).build(),
             req -> text("deleted", false)),

@@ -39,7 +39,9 @@ public final class SlackTestServer implements AutoCloseable {
     /** Answers {@code ok:false, error:internal_error} after applying. */
     INTERNAL_ERROR_AFTER_APPLYING,
     /** Applies the request and never answers, as when the caller crashes or times out mid-call. */
-    HANG_AFTER_APPLYING
+    HANG_AFTER_APPLYING,
+    /** Takes the request but neither applies it nor answers, as a provider that stalls before acting. */
+    HANG_BEFORE_APPLYING
   }
 
   private final Vertx vertx;
@@ -49,6 +51,7 @@ public final class SlackTestServer implements AutoCloseable {
   private final Set<String> reactions = ConcurrentHashMap.newKeySet();
   private final AtomicInteger reactionEffects = new AtomicInteger();
   private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicInteger held = new AtomicInteger();
   private final ConcurrentLinkedQueue<Fault> faults = new ConcurrentLinkedQueue<>();
   private final AtomicLong clock = new AtomicLong(1710000000L * 1_000_000);
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
@@ -101,6 +104,11 @@ public final class SlackTestServer implements AutoCloseable {
     return requests.get();
   }
 
+  /** Requests taken under {@link Fault#HANG_BEFORE_APPLYING}: received, never applied, never answered. */
+  public int heldUnapplied() {
+    return held.get();
+  }
+
   public List<String> authorizations() {
     return List.copyOf(authorizations);
   }
@@ -121,6 +129,10 @@ public final class SlackTestServer implements AutoCloseable {
       Fault fault = faults.poll();
       if (fault == Fault.RATE_LIMITED) {
         req.response().setStatusCode(429).putHeader("Retry-After", "7").end();
+        return;
+      }
+      if (fault == Fault.HANG_BEFORE_APPLYING) {
+        held.incrementAndGet();
         return;
       }
       String path = req.path();

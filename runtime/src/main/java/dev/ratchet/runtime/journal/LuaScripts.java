@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The journal's state transitions, one Lua script each. Scripts are loaded once at start and run
@@ -42,11 +43,11 @@ final class LuaScripts {
     }
   }
 
-  private final Redis redis;
+  private final Supplier<Redis> redis;
   private final Map<Script, String> bodies = new EnumMap<>(Script.class);
   private final Map<Script, String> shas = new EnumMap<>(Script.class);
 
-  LuaScripts(Redis redis) {
+  LuaScripts(Supplier<Redis> redis) {
     this.redis = redis;
     for (Script s : Script.values()) {
       bodies.put(s, read(s.file));
@@ -56,7 +57,7 @@ final class LuaScripts {
   Future<Void> load() {
     List<Future<Response>> loads = new ArrayList<>();
     for (Script s : Script.values()) {
-      loads.add(redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(bodies.get(s)))
+      loads.add(redis.get().send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(bodies.get(s)))
           .onSuccess(r -> shas.put(s, r.toString())));
     }
     return Future.all(loads).mapEmpty();
@@ -67,12 +68,12 @@ final class LuaScripts {
     Request req = Request.cmd(Command.EVALSHA).arg(sha).arg(keys.size());
     keys.forEach(req::arg);
     args.forEach(req::arg);
-    return redis.send(req).recover(err -> {
+    return redis.get().send(req).recover(err -> {
       if (err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT")) {
         Request eval = Request.cmd(Command.EVAL).arg(bodies.get(script)).arg(keys.size());
         keys.forEach(eval::arg);
         args.forEach(eval::arg);
-        return redis.send(eval);
+        return redis.get().send(eval);
       }
       return Future.failedFuture(err);
     });

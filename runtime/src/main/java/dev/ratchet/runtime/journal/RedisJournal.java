@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The Redis journal: every step of every session, appended by one Lua script per state transition,
@@ -31,38 +32,71 @@ import java.util.Map;
  */
 public final class RedisJournal {
 
-  private final Redis redis;
+  /** How long a replaced client may finish the commands it still has before it is closed. */
+  private static final long RETIRE_MILLIS = 30_000;
+  /** At most one replacement of the client per this many milliseconds while Redis is unreachable. */
+  private static final long REPLACE_EVERY_MILLIS = 1_000;
+
+  private final Vertx vertx;
+  private final JournalOptions options;
+  private volatile Redis redis;
+  private final AtomicLong replacedAt = new AtomicLong();
+  private volatile boolean closed;
   private final JournalKeys keys;
   private final LuaScripts scripts;
   private final String redisUrl;
   private final java.util.concurrent.atomic.LongAdder commandsSent = new java.util.concurrent.atomic.LongAdder();
 
-  private RedisJournal(Redis redis, JournalOptions options) {
-    this.redis = redis;
+  private RedisJournal(Vertx vertx, JournalOptions options) {
+    this.vertx = vertx;
+    this.options = options;
+    this.redis = createClient(vertx, options);
     this.keys = new JournalKeys(options.keyPrefix());
-    this.scripts = new LuaScripts(redis);
+    this.scripts = new LuaScripts(() -> redis);
     this.redisUrl = options.redisUrl();
   }
 
-  /** Connects and loads the journal's scripts. */
-  public static Future<RedisJournal> open(Vertx vertx, JournalOptions options) {
-    Redis redis = Redis.createClient(vertx, new RedisOptions()
+  private static Redis createClient(Vertx vertx, JournalOptions options) {
+    return Redis.createClient(vertx, new RedisOptions()
         .setConnectionString(options.redisUrl())
         .setMaxPoolSize(options.maxPoolSize())
         .setMaxPoolWaiting(options.maxWaiting())
         .setMaxWaitingHandlers(options.maxWaiting()));
-    RedisJournal journal = new RedisJournal(redis, options);
+  }
+
+  /** Connects and loads the journal's scripts. */
+  public static Future<RedisJournal> open(Vertx vertx, JournalOptions options) {
+    RedisJournal journal = new RedisJournal(vertx, options);
     return journal.scripts.load()
         .map(journal)
         .recover(err -> {
-          redis.close();
+          journal.close();
           return Future.failedFuture(unavailable("cannot open the journal at " + redactUrl(options.redisUrl()), err));
         });
   }
 
   public Future<Void> close() {
+    closed = true;
     redis.close();
     return Future.succeededFuture();
+  }
+
+  /**
+   * Replaces the pooled client after Redis was unreachable. The client made by
+   * {@code Redis.createClient} opens new connections on demand, but once its connections were cut
+   * (Redis restarted or unreachable) its pool can stay wedged and refuse every later command with
+   * "Connection pool reached max wait queue size" even when Redis is back. A fresh client opens
+   * fresh connections; the old one is closed once the commands it still holds had time to finish.
+   */
+  private void replaceClient() {
+    long now = System.currentTimeMillis();
+    long last = replacedAt.get();
+    if (closed || now - last < REPLACE_EVERY_MILLIS || !replacedAt.compareAndSet(last, now)) {
+      return;
+    }
+    Redis old = redis;
+    redis = createClient(vertx, options);
+    vertx.setTimer(RETIRE_MILLIS, t -> old.close());
   }
 
   /** The Redis URL with any password hidden. */
@@ -551,20 +585,32 @@ public final class RedisJournal {
   /** Sends a raw command; for tools and tests that inspect the journal's Redis. */
   public Future<Response> send(Request request) {
     commandsSent.increment();
-    return redis.send(request).recover(err -> Future.failedFuture(classify(err)));
+    return redis.send(request).recover(err -> Future.failedFuture(failure(err)));
   }
 
   // ---------------------------------------------------------------- helpers
 
   private Future<Void> batch(List<Request> requests) {
     commandsSent.add(requests.size());
-    return redis.batch(requests).recover(err -> Future.failedFuture(classify(err))).mapEmpty();
+    return redis.batch(requests).recover(err -> Future.failedFuture(failure(err))).mapEmpty();
   }
 
   private Future<Response> run(Script script, List<String> keyList, List<String> args) {
     commandsSent.increment();
-    return scripts.run(script, keyList, args).recover(err -> Future.failedFuture(classify(err)));
+    return scripts.run(script, keyList, args).recover(err -> Future.failedFuture(failure(err)));
   }
+
+  /** Classifies a failed command; when Redis could not be reached, the next commands go through a fresh client. */
+  private Throwable failure(Throwable err) {
+    Throwable classified = classify(err);
+    if (classified instanceof RatchetException && "JOURNAL_UNAVAILABLE".equals(((RatchetException) classified).code())) {
+      replaceClient();
+    }
+    return classified;
+  }
+
+  private static final java.util.regex.Pattern TRANSIENT_SERVER_STATE =
+      java.util.regex.Pattern.compile("(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|CONNECTION_CLOSED)\\b");
 
   private static Throwable classify(Throwable err) {
     if (err instanceof RatchetException) {
@@ -576,6 +622,11 @@ public final class RedisJournal {
     }
     if (msg.startsWith("AGENT_MISMATCH")) {
       return new RatchetException("AGENT_MISMATCH", msg.substring(15).trim());
+    }
+    if (TRANSIENT_SERVER_STATE.matcher(msg).lookingAt()) {
+      // the server cannot serve yet (loading its AOF after a restart, a failover, a slow script), or the
+      // client failed the command because its connection closed under it
+      return unavailable("the journal (Redis) cannot serve commands yet", err);
     }
     if (err instanceof io.vertx.redis.client.impl.types.ErrorType) {
       return new RatchetException("JOURNAL_ERROR", "the journal refused a step: " + msg);
@@ -591,14 +642,14 @@ public final class RedisJournal {
     if (r == null) {
       return null;
     }
-    if (r.size() >= 2 && r.get(1) != null) {
-      return r.get(1).toString();
+    // RESP3 answers CONFIG GET with a map, RESP2 with a [name, value] array
+    if (r.type() == io.vertx.redis.client.ResponseType.MULTI && r.isMap()) {
+      for (String key : r.getKeys()) {
+        return r.get(key).toString();
+      }
+      return null;
     }
-    // RESP3 answers CONFIG GET with a map
-    for (String key : r.getKeys()) {
-      return r.get(key).toString();
-    }
-    return null;
+    return r.size() >= 2 && r.get(1) != null ? r.get(1).toString() : null;
   }
 
   private static String infoField(Response r, String field) {

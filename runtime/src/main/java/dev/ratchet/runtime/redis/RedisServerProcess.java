@@ -38,9 +38,14 @@ public final class RedisServerProcess implements AutoCloseable {
    * @param appendfsync {@code always}, {@code everysec} or {@code no}; null turns AOF off
    */
   public static RedisServerProcess start(int port, Path dataDir, String appendfsync) throws IOException {
+    return start(findBinary(), port, dataDir, appendfsync);
+  }
+
+  /** Starts the given redis-server binary; see {@link #bundledBinary()} for the Redis 6.2 one. */
+  public static RedisServerProcess start(String binary, int port, Path dataDir, String appendfsync)
+      throws IOException {
     Files.createDirectories(dataDir);
     int p = port == 0 ? freePort() : port;
-    String binary = findBinary();
     List<String> cmd = new ArrayList<>(List.of(binary, "--port", String.valueOf(p), "--bind", "127.0.0.1",
         "--dir", dataDir.toAbsolutePath().toString(), "--save", "", "--daemonize", "no",
         "--logfile", dataDir.resolve("redis.log").toAbsolutePath().toString()));
@@ -145,6 +150,11 @@ public final class RedisServerProcess implements AutoCloseable {
         }
       }
     }
+    return bundledBinary();
+  }
+
+  /** The Redis 6.2 binary shipped in the embedded-redis artifact, unpacked to the temp folder once. */
+  public static String bundledBinary() throws IOException {
     String os = System.getProperty("os.name").toLowerCase();
     String arch = System.getProperty("os.arch").toLowerCase();
     String resource;

@@ -16,7 +16,6 @@ import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
 
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -27,8 +26,6 @@ import java.util.concurrent.CountDownLatch;
  */
 @CommandLine.Command(name = "run", description = "Start the runtime (the default command).")
 public final class RunCommand implements Callable<Integer> {
-
-  static final String DEMO_USER = "demo";
 
   @CommandLine.Option(names = "--config", description = "configuration file (default: ${DEFAULT-VALUE})",
       defaultValue = "conf/ratchet.json")
@@ -45,30 +42,47 @@ public final class RunCommand implements Callable<Integer> {
     Vertx vertx = Vertx.vertx();
     Ratchet ratchet;
     DemoShop demo = null;
-    HttpServerVerticle http;
-    String password = null;
-    String token = null;
     ChatModel model = null;
     try {
       ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url)).await();
-      HttpOptions httpOptions = HttpOptions.fromConfig(cfg.getJsonObject("http"));
       if (!noDemo) {
         JsonObject agent = cfg.getJsonObject("agent", new JsonObject());
         model = DemoModel.choose(vertx, agent, env);
         demo = DemoShop.start(vertx, model, Connections.load(env), agent.getInteger("maxTurns", 8)).await();
         ratchet.register(demo.agent()).await();
-        if (httpOptions.users().isEmpty() && httpOptions.tokens().isEmpty()) {
-          // no people or agents configured: a demo login and a demo token, shown below
-          password = env.getOrDefault("RATCHET_DEMO_PASSWORD", randomWord());
-          token = env.getOrDefault("RATCHET_DEMO_TOKEN", PasswordHash.newToken());
-          httpOptions.user(DEMO_USER, Role.APPROVER, PasswordHash.hashPassword(password.toCharArray()));
-          httpOptions.token("demo-agent", Role.AGENT, PasswordHash.hashToken(token));
-        }
       }
-      http = new HttpServerVerticle(ratchet, httpOptions);
-      vertx.deployVerticle(http).await();
     } catch (Exception e) {
       System.err.println("Ratchet could not start: " + e.getMessage());
+      vertx.close();
+      redis.close();
+      return 1;
+    }
+    HttpOptions http = HttpOptions.fromConfig(cfg.getJsonObject("http"));
+    String generated = null;
+    if (http.users().isEmpty()) {
+      // a fresh install has nobody to log in as: make one approver for this run
+      String password = env.get("RATCHET_ADMIN_PASSWORD");
+      if (password == null || password.isBlank()) {
+        password = generated = PasswordHash.newToken().substring(0, 16);
+      }
+      http.user("admin", Role.APPROVER, PasswordHash.hashPassword(password.toCharArray()));
+    }
+    String demoToken = null;
+    if (demo != null && http.tokens().isEmpty()) {
+      // and no agent token: one for talking to the demo agent over HTTP, for this run
+      demoToken = env.get("RATCHET_DEMO_TOKEN");
+      if (demoToken == null || demoToken.isBlank()) {
+        demoToken = PasswordHash.newToken();
+      }
+      http.token("demo-agent", Role.AGENT, PasswordHash.hashToken(demoToken));
+    }
+    HttpServerVerticle server = new HttpServerVerticle(ratchet, http);
+    try {
+      vertx.deployVerticle(server).await();
+    } catch (Exception e) {
+      System.err.println("Ratchet could not serve HTTP on port " + http.port() + ": " + e.getMessage()
+          + " (set RATCHET_HTTP_PORT to use another port)");
+      ratchet.close();
       vertx.close();
       redis.close();
       return 1;
@@ -85,42 +99,41 @@ public final class RunCommand implements Callable<Integer> {
         stopped.countDown();
       }
     }));
-    String dashboard = "http://localhost:" + http.actualPort() + "/";
-    System.out.println("Ratchet is running (node " + RatchetOptions.fromConfig(cfg).nodeId() + ", agents "
-        + ratchet.agents() + "). Stop with Ctrl-C; turns and conversations in flight resume on the next start.");
-    System.out.println("Dashboard: " + dashboard);
+    String dashboard = "http://localhost:" + server.actualPort() + "/";
+    System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
+    System.out.println("  Dashboard: " + dashboard);
+    if (http.users().size() == 1 && "admin".equals(http.users().get(0).name())) {
+      System.out.println("  Log in as admin with password " + (generated != null ? generated
+          : "from RATCHET_ADMIN_PASSWORD") + " (configure http.users to choose your own)");
+    }
+    System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns and conversations in flight resume"
+        + " on the next start.");
     if (demo != null) {
-      printDemo(demo, model, dashboard, password, token);
+      printDemo(demo, model, dashboard, demoToken);
     }
     stopped.await();
     return 0;
   }
 
-  private static void printDemo(DemoShop demo, ChatModel model, String dashboard, String password, String token) {
+  private static void printDemo(DemoShop demo, ChatModel model, String dashboard, String token) {
     System.out.println("Demo shop service: " + demo.shop().baseUrl() + " (GET /stats shows what it did)");
     System.out.println("Demo agent '" + DemoShop.AGENT + "' with model: " + model.describe()
         + (model.describe().startsWith("scripted") ? " (set RATCHET_MODEL=openai:gpt-4.1-mini and OPENAI_API_KEY"
         + " for a real model)" : "") + "; Slack tool: "
         + (demo.hasSlack() ? "on (connection '" + DemoShop.SLACK_CONNECTION + "')"
         : "off (configure a connection '" + DemoShop.SLACK_CONNECTION + "' to add it)"));
-    if (password != null) {
-      System.out.println("Demo login: " + DEMO_USER + " / " + password + "   Demo API token: " + token);
-      System.out.println("Try it: send \"cancel order 1002\", then approve the cancel in the dashboard:");
-      System.out.println("  curl -H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/json' \\");
-      System.out.println("    -d '{\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"}' \\");
-      System.out.println("    '" + dashboard + "api/sessions/demo-1/messages?wait=2'");
-      System.out.println("  then log in at " + dashboard + " as " + DEMO_USER + ", approve cancel_order, and read the answer:");
-      System.out.println("  curl -H 'Authorization: Bearer " + token + "' " + dashboard + "api/sessions/demo-1/messages");
+    if (token == null) {
+      System.out.println("Try it: POST {\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"} to "
+          + dashboard + "api/sessions/demo-1/messages with an agent token, then approve the cancel in the dashboard.");
+      return;
     }
-  }
-
-  private static String randomWord() {
-    String alphabet = "abcdefghjkmnpqrstuvwxyz23456789";
-    SecureRandom random = new SecureRandom();
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 12; i++) {
-      sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
-    }
-    return sb.toString();
+    System.out.println("Demo API token: " + token);
+    System.out.println("Try it: send \"cancel order 1002\", then approve the cancel in the dashboard:");
+    System.out.println("  curl -H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/json' \\");
+    System.out.println("    -d '{\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"}' \\");
+    System.out.println("    '" + dashboard + "api/sessions/demo-1/messages?wait=2'");
+    System.out.println("  then approve cancel_order at " + dashboard + " and read the answer (also on the"
+        + " session's page):");
+    System.out.println("  curl -H 'Authorization: Bearer " + token + "' " + dashboard + "api/sessions/demo-1/messages");
   }
 }

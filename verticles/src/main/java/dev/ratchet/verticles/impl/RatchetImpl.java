@@ -58,7 +58,15 @@ public final class RatchetImpl implements Ratchet {
     return RedisJournal.open(vertx, options.journalOptions()).compose(journal -> {
       RatchetImpl ratchet = new RatchetImpl(vertx, options, journal);
       return journal.persistence()
-          .onSuccess(p -> LOG.info("journal at {}: {}", journal.describe(), p.describe()))
+          .onSuccess(p -> {
+            if (p.aofEnabled()) {
+              LOG.info("journal at {}: {}", journal.describe(), p.describe());
+            } else {
+              LOG.warn("journal at {}: {}", journal.describe(), p.describe());
+            }
+          })
+          .onFailure(err -> LOG.warn("journal at {}: could not find out whether Redis persists acknowledged steps"
+              + " (CONFIG GET refused?): {}", journal.describe(), err.getMessage()))
           .otherwiseEmpty()
           .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
           .map(id -> {

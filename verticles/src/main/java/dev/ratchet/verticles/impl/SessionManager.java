@@ -34,6 +34,7 @@ final class SessionManager {
   private final String nodeId;
   private final long idleMillis;
   private final Function<String, AgentDefinition> definitions;
+  private final io.vertx.core.Context home;
   private final Map<String, Deployment> sessions = new ConcurrentHashMap<>();
   private final Map<String, Future<Void>> passivating = new ConcurrentHashMap<>();
 
@@ -45,6 +46,7 @@ final class SessionManager {
     this.options = options;
     this.nodeId = nodeId;
     this.idleMillis = idleMillis;
+    this.home = vertx.getOrCreateContext();
   }
 
   int active() {
@@ -76,7 +78,7 @@ final class SessionManager {
         definitions.apply(catalog.agent()), options, nodeId, idleMillis,
         this::passivate);
     Future<SessionVerticle> ready = before.otherwiseEmpty()
-        .compose(v -> vertx.deployVerticle(verticle, new DeploymentOptions()))
+        .compose(v -> deployFromHome(verticle))
         .onComplete(deploymentId)
         .map(verticle);
     ready.onFailure(err -> {
@@ -84,6 +86,16 @@ final class SessionManager {
       sessions.remove(sessionId);
     });
     return new Deployment(ready, deploymentId.future());
+  }
+
+  /**
+   * Deploys from the manager's own context: deployed from whatever context completed the previous
+   * step (for example a passivated session's), a session would become that deployment's child.
+   */
+  private Future<String> deployFromHome(SessionVerticle verticle) {
+    Promise<String> deployed = Promise.promise();
+    home.runOnContext(v -> vertx.deployVerticle(verticle, new DeploymentOptions()).onComplete(deployed));
+    return deployed.future();
   }
 
   private void passivate(SessionVerticle verticle) {

@@ -15,7 +15,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-/** A {@link CrashNode} in a child JVM, killed with SIGKILL like a crashed machine. */
+/**
+ * A runtime in a child JVM ({@link CrashNode} unless another main class is given), killed with
+ * SIGKILL like a crashed machine. The main class prints {@code {"event":"ready"}} once it takes
+ * commands on stdin, and JSON lines on stdout.
+ */
 final class ChildRuntime implements AutoCloseable {
 
   private final Process process;
@@ -23,10 +27,16 @@ final class ChildRuntime implements AutoCloseable {
   private final List<JsonObject> seen = new ArrayList<>();
 
   ChildRuntime(String redisUrl, String prefix, String providerUrl) throws IOException {
+    this(CrashNode.class, redisUrl, prefix, providerUrl);
+  }
+
+  ChildRuntime(Class<?> main, String... args) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    process = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        CrashNode.class.getName(), redisUrl, prefix, providerUrl)
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    // a short-lived JVM on shared cores: the client compiler and a serial GC start it faster
+    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-cp", System.getProperty("java.class.path"), main.getName()));
+    command.addAll(List.of(args));
+    process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     Thread reader = new Thread(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
           StandardCharsets.UTF_8))) {
@@ -81,6 +91,14 @@ final class ChildRuntime implements AutoCloseable {
   JsonObject awaitResult(String turnId, int seconds) {
     return await(j -> "result".equals(j.getString("event"))
         && turnId.equals(j.getJsonObject("results").getString("turnId")), seconds).getJsonObject("results");
+  }
+
+  /** Sends a signal by name (STOP, CONT) to the child, as {@code kill -STOP <pid>} would. */
+  void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + name + " " + process.pid() + " failed");
+    }
   }
 
   /** SIGKILL: no shutdown hook, no flush, like a power cut of the JVM. */

@@ -42,6 +42,10 @@ public final class CrashNode {
           && "turn.completed".equals(((JsonObject) body).getString("type"))) {
         print(new JsonObject().put("event", "result").put("results", ((JsonObject) body).getJsonObject("data")));
       }
+      if (ctx.message().address().endsWith(".events") && body instanceof JsonObject
+          && "session.fenced".equals(((JsonObject) body).getString("type"))) {
+        print(new JsonObject().put("event", "fenced").put("session", ((JsonObject) body).getString("sessionId")));
+      }
       ctx.next();
     });
     Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)

@@ -23,6 +23,7 @@ final class Provider implements AutoCloseable {
   final Map<String, AtomicInteger> lookups = new ConcurrentHashMap<>();
   volatile Hold hold = Hold.NONE;
   volatile String holdTool;
+  private final java.util.Queue<Runnable> held = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final Vertx vertx = Vertx.vertx();
   private final HttpServer server;
 
@@ -63,15 +64,38 @@ final class Provider implements AutoCloseable {
     requests.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
     boolean holding = hold != Hold.NONE && (holdTool == null || holdTool.equals(tool));
     if (holding && hold == Hold.BEFORE_APPLY) {
+      held.add(() -> {
+        apply(key, tool);
+        answer(req, key, tool);
+      });
       return;
     }
+    apply(key, tool);
+    if (holding) {
+      held.add(() -> answer(req, key, tool));
+      return;
+    }
+    answer(req, key, tool);
+  }
+
+  /** Answers every held request, applying first those held before their effect. */
+  void release() {
+    vertx.runOnContext(v -> {
+      Runnable r;
+      while ((r = held.poll()) != null) {
+        r.run();
+      }
+    });
+  }
+
+  private void apply(String key, String tool) {
     // an idempotency key applies its effect at most once, as a provider that honours keys would
     if (applied.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() == 1) {
       byTool.computeIfAbsent(tool, k -> new AtomicInteger()).incrementAndGet();
     }
-    if (holding) {
-      return;
-    }
+  }
+
+  private static void answer(HttpServerRequest req, String key, String tool) {
     req.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("applied", tool).put("key", key).encode());
   }

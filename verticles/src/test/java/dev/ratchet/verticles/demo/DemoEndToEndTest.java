@@ -69,7 +69,7 @@ class DemoEndToEndTest {
     env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
     env.put("RATCHET_REDIS_PORT", String.valueOf(redisPort));
     env.put("RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString());
-    env.put("RATCHET_DEMO_PASSWORD", PASSWORD);
+    env.put("RATCHET_ADMIN_PASSWORD", PASSWORD);
     env.put("RATCHET_DEMO_TOKEN", TOKEN);
     child = pb.start();
     Thread reader = new Thread(() -> {
@@ -84,7 +84,7 @@ class DemoEndToEndTest {
     }, "demo-stdout");
     reader.setDaemon(true);
     reader.start();
-    until(() -> line("Demo login:") != null, 120);
+    until(() -> line("Demo API token:") != null, 120);
   }
 
   private String line(String prefix) {
@@ -108,7 +108,7 @@ class DemoEndToEndTest {
     httpPort = freePort();
     redisPort = freePort();
     start();
-    assertThat(output).anyMatch(l -> l.startsWith("Dashboard: http://localhost:" + httpPort + "/"));
+    assertThat(output).anyMatch(l -> l.equals("  Dashboard: http://localhost:" + httpPort + "/"));
     assertThat(output).anyMatch(l -> l.contains("cancel order 1002"));
 
     HttpResponse<String> sent = post("/api/sessions/e2e-1/messages", new JsonObject().put("agent", "order-support")
@@ -142,7 +142,7 @@ class DemoEndToEndTest {
         .containsExactly("user", "assistant", "assistant", "assistant");
     JsonObject withTools = messages.getJsonObject(1);
     assertThat(withTools.getJsonArray("results").getJsonObject(1).getJsonObject("approval").getString("approver"))
-        .isEqualTo("demo");
+        .isEqualTo("admin");
   }
 
   @Test
@@ -216,7 +216,7 @@ class DemoEndToEndTest {
   }
 
   private String login() throws Exception {
-    HttpResponse<String> r = post("/login", new JsonObject().put("name", "demo").put("password", PASSWORD), Map.of());
+    HttpResponse<String> r = post("/login", new JsonObject().put("name", "admin").put("password", PASSWORD), Map.of());
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     return new JsonObject(r.body()).getString("csrfToken");
   }

@@ -1,5 +1,7 @@
 package dev.ratchet.connectors.mcp.impl;
 
+import dev.ratchet.runtime.SourceHealth;
+
 import dev.ratchet.connectors.mcp.McpHealth;
 import dev.ratchet.connectors.mcp.McpServerConfig;
 import dev.ratchet.connectors.mcp.McpToolPin;
@@ -66,6 +68,12 @@ public final class McpToolSourceImpl implements McpToolSource {
   @Override
   public Future<Void> connect() {
     return connection.connect();
+  }
+
+  @Override
+  public Future<SourceHealth> sourceHealth() {
+    return checkHealth().map(h -> h.healthy() ? SourceHealth.healthy(name())
+        : SourceHealth.unhealthy(name(), h.lastError() == null ? "not connected" : h.lastError()));
   }
 
   @Override

@@ -43,6 +43,13 @@ public final class CatalogRoutes {
       Replies.error(ctx, 404, "UNKNOWN_AGENT", "no agent named '" + agent + "'");
       return;
     }
-    Replies.json(ctx, 200, new JsonObject().put("agent", agent).put("tools", catalog.toJson()));
+    catalog.sourcesHealth(ctx.vertx(), 2_000).onComplete(ar -> {
+      JsonArray sources = new JsonArray();
+      if (ar.succeeded()) {
+        ar.result().forEach(h -> sources.add(h.toJson()));
+      }
+      Replies.json(ctx, 200, new JsonObject().put("agent", agent).put("tools", catalog.toJson())
+          .put("sources", sources));
+    });
   }
 }

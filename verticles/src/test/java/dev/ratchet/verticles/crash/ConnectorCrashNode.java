@@ -1,0 +1,108 @@
+package dev.ratchet.verticles.crash;
+
+import dev.ratchet.connectors.ConnectorToolSource;
+import dev.ratchet.connectors.Connections;
+import dev.ratchet.connectors.SlackConnector;
+import dev.ratchet.connectors.mcp.McpServerConfig;
+import dev.ratchet.connectors.mcp.McpToolSource;
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ApprovalDecision;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.ToolPolicy;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetOptions;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.time.Duration;
+import java.util.Map;
+
+import static dev.ratchet.connectors.ConnectorTool.connectorTool;
+
+/**
+ * A runtime in its own JVM whose agents take their tools from connectors, for crash tests: the
+ * same stdin/stdout protocol as {@link CrashNode}, with the agent named in each command.
+ * Arguments: redis url, key prefix, then either {@code slack <connections file>} or
+ * {@code mcp <streamable HTTP url>}.
+ * <ul>
+ *   <li>{@code slack}: agent {@code slack} offers {@code slack_post_thread_reply} of the connection
+ *   {@code support-slack}; agent {@code slack-approval} offers the same tool asking for approval.</li>
+ *   <li>{@code mcp}: agent {@code mcp} offers the tools of the MCP server {@code notes}; its
+ *   unannotated {@code hold_message} and {@code send_message} stay non_idempotent_writes but run
+ *   without approval.</li>
+ * </ul>
+ */
+public final class ConnectorCrashNode {
+
+  public static final String SLACK_CONNECTION = "support-slack";
+
+  public static void main(String[] args) throws Exception {
+    String redisUrl = args[0];
+    String prefix = args[1];
+    String kind = args[2];
+    String target = args[3];
+    Vertx vertx = Vertx.vertx();
+    vertx.eventBus().addOutboundInterceptor(ctx -> {
+      Object body = ctx.message().body();
+      if (ctx.message().address().endsWith(".events") && body instanceof JsonObject
+          && "turn.completed".equals(((JsonObject) body).getString("type"))) {
+        print(new JsonObject().put("event", "result").put("results", ((JsonObject) body).getJsonObject("data")));
+      }
+      ctx.next();
+    });
+    Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+        .nodeId("connector-crash-node-" + ProcessHandle.current().pid())).await();
+    switch (kind) {
+      case "slack": {
+        Connections connections = Connections.load(Map.of(Connections.FILE_VARIABLE, target));
+        SlackConnector slack = SlackConnector.connect(vertx, connections.connection(SLACK_CONNECTION));
+        ratchet.register(AgentDefinition.builder("slack")
+            .toolSource(ConnectorToolSource.of(connectorTool(slack.postThreadReply()))).build()).await();
+        ratchet.register(AgentDefinition.builder("slack-approval")
+            .toolSource(ConnectorToolSource.of(connectorTool(slack.postThreadReply()).requireApproval(true)))
+            .build()).await();
+        break;
+      }
+      case "mcp": {
+        McpToolSource mcp = McpToolSource.create(vertx, McpServerConfig.http("notes", target)
+            .requestTimeout(Duration.ofSeconds(60)).build());
+        ratchet.register(AgentDefinition.builder("mcp").toolSource(mcp)
+            .policy(ToolPolicy.requireApproval("hold_message", false))
+            .policy(ToolPolicy.requireApproval("send_message", false)).build()).await();
+        break;
+      }
+      default:
+        throw new IllegalArgumentException("unknown kind " + kind);
+    }
+    print(new JsonObject().put("event", "ready"));
+
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+    String line;
+    while ((line = in.readLine()) != null) {
+      JsonObject cmd = new JsonObject(line);
+      switch (cmd.getString("cmd")) {
+        case "submit":
+          ratchet.submit(cmd.getString("agent"), cmd.getString("session"), Turn.fromJson(cmd.getJsonObject("turn")))
+              .onSuccess(r -> print(new JsonObject().put("event", "result").put("results", r.toJson())))
+              .onFailure(err -> print(new JsonObject().put("event", "error").put("message", err.getMessage())));
+          break;
+        case "approve":
+          ratchet.decide(new ApprovalDecision(cmd.getString("session"), new CallId(cmd.getString("callId")),
+                  cmd.getString("hash"), true, "tester", "looks right"))
+              .onComplete(ar -> print(new JsonObject().put("event", "decided")
+                  .put("answer", ar.succeeded() ? ar.result().name() : ar.cause().getMessage())));
+          break;
+        default:
+          print(new JsonObject().put("event", "error").put("message", "unknown command"));
+      }
+    }
+  }
+
+  private static synchronized void print(JsonObject json) {
+    System.out.println(json.encode());
+    System.out.flush();
+  }
+}
