@@ -251,6 +251,42 @@ function callView(sessionId, call, reload) {
     call.status === 'outcome_unknown' && canDecide() ? reconcileForm(sessionId, call, reload) : null);
 }
 
+// the agent loop's conversation: user messages, model responses and answers, with a box to send one
+function conversationView(sessionId, t, reload) {
+  const messages = t.messages || [];
+  if (!messages.length) return null;
+  const lines = messages.map(m => {
+    let who; let text;
+    if (m.kind === 'user') { who = 'user'; text = m.text; }
+    else if (m.kind === 'model') {
+      who = 'model · step ' + m.step;
+      text = (m.text || '') + (m.tools ? (m.text ? ' ' : '') + '→ asks for ' + m.tools.join(', ') + ' (turn ' + m.turnId + ')' : '');
+    } else if (m.kind === 'model_attempt_failed') { who = 'model · step ' + m.step; text = 'request failed: ' + m.error; }
+    else { who = 'answer · ' + m.status; text = m.text || m.error || ''; }
+    return el('div', { className: 'message message-' + m.kind },
+      el('span', { className: 'muted', text: when(m.at) + ' ' + who + ': ' }), el('span', { text }));
+  });
+  const input = el('input', { type: 'text', className: 'message-input', placeholder: 'Message to the agent', 'aria-label': 'Message' });
+  const error = el('span', { className: 'error' });
+  const send = el('button', { type: 'submit', disabled: !canDecide(), text: 'Send' });
+  const form = el('form', { className: 'message-form', onsubmit: async ev => {
+    ev.preventDefault();
+    if (!input.value.trim()) return;
+    send.disabled = true;
+    try {
+      await api('POST', '/api/sessions/' + encodeURIComponent(sessionId) + '/messages', { agent: t.agent, text: input.value });
+      input.value = '';
+      error.textContent = '';
+      reload();
+    } catch (e) {
+      error.textContent = e.message;
+    } finally {
+      send.disabled = !canDecide();
+    }
+  } }, input, send, error);
+  return el('section', { className: 'card conversation' }, el('h3', {}, 'Conversation'), ...lines, form);
+}
+
 async function showSession(sessionId) {
   setActive('sessions');
   const view = document.getElementById('view');
@@ -270,6 +306,7 @@ async function showSession(sessionId) {
       turn.calls.map(c => callView(sessionId, c, render))));
     view.replaceChildren(el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
       el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + ' · started ' + when(t.createdAt) }),
+      conversationView(sessionId, t, render),
       ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]));
   };
   await render();
@@ -281,7 +318,8 @@ async function showSession(sessionId) {
     pending = setTimeout(() => { pending = null; if (!document.querySelector('.reconcile-box input:focus')) render(); }, 300);
   };
   for (const type of ['turn.submitted', 'call.started', 'call.attempt_failed', 'approval.requested', 'approval.decided',
-    'call.completed', 'call.reconciled', 'turn.completed']) {
+    'call.completed', 'call.reconciled', 'turn.completed', 'message.user', 'model.response', 'model.attempt_failed',
+    'message.assistant', 'model.failed']) {
     state.source.addEventListener(type, nudge);
   }
 }

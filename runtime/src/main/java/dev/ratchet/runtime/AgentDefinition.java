@@ -1,22 +1,42 @@
 package dev.ratchet.runtime;
 
+import dev.ratchet.runtime.agent.ChatModel;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** An agent: a name, the tool sources it may use, and per-tool policies that change approval only. */
+/**
+ * An agent: a name, the tool sources it may use, and per-tool policies that change approval only.
+ * With a {@link ChatModel} the agent also runs Ratchet's own loop: user messages in, the model's
+ * tool calls run as turns, the final answer out.
+ */
 public final class AgentDefinition {
 
   private final String name;
   private final List<ToolSource> toolSources;
   private final Map<String, ToolPolicy> policies;
+  private final ChatModel model;
+  private final int maxTurns;
+  private final RetryPolicy modelRetry;
+  private final Duration modelTimeout;
+  private final String systemPrompt;
+
+  /** Tool turns per user message when none is configured. */
+  public static final int DEFAULT_MAX_TURNS = 10;
 
   private AgentDefinition(Builder b) {
     this.name = b.name;
     this.toolSources = List.copyOf(b.toolSources);
     this.policies = Map.copyOf(b.policies);
+    this.model = b.model;
+    this.maxTurns = b.maxTurns;
+    this.modelRetry = b.modelRetry;
+    this.modelTimeout = b.modelTimeout;
+    this.systemPrompt = b.systemPrompt;
   }
 
   public static Builder builder(String name) {
@@ -35,11 +55,41 @@ public final class AgentDefinition {
     return policies;
   }
 
+  /** The model of the agent loop, or null when the agent only runs turns handed to it. */
+  public ChatModel model() {
+    return model;
+  }
+
+  /** At most this many tool turns (model responses with tool calls) answer one user message. */
+  public int maxTurns() {
+    return maxTurns;
+  }
+
+  /** Attempts and backoff for model requests that fail. */
+  public RetryPolicy modelRetry() {
+    return modelRetry;
+  }
+
+  /** How long one model request may take before it counts as a failed attempt. */
+  public Duration modelTimeout() {
+    return modelTimeout;
+  }
+
+  /** Instructions given to the model before the conversation, or null. */
+  public String systemPrompt() {
+    return systemPrompt;
+  }
+
   /** Builds an {@link AgentDefinition}. */
   public static final class Builder {
     private final String name;
     private final List<ToolSource> toolSources = new ArrayList<>();
     private final Map<String, ToolPolicy> policies = new LinkedHashMap<>();
+    private ChatModel model;
+    private int maxTurns = DEFAULT_MAX_TURNS;
+    private RetryPolicy modelRetry = RetryPolicy.DEFAULT;
+    private Duration modelTimeout = Duration.ofSeconds(120);
+    private String systemPrompt;
 
     private Builder(String name) {
       Objects.requireNonNull(name, "name");
@@ -56,6 +106,38 @@ public final class AgentDefinition {
 
     public Builder policy(ToolPolicy policy) {
       policies.put(policy.toolName(), policy);
+      return this;
+    }
+
+    /** Runs Ratchet's agent loop with this model for the agent's sessions. */
+    public Builder model(ChatModel model) {
+      this.model = Objects.requireNonNull(model, "model");
+      return this;
+    }
+
+    public Builder maxTurns(int maxTurns) {
+      if (maxTurns < 1) {
+        throw new IllegalArgumentException("maxTurns must be at least 1");
+      }
+      this.maxTurns = maxTurns;
+      return this;
+    }
+
+    public Builder modelRetry(RetryPolicy retry) {
+      this.modelRetry = Objects.requireNonNull(retry, "retry");
+      return this;
+    }
+
+    public Builder modelTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("modelTimeout must be positive");
+      }
+      this.modelTimeout = timeout;
+      return this;
+    }
+
+    public Builder systemPrompt(String prompt) {
+      this.systemPrompt = prompt;
       return this;
     }
 

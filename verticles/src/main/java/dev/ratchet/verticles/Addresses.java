@@ -11,6 +11,13 @@ public final class Addresses {
   public static final String PENDING = "ratchet.approvals.pending";
   /** Request/reply: a completed turn's results, for callers that lost their reply address. */
   public static final String RESULTS = "ratchet.turns.results";
+  /**
+   * Request/reply: a user message for an agent with a model; the reply acknowledges once the
+   * message is journaled, and the agent's answer goes to the message's {@code replyAddress}.
+   */
+  public static final String MESSAGES_SEND = "ratchet.messages.send";
+  /** Request/reply: a session's conversation (user messages, model responses, answers). */
+  public static final String CONVERSATION = "ratchet.messages.conversation";
 
   private Addresses() {
   }

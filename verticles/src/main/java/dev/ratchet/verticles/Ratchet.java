@@ -9,11 +9,13 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 
@@ -45,6 +47,20 @@ public interface Ratchet {
    * does not depend on an event-bus timeout, so it may wait for approvals as long as they take.
    */
   Future<TurnResult> submit(String agent, String sessionId, Turn turn);
+
+  /**
+   * Sends a user message to a session of an agent that has a model, and completes with the reply
+   * that ends its round: the model's final answer, the turn limit, or the model's failure. The
+   * message, every model response and the answer are journaled; after a restart the round goes on
+   * where it stopped and the answer is published as a {@code message.assistant} event.
+   */
+  Future<AgentReply> send(String agent, String sessionId, String userMessage);
+
+  /**
+   * A session's conversation rebuilt from the journal: {@code {"sessionId", "messages": [...]}}
+   * with user messages, model responses (with their tool calls' results) and final answers.
+   */
+  Future<JsonObject> conversation(String sessionId);
 
   /** Decides a pending approval; answers why it was refused when it was. */
   Future<DecisionAnswer> decide(ApprovalDecision decision);

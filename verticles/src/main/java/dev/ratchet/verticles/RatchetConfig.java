@@ -11,8 +11,9 @@ import java.util.Map;
 
 /**
  * The runtime's configuration: the defaults shipped in the jar, overlaid by a {@code ratchet.json}
- * file, overlaid by environment variables ({@code RATCHET_REDIS_URL}, {@code RATCHET_HTTP_PORT},
- * {@code RATCHET_NODE_ID}, {@code RATCHET_DATA_DIR}).
+ * file, overlaid by environment variables ({@code RATCHET_REDIS_URL}, {@code RATCHET_REDIS_PORT},
+ * {@code RATCHET_HTTP_PORT}, {@code RATCHET_NODE_ID}, {@code RATCHET_DATA_DIR}, {@code RATCHET_MODEL},
+ * {@code RATCHET_MODEL_BASE_URL}, {@code RATCHET_MAX_TURNS}).
  */
 public final class RatchetConfig {
 
@@ -46,11 +47,40 @@ public final class RatchetConfig {
     if (node != null && !node.isBlank()) {
       config.getJsonObject("node").put("id", node);
     }
+    String redisPort = env.get("RATCHET_REDIS_PORT");
+    if (redisPort != null && !redisPort.isBlank()) {
+      config.getJsonObject("redis").getJsonObject("embedded").put("port", number("RATCHET_REDIS_PORT", redisPort));
+    }
+    JsonObject agent = config.getJsonObject("agent");
+    if (agent == null) {
+      agent = new JsonObject();
+      config.put("agent", agent);
+    }
+    String model = env.get("RATCHET_MODEL");
+    if (model != null && !model.isBlank()) {
+      agent.put("model", model.trim());
+    }
+    String baseUrl = env.get("RATCHET_MODEL_BASE_URL");
+    if (baseUrl != null && !baseUrl.isBlank()) {
+      agent.put("modelBaseUrl", baseUrl.trim());
+    }
+    String maxTurns = env.get("RATCHET_MAX_TURNS");
+    if (maxTurns != null && !maxTurns.isBlank()) {
+      agent.put("maxTurns", number("RATCHET_MAX_TURNS", maxTurns));
+    }
     String dataDir = env.get("RATCHET_DATA_DIR");
     if (dataDir != null && !dataDir.isBlank()) {
       config.getJsonObject("redis").getJsonObject("embedded").put("dataDir", dataDir + "/redis");
     }
     return config;
+  }
+
+  private static int number(String variable, String value) throws IOException {
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IOException(variable + " must be a number, got '" + value + "'");
+    }
   }
 
   public static JsonObject defaults() {

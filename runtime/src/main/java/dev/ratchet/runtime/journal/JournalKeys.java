@@ -36,6 +36,16 @@ final class JournalKeys {
     return session(sessionId) + ":inflight";
   }
 
+  /** The agent loop's state: last step, and which message, model step and round end is recorded where. */
+  String loop(String sessionId) {
+    return session(sessionId) + ":loop";
+  }
+
+  /** The agent loop's conversation: user messages, model responses and round ends, in order. */
+  String conversation(String sessionId) {
+    return session(sessionId) + ":conversation";
+  }
+
   String turns(String sessionId) {
     return session(sessionId) + ":turns";
   }

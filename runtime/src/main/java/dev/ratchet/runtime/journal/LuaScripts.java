@@ -32,7 +32,10 @@ final class LuaScripts {
     APPROVAL_REQUESTED("approval_requested.lua"),
     APPROVAL_DECIDED("approval_decided.lua"),
     TURN_COMPLETED("turn_completed.lua"),
-    CALL_RECONCILED("call_reconciled.lua");
+    CALL_RECONCILED("call_reconciled.lua"),
+    MESSAGE_USER("message_user.lua"),
+    MODEL_RESPONSE("model_response.lua"),
+    MESSAGE_ASSISTANT("message_assistant.lua");
 
     final String file;
 

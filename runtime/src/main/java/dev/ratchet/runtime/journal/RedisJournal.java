@@ -454,6 +454,68 @@ public final class RedisJournal {
     });
   }
 
+  // ---------------------------------------------------------------- agent loop
+
+  /** Appends a user message once per message id; a repeated id answers where the first one is. */
+  public Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String messageId,
+                                                JsonObject entry, JsonObject eventData) {
+    String now = now();
+    List<Request> indexes = List.of(
+        Request.cmd(Command.SADD).arg(keys.activeSessions()).arg(sessionId),
+        Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId));
+    return batch(indexes)
+        .compose(v -> run(Script.MESSAGE_USER, loopKeys(sessionId),
+            List.of(String.valueOf(epoch), messageId, entry.encode(), agent, now, eventData.encode())))
+        .map(r -> new ConversationAppend(Long.parseLong(r.get(1).toString()), "ok".equals(r.get(0).toString()), entry));
+  }
+
+  /**
+   * Records a model response for a loop step once. Fails with {@code STEP_OUT_OF_ORDER} when the
+   * step does not follow the last recorded one; answers the first record when the step has one.
+   */
+  public Future<ConversationAppend> modelResponse(String sessionId, long epoch, long step, String turnId,
+                                                  JsonObject entry, JsonObject eventData) {
+    String now = now();
+    List<Request> indexes = List.of(Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId));
+    return batch(indexes)
+        .compose(v -> run(Script.MODEL_RESPONSE, loopKeys(sessionId),
+            List.of(String.valueOf(epoch), String.valueOf(step), entry.encode(), now, eventData.encode(),
+                turnId == null ? "" : turnId)))
+        .compose(r -> {
+          String status = r.get(0).toString();
+          if ("out_of_order".equals(status)) {
+            return Future.failedFuture(new RatchetException("STEP_OUT_OF_ORDER", "session " + sessionId
+                + ": step " + step + " does not follow the last recorded step " + r.get(1)));
+          }
+          long index = Long.parseLong(r.get(1).toString());
+          return Future.succeededFuture("ok".equals(status) ? new ConversationAppend(index, true, entry)
+              : new ConversationAppend(index, false, new JsonObject(r.get(2).toString())));
+        });
+  }
+
+  /** Ends a round once per end id: {@code message.assistant} with the answer, or {@code model.failed}. */
+  public Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
+                                               JsonObject entry, JsonObject eventData) {
+    return run(Script.MESSAGE_ASSISTANT, loopKeys(sessionId),
+        List.of(String.valueOf(epoch), endId, entry.encode(), now(), eventType, eventData.encode()))
+        .map(r -> new ConversationAppend(Long.parseLong(r.get(1).toString()), "ok".equals(r.get(0).toString()), entry));
+  }
+
+  /** A session's conversation entries in order ({@code type}: user, model, end). */
+  public Future<List<JsonObject>> conversation(String sessionId) {
+    return send(Request.cmd(Command.LRANGE).arg(keys.conversation(sessionId)).arg(0).arg(-1)).map(r -> {
+      List<JsonObject> list = new ArrayList<>();
+      if (r != null) {
+        r.forEach(e -> list.add(new JsonObject(e.toString())));
+      }
+      return list;
+    });
+  }
+
+  private List<String> loopKeys(String sessionId) {
+    return List.of(keys.meta(sessionId), keys.events(sessionId), keys.loop(sessionId), keys.conversation(sessionId));
+  }
+
   // ---------------------------------------------------------------- reading the journal
 
   /** A session's step events in order, each {@code {id, type, turn, call, at, data}}. */

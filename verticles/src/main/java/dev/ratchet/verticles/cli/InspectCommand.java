@@ -105,6 +105,23 @@ public final class InspectCommand implements Callable<Integer> {
       case "call.reconciled":
         what = "reconciled " + d.getString("outcome") + " by " + d.getString("by") + ": " + d.getString("note");
         break;
+      case "message.user":
+        what = "user: " + d.getString("text");
+        break;
+      case "model.response":
+        what = "step " + d.getValue("step") + (d.getJsonArray("toolCalls", new io.vertx.core.json.JsonArray()).isEmpty()
+            ? "" : " asks for " + d.getJsonArray("toolCalls").stream().map(c -> ((JsonObject) c).getString("name")).toList())
+            + (d.getString("text") == null ? "" : ": " + d.getString("text"));
+        break;
+      case "model.attempt_failed":
+        what = "step " + d.getValue("step") + " attempt " + d.getValue("attempt") + " failed: " + d.getString("error");
+        break;
+      case "message.assistant":
+        what = d.getString("status") + ": " + d.getString("text");
+        break;
+      case "model.failed":
+        what = d.getString("error");
+        break;
       case "session.claimed":
         what = "owned by " + d.getString("owner") + " (epoch " + d.getValue("epoch") + ")";
         break;

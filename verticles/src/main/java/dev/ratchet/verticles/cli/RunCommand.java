@@ -1,8 +1,11 @@
 package dev.ratchet.verticles.cli;
 
+import dev.ratchet.connectors.Connections;
+import dev.ratchet.runtime.agent.ChatModel;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetConfig;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.demo.DemoModel;
 import dev.ratchet.verticles.demo.DemoShop;
 import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.HttpServerVerticle;
@@ -13,10 +16,14 @@ import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
-/** Starts the runtime: journal (embedded Redis when none is configured), session manager, APIs and the demo agent. */
+/**
+ * Starts the runtime: journal (embedded Redis when none is configured), session manager, the HTTP
+ * API and dashboard, and the order-support demo agent with its shop service.
+ */
 @CommandLine.Command(name = "run", description = "Start the runtime (the default command).")
 public final class RunCommand implements Callable<Integer> {
 
@@ -24,19 +31,25 @@ public final class RunCommand implements Callable<Integer> {
       defaultValue = "conf/ratchet.json")
   Path config;
 
-  @CommandLine.Option(names = "--no-demo", description = "do not register the demo agent")
+  @CommandLine.Option(names = "--no-demo", description = "do not start the demo agent and its shop")
   boolean noDemo;
 
   @Override
   public Integer call() throws Exception {
-    JsonObject cfg = RatchetConfig.load(config, System.getenv());
+    Map<String, String> env = System.getenv();
+    JsonObject cfg = RatchetConfig.load(config, env);
     RedisChoice redis = RedisChoice.from(cfg);
     Vertx vertx = Vertx.vertx();
     Ratchet ratchet;
+    DemoShop demo = null;
+    ChatModel model = null;
     try {
       ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url)).await();
       if (!noDemo) {
-        ratchet.register(new DemoShop().agent()).await();
+        JsonObject agent = cfg.getJsonObject("agent", new JsonObject());
+        model = DemoModel.choose(vertx, agent, env);
+        demo = DemoShop.start(vertx, model, Connections.load(env), agent.getInteger("maxTurns", 8)).await();
+        ratchet.register(demo.agent()).await();
       }
     } catch (Exception e) {
       System.err.println("Ratchet could not start: " + e.getMessage());
@@ -48,11 +61,20 @@ public final class RunCommand implements Callable<Integer> {
     String generated = null;
     if (http.users().isEmpty()) {
       // a fresh install has nobody to log in as: make one approver for this run
-      String password = System.getenv("RATCHET_ADMIN_PASSWORD");
+      String password = env.get("RATCHET_ADMIN_PASSWORD");
       if (password == null || password.isBlank()) {
         password = generated = PasswordHash.newToken().substring(0, 16);
       }
       http.user("admin", Role.APPROVER, PasswordHash.hashPassword(password.toCharArray()));
+    }
+    String demoToken = null;
+    if (demo != null && http.tokens().isEmpty()) {
+      // and no agent token: one for talking to the demo agent over HTTP, for this run
+      demoToken = env.get("RATCHET_DEMO_TOKEN");
+      if (demoToken == null || demoToken.isBlank()) {
+        demoToken = PasswordHash.newToken();
+      }
+      http.token("demo-agent", Role.AGENT, PasswordHash.hashToken(demoToken));
     }
     HttpServerVerticle server = new HttpServerVerticle(ratchet, http);
     try {
@@ -77,14 +99,41 @@ public final class RunCommand implements Callable<Integer> {
         stopped.countDown();
       }
     }));
+    String dashboard = "http://localhost:" + server.actualPort() + "/";
     System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
-    System.out.println("  Dashboard: http://localhost:" + server.actualPort() + "/");
+    System.out.println("  Dashboard: " + dashboard);
     if (http.users().size() == 1 && "admin".equals(http.users().get(0).name())) {
       System.out.println("  Log in as admin with password " + (generated != null ? generated
           : "from RATCHET_ADMIN_PASSWORD") + " (configure http.users to choose your own)");
     }
-    System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns in flight resume on the next start.");
+    System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns and conversations in flight resume"
+        + " on the next start.");
+    if (demo != null) {
+      printDemo(demo, model, dashboard, demoToken);
+    }
     stopped.await();
     return 0;
+  }
+
+  private static void printDemo(DemoShop demo, ChatModel model, String dashboard, String token) {
+    System.out.println("Demo shop service: " + demo.shop().baseUrl() + " (GET /stats shows what it did)");
+    System.out.println("Demo agent '" + DemoShop.AGENT + "' with model: " + model.describe()
+        + (model.describe().startsWith("scripted") ? " (set RATCHET_MODEL=openai:gpt-4.1-mini and OPENAI_API_KEY"
+        + " for a real model)" : "") + "; Slack tool: "
+        + (demo.hasSlack() ? "on (connection '" + DemoShop.SLACK_CONNECTION + "')"
+        : "off (configure a connection '" + DemoShop.SLACK_CONNECTION + "' to add it)"));
+    if (token == null) {
+      System.out.println("Try it: POST {\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"} to "
+          + dashboard + "api/sessions/demo-1/messages with an agent token, then approve the cancel in the dashboard.");
+      return;
+    }
+    System.out.println("Demo API token: " + token);
+    System.out.println("Try it: send \"cancel order 1002\", then approve the cancel in the dashboard:");
+    System.out.println("  curl -H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/json' \\");
+    System.out.println("    -d '{\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"}' \\");
+    System.out.println("    '" + dashboard + "api/sessions/demo-1/messages?wait=2'");
+    System.out.println("  then approve cancel_order at " + dashboard + " and read the answer (also on the"
+        + " session's page):");
+    System.out.println("  curl -H 'Authorization: Bearer " + token + "' " + dashboard + "api/sessions/demo-1/messages");
   }
 }

@@ -1,73 +1,97 @@
 package dev.ratchet.verticles.demo;
 
+import dev.ratchet.connectors.Connection;
+
+import dev.ratchet.connectors.ConnectorToolSource;
+import dev.ratchet.connectors.Connections;
+import dev.ratchet.connectors.OpenApiConnector;
+import dev.ratchet.connectors.SlackConnector;
 import dev.ratchet.runtime.AgentDefinition;
-import dev.ratchet.runtime.ApprovalRule;
-import dev.ratchet.runtime.EffectClass;
-import dev.ratchet.runtime.FunctionToolSource;
-import dev.ratchet.runtime.ToolResult;
+import dev.ratchet.runtime.ToolSource;
+import dev.ratchet.runtime.agent.ChatModel;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
+
+import static dev.ratchet.connectors.ConnectorTool.connectorTool;
 
 /**
- * The order-support demo agent with an in-process shop: one read, one non-idempotent write that
- * always asks for approval, and one idempotent write that asks above an amount.
+ * The order-support demo agent: a small shop service started in-process on a free port, used
+ * through the OpenAPI connector as {@code look_up_order} (read), {@code cancel_order}
+ * (non-idempotent write, always asks for approval) and {@code refund_order} (idempotent write with
+ * an Idempotency-Key, asks for approval above 100); a Slack thread reply when a Slack connection
+ * named {@code support-slack} is configured (asks before every post); and a model that runs the loop.
  */
 public final class DemoShop {
 
   public static final String AGENT = "order-support";
+  public static final String SLACK_CONNECTION = "support-slack";
+  public static final double REFUND_APPROVAL_ABOVE = 100;
 
-  private final Map<String, JsonObject> orders = new ConcurrentHashMap<>();
-  private final Map<String, JsonObject> refundsByKey = new ConcurrentHashMap<>();
+  static final String PROMPT = "You are the order-support agent of a small shop. Use the tools to look up, cancel"
+      + " and refund orders (order numbers have four digits, for example 1002). Cancelling an order and refunds"
+      + " over " + (int) REFUND_APPROVAL_ABOVE + " wait for a person's approval in the dashboard; the tool result"
+      + " tells you how it was decided. Answer briefly, saying what was done.";
 
-  public DemoShop() {
-    orders.put("1001", order("1001", "Ada Lovelace", 42.50));
-    orders.put("1002", order("1002", "Grace Hopper", 129.00));
-    orders.put("1003", order("1003", "Alan Turing", 980.00));
+  private final ShopService shop;
+  private final AgentDefinition agent;
+  private final boolean slack;
+
+  private DemoShop(ShopService shop, AgentDefinition agent, boolean slack) {
+    this.shop = shop;
+    this.agent = agent;
+    this.slack = slack;
   }
 
-  private static JsonObject order(String id, String customer, double total) {
-    return new JsonObject().put("orderId", id).put("customer", customer).put("total", total).put("status", "open");
+  /** Starts the shop service and builds the agent with the given model. Reads files: call it at start-up. */
+  public static Future<DemoShop> start(Vertx vertx, ChatModel model, Connections connections, int maxTurns) {
+    ShopService shop = new ShopService();
+    return shop.start(vertx).map(s -> {
+      Connection connection = Connection.of("demo-shop", "openapi",
+          new JsonObject().put("baseUrl", shop.baseUrl()).put("connectorId", "shop").put("auth", "none"), Map.of());
+      OpenApiConnector api = OpenApiConnector.parse(vertx, "shop", document(), "shop-openapi.json", connection);
+      ToolSource shopTools = RenamedTool.renamed(ConnectorToolSource.of(
+          connectorTool(api.operation("lookUpOrder")),
+          connectorTool(api.operation("cancelOrder")).requireApproval(true),
+          connectorTool(api.operation("refundOrder")).requireApprovalWhen(args ->
+              args.getJsonObject("body").getDouble("amount") > REFUND_APPROVAL_ABOVE)).named("demo-shop"),
+          Map.of("shop_look_up_order", "look_up_order", "shop_cancel_order", "cancel_order",
+              "shop_refund_order", "refund_order"));
+      AgentDefinition.Builder builder = AgentDefinition.builder(AGENT).toolSource(shopTools).model(model)
+          .maxTurns(maxTurns).systemPrompt(PROMPT);
+      Optional<Connection> slackConnection = connections.find(SLACK_CONNECTION);
+      if (slackConnection.isPresent()) {
+        SlackConnector slackConnector = SlackConnector.connect(vertx, slackConnection.get());
+        builder.toolSource(ConnectorToolSource.of(connectorTool(slackConnector.postThreadReply()).requireApproval(true))
+            .named("slack"));
+      }
+      return new DemoShop(shop, builder.build(), slackConnection.isPresent());
+    });
   }
 
   public AgentDefinition agent() {
-    JsonObject orderId = new JsonObject("""
-        {"type":"object","properties":{"orderId":{"type":"string","description":"the order number"}},
-         "required":["orderId"],"additionalProperties":false}""");
-    JsonObject refund = new JsonObject("""
-        {"type":"object","properties":{"orderId":{"type":"string"},"amount":{"type":"number","exclusiveMinimum":0}},
-         "required":["orderId","amount"],"additionalProperties":false}""");
-    FunctionToolSource tools = FunctionToolSource.create("demo-shop")
-        .read("look_up_order", "Look up an order by number", orderId, inv -> {
-          JsonObject o = orders.get(inv.arguments().getString("orderId"));
-          return o == null ? Future.failedFuture(new IllegalArgumentException("no such order"))
-              : Future.succeededFuture(o.copy());
-        })
-        .tool(FunctionToolSource.define("cancel_order", EffectClass.NON_IDEMPOTENT_WRITE)
-            .description("Cancel an open order").schema(orderId).approval(ApprovalRule.always())
-            .invoke(inv -> {
-              JsonObject o = orders.get(inv.arguments().getString("orderId"));
-              if (o == null) {
-                return Future.succeededFuture(ToolResult.rejected("no order " + inv.arguments().getString("orderId")));
-              }
-              if (!"open".equals(o.getString("status"))) {
-                return Future.succeededFuture(ToolResult.rejected("order is already " + o.getString("status")));
-              }
-              o.put("status", "cancelled");
-              return Future.succeededFuture(ToolResult.success(o.copy()));
-            }))
-        .tool(FunctionToolSource.define("refund_order", EffectClass.IDEMPOTENT_WRITE)
-            .description("Refund part or all of an order; safe to retry")
-            .schema(refund)
-            .approval(ApprovalRule.when(args -> args.getDouble("amount") > 100))
-            .handler(inv -> {
-              JsonObject done = refundsByKey.computeIfAbsent(inv.idempotencyKey().value(), k -> new JsonObject()
-                  .put("orderId", inv.arguments().getString("orderId"))
-                  .put("refunded", inv.arguments().getDouble("amount")).put("refundId", "rf_" + k.substring(3, 11)));
-              return Future.succeededFuture(done.copy());
-            }));
-    return AgentDefinition.builder(AGENT).toolSource(tools).build();
+    return agent;
+  }
+
+  public ShopService shop() {
+    return shop;
+  }
+
+  public boolean hasSlack() {
+    return slack;
+  }
+
+  private static String document() {
+    try (InputStream in = DemoShop.class.getResourceAsStream("shop-openapi.json")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException | NullPointerException e) {
+      throw new IllegalStateException("the demo shop's OpenAPI document is missing from the jar", e);
+    }
   }
 }

@@ -8,6 +8,7 @@ import dev.ratchet.verticles.http.impl.CatalogRoutes;
 import dev.ratchet.verticles.http.impl.EventStream;
 import dev.ratchet.verticles.http.impl.HealthRoutes;
 import dev.ratchet.verticles.http.impl.LoginRoutes;
+import dev.ratchet.verticles.http.impl.MessageRoutes;
 import dev.ratchet.verticles.http.impl.RatchetMetrics;
 import dev.ratchet.verticles.http.impl.Replies;
 import dev.ratchet.verticles.http.impl.SessionRoutes;
@@ -103,6 +104,7 @@ public final class HttpServerVerticle extends VerticleBase {
     new SessionRoutes(ratchet, metrics).mount(router);
     new ApprovalRoutes(ratchet, metrics).mount(router);
     new CatalogRoutes(ratchet).mount(router);
+    new MessageRoutes(vertx, ratchet).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, 404, "NOT_FOUND", "no such endpoint"));
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
 

@@ -46,6 +46,7 @@ public final class ErrorCodes {
       case "APPROVAL_EXPIRED":
       case "AGENT_MISMATCH":
       case "NOT_UNKNOWN":
+      case "NO_MODEL":
         return 409;
       case "PAYLOAD_TOO_LARGE":
         return 413;

@@ -32,7 +32,75 @@ final class EventBusApi extends VerticleBase {
         vertx.eventBus().<Object>consumer(Addresses.SUBMIT, this::submit).completion(),
         vertx.eventBus().<Object>consumer(Addresses.DECIDE, this::decide).completion(),
         vertx.eventBus().<Object>consumer(Addresses.PENDING, this::pending).completion(),
-        vertx.eventBus().<Object>consumer(Addresses.RESULTS, this::results).completion()));
+        vertx.eventBus().<Object>consumer(Addresses.RESULTS, this::results).completion(),
+        vertx.eventBus().<Object>consumer(Addresses.MESSAGES_SEND, this::message).completion(),
+        vertx.eventBus().<Object>consumer(Addresses.CONVERSATION, this::conversation).completion()));
+  }
+
+  /** A user message for the agent loop: acknowledged once journaled; the reply goes to replyAddress. */
+  private void message(Message<Object> msg) {
+    JsonObject body = body(msg);
+    if (body == null) {
+      return;
+    }
+    String agent;
+    String sessionId;
+    String text;
+    String messageId;
+    String replyAddress;
+    try {
+      agent = string(body, "agent", true);
+      sessionId = string(body, "sessionId", true);
+      text = string(body, "text", true);
+      messageId = string(body, "messageId", false);
+      replyAddress = string(body, "replyAddress", false);
+    } catch (IllegalArgumentException e) {
+      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      return;
+    }
+    ratchet.acceptMessage(agent, sessionId, messageId, text).onComplete(ar -> {
+      if (ar.failed()) {
+        fail(msg, ar.cause());
+        return;
+      }
+      Future<dev.ratchet.runtime.agent.AgentReply> reply = ar.result();
+      if (reply.isComplete() && reply.succeeded()) {
+        msg.reply(new JsonObject().put("status", "answered").put("sessionId", sessionId)
+            .put("reply", reply.result().toJson()));
+      } else {
+        msg.reply(new JsonObject().put("status", "accepted").put("sessionId", sessionId));
+      }
+      if (replyAddress != null) {
+        reply.onComplete(done -> {
+          JsonObject out = done.succeeded()
+              ? new JsonObject().put("status", "answered").put("reply", done.result().toJson())
+              : new JsonObject().put("status", "failed").put("code", code(done.cause()))
+                  .put("message", done.cause().getMessage());
+          vertx.eventBus().send(replyAddress, out.put("sessionId", sessionId));
+        });
+      }
+    });
+  }
+
+  private void conversation(Message<Object> msg) {
+    JsonObject body = body(msg);
+    if (body == null) {
+      return;
+    }
+    String sessionId;
+    try {
+      sessionId = string(body, "sessionId", true);
+    } catch (IllegalArgumentException e) {
+      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      return;
+    }
+    ratchet.conversation(sessionId).onComplete(ar -> {
+      if (ar.failed()) {
+        fail(msg, ar.cause());
+      } else {
+        msg.reply(ar.result());
+      }
+    });
   }
 
   private void submit(Message<Object> msg) {

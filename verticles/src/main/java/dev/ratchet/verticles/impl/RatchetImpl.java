@@ -10,6 +10,7 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.verticles.Addresses;
@@ -31,6 +32,7 @@ import java.util.regex.Pattern;
 public final class RatchetImpl implements Ratchet {
 
   private static final Logger LOG = LoggerFactory.getLogger(RatchetImpl.class);
+  static final int MAX_MESSAGE_CHARS = 32_000;
   static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_.:@-]{1,128}");
 
   private final Vertx vertx;
@@ -38,13 +40,15 @@ public final class RatchetImpl implements Ratchet {
   private final RedisJournal journal;
   private final SessionManager manager;
   private final Map<String, ToolCatalog> agents = new ConcurrentHashMap<>();
+  private final Map<String, AgentDefinition> definitions = new ConcurrentHashMap<>();
   private String apiDeployment;
 
   private RatchetImpl(Vertx vertx, RatchetOptions options, RedisJournal journal) {
     this.vertx = vertx;
     this.options = options;
     this.journal = journal;
-    this.manager = new SessionManager(vertx, journal, options.engine(), options.nodeId(), options.sessionIdleMillis());
+    this.manager = new SessionManager(vertx, journal, options.engine(), options.nodeId(), options.sessionIdleMillis(),
+        definitions::get);
   }
 
   public static Future<Ratchet> deploy(Vertx vertx, RatchetOptions options) {
@@ -75,10 +79,11 @@ public final class RatchetImpl implements Ratchet {
   @Override
   public Future<ToolCatalog> register(AgentDefinition agent) {
     return ToolCatalog.resolve(vertx, agent).compose(catalog -> {
-      if (agents.putIfAbsent(agent.name(), catalog) != null) {
+      if (definitions.putIfAbsent(agent.name(), agent) != null) {
         return Future.failedFuture(new RatchetException("DUPLICATE_AGENT", "agent '" + agent.name()
             + "' is already registered"));
       }
+      agents.put(agent.name(), catalog);
       return recover(catalog).map(catalog);
     });
   }
@@ -142,6 +147,102 @@ public final class RatchetImpl implements Ratchet {
       }
       return Future.failedFuture(err);
     });
+  }
+
+  @Override
+  public Future<AgentReply> send(String agent, String sessionId, String userMessage) {
+    return acceptMessage(agent, sessionId, null, userMessage).compose(reply -> reply);
+  }
+
+  /**
+   * Journals a user message for the agent loop; the outer future completes once it is journaled,
+   * the inner one with the reply that ends its round. A message id given again is not appended twice.
+   */
+  public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String messageId, String text) {
+    if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
+      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
+          "'sessionId' must be 1-128 of [A-Za-z0-9_.:@-]"));
+    }
+    if (messageId != null && !SESSION_ID.matcher(messageId).matches()) {
+      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
+          "'messageId' must be 1-128 of [A-Za-z0-9_.:@-]"));
+    }
+    if (text == null || text.isBlank()) {
+      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "'text' must be a non-empty string"));
+    }
+    if (text.length() > MAX_MESSAGE_CHARS) {
+      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "'text' is longer than "
+          + MAX_MESSAGE_CHARS + " characters"));
+    }
+    ToolCatalog catalog = agent == null ? null : agents.get(agent);
+    if (catalog == null) {
+      return Future.failedFuture(new RatchetException("UNKNOWN_AGENT", "no agent named '" + agent
+          + "'; registered agents: " + agents.keySet()));
+    }
+    return acceptMessage(catalog, sessionId, messageId, text, 3);
+  }
+
+  private Future<Future<AgentReply>> acceptMessage(ToolCatalog catalog, String sessionId, String messageId, String text,
+                                                   int tries) {
+    return manager.session(sessionId, catalog).compose(v -> v.message(messageId, text)).recover(err -> {
+      if (tries > 1 && err instanceof RatchetException
+          && SessionVerticle.PASSIVATED.equals(((RatchetException) err).code())) {
+        return acceptMessage(catalog, sessionId, messageId, text, tries - 1);
+      }
+      return Future.failedFuture(err);
+    });
+  }
+
+  @Override
+  public Future<JsonObject> conversation(String sessionId) {
+    return journal.conversation(sessionId).compose(entries -> {
+      List<Future<JsonObject>> messages = new ArrayList<>();
+      for (JsonObject e : entries) {
+        messages.add(conversationMessage(sessionId, e));
+      }
+      return Future.all(messages).map(cf -> {
+        io.vertx.core.json.JsonArray list = new io.vertx.core.json.JsonArray();
+        for (int i = 0; i < cf.size(); i++) {
+          list.add(cf.resultAt(i));
+        }
+        return new JsonObject().put("sessionId", sessionId).put("messages", list);
+      });
+    });
+  }
+
+  /** One conversation entry as the API shows it; a model response carries its tool calls' results. */
+  private Future<JsonObject> conversationMessage(String sessionId, JsonObject e) {
+    switch (e.getString("type", "")) {
+      case "user":
+        return Future.succeededFuture(new JsonObject().put("role", "user").put("messageId", e.getString("messageId"))
+            .put("text", e.getString("text")).put("at", e.getLong("at")));
+      case "model": {
+        JsonObject response = e.getJsonObject("response", new JsonObject());
+        JsonObject m = new JsonObject().put("role", "assistant").put("kind", "model_response")
+            .put("step", e.getLong("step")).put("at", e.getLong("at"));
+        if (response.getString("text") != null) {
+          m.put("text", response.getString("text"));
+        }
+        String turnId = e.getString("turnId");
+        if (turnId == null) {
+          return Future.succeededFuture(m);
+        }
+        m.put("turnId", turnId).put("toolCalls", response.getJsonArray("toolCalls"));
+        return journal.turnResult(sessionId, turnId).map(r -> r == null ? m.put("turnStatus", "running")
+            : m.put("turnStatus", "completed").put("results", r.toJson().getJsonArray("results")));
+      }
+      default: {
+        JsonObject m = new JsonObject().put("role", "assistant").put("kind", "final")
+            .put("status", e.getString("status")).put("step", e.getLong("step", 0L)).put("at", e.getLong("at"));
+        if (e.getString("text") != null) {
+          m.put("text", e.getString("text"));
+        }
+        if (e.getString("error") != null) {
+          m.put("error", e.getString("error"));
+        }
+        return Future.succeededFuture(m);
+      }
+    }
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.impl;
 
+import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.engine.EngineOptions;
@@ -12,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.function.Function;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -31,11 +33,14 @@ final class SessionManager {
   private final EngineOptions options;
   private final String nodeId;
   private final long idleMillis;
+  private final Function<String, AgentDefinition> definitions;
   private final io.vertx.core.Context home;
   private final Map<String, Deployment> sessions = new ConcurrentHashMap<>();
   private final Map<String, Future<Void>> passivating = new ConcurrentHashMap<>();
 
-  SessionManager(Vertx vertx, RedisJournal journal, EngineOptions options, String nodeId, long idleMillis) {
+  SessionManager(Vertx vertx, RedisJournal journal, EngineOptions options, String nodeId, long idleMillis,
+                 Function<String, AgentDefinition> definitions) {
+    this.definitions = definitions;
     this.vertx = vertx;
     this.journal = journal;
     this.options = options;
@@ -69,7 +74,8 @@ final class SessionManager {
   private Deployment deploy(String sessionId, ToolCatalog catalog) {
     Promise<String> deploymentId = Promise.promise();
     Future<Void> before = passivating.getOrDefault(sessionId, Future.succeededFuture());
-    SessionVerticle verticle = new SessionVerticle(journal, sessionId, catalog, options, nodeId, idleMillis,
+    SessionVerticle verticle = new SessionVerticle(journal, sessionId, catalog,
+        definitions.apply(catalog.agent()), options, nodeId, idleMillis,
         this::passivate);
     Future<SessionVerticle> ready = before.otherwiseEmpty()
         .compose(v -> deployFromHome(verticle))

@@ -1,6 +1,9 @@
 package dev.ratchet.verticles.impl;
 
+import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.agent.AgentLoop;
+import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -26,11 +29,13 @@ final class SessionVerticle extends VerticleBase {
   private final RedisJournal journal;
   private final String sessionId;
   private final ToolCatalog catalog;
+  private final AgentDefinition definition;
   private final EngineOptions options;
   private final String nodeId;
   private final long idleMillis;
   private final Consumer<SessionVerticle> onIdle;
   private SessionEngine engine;
+  private AgentLoop loop;
   private MessageConsumer<JsonObject> approvals;
   static final String PASSIVATED = "PASSIVATED";
 
@@ -39,8 +44,9 @@ final class SessionVerticle extends VerticleBase {
   private boolean closing;
   private long idleTimer;
 
-  SessionVerticle(RedisJournal journal, String sessionId, ToolCatalog catalog, EngineOptions options, String nodeId,
-                  long idleMillis, Consumer<SessionVerticle> onIdle) {
+  SessionVerticle(RedisJournal journal, String sessionId, ToolCatalog catalog, AgentDefinition definition,
+                  EngineOptions options, String nodeId, long idleMillis, Consumer<SessionVerticle> onIdle) {
+    this.definition = definition;
     this.journal = journal;
     this.sessionId = sessionId;
     this.catalog = catalog;
@@ -63,13 +69,19 @@ final class SessionVerticle extends VerticleBase {
     String events = Addresses.events(sessionId);
     engine = new SessionEngine(vertx, journal, sessionId, catalog, options,
         event -> vertx.eventBus().publish(events, event));
+    if (definition != null && definition.model() != null) {
+      loop = new AgentLoop(vertx, journal, engine, definition, catalog, event -> {
+        lastActivity = System.currentTimeMillis();
+        vertx.eventBus().publish(events, event);
+      });
+    }
     approvals = vertx.eventBus().consumer(Addresses.approvalChanged(sessionId), msg -> {
       lastActivity = System.currentTimeMillis();
       engine.approvalChanged(new CallId(msg.body().getString("callId")));
     });
     long period = Math.max(50, Math.min(idleMillis / 2, 5_000));
     idleTimer = vertx.setPeriodic(period, t -> {
-      boolean idle = accepting == 0 && engine.isIdle() && System.currentTimeMillis() - lastActivity >= idleMillis;
+      boolean idle = accepting == 0 && engine.isIdle() && (loop == null || loop.isIdle()) && System.currentTimeMillis() - lastActivity >= idleMillis;
       if (idle || engine.isFenced()) {
         vertx.cancelTimer(idleTimer);
         closing = true;
@@ -77,14 +89,15 @@ final class SessionVerticle extends VerticleBase {
       }
     });
     return approvals.completion().compose(v -> engine.start(nodeId))
+        .compose(v -> loop == null ? Future.succeededFuture() : loop.start())
         .onSuccess(v -> lastActivity = System.currentTimeMillis());
   }
 
   @Override
   public Future<?> stop() {
     vertx.cancelTimer(idleTimer);
-    boolean idle = engine.isIdle() && !engine.isFenced();
-    return engine.stop()
+    boolean idle = engine.isIdle() && !engine.isFenced() && (loop == null || loop.isIdle());
+    return (loop == null ? Future.<Void>succeededFuture() : loop.stop()).compose(v -> engine.stop())
         .compose(v -> approvals.unregister())
         .compose(v -> idle ? journal.markIdle(sessionId) : Future.succeededFuture())
         .otherwiseEmpty();
@@ -107,6 +120,30 @@ final class SessionVerticle extends VerticleBase {
         if (ar.succeeded()) {
           ar.result().onComplete(done -> lastActivity = System.currentTimeMillis());
         }
+        accepted.handle(ar);
+      });
+    });
+    return accepted.future();
+  }
+
+  /** Journals a user message for the agent loop; the outer future completes once journaled, the inner with the reply. */
+  Future<Future<AgentReply>> message(String messageId, String text) {
+    Promise<Future<AgentReply>> accepted = Promise.promise();
+    context.runOnContext(v -> {
+      if (closing) {
+        accepted.fail(new RatchetException(PASSIVATED, "session " + sessionId + " is being passivated"));
+        return;
+      }
+      if (loop == null) {
+        accepted.fail(new RatchetException("NO_MODEL", "agent '" + catalog.agent()
+            + "' has no model; register it with AgentDefinition.Builder.model(...) to send it messages"));
+        return;
+      }
+      accepting++;
+      lastActivity = System.currentTimeMillis();
+      loop.accept(messageId, text).onComplete(ar -> {
+        accepting--;
+        lastActivity = System.currentTimeMillis();
         accepted.handle(ar);
       });
     });

@@ -24,6 +24,7 @@ public final class Timeline {
   public static JsonObject build(String sessionId, JsonObject info, List<JsonObject> events) {
     Map<String, JsonObject> turns = new LinkedHashMap<>();
     Map<String, JsonObject> calls = new HashMap<>();
+    JsonArray messages = new JsonArray();
     for (JsonObject e : events) {
       String type = e.getString("type", "");
       JsonObject data = e.getJsonObject("data", new JsonObject());
@@ -100,6 +101,30 @@ public final class Timeline {
             }
           }
           break;
+        case "message.user":
+          messages.add(new JsonObject().put("kind", "user").put("at", at).put("messageId", data.getString("messageId"))
+              .put("text", data.getString("text")));
+          break;
+        case "model.response": {
+          JsonObject m = new JsonObject().put("kind", "model").put("at", at).put("step", data.getValue("step"))
+              .put("text", data.getString("text"));
+          JsonArray names = new JsonArray();
+          data.getJsonArray("toolCalls", new JsonArray()).forEach(c -> names.add(((JsonObject) c).getString("name")));
+          if (!names.isEmpty()) {
+            m.put("turnId", e.getString("turn")).put("tools", names);
+          }
+          messages.add(m);
+          break;
+        }
+        case "model.attempt_failed":
+          messages.add(new JsonObject().put("kind", "model_attempt_failed").put("at", at)
+              .put("step", data.getValue("step")).put("error", data.getString("error")));
+          break;
+        case "message.assistant":
+        case "model.failed":
+          messages.add(new JsonObject().put("kind", "answer").put("at", at).put("status", data.getString("status"))
+              .put("text", data.getString("text")).put("error", data.getString("error")).put("step", data.getValue("step")));
+          break;
         default:
           break;
       }
@@ -108,7 +133,7 @@ public final class Timeline {
     turns.values().forEach(list::add);
     return new JsonObject().put("sessionId", sessionId).put("agent", info.getString("agent"))
         .put("createdAt", info.getLong("createdAt")).put("updatedAt", info.getLong("updatedAt"))
-        .put("turns", list).put("events", events.size());
+        .put("turns", list).put("messages", messages).put("events", events.size());
   }
 
   private static JsonObject submitted(String sessionId, String turnId, JsonObject spec, long at,

@@ -1,0 +1,544 @@
+package dev.ratchet.runtime.agent;
+
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.engine.SessionEngine;
+import dev.ratchet.runtime.journal.ConversationAppend;
+import dev.ratchet.runtime.journal.RedisJournal;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Ratchet's own agent loop for one session: RunModel, the response's tool calls run as a turn by
+ * the session's {@link SessionEngine} (so every rule of a turn holds), the results back to the
+ * model, and again, until the model answers without tool calls or the agent's turn limit is reached.
+ *
+ * <p>Everything the loop knows is in the journal's conversation of the session: user messages,
+ * model responses (each recorded once per loop step, before its tool calls run) and round ends.
+ * After a restart the conversation is rebuilt from it: a recorded response is never requested
+ * again, and its turn, whose id is derived from the step ({@link #turnId(long)}), is submitted
+ * again, which rule 1 makes run once. A round is open while a user message is not covered by a
+ * round end; the loop continues an open round on start.
+ *
+ * <p>All state is touched on the context the loop was created on (the session engine's).
+ */
+public final class AgentLoop {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AgentLoop.class);
+
+  private final Vertx vertx;
+  private final Context context;
+  private final RedisJournal journal;
+  private final SessionEngine engine;
+  private final AgentDefinition agent;
+  private final ToolCatalog catalog;
+  private final Consumer<JsonObject> events;
+  private final String sessionId;
+
+  /** The journal's conversation as far as this loop appended or read it, index for index. */
+  private final List<JsonObject> entries = new ArrayList<>();
+  private final Map<Long, TurnResult> results = new HashMap<>();
+  private final List<Waiter> waiters = new ArrayList<>();
+  private Future<?> appends = Future.succeededFuture();
+  private long step;
+  private boolean running;
+  private boolean stopped;
+
+  private record Waiter(long index, Promise<AgentReply> promise) {
+  }
+
+  public AgentLoop(Vertx vertx, RedisJournal journal, SessionEngine engine, AgentDefinition agent, ToolCatalog catalog,
+                   Consumer<JsonObject> events) {
+    if (agent.model() == null) {
+      throw new IllegalArgumentException("agent '" + agent.name() + "' has no model");
+    }
+    this.vertx = vertx;
+    this.context = vertx.getOrCreateContext();
+    this.journal = journal;
+    this.engine = engine;
+    this.agent = agent;
+    this.catalog = catalog;
+    this.events = events == null ? e -> { } : events;
+    this.sessionId = engine.sessionId();
+  }
+
+  /** The turn id of a loop step's tool calls: the same for every replay of the step. */
+  public static String turnId(long step) {
+    return "agent-step-" + step;
+  }
+
+  /** True when no round is running and no user message waits for an answer. */
+  public boolean isIdle() {
+    return !running && !open();
+  }
+
+  /** Rebuilds the conversation from the journal (after the engine started) and continues an open round. */
+  public Future<Void> start() {
+    return onContext(() -> journal.conversation(sessionId).compose(list -> {
+      entries.clear();
+      entries.addAll(list);
+      step = 0;
+      List<JsonObject> withTools = new ArrayList<>();
+      for (JsonObject e : entries) {
+        if ("model".equals(e.getString("type"))) {
+          step = Math.max(step, e.getLong("step"));
+          if (!e.getJsonObject("response").getJsonArray("toolCalls", new JsonArray()).isEmpty()) {
+            withTools.add(e);
+          }
+        }
+      }
+      // the results of every recorded tool turn; a turn that was in flight is resumed by the engine
+      Future<Void> chain = Future.succeededFuture();
+      for (JsonObject e : withTools) {
+        chain = chain.compose(v -> {
+          if (results.containsKey(e.getLong("step"))) {
+            return Future.succeededFuture();
+          }
+          return journal.turnResult(sessionId, e.getString("turnId")).map(r -> {
+            if (r != null) {
+              results.put(e.getLong("step"), r);
+            }
+            return null;
+          });
+        });
+      }
+      return chain;
+    }).onSuccess(v -> {
+      if (open()) {
+        LOG.info("session {}: continuing the agent loop at step {}", sessionId, step);
+      }
+      maybeRun();
+    }));
+  }
+
+  public Future<Void> stop() {
+    return onContext(() -> {
+      stopped = true;
+      return Future.succeededFuture();
+    });
+  }
+
+  /**
+   * Journals a user message and answers, once it is journaled, the future of the reply that ends
+   * its round. A message id seen before is not appended again: it answers the same reply.
+   */
+  public Future<Future<AgentReply>> accept(String messageId, String text) {
+    String id = messageId == null ? UUID.randomUUID().toString() : messageId;
+    return onContext(() -> {
+      if (stopped || engine.isFenced()) {
+        return Future.failedFuture(new RatchetException("FENCED", "session " + sessionId
+            + " is no longer run by this node"));
+      }
+      long now = System.currentTimeMillis();
+      JsonObject entry = new JsonObject().put("type", "user").put("messageId", id).put("text", text).put("at", now);
+      JsonObject data = new JsonObject().put("messageId", id).put("text", text);
+      return append(() -> journal.messageUser(sessionId, engine.epoch(), catalog.agent(), id, entry, data))
+          .map(appended -> {
+            if (appended.created()) {
+              emit("message.user", null, data);
+            }
+            JsonObject end = endCovering(appended.index());
+            if (end != null) {
+              return Future.succeededFuture(reply(end));
+            }
+            Promise<AgentReply> promise = Promise.promise();
+            waiters.add(new Waiter(appended.index(), promise));
+            maybeRun();
+            return promise.future();
+          });
+    });
+  }
+
+  // ------------------------------------------------------------------ the loop
+
+  private void maybeRun() {
+    if (running || stopped || !open()) {
+      return;
+    }
+    running = true;
+    Promise<Void> round = Promise.promise();
+    next(round);
+    round.future().onComplete(ar -> {
+      running = false;
+      if (ar.failed()) {
+        LOG.warn("session {}: the agent loop stopped: {}", sessionId, ar.cause().getMessage());
+        if (stopped || engine.isFenced() || isFencing(ar.cause())) {
+          stopped = true;
+          failWaiters(ar.cause());
+          return;
+        }
+        // a journal outage: the waiting messages stay open and are answered on the next message or start
+        failWaiters(ar.cause());
+        return;
+      }
+      maybeRun();
+    });
+  }
+
+  /** One move of the round, decided from the conversation alone, so a rebuilt loop moves the same way. */
+  private void next(Promise<Void> round) {
+    if (stopped || engine.isFenced()) {
+      round.tryFail(new RatchetException("FENCED", "session " + sessionId + " is no longer run by this node"));
+      return;
+    }
+    int lastEnd = lastIndexOf("end");
+    List<JsonObject> models = new ArrayList<>();
+    for (int i = lastEnd + 1; i < entries.size(); i++) {
+      if ("model".equals(entries.get(i).getString("type"))) {
+        models.add(entries.get(i));
+      }
+    }
+    JsonObject last = models.isEmpty() ? null : models.get(models.size() - 1);
+    if (last != null) {
+      ModelResponse response = ModelResponse.fromJson(last.getJsonObject("response"));
+      long lastStep = last.getLong("step");
+      if (!response.hasToolCalls()) {
+        end(round, AgentReply.ANSWERED, response.text(), lastStep, null, last.getLong("seen"), "message.assistant");
+        return;
+      }
+      if (!results.containsKey(lastStep)) {
+        engine.submit(new Turn(last.getString("turnId"), response.toolCalls())).onComplete(ar -> {
+          if (ar.failed()) {
+            round.tryFail(ar.cause());
+            return;
+          }
+          results.put(lastStep, ar.result());
+          next(round);
+        });
+        return;
+      }
+      long toolTurns = models.stream().filter(m -> !m.getJsonObject("response")
+          .getJsonArray("toolCalls", new JsonArray()).isEmpty()).count();
+      if (toolTurns >= agent.maxTurns()) {
+        end(round, AgentReply.TURN_LIMIT, "I stopped after " + toolTurns + " tool turns (the limit of this agent)"
+            + " without a final answer.", lastStep, null, last.getLong("seen"), "message.assistant");
+        return;
+      }
+    }
+    runModel(round, step + 1, 1);
+  }
+
+  private void runModel(Promise<Void> round, long nextStep, int attempt) {
+    long seen = entries.size();
+    ModelRequest request = new ModelRequest(messages(), ToolSpec.of(catalog));
+    withTimeout(agent.model().chat(request), agent.modelTimeout().toMillis()).onComplete(ar -> {
+      if (stopped) {
+        round.tryFail(new RatchetException("STOPPED", "session stopped"));
+        return;
+      }
+      if (ar.succeeded() && ar.result() != null) {
+        record(round, nextStep, seen, withCallIds(ar.result(), nextStep));
+        return;
+      }
+      String error = ar.failed() ? String.valueOf(ar.cause().getMessage()) : "the model answered nothing";
+      int max = agent.modelRetry().maxAttempts();
+      if (attempt < max) {
+        long delay = Math.max(1, agent.modelRetry().backoffMillis(attempt + 1));
+        JsonObject data = new JsonObject().put("step", nextStep).put("attempt", attempt).put("error", error)
+            .put("retryInMs", delay);
+        journal.appendEvent(sessionId, engine.epoch(), "model.attempt_failed", turnId(nextStep), null, data)
+            .onComplete(j -> {
+              if (j.failed() && isFencing(j.cause())) {
+                round.tryFail(j.cause());
+                return;
+              }
+              emit("model.attempt_failed", turnId(nextStep), data);
+              vertx.setTimer(delay, t -> runModel(round, nextStep, attempt + 1));
+            });
+        return;
+      }
+      String message = "the model failed " + attempt + " time(s): " + error;
+      end(round, AgentReply.MODEL_FAILED, null, nextStep, message, entries.size(), "model.failed");
+    });
+  }
+
+  private void record(Promise<Void> round, long nextStep, long seen, ModelResponse response) {
+    String turnId = response.hasToolCalls() ? turnId(nextStep) : null;
+    long now = System.currentTimeMillis();
+    JsonObject entry = new JsonObject().put("type", "model").put("step", nextStep).put("seen", seen)
+        .put("response", response.toJson()).put("at", now);
+    if (turnId != null) {
+      entry.put("turnId", turnId);
+    }
+    JsonObject data = response.toJson().put("step", nextStep).put("model", agent.model().describe());
+    append(() -> journal.modelResponse(sessionId, engine.epoch(), nextStep, turnId, entry, data))
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            round.tryFail(ar.cause());
+            return;
+          }
+          step = Math.max(step, nextStep);
+          if (ar.result().created()) {
+            emit("model.response", turnId, data);
+          }
+          next(round);
+        });
+  }
+
+  private void end(Promise<Void> round, String status, String text, long atStep, String error, long covers,
+                   String eventType) {
+    JsonObject entry = new JsonObject().put("type", "end").put("status", status).put("step", atStep)
+        .put("covers", covers).put("at", System.currentTimeMillis());
+    if (text != null) {
+      entry.put("text", text);
+    }
+    if (error != null) {
+      entry.put("error", error);
+    }
+    JsonObject data = entry.copy();
+    data.remove("type");
+    data.remove("covers");
+    String endId = "c" + covers;
+    append(() -> journal.roundEnded(sessionId, engine.epoch(), endId, eventType, entry, data)).onComplete(ar -> {
+      if (ar.failed()) {
+        round.tryFail(ar.cause());
+        return;
+      }
+      AgentReply reply = reply(entries.get((int) ar.result().index()));
+      if (ar.result().created()) {
+        emit(eventType, null, reply.toJson());
+      }
+      List<Waiter> answered = new ArrayList<>();
+      waiters.removeIf(w -> {
+        if (w.index() < covers) {
+          answered.add(w);
+          return true;
+        }
+        return false;
+      });
+      answered.forEach(w -> w.promise().tryComplete(reply));
+      round.tryComplete();
+    });
+  }
+
+  // ------------------------------------------------------------------ the conversation
+
+  /** The messages a model sees: each response placed right after the entries it saw. */
+  private List<ChatMessage> messages() {
+    List<ChatMessage> out = new ArrayList<>();
+    if (agent.systemPrompt() != null && !agent.systemPrompt().isBlank()) {
+      out.add(ChatMessage.system(agent.systemPrompt()));
+    }
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < entries.size(); i++) {
+      String type = entries.get(i).getString("type");
+      if ("user".equals(type) || "model".equals(type)) {
+        order.add(i);
+      }
+    }
+    order.sort(Comparator.comparingDouble(i -> {
+      JsonObject e = entries.get(i);
+      return "model".equals(e.getString("type")) ? e.getLong("seen") - 0.5 : i;
+    }));
+    for (int i : order) {
+      JsonObject e = entries.get(i);
+      if ("user".equals(e.getString("type"))) {
+        out.add(ChatMessage.user(e.getString("text")));
+        continue;
+      }
+      ModelResponse response = ModelResponse.fromJson(e.getJsonObject("response"));
+      out.add(ChatMessage.assistant(response.text(), response.toolCalls()));
+      TurnResult result = results.get(e.getLong("step"));
+      for (int c = 0; c < response.toolCalls().size(); c++) {
+        ToolCall call = response.toolCalls().get(c);
+        String content = result == null || c >= result.calls().size()
+            ? "{\"outcome\":\"failed\",\"error\":\"no result was recorded for this call\"}"
+            : toolContent(result.calls().get(c));
+        out.add(ChatMessage.toolResult(call.modelCallId(), call.name(), content));
+      }
+    }
+    return out;
+  }
+
+  /** A call's record as the model reads it: the result when it succeeded, else the outcome and the error. */
+  static String toolContent(CallResult r) {
+    if (r.outcome() == Outcome.SUCCEEDED) {
+      Object value = r.result();
+      JsonObject json = new JsonObject().put("outcome", "succeeded");
+      if (value != null) {
+        json.put("result", value);
+      }
+      return json.encode();
+    }
+    JsonObject json = new JsonObject().put("outcome", r.outcome().wireName()).put("error", r.error());
+    if (r.skipped()) {
+      json.put("skipped", true);
+    }
+    return json.encode();
+  }
+
+  /** Gives calls without a provider id one derived from the step, so results can be paired with them. */
+  private static ModelResponse withCallIds(ModelResponse response, long step) {
+    if (response.toolCalls().stream().allMatch(c -> c.modelCallId() != null && !c.modelCallId().isBlank())) {
+      return response;
+    }
+    List<ToolCall> calls = new ArrayList<>();
+    for (int i = 0; i < response.toolCalls().size(); i++) {
+      ToolCall c = response.toolCalls().get(i);
+      calls.add(c.modelCallId() != null && !c.modelCallId().isBlank() ? c
+          : new ToolCall(c.name(), c.arguments(), "call_" + step + "_" + i));
+    }
+    return new ModelResponse(response.text(), calls);
+  }
+
+  private boolean open() {
+    long covered = 0;
+    int lastEnd = lastIndexOf("end");
+    if (lastEnd >= 0) {
+      covered = entries.get(lastEnd).getLong("covers");
+    }
+    for (int i = (int) covered; i < entries.size(); i++) {
+      if ("user".equals(entries.get(i).getString("type"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private int lastIndexOf(String type) {
+    for (int i = entries.size() - 1; i >= 0; i--) {
+      if (type.equals(entries.get(i).getString("type"))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private JsonObject endCovering(long index) {
+    for (int i = (int) Math.min(entries.size() - 1, Integer.MAX_VALUE); i >= 0; i--) {
+      JsonObject e = entries.get(i);
+      if ("end".equals(e.getString("type")) && e.getLong("covers") > index) {
+        JsonObject first = e;
+        for (int j = i - 1; j >= 0; j--) {
+          JsonObject earlier = entries.get(j);
+          if ("end".equals(earlier.getString("type"))) {
+            if (earlier.getLong("covers") > index) {
+              first = earlier;
+            } else {
+              break;
+            }
+          }
+        }
+        return first;
+      }
+    }
+    return null;
+  }
+
+  private AgentReply reply(JsonObject end) {
+    return new AgentReply(sessionId, end.getString("status"), end.getString("text"), end.getLong("step", 0L),
+        end.getString("error"));
+  }
+
+  /**
+   * Appends to the journal's conversation one at a time, so that the entries here stay the
+   * journal's list index for index.
+   */
+  private Future<ConversationAppend> append(Supplier<Future<ConversationAppend>> op) {
+    Promise<ConversationAppend> promise = Promise.promise();
+    appends = appends.transform(ignored -> {
+      Future<ConversationAppend> f = op.get().onComplete(ar -> {
+        if (ar.succeeded()) {
+          ConversationAppend a = ar.result();
+          if (a.index() == entries.size()) {
+            entries.add(a.entry());
+          } else if (a.index() > entries.size()) {
+            // another writer appended meanwhile (not expected under one owner): read the list again
+            LOG.warn("session {}: the conversation moved on elsewhere; reading it again", sessionId);
+          }
+        }
+      });
+      Future<ConversationAppend> synced = f.compose(a -> a.index() >= entries.size()
+          ? journal.conversation(sessionId).map(list -> {
+              entries.clear();
+              entries.addAll(list);
+              return a;
+            })
+          : Future.succeededFuture(a));
+      synced.onComplete(promise);
+      return synced.otherwiseEmpty();
+    });
+    return promise.future();
+  }
+
+  private <T> Future<T> withTimeout(Future<T> f, long millis) {
+    Promise<T> promise = Promise.promise();
+    long timer = vertx.setTimer(Math.max(1, millis), t -> context.runOnContext(v -> promise.tryFail(
+        new java.util.concurrent.TimeoutException("the model did not answer within " + millis + " ms"))));
+    (f == null ? Future.<T>failedFuture("the model returned no future") : f).onComplete(ar -> {
+      vertx.cancelTimer(timer);
+      context.runOnContext(v -> {
+        if (ar.succeeded()) {
+          promise.tryComplete(ar.result());
+        } else {
+          promise.tryFail(ar.cause());
+        }
+      });
+    });
+    return promise.future();
+  }
+
+  private void failWaiters(Throwable err) {
+    List<Waiter> all = new ArrayList<>(waiters);
+    waiters.clear();
+    all.forEach(w -> w.promise().tryFail(err));
+  }
+
+  private static boolean isFencing(Throwable err) {
+    return err instanceof RatchetException && "FENCED".equals(((RatchetException) err).code());
+  }
+
+  private void emit(String type, String turnId, JsonObject data) {
+    JsonObject event = new JsonObject().put("type", type).put("sessionId", sessionId)
+        .put("at", System.currentTimeMillis());
+    if (turnId != null) {
+      event.put("turnId", turnId);
+    }
+    event.put("data", data);
+    try {
+      events.accept(event);
+    } catch (RuntimeException e) {
+      LOG.warn("session {}: an event listener failed: {}", sessionId, e.toString());
+    }
+  }
+
+  private <T> Future<T> onContext(Supplier<Future<T>> action) {
+    if (Vertx.currentContext() == context) {
+      try {
+        return action.get();
+      } catch (RuntimeException e) {
+        return Future.failedFuture(e);
+      }
+    }
+    Promise<T> promise = Promise.promise();
+    context.runOnContext(v -> {
+      try {
+        action.get().onComplete(promise);
+      } catch (RuntimeException e) {
+        promise.fail(e);
+      }
+    });
+    return promise.future();
+  }
+}

@@ -1,0 +1,124 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.agent.AgentReply;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.http.Role;
+import dev.ratchet.verticles.impl.RatchetImpl;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The agent loop over HTTP: {@code POST /api/sessions/:sessionId/messages} sends a user message
+ * (agents with role {@code agent}, and approvers, who may chat with the agent in the dashboard), and
+ * {@code GET /api/sessions/:sessionId/messages} reads the conversation.
+ */
+public final class MessageRoutes {
+
+  static final int MAX_WAIT_SECONDS = 60;
+
+  private final Vertx vertx;
+  private final Ratchet ratchet;
+
+  public MessageRoutes(Vertx vertx, Ratchet ratchet) {
+    this.vertx = vertx;
+    this.ratchet = ratchet;
+  }
+
+  public void mount(Router router) {
+    router.post("/api/sessions/:sessionId/messages").handler(MessageRoutes::maySend).handler(this::send);
+    router.get("/api/sessions/:sessionId/messages").handler(AuthHandler.require(Role.Permission.READ_RESULTS))
+        .handler(this::conversation);
+  }
+
+  private static void maySend(RoutingContext ctx) {
+    Principal p = AuthHandler.principal(ctx);
+    if (p == null || !(p.role().may(Role.Permission.SUBMIT) || p.role().may(Role.Permission.DECIDE))) {
+      Replies.error(ctx, 403, "FORBIDDEN", "role '" + (p == null ? "none" : p.role().wireName())
+          + "' may not send messages");
+      return;
+    }
+    ctx.next();
+  }
+
+  private void send(RoutingContext ctx) {
+    String sessionId = ctx.pathParam("sessionId");
+    String agent;
+    String text;
+    String messageId;
+    int wait;
+    try {
+      JsonObject body = Replies.body(ctx);
+      agent = string(body, "agent", true);
+      text = string(body, "text", true);
+      messageId = string(body, "messageId", false);
+      String w = ctx.request().getParam("wait");
+      wait = w == null ? 0 : Math.max(0, Math.min(MAX_WAIT_SECONDS, Integer.parseInt(w)));
+    } catch (NumberFormatException e) {
+      Replies.fail(ctx, Replies.invalid("'wait' must be a number of seconds"));
+      return;
+    } catch (RatchetException e) {
+      Replies.fail(ctx, e);
+      return;
+    }
+    Future<Future<AgentReply>> accepted = ratchet instanceof RatchetImpl
+        ? ((RatchetImpl) ratchet).acceptMessage(agent, sessionId, messageId, text)
+        : Future.succeededFuture(ratchet.send(agent, sessionId, text));
+    accepted.onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+        return;
+      }
+      Future<AgentReply> reply = ar.result();
+      JsonObject answer = new JsonObject().put("sessionId", sessionId)
+          .put("conversationUrl", "/api/sessions/" + sessionId + "/messages")
+          .put("eventsUrl", "/api/sessions/" + sessionId + "/events");
+      within(reply, wait * 1000L).onComplete(done -> {
+        if (done.succeeded() && done.result() != null) {
+          Replies.json(ctx, 200, answer.put("status", "answered").put("reply", done.result().toJson()));
+        } else {
+          Replies.json(ctx, 202, answer.put("status", "accepted"));
+        }
+      });
+    });
+  }
+
+  /** The reply if it comes within the wait, else null (the round goes on; the conversation shows it). */
+  private Future<AgentReply> within(Future<AgentReply> reply, long millis) {
+    if (reply.isComplete() || millis <= 0) {
+      return reply.isComplete() && reply.succeeded() ? reply : Future.succeededFuture(null);
+    }
+    Promise<AgentReply> promise = Promise.promise();
+    long timer = vertx.setTimer(millis, t -> promise.tryComplete(null));
+    reply.onComplete(ar -> {
+      vertx.cancelTimer(timer);
+      promise.tryComplete(ar.succeeded() ? ar.result() : null);
+    });
+    return promise.future();
+  }
+
+  private void conversation(RoutingContext ctx) {
+    ratchet.conversation(ctx.pathParam("sessionId")).onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+      } else {
+        Replies.json(ctx, 200, ar.result());
+      }
+    });
+  }
+
+  private static String string(JsonObject body, String field, boolean required) {
+    Object v = body.getValue(field);
+    if (v == null && !required) {
+      return null;
+    }
+    if (!(v instanceof String) || ((String) v).isBlank()) {
+      throw Replies.invalid("'" + field + "' must be a non-empty string");
+    }
+    return (String) v;
+  }
+}
