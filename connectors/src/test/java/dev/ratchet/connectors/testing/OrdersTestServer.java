@@ -57,7 +57,11 @@ public final class OrdersTestServer implements AutoCloseable {
   }
 
   public OrdersTestServer start() {
-    server = vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1").await();
+    // no keep-alive: a test that stops this server must see "connection refused", not a stale pooled connection
+    server = vertx.createHttpServer().requestHandler(req -> {
+      req.response().putHeader("Connection", "close");
+      handle(req);
+    }).listen(0, "127.0.0.1").await();
     return this;
   }
 

@@ -62,7 +62,11 @@ final class FakeComposio {
   }
 
   int start(Vertx vertx) {
-    server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> handle(req, body)));
+    // no keep-alive: a test that stops this server must see "connection refused", not a stale pooled connection
+    server = vertx.createHttpServer().requestHandler(req -> {
+      req.response().putHeader("Connection", "close");
+      req.body().onSuccess(body -> handle(req, body));
+    });
     return server.listen(0, "127.0.0.1").await().actualPort();
   }
 
