@@ -9,6 +9,8 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.engine.SessionEngine;
+import dev.ratchet.runtime.impl.Contexts;
+import dev.ratchet.runtime.impl.StepEvents;
 import dev.ratchet.runtime.journal.ConversationAppend;
 import dev.ratchet.runtime.journal.RedisJournal;
 import io.vertx.core.Context;
@@ -510,35 +512,10 @@ public final class AgentLoop {
   }
 
   private void emit(String type, String turnId, JsonObject data) {
-    JsonObject event = new JsonObject().put("type", type).put("sessionId", sessionId)
-        .put("at", System.currentTimeMillis());
-    if (turnId != null) {
-      event.put("turnId", turnId);
-    }
-    event.put("data", data);
-    try {
-      events.accept(event);
-    } catch (RuntimeException e) {
-      LOG.warn("session {}: an event listener failed: {}", sessionId, e.toString());
-    }
+    StepEvents.emit(events, sessionId, type, turnId, null, data);
   }
 
   private <T> Future<T> onContext(Supplier<Future<T>> action) {
-    if (Vertx.currentContext() == context) {
-      try {
-        return action.get();
-      } catch (RuntimeException e) {
-        return Future.failedFuture(e);
-      }
-    }
-    Promise<T> promise = Promise.promise();
-    context.runOnContext(v -> {
-      try {
-        action.get().onComplete(promise);
-      } catch (RuntimeException e) {
-        promise.fail(e);
-      }
-    });
-    return promise.future();
+    return Contexts.onContext(context, action);
   }
 }

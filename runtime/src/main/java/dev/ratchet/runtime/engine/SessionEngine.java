@@ -18,6 +18,8 @@ import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.CanonicalJson;
+import dev.ratchet.runtime.impl.Contexts;
+import dev.ratchet.runtime.impl.StepEvents;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.InflightTurn;
@@ -737,38 +739,10 @@ public final class SessionEngine {
   }
 
   private void emit(String type, String turnId, String callId, JsonObject data) {
-    JsonObject event = new JsonObject().put("type", type).put("sessionId", sessionId)
-        .put("at", System.currentTimeMillis());
-    if (turnId != null) {
-      event.put("turnId", turnId);
-    }
-    if (callId != null) {
-      event.put("callId", callId);
-    }
-    event.put("data", data);
-    try {
-      events.accept(event);
-    } catch (RuntimeException e) {
-      LOG.warn("session {}: an event listener failed: {}", sessionId, e.toString());
-    }
+    StepEvents.emit(events, sessionId, type, turnId, callId, data);
   }
 
   private <T> Future<T> onContext(Supplier<Future<T>> action) {
-    if (Vertx.currentContext() == context) {
-      try {
-        return action.get();
-      } catch (RuntimeException e) {
-        return Future.failedFuture(e);
-      }
-    }
-    Promise<T> promise = Promise.promise();
-    context.runOnContext(v -> {
-      try {
-        action.get().onComplete(promise);
-      } catch (RuntimeException e) {
-        promise.fail(e);
-      }
-    });
-    return promise.future();
+    return Contexts.onContext(context, action);
   }
 }
