@@ -180,11 +180,22 @@ class DashboardBrowserTest {
     WebElement skipped = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
         By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='skipped']")));
     assertThat(skipped.getText()).contains("did not run, safe to call again");
-    WebElement call = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
-        By.cssSelector(".call[data-tool='charge_card']")));
-    assertThat(call.findElement(By.cssSelector(".badge")).getAttribute("data-status")).isEqualTo("outcome_unknown");
-    call.findElement(By.cssSelector("input.note-input")).sendKeys("charge found in the provider dashboard");
-    call.findElement(By.cssSelector("button.reconcile")).click();
+    // the timeline re-renders while the session's event stream replays; act on a fresh element each try
+    for (int attempt = 1; ; attempt++) {
+      try {
+        WebElement call = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+            By.cssSelector(".call[data-tool='charge_card']")));
+        assertThat(call.findElement(By.cssSelector(".badge")).getAttribute("data-status")).isEqualTo("outcome_unknown");
+        WebElement note = call.findElement(By.cssSelector("input.note-input"));
+        note.sendKeys("charge found in the provider dashboard");
+        call.findElement(By.cssSelector("button.reconcile")).click();
+        break;
+      } catch (org.openqa.selenium.StaleElementReferenceException e) {
+        if (attempt == 5) {
+          throw e;
+        }
+      }
+    }
     browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
         By.cssSelector(".call[data-tool='charge_card'] .badge[data-status='succeeded']")));
     assertThat(browser.driver.findElement(By.cssSelector(".call[data-tool='charge_card'] .reconciled-info")).getText())
