@@ -21,10 +21,24 @@ public final class TestRedis implements BeforeAllCallback, AfterAllCallback, Par
   private RedisServerProcess server;
   private String url;
   private final String keyPrefix = "rt-" + UUID.randomUUID().toString().substring(0, 8);
+  private final boolean alwaysOwn;
+
+  public TestRedis() {
+    this(false);
+  }
+
+  private TestRedis(boolean alwaysOwn) {
+    this.alwaysOwn = alwaysOwn;
+  }
+
+  /** A server of the test class's own even when a shared one is configured: for tests that kill or flush it. */
+  public static TestRedis withOwnServer() {
+    return new TestRedis(true);
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    String shared = System.getenv("RATCHET_TEST_REDIS_URL");
+    String shared = alwaysOwn ? null : System.getenv("RATCHET_TEST_REDIS_URL");
     if (shared != null && !shared.isBlank()) {
       url = shared;
     } else {

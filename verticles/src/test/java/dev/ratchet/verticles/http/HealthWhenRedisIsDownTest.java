@@ -2,7 +2,6 @@ package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -12,11 +11,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HealthWhenRedisIsDownTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final TestRedis REDIS = TestRedis.withOwnServer();
 
   @Test
   void healthIsDownAndApiCallsAre503WithoutInternalsWhenRedisStops() {
-    Assumptions.assumeTrue(REDIS.ownServer() != null, "needs a Redis this test may stop, not a shared one");
     try (ShopRuntime shop = new ShopRuntime(REDIS)) {
       Http anon = Http.anonymous(shop.baseUrl());
       assertThat(anon.get("/health").status()).isEqualTo(200);
