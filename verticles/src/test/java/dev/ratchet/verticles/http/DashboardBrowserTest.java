@@ -190,10 +190,12 @@ class DashboardBrowserTest {
         note.sendKeys("charge found in the provider dashboard");
         call.findElement(By.cssSelector("button.reconcile")).click();
         break;
-      } catch (org.openqa.selenium.StaleElementReferenceException e) {
-        if (attempt == 5) {
+      } catch (org.openqa.selenium.StaleElementReferenceException
+               | org.openqa.selenium.ElementNotInteractableException e) {
+        if (attempt == 10) {
           throw e;
         }
+        Thread.sleep(200);
       }
     }
     browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
