@@ -201,6 +201,8 @@ async function showSessions(offset) {
     pager);
 }
 
+const reconcileDrafts = new Map();
+
 function reconcileForm(sessionId, call, after) {
   const outcome = el('select', { className: 'outcome', 'aria-label': 'Outcome' },
     el('option', { value: 'succeeded' }, 'It happened (succeeded)'),
@@ -214,11 +216,18 @@ function reconcileForm(sessionId, call, after) {
     try {
       await api('POST', '/api/sessions/' + encodeURIComponent(sessionId) + '/calls/' + encodeURIComponent(call.callId)
         + '/reconcile', { outcome: outcome.value, note: note.value.trim() });
+      reconcileDrafts.delete(call.callId);
       after();
     } catch (e) {
       message.textContent = e.message; message.hidden = false; button.disabled = false;
     }
   } }, 'Reconcile');
+  // a live re-render must not wipe what a person is typing: keep drafts by call id
+  const draft = reconcileDrafts.get(call.callId);
+  if (draft) { note.value = draft.note; outcome.value = draft.outcome; }
+  const remember = () => reconcileDrafts.set(call.callId, { note: note.value, outcome: outcome.value });
+  note.addEventListener('input', remember);
+  outcome.addEventListener('change', remember);
   return el('div', { className: 'reconcile-box' },
     el('p', { className: 'notice' }, 'This write may or may not have reached the provider. Check there, then record what you found.'),
     el('div', { className: 'decide' }, outcome, note, button), message);

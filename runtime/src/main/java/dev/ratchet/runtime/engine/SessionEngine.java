@@ -328,7 +328,8 @@ public final class SessionEngine {
       }
       if (slot.effectClass() == EffectClass.NON_IDEMPOTENT_WRITE) {
         singleAttempt(run, slot, approval);
-      } else if (run.recovering) {
+      } else if (run.recovering && slot.prior.wasStarted()) {
+        // only a write journaled as started may have reached the provider before the restart
         lookupThenAttempt(run, slot, approval);
       } else {
         attempt(run, slot, 1, false, approval);

@@ -187,8 +187,19 @@ class DashboardBrowserTest {
             By.cssSelector(".call[data-tool='charge_card']")));
         assertThat(call.findElement(By.cssSelector(".badge")).getAttribute("data-status")).isEqualTo("outcome_unknown");
         WebElement note = call.findElement(By.cssSelector("input.note-input"));
+        note.clear();
         note.sendKeys("charge found in the provider dashboard");
-        call.findElement(By.cssSelector("button.reconcile")).click();
+        // leave the field and let a live update re-render the page: the typed note must survive it
+        browser.driver.findElement(By.id("session-id")).click();
+        Http.Answer more = HttpApiTest.agent().post("/api/sessions/" + s + "/turns",
+            HttpApiTest.turn("t2-" + attempt, HttpApiTest.call("look_up_order", new JsonObject().put("id", "x"))));
+        assertThat(more.status()).as(more.body()).isIn(200, 202);
+        browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+            By.cssSelector("section.turn[data-turn-id='t2-" + attempt + "']")));
+        WebElement rendered = browser.driver.findElement(By.cssSelector(".call[data-tool='charge_card']"));
+        assertThat(rendered.findElement(By.cssSelector("input.note-input")).getAttribute("value"))
+            .isEqualTo("charge found in the provider dashboard");
+        rendered.findElement(By.cssSelector("button.reconcile")).click();
         break;
       } catch (org.openqa.selenium.StaleElementReferenceException
                | org.openqa.selenium.ElementNotInteractableException e) {
