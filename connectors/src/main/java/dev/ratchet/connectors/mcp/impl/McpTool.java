@@ -1,8 +1,8 @@
 package dev.ratchet.connectors.mcp.impl;
 
+import dev.ratchet.connectors.impl.DescribedTool;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
-import dev.ratchet.runtime.RetryPolicy;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
@@ -14,7 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /** One tool of an MCP server, called through {@code tools/call} on the live session. */
-final class McpTool implements Tool {
+final class McpTool extends DescribedTool {
 
   /**
    * Sent in the request's {@code _meta} so that a server able to deduplicate can recognise every
@@ -22,72 +22,32 @@ final class McpTool implements Tool {
    */
   static final String IDEMPOTENCY_KEY_META = "dev.ratchet/idempotency-key";
 
-  private final String name;
   private final String remoteName;
-  private final String description;
-  private final JsonObject schema;
-  private final EffectClass effect;
-  private final ApprovalRule approval;
-  private final Duration timeout;
-  private final String source;
   private final McpCall call;
   private final Runnable checkCredentials;
   private final Redactor redactor;
 
   McpTool(String name, McpSchema.Tool remote, EffectClass effect, ApprovalRule approval, Duration timeout,
           String source, McpCall call, Runnable checkCredentials, Redactor redactor) {
-    this.name = name;
+    super(name, remote.description() == null ? remote.title() : remote.description(), schemaOf(remote), effect,
+        approval, timeout, source);
     this.remoteName = remote.name();
-    this.description = remote.description() == null ? (remote.title() == null ? "" : remote.title()) : remote.description();
-    JsonObject s = remote.inputSchema() == null ? new JsonObject() : JsonBridge.toJsonObject(remote.inputSchema());
-    this.schema = s.containsKey("type") ? s : s.put("type", "object");
-    this.effect = effect;
-    this.approval = approval;
-    this.timeout = timeout;
-    this.source = source;
     this.call = call;
     this.checkCredentials = checkCredentials;
     this.redactor = redactor;
   }
 
-  @Override
-  public String name() {
-    return name;
-  }
 
-  @Override
-  public String description() {
-    return description;
-  }
 
-  @Override
-  public JsonObject inputSchema() {
-    return schema;
-  }
 
-  @Override
-  public EffectClass effectClass() {
-    return effect;
-  }
 
-  @Override
-  public ApprovalRule approvalRule() {
-    return approval;
-  }
 
-  @Override
-  public Duration timeout() {
-    return timeout;
-  }
 
-  @Override
-  public RetryPolicy retryPolicy() {
-    return effect == EffectClass.NON_IDEMPOTENT_WRITE ? RetryPolicy.NONE : RetryPolicy.DEFAULT;
-  }
 
-  @Override
-  public String source() {
-    return source;
+
+  private static JsonObject schemaOf(McpSchema.Tool remote) {
+    JsonObject s = remote.inputSchema() == null ? new JsonObject() : JsonBridge.toJsonObject(remote.inputSchema());
+    return s.containsKey("type") ? s : s.put("type", "object");
   }
 
   @Override

@@ -1,9 +1,8 @@
 package dev.ratchet.connectors.provider.impl;
 
+import dev.ratchet.connectors.impl.DescribedTool;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
-import dev.ratchet.runtime.RetryPolicy;
-import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
 import io.vertx.core.Future;
@@ -13,27 +12,14 @@ import java.time.Duration;
 import java.util.function.Function;
 
 /** A provider tool resolved for one identity: every invocation runs as that identity. */
-public final class ProviderTool implements Tool {
+public final class ProviderTool extends DescribedTool {
 
-  private final String name;
-  private final String description;
-  private final JsonObject schema;
-  private final EffectClass effect;
-  private final ApprovalRule approval;
-  private final Duration timeout;
-  private final String source;
   private final String boundTo;
   private final Function<ToolInvocation, Future<ToolResult>> run;
 
   public ProviderTool(String name, String description, JsonObject schema, EffectClass effect, ApprovalRule approval,
                       Duration timeout, String source, String boundTo, Function<ToolInvocation, Future<ToolResult>> run) {
-    this.name = name;
-    this.description = description == null ? "" : description;
-    this.schema = schema == null ? new JsonObject().put("type", "object") : schema;
-    this.effect = effect;
-    this.approval = approval;
-    this.timeout = timeout;
-    this.source = source;
+    super(name, description, schema, effect, approval, timeout, source);
     this.boundTo = boundTo;
     this.run = run;
   }
@@ -47,45 +33,13 @@ public final class ProviderTool implements Tool {
     return boundTo;
   }
 
-  @Override
-  public String name() {
-    return name;
-  }
 
-  @Override
-  public String description() {
-    return description;
-  }
 
-  @Override
-  public JsonObject inputSchema() {
-    return schema;
-  }
 
-  @Override
-  public EffectClass effectClass() {
-    return effect;
-  }
 
-  @Override
-  public ApprovalRule approvalRule() {
-    return approval;
-  }
 
-  @Override
-  public Duration timeout() {
-    return timeout;
-  }
 
-  @Override
-  public RetryPolicy retryPolicy() {
-    return effect == EffectClass.NON_IDEMPOTENT_WRITE ? RetryPolicy.NONE : RetryPolicy.DEFAULT;
-  }
 
-  @Override
-  public String source() {
-    return source;
-  }
 
   @Override
   public Future<ToolResult> invoke(ToolInvocation invocation) {
