@@ -8,6 +8,7 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.journal.CallState;
 import io.vertx.core.Promise;
+import io.vertx.core.json.JsonObject;
 
 /** One call of a running turn: what was asked, what it resolved to, and what the journal already knows. */
 final class CallSlot {
@@ -21,6 +22,10 @@ final class CallSlot {
   final IdempotencyKey key;
   final Promise<CallResult> done = Promise.promise();
   long startedAt;
+  /** Set when another journal step already journaled this write's first attempt as started. */
+  JsonObject startJournaled;
+  private String askReason;
+  private boolean asked;
 
   CallSlot(int index, ToolCall call, CallId callId, ToolCatalog.Entry entry, String problem, CallState prior) {
     this.index = index;
@@ -38,5 +43,19 @@ final class CallSlot {
 
   boolean isWrite() {
     return entry != null && entry.tool().effectClass().isWrite();
+  }
+
+  /** Why this write needs approval, or null; the application's predicate is asked once per call. */
+  String askReason() {
+    if (!asked) {
+      askReason = entry.approval().reasonToAsk(call.arguments());
+      asked = true;
+    }
+    return askReason;
+  }
+
+  /** The {@code call.started} data of an attempt. */
+  JsonObject startData(int attempt) {
+    return new JsonObject().put("attempt", attempt).put("tool", entry.tool().name()).put("idempotencyKey", key.value());
   }
 }

@@ -20,6 +20,7 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.impl.Contexts;
 import dev.ratchet.runtime.impl.StepEvents;
+import dev.ratchet.runtime.journal.CallStart;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.InflightTurn;
@@ -51,6 +52,7 @@ import java.util.function.Supplier;
 public final class SessionEngine {
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionEngine.class);
+  private static final long INDEX_REFRESH_MILLIS = 1_000;
 
   private final Vertx vertx;
   private final Context context;
@@ -63,6 +65,10 @@ public final class SessionEngine {
   private final Map<String, TurnRun> running = new LinkedHashMap<>();
   private final Map<String, Promise<ApprovalRecord>> approvalWaiters = new HashMap<>();
   private Future<Void> writeQueue = Future.succeededFuture();
+  /** Submissions journaling now; while any is, the write queue may not stay free for a new turn's first write. */
+  private int submitting;
+  /** When this owner last wrote the session into the recovery and recent indexes. */
+  private long indexedAt = -1;
   private long epoch;
   private boolean fenced;
   private boolean stopped;
@@ -140,7 +146,20 @@ public final class SessionEngine {
       if (fenced || stopped) {
         return Future.failedFuture(notOwner());
       }
-      return journal.submitTurn(sessionId, epoch, catalog.agent(), turn).<Future<TurnResult>>compose(answer -> {
+      List<CallSlot> slots = slots(turn, Map.of());
+      CallSlot first = firstWriteToStartAtOnce(slots);
+      long now = System.currentTimeMillis();
+      // the session stays in the recovery index until it is passivated; refreshing it (and the
+      // recent-sessions order) at most once a second spares two commands per turn
+      boolean index = indexedAt < 0 || now - indexedAt >= INDEX_REFRESH_MILLIS;
+      CallStart start = first == null ? null : new CallStart(first.callId, 1, first.startData(1));
+      submitting++;
+      return journal.submitTurn(sessionId, epoch, catalog.agent(), turn, index, start).onComplete(ar -> {
+        submitting--;
+        if (ar.succeeded() && index) {
+          indexedAt = now;
+        }
+      }).<Future<TurnResult>>compose(answer -> {
         switch (answer.status()) {
           case COMPLETED:
             return Future.succeededFuture(Future.succeededFuture(answer.results()));
@@ -162,10 +181,34 @@ public final class SessionEngine {
           }
           default:
             emit("turn.submitted", turn.turnId(), null, turn.toJson());
-            return Future.succeededFuture(execute(turn, Map.of()));
+            if (answer.writeStarted()) {
+              first.startJournaled = start.data();
+            }
+            return Future.succeededFuture(execute(turn, slots, false));
         }
       }).recover(this::noteFencing);
     });
+  }
+
+  /**
+   * A new turn's first write, when it would be sent as soon as the turn is journaled: valid, asking
+   * for no approval, and first in an idle write queue. Its "started" step then rides with the turn's.
+   */
+  private CallSlot firstWriteToStartAtOnce(List<CallSlot> slots) {
+    if (!writeQueue.isComplete() || !running.isEmpty() || submitting > 0) {
+      return null;
+    }
+    for (CallSlot slot : slots) {
+      if (slot.isWrite()) {
+        return startsAtOnce(slot) ? slot : null;
+      }
+    }
+    return null;
+  }
+
+  private static boolean startsAtOnce(CallSlot slot) {
+    return slot.problem == null && !slot.prior.isDone() && !slot.prior.wasStarted() && slot.prior.approval() == null
+        && slot.askReason() == null;
   }
 
   private static boolean sameCalls(Turn a, Turn b) {
@@ -209,7 +252,12 @@ public final class SessionEngine {
   // ------------------------------------------------------------------ turn execution
 
   private Future<TurnResult> execute(Turn turn, Map<String, CallState> priors) {
-    List<CallSlot> slots = new ArrayList<>();
+    return execute(turn, slots(turn, priors), !priors.isEmpty());
+  }
+
+  /** Resolves and validates every call before anything runs (rule 2). */
+  private List<CallSlot> slots(Turn turn, Map<String, CallState> priors) {
+    List<CallSlot> slots = new ArrayList<>(turn.calls().size());
     for (int i = 0; i < turn.calls().size(); i++) {
       ToolCall call = turn.calls().get(i);
       CallId callId = turn.callId(sessionId, i);
@@ -224,7 +272,11 @@ public final class SessionEngine {
       CallState prior = priors.getOrDefault(callId.value(), CallState.fresh(callId.value()));
       slots.add(new CallSlot(i, call, callId, entry, problem, prior));
     }
-    TurnRun run = new TurnRun(turn, slots, !priors.isEmpty());
+    return slots;
+  }
+
+  private Future<TurnResult> execute(Turn turn, List<CallSlot> slots, boolean recovering) {
+    TurnRun run = new TurnRun(turn, slots, recovering);
     running.put(turn.turnId(), run);
 
     List<Future<CallResult>> all = new ArrayList<>();
@@ -313,7 +365,7 @@ public final class SessionEngine {
       complete(run, slot, Outcome.FAILED, null, notRun(slot.problem), 0, false, null);
       return;
     }
-    approval(run, slot).onComplete(ar -> {
+    (slot.startJournaled != null ? Future.<ApprovalRecord>succeededFuture(null) : approval(run, slot)).onComplete(ar -> {
       if (ar.failed()) {
         slot.done.tryFail(ar.cause());
         return;
@@ -344,7 +396,7 @@ public final class SessionEngine {
     if (known != null && !"pending".equals(known.status())) {
       return Future.succeededFuture(known);
     }
-    String reason = known != null ? known.askedBecause() : slot.entry.approval().reasonToAsk(slot.call.arguments());
+    String reason = known != null ? known.askedBecause() : slot.askReason();
     if (reason == null) {
       return Future.succeededFuture(null);
     }
@@ -388,10 +440,14 @@ public final class SessionEngine {
       slot.done.tryFail(notOwner());
       return;
     }
+    if (slot.isWrite() && attempt == 1 && slot.startJournaled != null) {
+      emit("call.started", run.turn.turnId(), slot.callId.value(), slot.startJournaled);
+      send(run, slot, attempt, anyUncertain, approval);
+      return;
+    }
     if (slot.isWrite()) {
       // a fenced step before every write attempt: a node that lost the session sends nothing more (J4)
-      JsonObject data = new JsonObject().put("attempt", attempt).put("tool", slot.entry.tool().name())
-          .put("idempotencyKey", slot.key.value());
+      JsonObject data = slot.startData(attempt);
       durably("call_started", () -> journal.callStarted(sessionId, epoch, run.turn.turnId(), slot.callId, attempt, data))
           .onComplete(ar -> {
             if (ar.failed()) {
@@ -436,30 +492,33 @@ public final class SessionEngine {
 
   /** CallSingleAttemptTool: journal "started" before the request leaves (J2); never sent twice. */
   private void singleAttempt(TurnRun run, CallSlot slot, ApprovalRecord approval) {
-    Tool tool = slot.entry.tool();
     if (slot.prior.wasStarted()) {
       // the runtime stopped after "started": the request may have left, so it is never sent again
       recoverStarted(run, slot, approval);
       return;
     }
-    JsonObject data = new JsonObject().put("attempt", 1).put("tool", tool.name())
-        .put("idempotencyKey", slot.key.value());
-    durably("call_started", () -> journal.callStarted(sessionId, epoch, run.turn.turnId(), slot.callId, 1, data))
-        .onComplete(ar -> {
-          if (ar.failed()) {
-            slot.done.tryFail(ar.cause());
-            return;
-          }
-          if (ar.result() != null) {
-            slot.done.tryComplete(ar.result());
-            return;
-          }
-          emit("call.started", run.turn.turnId(), slot.callId.value(), data);
-          invoke(slot, 1).onComplete(res -> {
-            Attempt a = classify(res.succeeded() ? res.result() : null, res.cause());
-            finish(run, slot, OutcomeRules.judge(EffectClass.NON_IDEMPOTENT_WRITE, a.kind, 1, 1, false), a, 1, approval);
-          });
-        });
+    if (fenced || stopped) {
+      slot.done.tryFail(notOwner());
+      return;
+    }
+    JsonObject data = slot.startJournaled != null ? slot.startJournaled : slot.startData(1);
+    Future<CallResult> started = slot.startJournaled != null ? Future.succeededFuture(null)
+        : durably("call_started", () -> journal.callStarted(sessionId, epoch, run.turn.turnId(), slot.callId, 1, data));
+    started.onComplete(ar -> {
+      if (ar.failed()) {
+        slot.done.tryFail(ar.cause());
+        return;
+      }
+      if (ar.result() != null) {
+        slot.done.tryComplete(ar.result());
+        return;
+      }
+      emit("call.started", run.turn.turnId(), slot.callId.value(), data);
+      invoke(slot, 1).onComplete(res -> {
+        Attempt a = classify(res.succeeded() ? res.result() : null, res.cause());
+        finish(run, slot, OutcomeRules.judge(EffectClass.NON_IDEMPOTENT_WRITE, a.kind, 1, 1, false), a, 1, approval);
+      });
+    });
   }
 
   private void recoverStarted(TurnRun run, CallSlot slot, ApprovalRecord approval) {
@@ -571,7 +630,10 @@ public final class SessionEngine {
       finished = new TurnResult(sessionId, run.turn.turnId(), ordered);
     }
     TurnResult turnResult = finished;
-    durably("calls_completed", () -> journal.callsCompleted(sessionId, epoch, run.turn.turnId(), records, turnResult))
+    CallSlot next = finished == null ? nextWriteToStartAtOnce(run, batch) : null;
+    CallStart start = next == null ? null : new CallStart(next.callId, 1, next.startData(1));
+    durably("calls_completed", () -> journal.callsCompleted(sessionId, epoch, run.turn.turnId(), records, turnResult,
+        start))
         .onComplete(ar -> {
           if (ar.failed()) {
             batch.forEach(c -> c.slot().done.tryFail(ar.cause()));
@@ -580,12 +642,43 @@ public final class SessionEngine {
           if (ar.result().turnCompleted()) {
             run.journaledResult = turnResult;
           }
+          if (ar.result().nextWriteStarted()) {
+            next.startJournaled = start.data();
+          }
           for (int i = 0; i < batch.size(); i++) {
             CallResult journaled = ar.result().records().get(i);
             emit("call.completed", run.turn.turnId(), journaled.callId().value(), journaled.toJson());
             batch.get(i).slot().done.tryComplete(journaled);
           }
         });
+  }
+
+  /**
+   * The write that the queue runs right after a write of this batch succeeds, when it would be sent
+   * at once: its "started" step then rides with this group commit instead of taking its own.
+   */
+  private CallSlot nextWriteToStartAtOnce(TurnRun run, List<TurnRun.Completion> batch) {
+    if (run.recovering || run.writesStopped || fenced || stopped) {
+      return null;
+    }
+    int last = -1;
+    for (TurnRun.Completion c : batch) {
+      if (c.slot().isWrite()) {
+        if (c.record().outcome() != Outcome.SUCCEEDED) {
+          return null;
+        }
+        last = Math.max(last, c.slot().index);
+      }
+    }
+    if (last < 0) {
+      return null;
+    }
+    for (CallSlot slot : run.slots) {
+      if (slot.index > last && slot.isWrite()) {
+        return startsAtOnce(slot) ? slot : null;
+      }
+    }
+    return null;
   }
 
   private void stopWrites(TurnRun run, CallSlot slot) {

@@ -120,43 +120,74 @@ public final class RedisJournal {
   // ---------------------------------------------------------------- turns
 
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, Turn turn) {
-    String spec = turn.toJson().encode();
-    String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(turn.toJson()));
+    return submitTurn(sessionId, epoch, agent, turn, true, null);
+  }
+
+  /**
+   * Journals a turn once. {@code index} also writes the session into the recovery and recent
+   * indexes, which a session's owner needs only once in a while; {@code firstWrite}, when given,
+   * is journaled as started in the same step if the turn is new.
+   */
+  public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, Turn turn, boolean index,
+                                         CallStart firstWrite) {
+    JsonObject spec = turn.toJson();
+    String encodedSpec = spec.encode();
+    String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
     String now = now();
-    List<String> keyList = List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, turn.turnId()),
-        keys.inflight(sessionId));
-    List<String> args = List.of(String.valueOf(epoch), turn.turnId(), spec, specHash, agent, now);
-    // the recovery index is written before the turn, in the same pipeline: one round trip, and a
-    // crash can leave an index entry without a turn but never a turn that recovery cannot find
-    List<Request> pipeline = List.of(
-        Request.cmd(Command.SADD).arg(keys.activeSessions()).arg(sessionId),
-        Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId),
-        scripts.request(Script.SUBMIT_TURN, keyList, args));
-    commandsSent.add(pipeline.size());
-    return redis.batch(pipeline)
-        .map(replies -> replies.get(2))
-        .recover(err -> {
-          String msg = pipelinedError(err);
-          if (msg.startsWith("NOSCRIPT")) {
-            return run(Script.SUBMIT_TURN, keyList, args);
-          }
-          return Future.failedFuture(failure(msg.equals(String.valueOf(err.getMessage())) ? err
-              : new PipelinedError(msg, err)));
-        })
-        .map(r -> {
-          String status = r.get(0).toString();
-          switch (status) {
-            case "new":
-              return new SubmitAnswer(SubmitAnswer.Status.NEW, null);
-            case "conflict":
-              return new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null);
-            case "completed":
-              return new SubmitAnswer(SubmitAnswer.Status.COMPLETED,
-                  TurnResult.fromJson(new JsonObject(r.get(1).toString())));
-            default:
-              return new SubmitAnswer(SubmitAnswer.Status.RUNNING, null);
-          }
-        });
+    List<String> keyList = new ArrayList<>(5);
+    keyList.add(keys.meta(sessionId));
+    keyList.add(keys.events(sessionId));
+    keyList.add(keys.turn(sessionId, turn.turnId()));
+    keyList.add(keys.inflight(sessionId));
+    List<String> args = new ArrayList<>(9);
+    args.add(String.valueOf(epoch));
+    args.add(turn.turnId());
+    args.add(encodedSpec);
+    args.add(specHash);
+    args.add(agent);
+    args.add(now);
+    if (firstWrite != null) {
+      keyList.add(keys.call(sessionId, firstWrite.callId().value()));
+      args.add(firstWrite.callId().value());
+      args.add(String.valueOf(firstWrite.attempt()));
+      args.add(firstWrite.data().encode());
+    }
+    Future<Response> reply;
+    if (index) {
+      // the recovery index is written before the turn, in the same pipeline: one round trip, and a
+      // crash can leave an index entry without a turn but never a turn that recovery cannot find
+      List<Request> pipeline = List.of(
+          Request.cmd(Command.SADD).arg(keys.activeSessions()).arg(sessionId),
+          Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId),
+          scripts.request(Script.SUBMIT_TURN, keyList, args));
+      commandsSent.add(pipeline.size());
+      reply = redis.batch(pipeline)
+          .map(replies -> replies.get(2))
+          .recover(err -> {
+            String msg = pipelinedError(err);
+            if (msg.startsWith("NOSCRIPT")) {
+              return run(Script.SUBMIT_TURN, keyList, args);
+            }
+            return Future.failedFuture(failure(msg.equals(String.valueOf(err.getMessage())) ? err
+                : new PipelinedError(msg, err)));
+          });
+    } else {
+      reply = run(Script.SUBMIT_TURN, keyList, args);
+    }
+    return reply.map(r -> {
+      String status = r.get(0).toString();
+      switch (status) {
+        case "new":
+          return new SubmitAnswer(SubmitAnswer.Status.NEW, null, r.size() > 1 && "1".equals(r.get(1).toString()));
+        case "conflict":
+          return new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null);
+        case "completed":
+          return new SubmitAnswer(SubmitAnswer.Status.COMPLETED,
+              TurnResult.fromJson(new JsonObject(r.get(1).toString())));
+        default:
+          return new SubmitAnswer(SubmitAnswer.Status.RUNNING, null);
+      }
+    });
   }
 
   /** Journals a turn's results (J7); answers the results journaled first if the turn was already completed. */
@@ -257,16 +288,35 @@ public final class RedisJournal {
    */
   public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
                                                TurnResult turnResult) {
-    List<String> keyList = new ArrayList<>(4 + records.size());
+    return callsCompleted(sessionId, epoch, turnId, records, turnResult, null);
+  }
+
+  /**
+   * Like {@link #callsCompleted(String, long, String, List, TurnResult)}; {@code nextWrite}, when
+   * given, is journaled as started in the same step if every outcome was new and the turn goes on.
+   */
+  public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
+                                               TurnResult turnResult, CallStart nextWrite) {
+    List<String> keyList = new ArrayList<>(5 + records.size());
     keyList.add(keys.meta(sessionId));
     keyList.add(keys.events(sessionId));
     keyList.add(keys.turn(sessionId, turnId));
     keyList.add(keys.inflight(sessionId));
-    List<String> args = new ArrayList<>(4 + records.size() * 4);
+    List<String> args = new ArrayList<>(7 + records.size() * 4);
     args.add(String.valueOf(epoch));
     args.add(turnId);
     args.add(now());
     args.add(turnResult == null ? "" : turnResult.toJson().encode());
+    if (nextWrite == null) {
+      args.add("");
+      args.add("");
+      args.add("");
+    } else {
+      keyList.add(keys.call(sessionId, nextWrite.callId().value()));
+      args.add(nextWrite.callId().value());
+      args.add(String.valueOf(nextWrite.attempt()));
+      args.add(nextWrite.data().encode());
+    }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
       JsonObject json = record.toJson();
@@ -282,12 +332,13 @@ public final class RedisJournal {
     }
     return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;
+      boolean started = r.get(1).toInteger() == 1;
       List<CallResult> journaled = new ArrayList<>(records.size());
       for (int i = 0; i < records.size(); i++) {
-        String existing = r.get(i + 1).toString();
+        String existing = r.get(i + 2).toString();
         journaled.add(existing.isEmpty() ? records.get(i) : CallResult.fromJson(new JsonObject(existing)));
       }
-      return new CompletedCalls(journaled, turnDone);
+      return new CompletedCalls(journaled, turnDone, started);
     });
   }
 

@@ -1,6 +1,9 @@
 -- Journals a new turn once; a second submission of the same turn id answers what the first has.
--- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight
+-- A new turn may also journal its first write as started (J2) in the same step, when that write
+-- can be sent at once: one round trip less before the request leaves.
+-- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight  KEYS[5] the first write's call (optional)
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] turn spec (json)  ARGV[4] spec hash  ARGV[5] agent  ARGV[6] now
+-- ARGV[7] the first write's call id  ARGV[8] its attempt  ARGV[9] its started event data (json), when KEYS[5] is given
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
 end
@@ -22,4 +25,10 @@ redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6])
 redis.call('HSET', KEYS[3], 'spec', ARGV[3], 'specHash', ARGV[4], 'status', 'running', 'submittedAt', ARGV[6])
 redis.call('SADD', KEYS[4], ARGV[2])
 redis.call('XADD', KEYS[2], '*', 'type', 'turn.submitted', 'turn', ARGV[2], 'at', ARGV[6], 'data', ARGV[3])
-return {'new'}
+if KEYS[5] and not redis.call('HGET', KEYS[5], 'record') then
+  redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[8], 'startedAt', ARGV[6])
+  redis.call('XADD', KEYS[2], '*', 'type', 'call.started', 'turn', ARGV[2], 'call', ARGV[7], 'at', ARGV[6],
+    'data', ARGV[9])
+  return {'new', '1'}
+end
+return {'new', '0'}

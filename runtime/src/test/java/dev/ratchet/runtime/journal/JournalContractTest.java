@@ -202,6 +202,46 @@ class JournalContractTest {
   }
 
   @Test
+  void aWriteStartedAlongWithAnotherStepIsJournaledStartedOnlyWhenThatStepIsNew() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a", "b", "c");
+    CallId a = t.callId(sessionId, 0);
+    CallId b = t.callId(sessionId, 1);
+    SubmitAnswer submitted = await(journal.submitTurn(sessionId, epoch, AGENT, t, false,
+        new CallStart(a, 1, new JsonObject().put("attempt", 1))));
+    assertThat(submitted.status()).isEqualTo(SubmitAnswer.Status.NEW);
+    assertThat(submitted.writeStarted()).isTrue();
+    assertThat(await(journal.callState(sessionId, a)).wasStarted()).isTrue();
+    assertThat(await(journal.events(sessionId, null, 100))).extracting(e -> e.getString("type"))
+        .containsExactly("session.claimed", "turn.submitted", "call.started");
+
+    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, t, false, new CallStart(b, 1, new JsonObject())));
+    assertThat(again.status()).isEqualTo(SubmitAnswer.Status.RUNNING);
+    assertThat(again.writeStarted()).isFalse();
+    assertThat(await(journal.callState(sessionId, b)).wasStarted()).isFalse();
+
+    CallResult aDone = record(t, 0, Outcome.SUCCEEDED, "a", null);
+    CompletedCalls first = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aDone), null,
+        new CallStart(b, 1, new JsonObject())));
+    assertThat(first.nextWriteStarted()).isTrue();
+    assertThat(await(journal.callState(sessionId, b)).wasStarted()).isTrue();
+
+    // a replayed step (its outcome was journaled already) starts nothing
+    CallId c = t.callId(sessionId, 2);
+    CompletedCalls replay = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aDone), null,
+        new CallStart(c, 1, new JsonObject())));
+    assertThat(replay.nextWriteStarted()).isFalse();
+    assertThat(await(journal.callState(sessionId, c)).wasStarted()).isFalse();
+
+    long newer = await(journal.claim(sessionId, "node-2"));
+    assertThat(newer).isGreaterThan(epoch);
+    Throwable fenced = failure(journal.callsCompleted(sessionId, epoch, "t1",
+        List.of(record(t, 1, Outcome.SUCCEEDED, "b", null)), null, new CallStart(c, 1, new JsonObject())));
+    assertThat(((RatchetException) fenced).code()).isEqualTo("FENCED");
+    assertThat(await(journal.callState(sessionId, c)).wasStarted()).isFalse();
+  }
+
+  @Test
   void startingACallThatAlreadyHasAnOutcomeAnswersThatOutcomeAndStartsNothing() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");
