@@ -52,6 +52,15 @@ public final class BenchCommand implements Callable<Integer> {
       description = "sessions with a turn in flight for the recovery probe; 0 skips it")
   int recoverySessions;
 
+  @CommandLine.Option(names = "--open-loop", split = ",", defaultValue = "mix",
+      description = "mixes also run open-loop at half of their peak calls/s, for the latency at that load;"
+          + " 'none' skips (${DEFAULT-VALUE})")
+  List<String> openLoopMixes;
+
+  @CommandLine.Option(names = "--open-loop-sessions", defaultValue = "1000",
+      description = "sessions the open-loop turns are spread over (${DEFAULT-VALUE})")
+  int openLoopSessions;
+
   @CommandLine.Option(names = "--plot", defaultValue = "docs/bench-sessions.png", description = "PNG to write")
   Path plot;
 
@@ -70,8 +79,10 @@ public final class BenchCommand implements Callable<Integer> {
       seconds = Math.min(seconds, 8);
       recoverySessions = 0;
       plot = null;
+      openLoopMixes = List.of("none");
     }
     JsonArray points = new JsonArray();
+    JsonArray openLoops = new JsonArray();
     Map<String, List<BenchPlot.Point>> series = new LinkedHashMap<>();
     JsonObject recovery = null;
     System.out.printf("bench on %d cores, %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
@@ -85,11 +96,16 @@ public final class BenchCommand implements Callable<Integer> {
       try {
         for (String mixName : mixes) {
           Workload.Mix mix = Workload.Mix.valueOf(mixName.toUpperCase());
+          double peak = 0;
           for (int n : sessions) {
             JsonObject point = point(url, fsync, mix, n);
             points.add(point);
+            peak = Math.max(peak, point.getDouble("callsPerSec"));
             series.computeIfAbsent(mix.label() + ", " + fsync, k -> new ArrayList<>())
                 .add(new BenchPlot.Point(n, point.getDouble("callsPerSec"), point.getDouble("turnP99Ms")));
+          }
+          if (openLoopMixes.contains(mixName) && peak > 0) {
+            openLoops.add(openLoop(url, fsync, mix, peak / 2));
           }
         }
         if (recovery == null && recoverySessions > 0) {
@@ -114,7 +130,8 @@ public final class BenchCommand implements Callable<Integer> {
           series);
       System.out.println("plot written to " + plot);
     }
-    JsonObject summary = new JsonObject().put("points", points).put("directCallsPerSec", Math.round(direct));
+    JsonObject summary = new JsonObject().put("points", points).put("openLoop", openLoops)
+        .put("directCallsPerSec", Math.round(direct));
     if (recovery != null) {
       summary.put("recovery", recovery);
     }
@@ -166,6 +183,37 @@ public final class BenchCommand implements Callable<Integer> {
           r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9), overheadPerCall,
           (double) sent / calls, bytes / calls);
       return p;
+    } finally {
+      vertx.close().await();
+    }
+  }
+
+  /** The latency at a fixed offered load of {@code callsPerSec}, after a warm-up at the same load. */
+  private JsonObject openLoop(String url, String fsync, Workload.Mix mix, double callsPerSec) throws InterruptedException {
+    Vertx vertx = Vertx.vertx();
+    try {
+      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
+          .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
+      ratchet.register(Workload.agent()).await();
+      OpenLoop.run(vertx, ratchet, mix, callsPerSec, openLoopSessions, warmup * 1000L);
+      OpenLoop.Result r = OpenLoop.run(vertx, ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
+      ratchet.close().await();
+      JsonObject o = new JsonObject().put("fsync", fsync).put("mix", mix.label())
+          .put("offeredCallsPerSec", Math.round(r.offeredCallsPerSec()))
+          .put("achievedCallsPerSec", Math.round(r.achievedCallsPerSec())).put("sessions", openLoopSessions)
+          .put("turnsLate", r.turnsLate())
+          .put("turnP50Ms", round(r.latencies().percentileMillis(50)))
+          .put("turnP99Ms", round(r.latencies().percentileMillis(99)))
+          .put("turnP999Ms", round(r.latencies().percentileMillis(99.9)))
+          .put("overheadPerCallP50Ms", round(r.overheadPerCall().percentileMillis(50)))
+          .put("overheadPerCallP99Ms", round(r.overheadPerCall().percentileMillis(99)));
+      System.out.printf("open loop, %s %s at half of peak: %,.0f calls/s offered, %,.0f achieved over %d sessions;"
+              + " turn p50 %.2f ms, p99 %.2f ms, p999 %.2f ms; overhead per call p50 %.3f ms, p99 %.3f ms%s%n",
+          fsync, mix.label(), r.offeredCallsPerSec(), r.achievedCallsPerSec(), openLoopSessions,
+          r.latencies().percentileMillis(50), r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9),
+          r.overheadPerCall().percentileMillis(50), r.overheadPerCall().percentileMillis(99),
+          r.turnsLate() > 0 ? "; " + r.turnsLate() + " turns unfinished" : "");
+      return o;
     } finally {
       vertx.close().await();
     }

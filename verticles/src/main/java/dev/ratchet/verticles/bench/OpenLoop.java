@@ -1,0 +1,69 @@
+package dev.ratchet.verticles.bench;
+
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.verticles.Ratchet;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Turns submitted at a fixed rate, whatever the runtime's answers: the latency a user sees at a
+ * given load. Each turn's latency counts from the moment it was due, so a runtime that falls
+ * behind is charged for the wait (no coordinated omission). Turns go round-robin over enough
+ * sessions that one session rarely has two turns in flight.
+ */
+final class OpenLoop {
+
+  /** What one open-loop phase produced; {@code turnsLate} never completed before the phase ended plus a grace period. */
+  record Result(double offeredCallsPerSec, double achievedCallsPerSec, long turns, long turnsLate,
+                Latencies latencies, Latencies overheadPerCall) {
+  }
+
+  private OpenLoop() {
+  }
+
+  static Result run(Vertx vertx, Ratchet ratchet, Workload.Mix mix, double callsPerSec, int sessions, long millis)
+      throws InterruptedException {
+    int perTurn = mix.calls.size();
+    double turnsPerNano = callsPerSec / perTurn / 1e9;
+    Latencies latencies = new Latencies();
+    Latencies overhead = new Latencies();
+    AtomicLong issued = new AtomicLong();
+    AtomicLong completed = new AtomicLong();
+    String run = UUID.randomUUID().toString().substring(0, 6);
+    long start = System.nanoTime();
+    long end = start + millis * 1_000_000L;
+    Promise<Void> issuing = Promise.promise();
+    vertx.setPeriodic(1, timer -> {
+      long now = System.nanoTime();
+      long due = (long) ((Math.min(now, end) - start) * turnsPerNano);
+      for (long i = issued.get(); i < due; i++) {
+        long dueAt = start + (long) (i / turnsPerNano);
+        String session = "o-" + run + "-" + (i % sessions);
+        ratchet.submit(Workload.AGENT, session, new Turn("t" + i, mix.calls)).onComplete(ar -> {
+          if (ar.succeeded()) {
+            long micros = (System.nanoTime() - dueAt) / 1000;
+            latencies.add(micros);
+            overhead.add(micros / perTurn);
+            completed.incrementAndGet();
+          }
+        });
+      }
+      issued.set(Math.max(issued.get(), due));
+      if (now >= end) {
+        vertx.cancelTimer(timer);
+        issuing.complete();
+      }
+    });
+    issuing.future().await();
+    long graceUntil = System.currentTimeMillis() + 5_000;
+    while (completed.get() < issued.get() && System.currentTimeMillis() < graceUntil) {
+      Thread.sleep(10);
+    }
+    double seconds = millis / 1000.0;
+    return new Result(callsPerSec, completed.get() * perTurn / seconds, issued.get(), issued.get() - completed.get(),
+        latencies, overhead);
+  }
+}
