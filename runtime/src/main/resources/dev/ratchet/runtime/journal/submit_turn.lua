@@ -1,8 +1,17 @@
 -- Journals a new turn once; a second submission of the same turn id answers what the first has.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] turn spec (json)  ARGV[4] spec hash  ARGV[5] agent  ARGV[6] now
+-- ARGV[7] caller ('' for none: a new session gets no caller, an existing one keeps its own)
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
+end
+-- before the turn lookup, so another caller cannot even read a turn's results by submitting it again
+local known = redis.call('HMGET', KEYS[1], 'agent', 'caller')
+if known[1] and ARGV[7] ~= '' and known[2] ~= ARGV[7] then
+  if known[2] then
+    return redis.error_reply('CALLER_MISMATCH session belongs to another caller')
+  end
+  return redis.error_reply('CALLER_MISMATCH session was created without a caller; its caller cannot be set later')
 end
 local existing = redis.call('HMGET', KEYS[3], 'status', 'specHash', 'results')
 if existing[1] then
@@ -17,6 +26,9 @@ if agent and agent ~= ARGV[5] then
 end
 if not agent then
   redis.call('HSET', KEYS[1], 'agent', ARGV[5], 'createdAt', ARGV[6])
+  if ARGV[7] ~= '' then
+    redis.call('HSET', KEYS[1], 'caller', ARGV[7])
+  end
 end
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6])
 redis.call('HSET', KEYS[3], 'spec', ARGV[3], 'specHash', ARGV[4], 'status', 'running', 'submittedAt', ARGV[6])
