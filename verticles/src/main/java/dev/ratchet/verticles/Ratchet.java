@@ -24,8 +24,11 @@ import java.util.List;
  * <pre>{@code
  * Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl("redis://localhost:6379")).await();
  * ratchet.register(agent).await();
- * TurnResult result = ratchet.submit("orders", "session-42", turn).await();
+ * TurnResult result = ratchet.submit("orders", "session-42", "tenant-7", turn).await();
  * }</pre>
+ * A session's caller (the resource id of the tenant or user it acts for) is fixed by its first
+ * submit or message. Tools with caller-supplied connections run as that caller. This Java API is
+ * trusted: the application vouches for the caller id it passes.
  */
 public interface Ratchet {
 
@@ -46,7 +49,17 @@ public interface Ratchet {
    * Submits a turn for a session; completes with its results. Idempotent by turn id. The future
    * does not depend on an event-bus timeout, so it may wait for approvals as long as they take.
    */
-  Future<TurnResult> submit(String agent, String sessionId, Turn turn);
+  default Future<TurnResult> submit(String agent, String sessionId, Turn turn) {
+    return submit(agent, sessionId, null, turn);
+  }
+
+  /**
+   * As {@link #submit(String, String, Turn)}, for the session of {@code callerId}. The first
+   * submit or message creates the session with that caller; later ones with another caller (or
+   * with a caller, for a session created without one) fail with {@code CALLER_MISMATCH} and
+   * journal nothing. A null {@code callerId} accepts whatever caller the session has.
+   */
+  Future<TurnResult> submit(String agent, String sessionId, String callerId, Turn turn);
 
   /**
    * Sends a user message to a session of an agent that has a model, and completes with the reply
@@ -54,7 +67,12 @@ public interface Ratchet {
    * message, every model response and the answer are journaled; after a restart the round goes on
    * where it stopped and the answer is published as a {@code message.assistant} event.
    */
-  Future<AgentReply> send(String agent, String sessionId, String userMessage);
+  default Future<AgentReply> send(String agent, String sessionId, String userMessage) {
+    return send(agent, sessionId, null, userMessage);
+  }
+
+  /** As {@link #send(String, String, String)}, for the session of {@code callerId}; the caller rule of {@link #submit(String, String, String, Turn)} applies. */
+  Future<AgentReply> send(String agent, String sessionId, String callerId, String userMessage);
 
   /**
    * A session's conversation rebuilt from the journal: {@code {"sessionId", "messages": [...]}}

@@ -146,6 +146,15 @@ public final class AgentLoop {
    * its round. A message id seen before is not appended again: it answers the same reply.
    */
   public Future<Future<AgentReply>> accept(String messageId, String text) {
+    return accept(messageId, text, null);
+  }
+
+  /**
+   * As {@link #accept(String, String)}, for the session of {@code callerId}: the first message
+   * creates the session with that caller; a session with another caller, or none, refuses the
+   * message with {@code CALLER_MISMATCH}. Null accepts the session's own caller (trusted callers only).
+   */
+  public Future<Future<AgentReply>> accept(String messageId, String text, String callerId) {
     String id = messageId == null ? UUID.randomUUID().toString() : messageId;
     return onContext(() -> {
       if (stopped || engine.isFenced()) {
@@ -155,8 +164,9 @@ public final class AgentLoop {
       long now = System.currentTimeMillis();
       JsonObject entry = new JsonObject().put("type", "user").put("messageId", id).put("text", text).put("at", now);
       JsonObject data = new JsonObject().put("messageId", id).put("text", text);
-      return append(() -> journal.messageUser(sessionId, engine.epoch(), catalog.agent(), id, entry, data))
+      return append(() -> journal.messageUser(sessionId, engine.epoch(), catalog.agent(), callerId, id, entry, data))
           .map(appended -> {
+            engine.callerAccepted(callerId);
             if (appended.created()) {
               emit("message.user", null, data);
             }

@@ -70,6 +70,8 @@ public final class SessionEngine {
   /** When this owner last wrote the session into the recovery and recent indexes. */
   private long indexedAt = -1;
   private long epoch;
+  /** The session's caller: fixed once the session exists, so read at start and kept for every call. */
+  private String callerId;
   private boolean fenced;
   private boolean stopped;
 
@@ -96,6 +98,21 @@ public final class SessionEngine {
     return fenced;
   }
 
+  /** The resource id of the session's caller, or null when it has none (or the session is not created yet). */
+  public String callerId() {
+    return callerId;
+  }
+
+  /**
+   * Notes the caller the journal accepted for this session in a step not made by the engine (a
+   * user message of the agent loop). Only ever fills in a caller the engine did not know yet.
+   */
+  public void callerAccepted(String callerId) {
+    if (this.callerId == null && callerId != null) {
+      this.callerId = callerId;
+    }
+  }
+
   /** True when no turn is running: the session may be passivated. */
   public boolean isIdle() {
     return running.isEmpty();
@@ -105,7 +122,8 @@ public final class SessionEngine {
   public Future<Void> start(String owner) {
     return onContext(() -> journal.claim(sessionId, owner).compose(e -> {
       epoch = e;
-      return journal.inflightTurns(sessionId);
+      Future<String> caller = journal.sessionCaller(sessionId).onSuccess(c -> callerId = c);
+      return Future.all(caller, journal.inflightTurns(sessionId)).map(cf -> cf.<List<InflightTurn>>resultAt(1));
     }).map(turns -> {
       for (InflightTurn t : turns) {
         LOG.info("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
@@ -132,13 +150,33 @@ public final class SessionEngine {
     return accept(turn).compose(result -> result);
   }
 
+  /** As {@link #submit(Turn)}, for the session of {@code callerId}; see {@link #accept(Turn, String)}. */
+  public Future<TurnResult> submit(Turn turn, String callerId) {
+    return accept(turn, callerId).compose(result -> result);
+  }
+
   /**
    * Journals a turn and answers, once it is journaled, the future of its results. Lets a caller
    * acknowledge a submission before the turn (which may wait for approvals) completes.
    */
   public Future<Future<TurnResult>> accept(Turn turn) {
+    return accept(turn, null);
+  }
+
+  /**
+   * As {@link #accept(Turn)}, for the session of {@code callerId}: a new session is created with
+   * that caller; a session that has another caller, or none, refuses the turn with
+   * {@code CALLER_MISMATCH} and journals nothing. Null accepts the session's own caller (trusted callers only).
+   */
+  public Future<Future<TurnResult>> accept(Turn turn, String callerId) {
     return onContext(() -> {
       TurnRun run = running.get(turn.turnId());
+      if (run != null && callerId != null && !callerId.equals(this.callerId)) {
+        // a running turn proves the session exists, and its caller is known here
+        return Future.failedFuture(new RatchetException("CALLER_MISMATCH", "session " + sessionId
+            + (this.callerId == null ? " was created without a caller; its caller cannot be set later"
+            : " belongs to another caller")));
+      }
       if (run != null) {
         return sameCalls(run.turn, turn) ? Future.succeededFuture(run.result.future())
             : Future.failedFuture(turnIdReused(turn));
@@ -154,12 +192,13 @@ public final class SessionEngine {
       boolean index = indexedAt < 0 || now - indexedAt >= INDEX_REFRESH_MILLIS;
       CallStart start = first == null ? null : new CallStart(first.callId, 1, first.startData(1));
       submitting++;
-      return journal.submitTurn(sessionId, epoch, catalog.agent(), turn, index, start).onComplete(ar -> {
+      return journal.submitTurn(sessionId, epoch, catalog.agent(), callerId, turn, index, start).onComplete(ar -> {
         submitting--;
         if (ar.succeeded() && index) {
           indexedAt = now;
         }
       }).<Future<TurnResult>>compose(answer -> {
+        callerAccepted(callerId);
         switch (answer.status()) {
           case COMPLETED:
             return Future.succeededFuture(Future.succeededFuture(answer.results()));
@@ -694,7 +733,7 @@ public final class SessionEngine {
     Tool tool = slot.entry.tool();
     long timeout = Math.max(1, tool.timeout().toMillis());
     ToolInvocation inv = new ToolInvocation(sessionId, slot.callId, slot.key, attempt, slot.call.arguments().copy(),
-        System.currentTimeMillis() + timeout);
+        System.currentTimeMillis() + timeout, callerId);
     return withTimeout(() -> tool.invoke(inv), timeout, tool.name());
   }
 
@@ -702,7 +741,7 @@ public final class SessionEngine {
     Tool tool = slot.entry.tool();
     long timeout = Math.max(1, tool.timeout().toMillis());
     ToolInvocation inv = new ToolInvocation(sessionId, slot.callId, slot.key, attempt, slot.call.arguments().copy(),
-        System.currentTimeMillis() + timeout);
+        System.currentTimeMillis() + timeout, callerId);
     return withTimeout(() -> tool.lookup(inv), timeout, tool.name() + " lookup");
   }
 

@@ -120,16 +120,27 @@ public final class RedisJournal {
   // ---------------------------------------------------------------- turns
 
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, Turn turn) {
-    return submitTurn(sessionId, epoch, agent, turn, true, null);
+    return submitTurn(sessionId, epoch, agent, null, turn);
   }
 
   /**
-   * Journals a turn once. {@code index} also writes the session into the recovery and recent
-   * indexes, which a session's owner needs only once in a while; {@code firstWrite}, when given,
-   * is journaled as started in the same step if the turn is new.
+   * Journals a turn for a session of {@code callerId}. A new session is created with that caller
+   * (or none when null); an existing session's caller never changes: a different caller, or a
+   * caller for a session created without one, fails with {@code CALLER_MISMATCH} and journals
+   * nothing. Null means "whoever the session belongs to", for the trusted Java API.
    */
-  public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, Turn turn, boolean index,
-                                         CallStart firstWrite) {
+  public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, Turn turn) {
+    return submitTurn(sessionId, epoch, agent, callerId, turn, true, null);
+  }
+
+  /**
+   * Journals a turn once, as {@link #submitTurn(String, long, String, String, Turn)}. {@code index}
+   * also writes the session into the recovery and recent indexes, which a session's owner needs only
+   * once in a while; {@code firstWrite}, when given, is journaled as started in the same step if the
+   * turn is new.
+   */
+  public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, Turn turn,
+                                         boolean index, CallStart firstWrite) {
     JsonObject spec = turn.toJson();
     String encodedSpec = spec.encode();
     String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
@@ -146,6 +157,7 @@ public final class RedisJournal {
     args.add(specHash);
     args.add(agent);
     args.add(now);
+    args.add(callerId == null ? "" : callerId);
     if (firstWrite != null) {
       keyList.add(keys.call(sessionId, firstWrite.callId().value()));
       args.add(firstWrite.callId().value());
@@ -510,13 +522,20 @@ public final class RedisJournal {
   /** Appends a user message once per message id; a repeated id answers where the first one is. */
   public Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String messageId,
                                                 JsonObject entry, JsonObject eventData) {
+    return messageUser(sessionId, epoch, agent, null, messageId, entry, eventData);
+  }
+
+  /** As {@link #messageUser(String, long, String, String, JsonObject, JsonObject)}, with the caller rule of {@link #submitTurn(String, long, String, String, Turn)}. */
+  public Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String callerId,
+                                                String messageId, JsonObject entry, JsonObject eventData) {
     String now = now();
     List<Request> indexes = List.of(
         Request.cmd(Command.SADD).arg(keys.activeSessions()).arg(sessionId),
         Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId));
     return batch(indexes)
         .compose(v -> run(Script.MESSAGE_USER, loopKeys(sessionId),
-            List.of(String.valueOf(epoch), messageId, entry.encode(), agent, now, eventData.encode())))
+            List.of(String.valueOf(epoch), messageId, entry.encode(), agent, now, eventData.encode(),
+                callerId == null ? "" : callerId)))
         .map(r -> new ConversationAppend(Long.parseLong(r.get(1).toString()), "ok".equals(r.get(0).toString()), entry));
   }
 
@@ -595,20 +614,25 @@ public final class RedisJournal {
         });
   }
 
-  /** Session metadata: agent, epoch, owner, createdAt, updatedAt; empty when unknown. */
+  /** Session metadata: agent, epoch, owner, createdAt, updatedAt and caller (when it has one); empty when unknown. */
   public Future<JsonObject> sessionInfo(String sessionId) {
     return send(Request.cmd(Command.HMGET).arg(keys.meta(sessionId)).arg("agent").arg("epoch").arg("owner")
-        .arg("createdAt").arg("updatedAt")).map(r -> {
+        .arg("createdAt").arg("updatedAt").arg("caller")).map(r -> {
           JsonObject json = new JsonObject();
-          String[] names = {"agent", "epoch", "owner", "createdAt", "updatedAt"};
+          String[] names = {"agent", "epoch", "owner", "createdAt", "updatedAt", "caller"};
           for (int i = 0; i < names.length; i++) {
             if (r.get(i) != null) {
               String v = r.get(i).toString();
-              json.put(names[i], i == 0 || i == 2 ? v : (Object) Long.parseLong(v));
+              json.put(names[i], i == 0 || i == 2 || i == 5 ? v : (Object) Long.parseLong(v));
             }
           }
           return json;
         });
+  }
+
+  /** The resource id of the session's caller, fixed when the session was created; null when it has none. */
+  public Future<String> sessionCaller(String sessionId) {
+    return send(Request.cmd(Command.HGET).arg(keys.meta(sessionId)).arg("caller")).map(r -> r == null ? null : r.toString());
   }
 
   /** Sessions by last activity, most recent first. */
@@ -744,6 +768,9 @@ public final class RedisJournal {
     }
     if (msg.startsWith("AGENT_MISMATCH")) {
       return new RatchetException("AGENT_MISMATCH", msg.substring(15).trim());
+    }
+    if (msg.startsWith("CALLER_MISMATCH")) {
+      return new RatchetException("CALLER_MISMATCH", msg.substring(16).trim());
     }
     if (TRANSIENT_SERVER_STATE.matcher(msg).lookingAt()) {
       // the server cannot serve yet (loading its AOF after a restart, a failover, a slow script), or the

@@ -1,8 +1,16 @@
 -- Appends a user message to the session's conversation once per message id (agent loop).
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] loop  KEYS[4] conversation
 -- ARGV[1] epoch  ARGV[2] message id  ARGV[3] entry (json)  ARGV[4] agent  ARGV[5] now  ARGV[6] event data (json)
+-- ARGV[7] caller ('' for none: a new session gets no caller, an existing one keeps its own)
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
+end
+local owner = redis.call('HMGET', KEYS[1], 'agent', 'caller')
+if owner[1] and ARGV[7] ~= '' and owner[2] ~= ARGV[7] then
+  if owner[2] then
+    return redis.error_reply('CALLER_MISMATCH session belongs to another caller')
+  end
+  return redis.error_reply('CALLER_MISMATCH session was created without a caller; its caller cannot be set later')
 end
 local known = redis.call('HGET', KEYS[3], 'msg:' .. ARGV[2])
 if known then
@@ -14,6 +22,9 @@ if agent and agent ~= ARGV[4] then
 end
 if not agent then
   redis.call('HSET', KEYS[1], 'agent', ARGV[4], 'createdAt', ARGV[5])
+  if ARGV[7] ~= '' then
+    redis.call('HSET', KEYS[1], 'caller', ARGV[7])
+  end
 end
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[5])
 local index = redis.call('RPUSH', KEYS[4], ARGV[3]) - 1

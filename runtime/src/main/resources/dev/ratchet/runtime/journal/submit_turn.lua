@@ -3,9 +3,18 @@
 -- can be sent at once: one round trip less before the request leaves.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight  KEYS[5] the first write's call (optional)
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] turn spec (json)  ARGV[4] spec hash  ARGV[5] agent  ARGV[6] now
--- ARGV[7] the first write's call id  ARGV[8] its attempt  ARGV[9] its started event data (json), when KEYS[5] is given
+-- ARGV[7] caller ('' for none: a new session gets no caller, an existing one keeps its own)
+-- ARGV[8] the first write's call id  ARGV[9] its attempt  ARGV[10] its started event data (json), when KEYS[5] is given
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
+end
+-- before the turn lookup, so another caller cannot even read a turn's results by submitting it again
+local known = redis.call('HMGET', KEYS[1], 'agent', 'caller')
+if known[1] and ARGV[7] ~= '' and known[2] ~= ARGV[7] then
+  if known[2] then
+    return redis.error_reply('CALLER_MISMATCH session belongs to another caller')
+  end
+  return redis.error_reply('CALLER_MISMATCH session was created without a caller; its caller cannot be set later')
 end
 local existing = redis.call('HMGET', KEYS[3], 'status', 'specHash', 'results')
 if existing[1] then
@@ -14,21 +23,24 @@ if existing[1] then
   end
   return {existing[1], existing[3] or ''}
 end
-local agent = redis.call('HGET', KEYS[1], 'agent')
+local agent = known[1]
 if agent and agent ~= ARGV[5] then
   return redis.error_reply('AGENT_MISMATCH session belongs to agent ' .. agent)
 end
 if not agent then
   redis.call('HSET', KEYS[1], 'agent', ARGV[5], 'createdAt', ARGV[6])
+  if ARGV[7] ~= '' then
+    redis.call('HSET', KEYS[1], 'caller', ARGV[7])
+  end
 end
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6])
 redis.call('HSET', KEYS[3], 'spec', ARGV[3], 'specHash', ARGV[4], 'status', 'running', 'submittedAt', ARGV[6])
 redis.call('SADD', KEYS[4], ARGV[2])
 redis.call('XADD', KEYS[2], '*', 'type', 'turn.submitted', 'turn', ARGV[2], 'at', ARGV[6], 'data', ARGV[3])
 if KEYS[5] and not redis.call('HGET', KEYS[5], 'record') then
-  redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[8], 'startedAt', ARGV[6])
-  redis.call('XADD', KEYS[2], '*', 'type', 'call.started', 'turn', ARGV[2], 'call', ARGV[7], 'at', ARGV[6],
-    'data', ARGV[9])
+  redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[9], 'startedAt', ARGV[6])
+  redis.call('XADD', KEYS[2], '*', 'type', 'call.started', 'turn', ARGV[2], 'call', ARGV[8], 'at', ARGV[6],
+    'data', ARGV[10])
   return {'new', '1'}
 end
 return {'new', '0'}

@@ -207,7 +207,7 @@ class JournalContractTest {
     Turn t = turn("t1", "a", "b", "c");
     CallId a = t.callId(sessionId, 0);
     CallId b = t.callId(sessionId, 1);
-    SubmitAnswer submitted = await(journal.submitTurn(sessionId, epoch, AGENT, t, false,
+    SubmitAnswer submitted = await(journal.submitTurn(sessionId, epoch, AGENT, null, t, false,
         new CallStart(a, 1, new JsonObject().put("attempt", 1))));
     assertThat(submitted.status()).isEqualTo(SubmitAnswer.Status.NEW);
     assertThat(submitted.writeStarted()).isTrue();
@@ -215,7 +215,7 @@ class JournalContractTest {
     assertThat(await(journal.events(sessionId, null, 100))).extracting(e -> e.getString("type"))
         .containsExactly("session.claimed", "turn.submitted", "call.started");
 
-    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, t, false, new CallStart(b, 1, new JsonObject())));
+    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, null, t, false, new CallStart(b, 1, new JsonObject())));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.RUNNING);
     assertThat(again.writeStarted()).isFalse();
     assertThat(await(journal.callState(sessionId, b)).wasStarted()).isFalse();

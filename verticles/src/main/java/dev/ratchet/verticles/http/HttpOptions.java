@@ -12,20 +12,44 @@ import java.util.List;
  * "http": {
  *   "port": 8080, "host": "0.0.0.0", "bodyLimitBytes": 1048576, "secureCookies": false,
  *   "users":  [{"name": "ana", "role": "approver", "passwordHash": "pbkdf2-sha256$310000$..."}],
- *   "tokens": [{"name": "support-bot", "role": "agent", "tokenHash": "<hex sha-256>"}]
+ *   "tokens": [{"name": "support-bot", "role": "agent", "tokenHash": "<hex sha-256>"},
+ *              {"name": "acme-bot", "role": "agent", "tokenHash": "<hex sha-256>", "resourceId": "tenant-acme"}]
  * }
  * }</pre>
+ * The sessions a user or token creates over HTTP belong to its caller id: its {@code resourceId}
+ * when one is configured, else its name. Tools with caller-supplied connections run as that id.
  * {@code RATCHET_HTTP_PORT} overrides the port.
  */
 public final class HttpOptions {
 
-  /** A person who logs in to the dashboard. */
-  public record User(String name, Role role, String passwordHash) {
+  /** A person who logs in to the dashboard; {@code resourceId} may be null (the name is the caller id). */
+  public record User(String name, Role role, String passwordHash, String resourceId) {
+
+    public User(String name, Role role, String passwordHash) {
+      this(name, role, passwordHash, null);
+    }
+
+    /** The caller id of the sessions this user creates. */
+    public String callerId() {
+      return resourceId == null ? name : resourceId;
+    }
   }
 
-  /** An API token for an agent or script, known only by its SHA-256. */
-  public record Token(String name, Role role, String tokenHash) {
+  /** An API token for an agent or script, known only by its SHA-256; {@code resourceId} may be null (the name is the caller id). */
+  public record Token(String name, Role role, String tokenHash, String resourceId) {
+
+    public Token(String name, Role role, String tokenHash) {
+      this(name, role, tokenHash, null);
+    }
+
+    /** The caller id of the sessions this token creates. */
+    public String callerId() {
+      return resourceId == null ? name : resourceId;
+    }
   }
+
+  /** What a caller id may hold: it is also sent to tool providers as their user id. */
+  private static final java.util.regex.Pattern CALLER_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.:@+-]{1,128}");
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -61,12 +85,12 @@ public final class HttpOptions {
     for (Object u : json.getJsonArray("users", new JsonArray())) {
       JsonObject user = (JsonObject) u;
       o.user(user.getString("name"), Role.fromWireName(user.getString("role", "viewer")),
-          user.getString("passwordHash"));
+          user.getString("passwordHash"), user.getString("resourceId"));
     }
     for (Object t : json.getJsonArray("tokens", new JsonArray())) {
       JsonObject token = (JsonObject) t;
       o.token(token.getString("name"), Role.fromWireName(token.getString("role", "agent")),
-          token.getString("tokenHash"));
+          token.getString("tokenHash"), token.getString("resourceId"));
     }
     return o;
   }
@@ -99,19 +123,40 @@ public final class HttpOptions {
 
   /** Adds a dashboard user; {@code passwordHash} comes from {@link PasswordHash#hashPassword(char[])}. */
   public HttpOptions user(String name, Role role, String passwordHash) {
+    return user(name, role, passwordHash, null);
+  }
+
+  /** Adds a dashboard user whose sessions belong to {@code resourceId} (null: to its name). */
+  public HttpOptions user(String name, Role role, String passwordHash, String resourceId) {
     if (name == null || name.isBlank() || passwordHash == null || passwordHash.isBlank()) {
       throw new IllegalArgumentException("http.users entries need 'name' and 'passwordHash'");
     }
-    users.add(new User(name, role, passwordHash));
+    User user = new User(name, role, passwordHash, resourceId);
+    checkResourceId("http.users", name, resourceId);
+    users.add(user);
     return this;
+  }
+
+  private static void checkResourceId(String section, String name, String resourceId) {
+    if (resourceId != null && !CALLER_ID.matcher(resourceId).matches()) {
+      throw new IllegalArgumentException(section + " entry '" + name + "': 'resourceId' must be 1-128 of"
+          + " [A-Za-z0-9_.:@+-]");
+    }
   }
 
   /** Adds an API token; {@code tokenHash} comes from {@link PasswordHash#hashToken(String)}. */
   public HttpOptions token(String name, Role role, String tokenHash) {
+    return token(name, role, tokenHash, null);
+  }
+
+  /** Adds an API token whose sessions belong to {@code resourceId} (null: to the token's name). */
+  public HttpOptions token(String name, Role role, String tokenHash, String resourceId) {
     if (name == null || name.isBlank() || tokenHash == null || !tokenHash.matches("[0-9a-fA-F]{64}")) {
       throw new IllegalArgumentException("http.tokens entries need 'name' and 'tokenHash' (hex SHA-256)");
     }
-    tokens.add(new Token(name, role, tokenHash.toLowerCase(java.util.Locale.ROOT)));
+    Token token = new Token(name, role, tokenHash.toLowerCase(java.util.Locale.ROOT), resourceId);
+    checkResourceId("http.tokens", name, resourceId);
+    tokens.add(token);
     return this;
   }
 

@@ -34,6 +34,7 @@ public final class ErrorCodes {
       case "UNAUTHENTICATED":
         return 401;
       case "FORBIDDEN":
+      case "CALLER_MISMATCH":
         return 403;
       case "UNKNOWN_AGENT":
       case "UNKNOWN_CALL":

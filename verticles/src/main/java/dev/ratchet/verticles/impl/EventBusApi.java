@@ -15,7 +15,9 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 
 /**
- * Ratchet's event-bus protocol. Every malformed message gets an error reply with a status code
+ * Ratchet's event-bus protocol. The event bus is in-process (or the application's own cluster), so
+ * it is trusted like the Java API: a submit or message may name the session's {@code callerId}.
+ * Every malformed message gets an error reply with a status code
  * and a {@code CODE: message} text; nothing here lets a bad message stop the verticle.
  */
 final class EventBusApi extends VerticleBase {
@@ -48,17 +50,19 @@ final class EventBusApi extends VerticleBase {
     String text;
     String messageId;
     String replyAddress;
+    String callerId;
     try {
       agent = string(body, "agent", true);
       sessionId = string(body, "sessionId", true);
       text = string(body, "text", true);
       messageId = string(body, "messageId", false);
       replyAddress = string(body, "replyAddress", false);
+      callerId = string(body, "callerId", false);
     } catch (IllegalArgumentException e) {
       fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
       return;
     }
-    ratchet.acceptMessage(agent, sessionId, messageId, text).onComplete(ar -> {
+    ratchet.acceptMessage(agent, sessionId, callerId, messageId, text).onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
         return;
@@ -112,10 +116,12 @@ final class EventBusApi extends VerticleBase {
     String sessionId;
     Turn turn;
     String replyAddress;
+    String callerId;
     try {
       agent = string(body, "agent", true);
       sessionId = string(body, "sessionId", true);
       replyAddress = string(body, "replyAddress", false);
+      callerId = string(body, "callerId", false);
       Object t = body.getValue("turn");
       if (!(t instanceof JsonObject)) {
         throw new IllegalArgumentException("'turn' must be an object {turnId, calls}");
@@ -125,7 +131,7 @@ final class EventBusApi extends VerticleBase {
       fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
       return;
     }
-    ratchet.accept(agent, sessionId, turn).onComplete(ar -> {
+    ratchet.accept(agent, sessionId, callerId, turn).onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
         return;

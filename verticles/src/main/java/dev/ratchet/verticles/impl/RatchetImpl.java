@@ -34,6 +34,8 @@ public final class RatchetImpl implements Ratchet {
   private static final Logger LOG = LoggerFactory.getLogger(RatchetImpl.class);
   static final int MAX_MESSAGE_CHARS = 32_000;
   static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_.:@-]{1,128}");
+  /** A caller's resource id: also sent to tool providers as their user id, so kept to a safe alphabet. */
+  static final Pattern CALLER_ID = Pattern.compile("[A-Za-z0-9_.:@+-]{1,128}");
 
   private final Vertx vertx;
   private final RatchetOptions options;
@@ -121,37 +123,50 @@ public final class RatchetImpl implements Ratchet {
   }
 
   @Override
-  public Future<TurnResult> submit(String agent, String sessionId, Turn turn) {
-    return accept(agent, sessionId, turn).compose(result -> result);
+  public Future<TurnResult> submit(String agent, String sessionId, String callerId, Turn turn) {
+    return accept(agent, sessionId, callerId, turn).compose(result -> result);
   }
 
   /** Journals the turn; the outer future completes once journaled, the inner one with its results. */
   public Future<Future<TurnResult>> accept(String agent, String sessionId, Turn turn) {
+    return accept(agent, sessionId, null, turn);
+  }
+
+  /**
+   * As {@link #accept(String, String, Turn)} for the session of {@code callerId} (see
+   * {@link Ratchet#submit(String, String, String, Turn)}); null accepts the session's own caller.
+   */
+  public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, Turn turn) {
     if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST",
           "'sessionId' must be 1-128 of [A-Za-z0-9_.:@-]"));
+    }
+    if (callerId != null && !CALLER_ID.matcher(callerId).matches()) {
+      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
+          "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
     }
     ToolCatalog catalog = agent == null ? null : agents.get(agent);
     if (catalog == null) {
       return Future.failedFuture(new RatchetException("UNKNOWN_AGENT", "no agent named '" + agent
           + "'; registered agents: " + agents.keySet()));
     }
-    return accept(catalog, sessionId, turn, 3);
+    return accept(catalog, sessionId, callerId, turn, 3);
   }
 
-  private Future<Future<TurnResult>> accept(ToolCatalog catalog, String sessionId, Turn turn, int tries) {
-    return manager.session(sessionId, catalog).compose(v -> v.accept(turn)).recover(err -> {
+  private Future<Future<TurnResult>> accept(ToolCatalog catalog, String sessionId, String callerId, Turn turn,
+                                            int tries) {
+    return manager.session(sessionId, catalog).compose(v -> v.accept(turn, callerId)).recover(err -> {
       if (tries > 1 && err instanceof RatchetException
           && SessionVerticle.PASSIVATED.equals(((RatchetException) err).code())) {
-        return accept(catalog, sessionId, turn, tries - 1);
+        return accept(catalog, sessionId, callerId, turn, tries - 1);
       }
       return Future.failedFuture(err);
     });
   }
 
   @Override
-  public Future<AgentReply> send(String agent, String sessionId, String userMessage) {
-    return acceptMessage(agent, sessionId, null, userMessage).compose(reply -> reply);
+  public Future<AgentReply> send(String agent, String sessionId, String callerId, String userMessage) {
+    return acceptMessage(agent, sessionId, callerId, null, userMessage).compose(reply -> reply);
   }
 
   /**
@@ -159,6 +174,16 @@ public final class RatchetImpl implements Ratchet {
    * the inner one with the reply that ends its round. A message id given again is not appended twice.
    */
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String messageId, String text) {
+    return acceptMessage(agent, sessionId, null, messageId, text);
+  }
+
+  /** As {@link #acceptMessage(String, String, String, String)} for the session of {@code callerId}; null accepts the session's own. */
+  public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String messageId,
+                                                  String text) {
+    if (callerId != null && !CALLER_ID.matcher(callerId).matches()) {
+      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
+          "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
+    }
     if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST",
           "'sessionId' must be 1-128 of [A-Za-z0-9_.:@-]"));
@@ -179,15 +204,15 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException("UNKNOWN_AGENT", "no agent named '" + agent
           + "'; registered agents: " + agents.keySet()));
     }
-    return acceptMessage(catalog, sessionId, messageId, text, 3);
+    return acceptMessage(catalog, sessionId, callerId, messageId, text, 3);
   }
 
-  private Future<Future<AgentReply>> acceptMessage(ToolCatalog catalog, String sessionId, String messageId, String text,
-                                                   int tries) {
-    return manager.session(sessionId, catalog).compose(v -> v.message(messageId, text)).recover(err -> {
+  private Future<Future<AgentReply>> acceptMessage(ToolCatalog catalog, String sessionId, String callerId,
+                                                   String messageId, String text, int tries) {
+    return manager.session(sessionId, catalog).compose(v -> v.message(messageId, text, callerId)).recover(err -> {
       if (tries > 1 && err instanceof RatchetException
           && SessionVerticle.PASSIVATED.equals(((RatchetException) err).code())) {
-        return acceptMessage(catalog, sessionId, messageId, text, tries - 1);
+        return acceptMessage(catalog, sessionId, callerId, messageId, text, tries - 1);
       }
       return Future.failedFuture(err);
     });

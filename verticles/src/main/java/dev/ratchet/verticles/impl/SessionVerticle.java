@@ -104,7 +104,7 @@ final class SessionVerticle extends VerticleBase {
   }
 
   /** Journals the turn; the outer future completes once journaled, the inner one with the results. */
-  Future<Future<TurnResult>> accept(Turn turn) {
+  Future<Future<TurnResult>> accept(Turn turn, String callerId) {
     Promise<Future<TurnResult>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
@@ -114,7 +114,7 @@ final class SessionVerticle extends VerticleBase {
       }
       accepting++;
       lastActivity = System.currentTimeMillis();
-      engine.accept(turn).onComplete(ar -> {
+      engine.accept(turn, callerId).onComplete(ar -> {
         accepting--;
         lastActivity = System.currentTimeMillis();
         if (ar.succeeded()) {
@@ -127,7 +127,7 @@ final class SessionVerticle extends VerticleBase {
   }
 
   /** Journals a user message for the agent loop; the outer future completes once journaled, the inner with the reply. */
-  Future<Future<AgentReply>> message(String messageId, String text) {
+  Future<Future<AgentReply>> message(String messageId, String text, String callerId) {
     Promise<Future<AgentReply>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
@@ -141,7 +141,7 @@ final class SessionVerticle extends VerticleBase {
       }
       accepting++;
       lastActivity = System.currentTimeMillis();
-      loop.accept(messageId, text).onComplete(ar -> {
+      loop.accept(messageId, text, callerId).onComplete(ar -> {
         accepting--;
         lastActivity = System.currentTimeMillis();
         accepted.handle(ar);

@@ -39,6 +39,22 @@ class HttpOptionsTest {
   }
 
   @Test
+  void aUserOrTokenMayNameTheResourceIdItsSessionsBelongTo() {
+    JsonObject http = new JsonObject()
+        .put("users", new JsonArray().add(new JsonObject().put("name", "ana").put("role", "agent")
+            .put("passwordHash", "pbkdf2-sha256$1$a$b").put("resourceId", "tenant-7")))
+        .put("tokens", new JsonArray()
+            .add(new JsonObject().put("name", "acme-bot").put("tokenHash", TOKEN_HASH).put("resourceId", "tenant-acme"))
+            .add(new JsonObject().put("name", "bot").put("tokenHash", TOKEN_HASH)));
+    HttpOptions o = HttpOptions.fromConfig(http, null);
+    assertThat(o.users().get(0).callerId()).isEqualTo("tenant-7");
+    assertThat(o.tokens()).extracting(HttpOptions.Token::callerId).containsExactly("tenant-acme", "bot");
+    JsonObject bad = new JsonObject().put("tokens", new JsonArray().add(new JsonObject().put("name", "bot")
+        .put("tokenHash", TOKEN_HASH).put("resourceId", "has spaces")));
+    assertThatThrownBy(() -> HttpOptions.fromConfig(bad, null)).hasMessageContaining("resourceId");
+  }
+
+  @Test
   void viewersReadButOnlyApproversDecideAndOnlyAgentsSubmit() {
     assertThat(Role.VIEWER.may(Role.Permission.READ)).isTrue();
     assertThat(Role.VIEWER.may(Role.Permission.DECIDE)).isFalse();

@@ -184,4 +184,22 @@ class ArcadeToolProviderTest {
     assertThat(tools.get(0).invoke(of(new JsonObject().put("repo", "a/b"))).await().outcome())
         .isEqualTo(Outcome.SUCCEEDED);
   }
+
+  @Test
+  void aPerCallerSourceRunsEachCallWithItsSessionsCallerAsArcadeUser() {
+    fake.authorized.put("bob", java.util.concurrent.ConcurrentHashMap.newKeySet());
+    fake.authorized.get("bob").add("Github.GetRepository");
+    ToolProvider arcade = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    Tool repo = ProviderToolSource.create(arcade, List.of("Github.GetRepository"), Map.of(),
+        ResolveOptions.author("author")).tools(vertx).await().get(0);
+    for (String caller : List.of("alice", "bob", "alice")) {
+      dev.ratchet.runtime.ToolInvocation i = of(new JsonObject().put("repo", "a/b"));
+      assertThat(repo.invoke(new dev.ratchet.runtime.ToolInvocation(i.sessionId(), i.callId(), i.idempotencyKey(),
+          i.attempt(), i.arguments(), i.deadline(), caller)).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    }
+    assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice", "bob", "alice");
+    assertThatThrownBy(() -> repo.invoke(of(new JsonObject().put("repo", "a/b"))).await())
+        .isInstanceOf(dev.ratchet.runtime.ToolNotSentException.class).hasMessageContaining("no resource id");
+    assertThat(fake.executions).hasSize(3);
+  }
 }

@@ -14,6 +14,7 @@ import dev.ratchet.connectors.provider.ProviderHealth;
 import dev.ratchet.connectors.provider.ProviderPage;
 import dev.ratchet.connectors.provider.ProviderToolConfig;
 import dev.ratchet.connectors.provider.ProviderToolInfo;
+import dev.ratchet.connectors.provider.ProviderToolSource;
 import dev.ratchet.connectors.provider.ProviderToolkit;
 import dev.ratchet.connectors.provider.ResolveOptions;
 import dev.ratchet.connectors.provider.ToolProvider;
@@ -163,6 +164,85 @@ class ComposioToolProviderTest {
         ResolveOptions.caller("alice", "bob")).await().get("GITHUB_CREATE_ISSUE");
     asBob.invoke(of(new JsonObject().put("title", "x"))).await();
     assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("bob");
+  }
+
+  private static dev.ratchet.runtime.ToolInvocation as(String callerId, JsonObject args) {
+    dev.ratchet.runtime.ToolInvocation i = of(args);
+    return new dev.ratchet.runtime.ToolInvocation(i.sessionId(), i.callId(), i.idempotencyKey(), i.attempt(),
+        i.arguments(), i.deadline(), callerId);
+  }
+
+  @Test
+  void oneCallerSuppliedSourceRunsEachCallAsItsSessionsCaller() {
+    fake.account("ca_acme_gmail", "acme", "gmail", "ACTIVE");
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    ProviderToolSource source = ProviderToolSource.create(composio, List.of("GITHUB_CREATE_ISSUE", "GMAIL_SEND_EMAIL"),
+        Map.of(), ResolveOptions.author("author"));
+    assertThat(source.isPerCaller()).isTrue();
+    List<Tool> tools = source.tools(vertx).await();
+    assertThat(tools).extracting(Tool::name).containsExactly("GITHUB_CREATE_ISSUE", "GMAIL_SEND_EMAIL");
+    assertThat(tools.get(1).effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
+    assertThat(fake.executions).isEmpty();
+
+    Tool issue = tools.get(0);
+    assertThat(issue.invoke(as("alice", new JsonObject().put("title", "a"))).await().outcome())
+        .isEqualTo(Outcome.SUCCEEDED);
+    assertThat(issue.invoke(as("bob", new JsonObject().put("title", "b"))).await().outcome())
+        .isEqualTo(Outcome.SUCCEEDED);
+    assertThat(issue.invoke(as("alice", new JsonObject().put("title", "c"))).await().outcome())
+        .isEqualTo(Outcome.SUCCEEDED);
+    assertThat(fake.executions).extracting(e -> e.getString("user_id") + "/" + e.getString("account"))
+        .containsExactly("alice/ca_alice_github", "bob/ca_bob_github", "alice/ca_alice_github");
+    assertThat(tools.get(1).invoke(as("acme", new JsonObject())).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(fake.executions.get(3).getString("account")).isEqualTo("ca_acme_gmail");
+
+    // bob has no gmail connection: the provider refuses him, his call never borrows acme's or alice's
+    ToolResult bobs = tools.get(1).invoke(as("bob", new JsonObject())).await();
+    assertThat(bobs.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(fake.executions).hasSize(4);
+  }
+
+  @Test
+  void aCallerSuppliedCallWithoutACallerDoesNotRunUnlessASharedIdentityIsNamed() {
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    Tool issue = ProviderToolSource.perCaller(composio, List.of("GITHUB_CREATE_ISSUE"), Map.of()).tools(vertx).await()
+        .get(0);
+    int before = fake.requests.get();
+    assertThatThrownBy(() -> issue.invoke(as(null, new JsonObject())).await())
+        .isInstanceOf(ToolNotSentException.class).hasMessageContaining("no resource id");
+    assertThat(fake.requests.get()).isEqualTo(before);
+    assertThat(fake.executions).isEmpty();
+
+    fake.account("ca_shared", "shared-demo", "github", "ACTIVE");
+    ToolProvider shared = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED).sharedIdentity("shared-demo"));
+    Tool sharedIssue = ProviderToolSource.perCaller(shared, List.of("GITHUB_CREATE_ISSUE"), Map.of()).tools(vertx)
+        .await().get(0);
+    sharedIssue.invoke(as(null, new JsonObject())).await();
+    sharedIssue.invoke(as("bob", new JsonObject())).await();
+    assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("shared-demo", "bob");
+  }
+
+  @Test
+  void aConfiguredConnectionRunsOnlyForTheCallerWhoOwnsIt() {
+    ToolProvider composio = provider(options());
+    Tool issue = ProviderToolSource.perCaller(composio, List.of("GITHUB_CREATE_ISSUE"),
+        Map.of("GITHUB_CREATE_ISSUE", ProviderToolConfig.connection("ca_alice_github"))).tools(vertx).await().get(0);
+    assertThat(issue.invoke(as("alice", new JsonObject())).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThatThrownBy(() -> issue.invoke(as("bob", new JsonObject())).await())
+        .isInstanceOf(ToolNotSentException.class).hasMessageContaining("does not belong to this caller");
+    assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice");
+  }
+
+  @Test
+  void aSourceBoundToOneResourceIdNeverRunsForAnotherCaller() {
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    Tool asBob = ProviderToolSource.create(composio, List.of("GITHUB_CREATE_ISSUE"), Map.of(),
+        ResolveOptions.caller("author", "bob")).tools(vertx).await().get(0);
+    asBob.invoke(as(null, new JsonObject())).await();
+    asBob.invoke(as("bob", new JsonObject())).await();
+    assertThatThrownBy(() -> asBob.invoke(as("alice", new JsonObject())).await())
+        .isInstanceOf(ToolNotSentException.class).hasMessageContaining("not this session's caller");
+    assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("bob", "bob");
   }
 
   @Test

@@ -20,18 +20,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tools (with search and cursor pagination), execution for a user or connected account, auth
  * configs and connected accounts. It counts executions and checks the API key.
  */
-final class FakeComposio {
+public final class FakeComposio {
 
-  static final String KEY = "composio-key-123456";
+  public static final String KEY = "composio-key-123456";
 
-  final List<JsonObject> executions = new CopyOnWriteArrayList<>();
-  final AtomicInteger requests = new AtomicInteger();
+  public final List<JsonObject> executions = new CopyOnWriteArrayList<>();
+  public final AtomicInteger requests = new AtomicInteger();
   final Map<String, JsonObject> accounts = new ConcurrentHashMap<>();
   private final AtomicInteger ids = new AtomicInteger();
   private final List<JsonObject> tools = new ArrayList<>();
   private HttpServer server;
 
-  FakeComposio() {
+  public FakeComposio() {
     tool("GITHUB_CREATE_ISSUE", "github", "Create an issue in a repository");
     tool("GITHUB_GET_REPO", "github", "Get a repository", "readOnlyHint");
     tool("GITHUB_GET_ISSUE", "github", "Get an issue", "readOnlyHint");
@@ -56,12 +56,12 @@ final class FakeComposio {
             new JsonObject().put("title", new JsonObject().put("type", "string")))));
   }
 
-  void account(String id, String user, String toolkit, String status) {
+  public void account(String id, String user, String toolkit, String status) {
     accounts.put(id, new JsonObject().put("id", id).put("user_id", user).put("status", status)
         .put("toolkit", new JsonObject().put("slug", toolkit)));
   }
 
-  int start(Vertx vertx) {
+  public int start(Vertx vertx) {
     // no keep-alive: a test that stops this server must see "connection refused", not a stale pooled connection
     server = vertx.createHttpServer().requestHandler(req -> {
       req.response().putHeader("Connection", "close");
@@ -70,7 +70,7 @@ final class FakeComposio {
     return server.listen(0, "127.0.0.1").await().actualPort();
   }
 
-  void stop() {
+  public void stop() {
     server.close().await();
   }
 

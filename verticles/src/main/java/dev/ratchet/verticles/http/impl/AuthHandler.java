@@ -22,6 +22,7 @@ public final class AuthHandler implements Handler<RoutingContext> {
   static final String SESSION_NAME = "name";
   static final String SESSION_ROLE = "role";
   static final String SESSION_CSRF = "csrf";
+  static final String SESSION_CALLER = "caller";
 
   private final Authenticator authenticator;
 
@@ -48,7 +49,9 @@ public final class AuthHandler implements Handler<RoutingContext> {
       unauthenticated(ctx);
       return;
     }
-    Principal p = new Principal(name, Role.fromWireName(session.get(SESSION_ROLE)), false);
+    String caller = session.get(SESSION_CALLER);
+    Principal p = new Principal(name, Role.fromWireName(session.get(SESSION_ROLE)), false,
+        caller == null ? name : caller);
     if (changesState(ctx.request().method()) && !csrfMatches(ctx.request().getHeader(CSRF_HEADER),
         session.get(SESSION_CSRF))) {
       Replies.error(ctx, 403, "CSRF", "missing or wrong " + CSRF_HEADER + " header; reload the page");

@@ -33,7 +33,8 @@ public final class Authenticator {
       }
     }
     boolean ok = PasswordHash.verifyPassword(password.toCharArray(), match == null ? DUMMY : match.passwordHash());
-    return ok && match != null ? new Principal(match.name(), match.role(), false) : null;
+    return ok && match != null ? new Principal(match.name(), match.role(), false,
+        match.callerId()) : null;
   }
 
   /** The token's principal, or null. Compares hashes in constant time. */
@@ -45,7 +46,7 @@ public final class Authenticator {
     Principal found = null;
     for (HttpOptions.Token t : tokens) {
       if (MessageDigest.isEqual(hash, t.tokenHash().getBytes(StandardCharsets.US_ASCII))) {
-        found = new Principal(t.name(), t.role(), true);
+        found = new Principal(t.name(), t.role(), true, t.callerId());
       }
     }
     return found;

@@ -68,6 +68,7 @@ public final class LoginRoutes {
       session.regenerateId();
       session.put(AuthHandler.SESSION_NAME, p.name());
       session.put(AuthHandler.SESSION_ROLE, p.role().wireName());
+      session.put(AuthHandler.SESSION_CALLER, p.callerId());
       session.put(AuthHandler.SESSION_CSRF, PasswordHash.newToken());
       if (json) {
         Replies.json(ctx, 200, new JsonObject().put("name", p.name()).put("role", p.role().wireName())
@@ -97,7 +98,8 @@ public final class LoginRoutes {
 
   private void me(RoutingContext ctx) {
     Principal p = AuthHandler.principal(ctx);
-    JsonObject me = new JsonObject().put("name", p.name()).put("role", p.role().wireName());
+    JsonObject me = new JsonObject().put("name", p.name()).put("role", p.role().wireName())
+        .put("callerId", p.callerId());
     if (!p.viaToken()) {
       // the page reads its CSRF token here; same-origin only, and the response is never cached
       me.put("csrfToken", (String) ctx.session().get(AuthHandler.SESSION_CSRF));

@@ -53,6 +53,7 @@ public final class MessageRoutes {
     int wait;
     try {
       JsonObject body = Replies.body(ctx);
+      Replies.refuseCallerField(body);
       agent = string(body, "agent", true);
       text = string(body, "text", true);
       messageId = string(body, "messageId", false);
@@ -65,9 +66,11 @@ public final class MessageRoutes {
       Replies.fail(ctx, e);
       return;
     }
+    // the session's caller is who authenticated, never what the body says
+    String callerId = AuthHandler.principal(ctx).callerId();
     Future<Future<AgentReply>> accepted = ratchet instanceof RatchetImpl
-        ? ((RatchetImpl) ratchet).acceptMessage(agent, sessionId, messageId, text)
-        : Future.succeededFuture(ratchet.send(agent, sessionId, text));
+        ? ((RatchetImpl) ratchet).acceptMessage(agent, sessionId, callerId, messageId, text)
+        : Future.succeededFuture(ratchet.send(agent, sessionId, callerId, text));
     accepted.onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());

@@ -7,8 +7,14 @@ import dev.ratchet.verticles.http.Role;
  * record {@link #name()}, never a name taken from a request body.
  *
  * @param viaToken true for bearer-token requests, which carry no cookie and so need no CSRF token
+ * @param callerId the resource id the sessions this principal creates belong to: the configured
+ *     {@code resourceId} of the user or token, else its name. Never taken from a request body.
  */
-public record Principal(String name, Role role, boolean viaToken) {
+public record Principal(String name, Role role, boolean viaToken, String callerId) {
 
   static final String KEY = "ratchet.principal";
+
+  public Principal(String name, Role role, boolean viaToken) {
+    this(name, role, viaToken, name);
+  }
 }

@@ -50,6 +50,19 @@ public final class Replies {
     return new RatchetException("INVALID_REQUEST", message);
   }
 
+  /**
+   * Refuses a body that tries to name the session's caller: over HTTP the caller is always the
+   * authenticated principal's, and a silently ignored field would let a client believe otherwise.
+   */
+  public static void refuseCallerField(JsonObject body) {
+    for (String field : new String[] {"callerId", "caller", "resourceId"}) {
+      if (body.containsKey(field)) {
+        throw invalid("'" + field + "' cannot be set over HTTP: a session's caller is the authenticated user or"
+            + " token (its configured resourceId, else its name)");
+      }
+    }
+  }
+
   /** The request body as a JSON object, or a 400-coded exception naming the problem. */
   public static JsonObject body(RoutingContext ctx) {
     try {

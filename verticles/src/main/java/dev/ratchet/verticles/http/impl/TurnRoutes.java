@@ -47,6 +47,7 @@ public final class TurnRoutes {
     Turn turn;
     try {
       JsonObject body = Replies.body(ctx);
+      Replies.refuseCallerField(body);
       Object a = body.getValue("agent");
       if (!(a instanceof String) || ((String) a).isBlank()) {
         throw Replies.invalid("'agent' must be a non-empty string");
@@ -65,7 +66,9 @@ public final class TurnRoutes {
       return;
     }
     long started = System.nanoTime();
-    accept(agent, sessionId, turn).onComplete(ar -> {
+    // the session's caller is who authenticated, never what the body says
+    String callerId = AuthHandler.principal(ctx).callerId();
+    accept(agent, sessionId, callerId, turn).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
         return;
@@ -86,12 +89,12 @@ public final class TurnRoutes {
   }
 
   /** Answers once the turn is journaled; the inner future completes with the results. */
-  private Future<Future<TurnResult>> accept(String agent, String sessionId, Turn turn) {
+  private Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, Turn turn) {
     if (ratchet instanceof RatchetImpl) {
-      return ((RatchetImpl) ratchet).accept(agent, sessionId, turn);
+      return ((RatchetImpl) ratchet).accept(agent, sessionId, callerId, turn);
     }
     // another implementation: no "journaled" signal, so answer with the submission itself
-    return Future.succeededFuture(ratchet.submit(agent, sessionId, turn));
+    return Future.succeededFuture(ratchet.submit(agent, sessionId, callerId, turn));
   }
 
   private void result(RoutingContext ctx) {
