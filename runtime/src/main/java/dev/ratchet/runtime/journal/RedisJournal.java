@@ -57,11 +57,20 @@ public final class RedisJournal {
   }
 
   private static Redis createClient(Vertx vertx, JournalOptions options) {
-    return Redis.createClient(vertx, new RedisOptions()
+    Redis pool = Redis.createClient(vertx, new RedisOptions()
         .setConnectionString(options.redisUrl())
         .setMaxPoolSize(options.maxPoolSize())
         .setMaxPoolWaiting(options.maxWaiting())
         .setMaxWaitingHandlers(options.maxWaiting()));
+    if (Boolean.getBoolean("ratchet.journal.pooledOnly")) {
+      return pool;
+    }
+    Redis connector = Redis.createClient(vertx, new RedisOptions()
+        .setConnectionString(options.redisUrl())
+        .setMaxPoolSize(1024)
+        .setMaxPoolWaiting(options.maxWaiting())
+        .setMaxWaitingHandlers(options.maxWaiting()));
+    return new LoopConnections(vertx, pool, connector);
   }
 
   /** Connects and loads the journal's scripts. */
