@@ -67,6 +67,8 @@ public final class SessionEngine {
   private Future<Void> writeQueue = Future.succeededFuture();
   /** Submissions journaling now; while any is, the write queue may not stay free for a new turn's first write. */
   private int submitting;
+  /** Turns whose submission (carrying their first write's start) failed without an answer: turn id to call id. */
+  private final Map<String, String> startsNeverSent = new HashMap<>();
   /** When this owner last wrote the session into the recovery and recent indexes. */
   private long indexedAt = -1;
   private long epoch;
@@ -197,6 +199,10 @@ public final class SessionEngine {
         if (ar.succeeded() && index) {
           indexedAt = now;
         }
+        if (ar.failed() && start != null && !isFencing(ar.cause())) {
+          // the answer was lost, so the step may have landed: the write it started was never sent
+          startsNeverSent.put(turn.turnId(), start.callId().value());
+        }
       }).<Future<TurnResult>>compose(answer -> {
         callerAccepted(callerId);
         switch (answer.status()) {
@@ -210,15 +216,20 @@ public final class SessionEngine {
               return Future.succeededFuture(again.result.future());
             }
             return journal.inflightTurns(sessionId).map(list -> {
+              TurnRun meanwhile = running.get(turn.turnId());
+              if (meanwhile != null) {
+                return meanwhile.result.future();
+              }
               for (InflightTurn t : list) {
                 if (t.turn().turnId().equals(turn.turnId())) {
-                  return execute(t.turn(), t.calls());
+                  return execute(t.turn(), withoutStartsNeverSent(t));
                 }
               }
               return journal.turnResult(sessionId, turn.turnId());
             });
           }
           default:
+            startsNeverSent.remove(turn.turnId());
             emit("turn.submitted", turn.turnId(), null, turn.toJson());
             if (answer.writeStarted()) {
               first.startJournaled = start.data();
@@ -233,6 +244,22 @@ public final class SessionEngine {
    * A new turn's first write, when it would be sent as soon as the turn is journaled: valid, asking
    * for no approval, and first in an idle write queue. Its "started" step then rides with the turn's.
    */
+  /**
+   * A turn's journaled call states, except that a write this owner journaled as started along with
+   * a submission whose answer it never got is known not to have been sent: this owner never ran
+   * the turn, and no other owner can have, since the turn was new at that submission.
+   */
+  private Map<String, CallState> withoutStartsNeverSent(InflightTurn t) {
+    String callId = startsNeverSent.remove(t.turn().turnId());
+    CallState state = callId == null ? null : t.calls().get(callId);
+    if (state == null || state.isDone()) {
+      return t.calls();
+    }
+    Map<String, CallState> calls = new LinkedHashMap<>(t.calls());
+    calls.put(callId, CallState.fresh(callId));
+    return calls;
+  }
+
   private CallSlot firstWriteToStartAtOnce(List<CallSlot> slots) {
     if (!writeQueue.isComplete() || !running.isEmpty() || submitting > 0) {
       return null;

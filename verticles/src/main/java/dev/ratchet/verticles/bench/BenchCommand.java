@@ -195,8 +195,9 @@ public final class BenchCommand implements Callable<Integer> {
       Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
-      OpenLoop.run(vertx, ratchet, mix, callsPerSec, openLoopSessions, warmup * 1000L);
-      OpenLoop.Result r = OpenLoop.run(vertx, ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
+      OpenLoop load = new OpenLoop();
+      load.run(vertx, ratchet, mix, callsPerSec, openLoopSessions, Math.max(2, warmup) * 1000L);
+      OpenLoop.Result r = load.run(vertx, ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
       ratchet.close().await();
       JsonObject o = new JsonObject().put("fsync", fsync).put("mix", mix.label())
           .put("offeredCallsPerSec", Math.round(r.offeredCallsPerSec()))

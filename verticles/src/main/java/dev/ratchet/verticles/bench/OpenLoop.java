@@ -21,10 +21,14 @@ final class OpenLoop {
                 Latencies latencies, Latencies overheadPerCall) {
   }
 
-  private OpenLoop() {
-  }
+  private final String run = UUID.randomUUID().toString().substring(0, 6);
+  private long turnsSoFar;
 
-  static Result run(Vertx vertx, Ratchet ratchet, Workload.Mix mix, double callsPerSec, int sessions, long millis)
+  /**
+   * One phase; phases of one instance reuse the same sessions (so a warm-up phase leaves them
+   * deployed) and never reuse a turn id.
+   */
+  Result run(Vertx vertx, Ratchet ratchet, Workload.Mix mix, double callsPerSec, int sessions, long millis)
       throws InterruptedException {
     int perTurn = mix.calls.size();
     double turnsPerNano = callsPerSec / perTurn / 1e9;
@@ -32,7 +36,7 @@ final class OpenLoop {
     Latencies overhead = new Latencies();
     AtomicLong issued = new AtomicLong();
     AtomicLong completed = new AtomicLong();
-    String run = UUID.randomUUID().toString().substring(0, 6);
+    long firstTurn = turnsSoFar;
     long start = System.nanoTime();
     long end = start + millis * 1_000_000L;
     Promise<Void> issuing = Promise.promise();
@@ -42,7 +46,7 @@ final class OpenLoop {
       for (long i = issued.get(); i < due; i++) {
         long dueAt = start + (long) (i / turnsPerNano);
         String session = "o-" + run + "-" + (i % sessions);
-        ratchet.submit(Workload.AGENT, session, new Turn("t" + i, mix.calls)).onComplete(ar -> {
+        ratchet.submit(Workload.AGENT, session, new Turn("t" + (firstTurn + i), mix.calls)).onComplete(ar -> {
           if (ar.succeeded()) {
             long micros = (System.nanoTime() - dueAt) / 1000;
             latencies.add(micros);
@@ -62,6 +66,7 @@ final class OpenLoop {
     while (completed.get() < issued.get() && System.currentTimeMillis() < graceUntil) {
       Thread.sleep(10);
     }
+    turnsSoFar += issued.get();
     double seconds = millis / 1000.0;
     return new Result(callsPerSec, completed.get() * perTurn / seconds, issued.get(), issued.get() - completed.get(),
         latencies, overhead);

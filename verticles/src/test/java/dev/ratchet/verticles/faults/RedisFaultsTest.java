@@ -214,6 +214,26 @@ class RedisFaultsTest {
   }
 
   @Test
+  void connectionsCutUnderLoadAreReopenedAndNoStepIsLostOrSentTwice() throws Exception {
+    RedisServerProcess server = redis("everysec");
+    FaultWorkload workload = new FaultWorkload();
+    Ratchet ratchet = ratchet(server.url(), workload);
+    Load load = new Load(ratchet, workload, 5);
+    load.start();
+    RedisJournal killer = await(RedisJournal.open(vertx, JournalOptions.of(server.url()).withKeyPrefix("faults")));
+    cleanup.add(killer::close);
+    for (int cut = 1; cut <= 5; cut++) {
+      int before = workload.acknowledged.size();
+      Await.until(() -> workload.acknowledged.size() >= before + 10, 30);
+      // every client but the one asking: replies in flight are lost, steps may or may not have landed
+      await(killer.send(io.vertx.redis.client.Request.cmd(io.vertx.redis.client.Command.CLIENT).arg("KILL")
+          .arg("TYPE").arg("normal").arg("SKIPME").arg("yes")));
+    }
+    load.finish();
+    assertAllCompleteOnce(ratchet, workload, 60);
+  }
+
+  @Test
   void aRedisWithoutPersistenceIsReportedAtStartUp() throws Exception {
     RedisServerProcess server = redis(null);
     java.io.PrintStream err = System.err;
