@@ -289,15 +289,11 @@ public final class RedisJournal {
   /** Journals a terminal outcome once (J1); answers the record that is journaled, which may be an earlier one. */
   public Future<CallResult> callCompleted(String sessionId, long epoch, String turnId, CallResult record) {
     JsonObject json = record.toJson();
-    JsonObject event = json.copy();
-    Object result = event.remove("result");
-    if (result != null) {
-      event.put("resultBytes", io.vertx.core.json.Json.encode(result).length());
-    }
+    String encoded = json.encode();
     return run(Script.CALL_COMPLETED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, record.callId().value())),
-        List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(), json.encode(),
-            now(), event.encode()))
+        List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(), encoded,
+            now(), completedEvent(json, encoded)))
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : record);
   }
 
@@ -342,14 +338,10 @@ public final class RedisJournal {
       keyList.add(keys.call(sessionId, record.callId().value()));
       JsonObject json = record.toJson();
       String encoded = json.encode();
-      Object result = json.remove("result");
-      if (result != null) {
-        json.put("resultBytes", io.vertx.core.json.Json.encode(result).length());
-      }
       args.add(record.callId().value());
       args.add(record.outcome().wireName());
       args.add(encoded);
-      args.add(json.encode());
+      args.add(completedEvent(json, encoded));
     }
     return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;
@@ -361,6 +353,24 @@ public final class RedisJournal {
       }
       return new CompletedCalls(journaled, turnDone, started);
     });
+  }
+
+  /**
+   * A {@code call.completed} event: the record without its result, which can be large and is in the
+   * call's hash anyway, and the result's size. The size is read off the record already encoded, so a
+   * result is encoded once per step.
+   */
+  private static String completedEvent(JsonObject record, String encodedRecord) {
+    if (!record.containsKey("result")) {
+      return encodedRecord;
+    }
+    if (record.remove("result") == null) {
+      return record.encode();
+    }
+    String bare = record.encode();
+    // the encoded record is the bare one plus "result":<value> and one comma
+    int resultBytes = encodedRecord.length() - bare.length() - "\"result\":".length() - 1;
+    return bare.substring(0, bare.length() - 1) + ",\"resultBytes\":" + resultBytes + "}";
   }
 
   /** Appends an informational step event, fenced like every other append. */

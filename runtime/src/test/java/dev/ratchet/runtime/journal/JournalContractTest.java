@@ -202,6 +202,28 @@ class JournalContractTest {
   }
 
   @Test
+  void aCompletedEventCarriesTheResultsSizeNotTheResult() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a", "b");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    JsonObject value = new JsonObject().put("text", "héllo \"quoted\"").put("n", List.of(1, 2, 3));
+    CallResult a = record(t, 0, Outcome.SUCCEEDED, value, null);
+    CallResult b = record(t, 1, Outcome.FAILED, null, "no");
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), null));
+    List<JsonObject> completed = await(journal.events(sessionId, null, 100)).stream()
+        .filter(e -> "call.completed".equals(e.getString("type"))).toList();
+    assertThat(completed).hasSize(2);
+    JsonObject first = completed.get(0).getJsonObject("data");
+    assertThat(first.containsKey("result")).isFalse();
+    assertThat(first.getInteger("resultBytes")).isEqualTo(value.encode().length());
+    assertThat(first.getString("outcome")).isEqualTo("succeeded");
+    JsonObject second = completed.get(1).getJsonObject("data");
+    assertThat(second.containsKey("resultBytes")).isFalse();
+    assertThat(second.getString("error")).isEqualTo("no");
+    assertThat(await(journal.callState(sessionId, a.callId())).record().result()).isEqualTo(value);
+  }
+
+  @Test
   void aWriteStartedAlongWithAnotherStepIsJournaledStartedOnlyWhenThatStepIsNew() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b", "c");
