@@ -87,8 +87,9 @@ public final class BenchCommand implements Callable<Integer> {
     JsonObject recovery = null;
     System.out.printf("bench on %d cores, %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("os.name"), System.getProperty("java.version"));
-    System.out.printf("%-9s %-7s %8s %12s %12s %8s %9s %9s %9s %10s %9s %9s%n", "fsync", "mix", "sessions",
-        "calls/s", "ceiling/s", "ratio", "p50 ms", "p99 ms", "p999 ms", "ovh/call", "cmds/call", "bytes/call");
+    System.out.printf("%-9s %-7s %8s %12s %12s %8s %9s %9s %9s %10s %9s %9s %9s %9s%n", "fsync", "mix", "sessions",
+        "calls/s", "ceiling/s", "ratio", "p50 ms", "p99 ms", "p999 ms", "ovh/call", "cmds/call", "bytes/call",
+        "jvm us/c", "redis us/c");
     for (String fsync : redisUrl == null ? fsyncs : List.of("external")) {
       RedisServerProcess own = redisUrl == null
           ? RedisServerProcess.start(0, Files.createTempDirectory("ratchet-bench"), fsync) : null;
@@ -150,9 +151,13 @@ public final class BenchCommand implements Callable<Integer> {
       Workload.run(ratchet, mix, n, warmup * 1000L);
       Map<String, Long> before = journal.commandStats().await();
       Map<String, String> stats0 = journal.info("stats").await();
+      Map<String, String> cpu0 = journal.info("cpu").await();
+      long jvmCpu0 = processCpuNanos();
       long sent0 = journal.commandsSent();
       Workload.Result r = Workload.run(ratchet, mix, n, seconds * 1000L);
       long sent = journal.commandsSent() - sent0;
+      long jvmCpu = processCpuNanos() - jvmCpu0;
+      Map<String, String> cpu1 = journal.info("cpu").await();
       Map<String, String> stats1 = journal.info("stats").await();
       Map<String, Long> after = journal.commandStats().await();
       long executed = 0;
@@ -177,11 +182,13 @@ public final class BenchCommand implements Callable<Integer> {
           .put("overheadPerCallMs", round(overheadPerCall))
           .put("redisCommandsSentPerCall", round((double) sent / calls))
           .put("redisCommandsExecutedPerCall", round((double) executed / calls))
-          .put("redisBytesPerCall", Math.round((double) bytes / calls));
-      System.out.printf("%-9s %-7s %8d %,12.0f %,12.0f %7.0f%% %9.2f %9.2f %9.2f %10.3f %9.2f %9d%n", fsync,
+          .put("redisBytesPerCall", Math.round((double) bytes / calls))
+          .put("jvmCpuMicrosPerCall", round(jvmCpu / 1e3 / calls))
+          .put("redisCpuMicrosPerCall", round(redisCpuSeconds(cpu0, cpu1) * 1e6 / calls));
+      System.out.printf("%-9s %-7s %8d %,12.0f %,12.0f %7.0f%% %9.2f %9.2f %9.2f %10.3f %9.2f %9d %9.1f %9.1f%n", fsync,
           mix.label(), n, r.callsPerSecond(), ceiling, ratio * 100, r.latencies().percentileMillis(50),
           r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9), overheadPerCall,
-          (double) sent / calls, bytes / calls);
+          (double) sent / calls, bytes / calls, jvmCpu / 1e3 / calls, redisCpuSeconds(cpu0, cpu1) * 1e6 / calls);
       return p;
     } finally {
       vertx.close().await();
@@ -218,6 +225,21 @@ public final class BenchCommand implements Callable<Integer> {
     } finally {
       vertx.close().await();
     }
+  }
+
+  private static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : 0;
+  }
+
+  /** CPU seconds the Redis server spent, its own threads included, between two INFO cpu answers. */
+  private static double redisCpuSeconds(Map<String, String> a, Map<String, String> b) {
+    double total = 0;
+    for (String k : List.of("used_cpu_sys", "used_cpu_user")) {
+      total += Double.parseDouble(b.getOrDefault(k, "0")) - Double.parseDouble(a.getOrDefault(k, "0"));
+    }
+    return total;
   }
 
   private static long delta(Map<String, String> a, Map<String, String> b, String key) {
