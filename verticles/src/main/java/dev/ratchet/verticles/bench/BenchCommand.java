@@ -52,6 +52,13 @@ public final class BenchCommand implements Callable<Integer> {
       description = "sessions with a turn in flight for the recovery probe; 0 skips it")
   int recoverySessions;
 
+  @CommandLine.Option(names = "--heap-sessions", defaultValue = "-1",
+      description = "sessions for the heap probe (active, then passivated); default: --recovery-sessions; 0 skips it")
+  int heapSessions;
+
+  @CommandLine.Option(names = "--recovery-only", description = "only the recovery and heap probes, no throughput points")
+  boolean recoveryOnly;
+
   @CommandLine.Option(names = "--plot", defaultValue = "docs/bench-sessions.png", description = "PNG to write")
   Path plot;
 
@@ -70,6 +77,14 @@ public final class BenchCommand implements Callable<Integer> {
       seconds = Math.min(seconds, 8);
       recoverySessions = 0;
       plot = null;
+    }
+    if (heapSessions < 0) {
+      heapSessions = recoverySessions;
+    }
+    if (recoveryOnly) {
+      sessions = List.of();
+      mixes = List.of();
+      fsyncs = fsyncs.subList(0, 1);
     }
     JsonArray points = new JsonArray();
     Map<String, List<BenchPlot.Point>> series = new LinkedHashMap<>();
@@ -92,14 +107,23 @@ public final class BenchCommand implements Callable<Integer> {
                 .add(new BenchPlot.Point(n, point.getDouble("callsPerSec"), point.getDouble("turnP99Ms")));
           }
         }
-        if (recovery == null && recoverySessions > 0) {
-          RecoveryProbe.Figures f = RecoveryProbe.measure(url, recoverySessions);
-          recovery = new JsonObject().put("sessions", f.sessions()).put("resumeMs", f.resumeMillis())
-              .put("heapBytesPerActiveSession", f.heapPerActiveSession())
-              .put("heapBytesPerPassivatedSession", f.heapPerPassivatedSession());
-          System.out.printf("recovery: %,d sessions with a turn in flight resumed in %,d ms; heap %,d bytes per active"
-                  + " session, %,d per passivated session%n", f.sessions(), f.resumeMillis(),
-              f.heapPerActiveSession(), f.heapPerPassivatedSession());
+        if (recovery == null && (recoverySessions > 0 || heapSessions > 0)) {
+          recovery = new JsonObject();
+          if (recoverySessions > 0) {
+            RecoveryProbe.Recovery f = RecoveryProbe.recovery(url, recoverySessions);
+            recovery.put("sessions", f.sessions()).put("resumed", f.resumed()).put("resumeMs", f.resumeMillis());
+            System.out.printf("recovery: %,d sessions with a turn in flight, %,d resumed in %,d ms%n", f.sessions(),
+                f.resumed(), f.resumeMillis());
+          }
+          if (heapSessions > 0) {
+            RecoveryProbe.Heap h = RecoveryProbe.heap(url, heapSessions);
+            recovery.put("heapSessions", h.sessions()).put("heapBytesPerActiveSession", h.heapPerActiveSession())
+                .put("heapBytesPerPassivatedSession", h.heapPerPassivatedSession())
+                .put("passivateAllMs", h.passivateMillis());
+            System.out.printf("heap: %,d sessions (%,d active when measured): %,d bytes per active session, %,d per"
+                    + " passivated session (all passivated %,d ms after)%n", h.sessions(), h.activeAtMeasure(),
+                h.heapPerActiveSession(), h.heapPerPassivatedSession(), h.passivateMillis());
+          }
         }
       } finally {
         if (own != null) {
@@ -107,8 +131,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
     }
-    double direct = directCallsPerSecond();
-    System.out.printf("direct tool calls/s (same tools, no journal): %,.0f%n", direct);
+    double direct = recoveryOnly ? 0 : directCallsPerSecond();
+    if (!recoveryOnly) {
+      System.out.printf("direct tool calls/s (same tools, no journal): %,.0f%n", direct);
+    }
     if (plot != null && !series.isEmpty()) {
       BenchPlot.write(plot, "Ratchet bench: " + Runtime.getRuntime().availableProcessors() + " cores, Redis on loopback",
           series);

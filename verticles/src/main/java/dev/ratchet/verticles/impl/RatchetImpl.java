@@ -280,6 +280,11 @@ public final class RatchetImpl implements Ratchet {
     return manager.active();
   }
 
+  /** Sessions the session manager holds anything for: running, starting or being passivated. */
+  public int trackedSessions() {
+    return manager.tracked();
+  }
+
   @Override
   public Future<Void> close() {
     Future<Void> api = apiDeployment == null ? Future.succeededFuture() : vertx.undeploy(apiDeployment).otherwiseEmpty();

@@ -53,6 +53,11 @@ final class SessionManager {
     return sessions.size();
   }
 
+  /** Sessions this manager holds anything for: deployed, deploying or being passivated. */
+  int tracked() {
+    return sessions.size() + passivating.size();
+  }
+
   /** The session's verticle, deployed (and its in-flight turns resumed) if it is not running. */
   Future<SessionVerticle> session(String sessionId, ToolCatalog catalog) {
     Deployment d = sessions.computeIfAbsent(sessionId, id -> deploy(id, catalog));
