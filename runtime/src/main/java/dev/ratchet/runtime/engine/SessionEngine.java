@@ -97,11 +97,9 @@ public final class SessionEngine {
 
   /** Takes ownership of the session and resumes every turn the journal holds in flight. */
   public Future<Void> start(String owner) {
-    return onContext(() -> journal.claim(sessionId, owner).compose(e -> {
-      epoch = e;
-      return journal.inflightTurns(sessionId);
-    }).map(turns -> {
-      for (InflightTurn t : turns) {
+    return onContext(() -> journal.claimAndLoad(sessionId, owner).map(claimed -> {
+      epoch = claimed.epoch();
+      for (InflightTurn t : claimed.inflight()) {
         LOG.info("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
         execute(t.turn(), t.calls());
       }

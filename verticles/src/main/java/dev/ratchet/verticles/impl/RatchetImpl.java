@@ -88,22 +88,23 @@ public final class RatchetImpl implements Ratchet {
     });
   }
 
-  /** Resumes every session of this agent that the journal holds in flight. */
+  /**
+   * Resumes every session of this agent that the journal holds in flight. The sessions' agents are
+   * read in pipelines rather than one round trip each; the sessions then start together, and
+   * their claims and in-flight turns are read in shared pipelines too.
+   */
   private Future<Void> recover(ToolCatalog catalog) {
     long started = System.currentTimeMillis();
-    return journal.activeSessions().compose(ids -> {
+    return journal.activeSessions().compose(journal::sessionAgents).compose(agentsById -> {
       List<Future<?>> resumed = new ArrayList<>();
-      for (String id : ids) {
-        resumed.add(journal.sessionInfo(id).compose(info -> {
-          if (catalog.agent().equals(info.getString("agent"))) {
-            return manager.session(id, catalog).mapEmpty();
-          }
-          return Future.succeededFuture();
-        }).otherwiseEmpty());
+      for (Map.Entry<String, String> e : agentsById.entrySet()) {
+        if (catalog.agent().equals(e.getValue())) {
+          resumed.add(manager.session(e.getKey(), catalog).otherwiseEmpty());
+        }
       }
       return Future.join(resumed).onSuccess(v -> {
-        if (!ids.isEmpty()) {
-          LOG.info("agent {}: looked at {} session(s) with work in flight in {} ms", catalog.agent(), ids.size(),
+        if (!resumed.isEmpty()) {
+          LOG.info("agent {}: resumed {} session(s) with work in flight in {} ms", catalog.agent(), resumed.size(),
               System.currentTimeMillis() - started);
         }
       }).mapEmpty();
