@@ -49,8 +49,10 @@ public final class RedisJournal {
   private final String redisUrl;
   private final java.util.concurrent.atomic.LongAdder commandsSent = new java.util.concurrent.atomic.LongAdder();
   private final Coalescer coalescer = new Coalescer();
-  /** Most commands one pipeline carries. */
+  /** Most commands one pipeline of the journal's own carries. */
   static final int PIPELINE = 512;
+  /** Most commands in flight on one connection. */
+  private static final int MAX_PIPELINED = 8 * 1024;
 
   private RedisJournal(Vertx vertx, JournalOptions options) {
     this.vertx = vertx;
@@ -66,7 +68,9 @@ public final class RedisJournal {
         .setConnectionString(options.redisUrl())
         .setMaxPoolSize(options.maxPoolSize())
         .setMaxPoolWaiting(options.maxWaiting())
-        .setMaxWaitingHandlers(options.maxWaiting()));
+        // commands in flight on one connection; each pooled connection holds an array of this size
+        // for as long as it lives, so it is sized for the largest pipeline, not for the pool's waiters
+        .setMaxWaitingHandlers(Math.min(options.maxWaiting(), MAX_PIPELINED)));
   }
 
   /** Connects and loads the journal's scripts. */

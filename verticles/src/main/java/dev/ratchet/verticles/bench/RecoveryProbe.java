@@ -88,7 +88,7 @@ final class RecoveryProbe {
     String prefix = "bench-heap-" + UUID.randomUUID().toString().substring(0, 6);
     Vertx vertx = Vertx.vertx();
     // idle long enough that the first session is still deployed when the last one has run its turn
-    long idleMillis = Math.max(10_000, sessions / 4);
+    long idleMillis = Math.max(10_000, sessions * 3L / 2);
     RatchetImpl ratchet = (RatchetImpl) Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl)
         .keyPrefix(prefix).maxPoolSize(32).sessionIdleMillis(idleMillis)).await();
     ratchet.register(agent(true)).await();
