@@ -111,9 +111,11 @@ public final class BenchCommand implements Callable<Integer> {
           recovery = new JsonObject();
           if (recoverySessions > 0) {
             RecoveryProbe.Recovery f = RecoveryProbe.recovery(url, recoverySessions);
-            recovery.put("sessions", f.sessions()).put("resumed", f.resumed()).put("resumeMs", f.resumeMillis());
-            System.out.printf("recovery: %,d sessions with a turn in flight, %,d resumed in %,d ms%n", f.sessions(),
-                f.resumed(), f.resumeMillis());
+            recovery.put("sessions", f.sessions()).put("resumed", f.resumed()).put("resumeMs", f.resumeMillis())
+                .put("resumeJvmCpuMs", f.jvmCpuMillis()).put("resumeRedisCpuMs", f.redisCpuMillis());
+            System.out.printf("recovery: %,d sessions with a turn in flight, %,d resumed in %,d ms (CPU: runtime %,d ms,"
+                    + " Redis %,d ms)%n", f.sessions(), f.resumed(), f.resumeMillis(), f.jvmCpuMillis(),
+                f.redisCpuMillis());
           }
           if (heapSessions > 0) {
             RecoveryProbe.Heap h = RecoveryProbe.heap(url, heapSessions);

@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class RecoveryProbe {
 
   /** Resume time of sessions with a turn in flight. */
-  record Recovery(int sessions, int resumed, long resumeMillis) {
+  record Recovery(int sessions, int resumed, long resumeMillis, long jvmCpuMillis, long redisCpuMillis) {
   }
 
   /** Heap in bytes per session, active and passivated. */
@@ -72,16 +72,20 @@ final class RecoveryProbe {
     });
     Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .maxPoolSize(32)).await();
+    double redisCpu0 = redisCpuSeconds(ratchet);
+    long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     ratchet.register(agent(true)).await();
     boolean all = resumed.await(120, TimeUnit.SECONDS);
     long resumeMillis = (System.nanoTime() - t0) / 1_000_000;
+    long jvmCpuMillis = (processCpuNanos() - cpu0) / 1_000_000;
+    long redisCpuMillis = Math.round((redisCpuSeconds(ratchet) - redisCpu0) * 1000);
     if (!all) {
       System.out.println("recovery: only " + seen.get() + " of " + sessions + " turns resumed within 120 s");
     }
     ratchet.close().await();
     vertx.close().await();
-    return new Recovery(sessions, seen.get(), resumeMillis);
+    return new Recovery(sessions, seen.get(), resumeMillis, jvmCpuMillis, redisCpuMillis);
   }
 
   static Heap heap(String redisUrl, int sessions) throws InterruptedException {
@@ -133,6 +137,20 @@ final class RecoveryProbe {
       }
     }
     Future.join(accepted).await();
+  }
+
+  /** CPU time this process used so far (all threads), or 0 where the JVM does not tell. */
+  private static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : 0;
+  }
+
+  /** CPU time the Redis server used so far (user + system). */
+  private static double redisCpuSeconds(Ratchet ratchet) {
+    java.util.Map<String, String> cpu = ratchet.journal().info("cpu").await();
+    return Double.parseDouble(cpu.getOrDefault("used_cpu_user", "0"))
+        + Double.parseDouble(cpu.getOrDefault("used_cpu_sys", "0"));
   }
 
   private static long usedHeap() {
