@@ -100,7 +100,8 @@ public final class SessionEngine {
     return onContext(() -> journal.claimAndLoad(sessionId, owner).map(claimed -> {
       epoch = claimed.epoch();
       for (InflightTurn t : claimed.inflight()) {
-        LOG.info("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
+        // debug: a restart resumes thousands of turns at once, and the runtime logs how many sessions it resumed
+        LOG.debug("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
         execute(t.turn(), t.calls());
       }
       return null;
