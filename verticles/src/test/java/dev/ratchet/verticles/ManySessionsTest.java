@@ -122,4 +122,30 @@ class ManySessionsTest {
       await(vertx.close());
     }
   }
+
+  @Test
+  void aFencedSessionIsPassivatedLongBeforeItsIdleTimeout() {
+    String prefix = REDIS.keyPrefix() + "-" + UUID.randomUUID().toString().substring(0, 6);
+    Vertx vertx = Vertx.vertx();
+    try {
+      Promise<Object> answer = Promise.promise();
+      FunctionToolSource tools = FunctionToolSource.create("slow")
+          .tool(FunctionToolSource.define("read", EffectClass.READ).handler(inv -> answer.future()));
+      RatchetImpl ratchet = (RatchetImpl) await(Ratchet.deploy(vertx, options(prefix).sessionIdleMillis(600_000)));
+      await(ratchet.register(AgentDefinition.builder("main").toolSource(tools).build()));
+      Future<Future<TurnResult>> accepted = ratchet.accept("main", "f-1", Turn.of("t1", new ToolCall("read", null)));
+      Future<TurnResult> result = await(accepted);
+      assertThat(ratchet.activeSessions()).isEqualTo(1);
+
+      // another node takes the session over; this one learns it at its next append
+      await(ratchet.journal().claim("f-1", "node-2"));
+      vertx.runOnContext(v -> answer.complete("late"));
+
+      assertThat(((dev.ratchet.runtime.RatchetException) Await.failure(result)).code()).isEqualTo("FENCED");
+      Await.until(() -> ratchet.activeSessions() == 0 && ratchet.trackedSessions() == 0, 15);
+      await(ratchet.close());
+    } finally {
+      await(vertx.close());
+    }
+  }
 }
