@@ -18,8 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Routes work to session verticles: deploys one on the first message for a session, and
- * passivates it when idle (one sweep over all sessions finds the idle ones). A session being passivated is redeployed only once its verticle has
- * fully stopped, so two verticles never run one session on this node.
+ * passivates it when idle (one sweep over all sessions finds the idle ones). A session being
+ * passivated is redeployed only once its verticle has fully stopped, so two verticles never run
+ * one session on this node.
  */
 final class SessionManager {
 
