@@ -122,13 +122,12 @@ public final class SessionEngine {
 
   /** Takes ownership of the session and resumes every turn the journal holds in flight. */
   public Future<Void> start(String owner) {
-    return onContext(() -> journal.claim(sessionId, owner).compose(e -> {
-      epoch = e;
-      Future<String> caller = journal.sessionCaller(sessionId).onSuccess(c -> callerId = c);
-      return Future.all(caller, journal.inflightTurns(sessionId)).map(cf -> cf.<List<InflightTurn>>resultAt(1));
-    }).map(turns -> {
-      for (InflightTurn t : turns) {
-        LOG.info("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
+    return onContext(() -> journal.claimAndLoad(sessionId, owner).map(claimed -> {
+      epoch = claimed.epoch();
+      callerId = claimed.caller();
+      for (InflightTurn t : claimed.inflight()) {
+        // debug: a restart resumes thousands of turns at once, and the runtime logs how many sessions it resumed
+        LOG.debug("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
         execute(t.turn(), t.calls());
       }
       return null;

@@ -10,7 +10,9 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
@@ -46,6 +48,11 @@ public final class RedisJournal {
   private final LuaScripts scripts;
   private final String redisUrl;
   private final java.util.concurrent.atomic.LongAdder commandsSent = new java.util.concurrent.atomic.LongAdder();
+  private final Coalescer coalescer = new Coalescer();
+  /** Most commands one pipeline of the journal's own carries. */
+  static final int PIPELINE = 512;
+  /** Most commands in flight on one connection. */
+  private static final int MAX_PIPELINED = 8 * 1024;
 
   private RedisJournal(Vertx vertx, JournalOptions options) {
     this.vertx = vertx;
@@ -61,7 +68,9 @@ public final class RedisJournal {
         .setConnectionString(options.redisUrl())
         .setMaxPoolSize(options.maxPoolSize())
         .setMaxPoolWaiting(options.maxWaiting())
-        .setMaxWaitingHandlers(options.maxWaiting()));
+        // commands in flight on one connection; each pooled connection holds an array of this size
+        // for as long as it lives, so it is sized for the largest pipeline, not for the pool's waiters
+        .setMaxWaitingHandlers(Math.min(options.maxWaiting(), MAX_PIPELINED)));
     if (Boolean.getBoolean("ratchet.journal.pooledOnly")) {
       return pool;
     }
@@ -69,7 +78,7 @@ public final class RedisJournal {
         .setConnectionString(options.redisUrl())
         .setMaxPoolSize(1024)
         .setMaxPoolWaiting(options.maxWaiting())
-        .setMaxWaitingHandlers(options.maxWaiting()));
+        .setMaxWaitingHandlers(Math.min(options.maxWaiting(), MAX_PIPELINED)));
     return new LoopConnections(vertx, pool, connector);
   }
 
@@ -119,6 +128,60 @@ public final class RedisJournal {
   public Future<Long> claim(String sessionId, String owner) {
     return run(Script.CLAIM, List.of(keys.meta(sessionId), keys.events(sessionId)),
         List.of(owner, now())).map(Response::toLong);
+  }
+
+  /**
+   * Takes ownership of a session (a new fencing epoch, as {@link #claim}) and loads the turns it
+   * holds in flight with each call's state, in two round trips: the claim answers the in-flight
+   * turns in the same script, then every call's state is read in one pipeline. Starts of many
+   * sessions at once (recovery) share their round trips.
+   */
+  public Future<ClaimedSession> claimAndLoad(String sessionId, String owner) {
+    Request claim = scripts.evalRequest(Script.CLAIM_AND_LOAD,
+        List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
+        List.of(owner, now(), keys.turn(sessionId, "")));
+    return coalescer.send(claim).compose(r -> {
+      long epoch = r.get(0).toLong();
+      String caller = r.get(1) == null || r.get(1).toString().isEmpty() ? null : r.get(1).toString();
+      List<Turn> turns = new ArrayList<>();
+      List<Long> submitted = new ArrayList<>();
+      List<Request> reads = new ArrayList<>();
+      List<String> callIds = new ArrayList<>();
+      for (int i = 2; i + 2 < r.size(); i += 3) {
+        Turn turn = Turn.fromJson(new JsonObject(r.get(i + 1).toString()));
+        turns.add(turn);
+        submitted.add(r.get(i + 2).toLong());
+        for (int c = 0; c < turn.calls().size(); c++) {
+          String callId = turn.callId(sessionId, c).value();
+          callIds.add(callId);
+          reads.add(callStateRequest(sessionId, callId));
+        }
+      }
+      if (reads.isEmpty()) {
+        return Future.succeededFuture(inflight(epoch, caller, turns, submitted, callIds, List.of()));
+      }
+      List<Future<Response>> states = new ArrayList<>(reads.size());
+      for (Request read : reads) {
+        states.add(coalescer.send(read));
+      }
+      return Future.all(states).map(cf -> inflight(epoch, caller, turns, submitted, callIds, cf.list()));
+    });
+  }
+
+  private static ClaimedSession inflight(long epoch, String caller, List<Turn> turns, List<Long> submitted, List<String> callIds,
+                                         List<Response> states) {
+    List<InflightTurn> list = new ArrayList<>(turns.size());
+    int next = 0;
+    for (int t = 0; t < turns.size(); t++) {
+      Map<String, CallState> calls = new LinkedHashMap<>();
+      for (int c = 0; c < turns.get(t).calls().size(); c++, next++) {
+        CallState state = callStateOf(callIds.get(next), states.get(next));
+        calls.put(state.callId(), state);
+      }
+      list.add(new InflightTurn(turns.get(t), submitted.get(t), calls));
+    }
+    list.sort((a, b) -> Long.compare(a.submittedAt(), b.submittedAt()));
+    return new ClaimedSession(epoch, caller, list);
   }
 
   public Future<Long> currentEpoch(String sessionId) {
@@ -382,26 +445,31 @@ public final class RedisJournal {
   }
 
   public Future<CallState> callState(String sessionId, CallId callId) {
-    return send(Request.cmd(Command.HMGET).arg(keys.call(sessionId, callId.value()))
+    return send(callStateRequest(sessionId, callId.value())).map(r -> callStateOf(callId.value(), r));
+  }
+
+  private Request callStateRequest(String sessionId, String callId) {
+    return Request.cmd(Command.HMGET).arg(keys.call(sessionId, callId))
         .arg("state").arg("record").arg("attempts").arg("approvalStatus").arg("approvalRequest")
         .arg("approver").arg("approvalReason").arg("decidedAt").arg("argumentsHash").arg("expiresAt")
-        .arg("requestedAt"))
-        .map(r -> {
-          if (r.get(0) == null) {
-            return CallState.fresh(callId.value());
-          }
-          CallResult record = r.get(1) == null ? null : CallResult.fromJson(new JsonObject(r.get(1).toString()));
-          ApprovalRecord approval = null;
-          if (r.get(3) != null) {
-            JsonObject request = new JsonObject(r.get(4).toString());
-            approval = new ApprovalRecord(r.get(3).toString(), request.getString("askedBecause"),
-                r.get(10) == null ? 0 : r.get(10).toLong(), str(r.get(5)), str(r.get(6)),
-                r.get(7) == null ? 0 : r.get(7).toLong());
-          }
-          return new CallState(callId.value(), r.get(0).toString(), record,
-              r.get(2) == null ? 0 : r.get(2).toInteger(), approval, str(r.get(8)),
-              r.get(9) == null ? 0 : r.get(9).toLong());
-        });
+        .arg("requestedAt");
+  }
+
+  private static CallState callStateOf(String callId, Response r) {
+    if (r.get(0) == null) {
+      return CallState.fresh(callId);
+    }
+    CallResult record = r.get(1) == null ? null : CallResult.fromJson(new JsonObject(r.get(1).toString()));
+    ApprovalRecord approval = null;
+    if (r.get(3) != null) {
+      JsonObject request = new JsonObject(r.get(4).toString());
+      approval = new ApprovalRecord(r.get(3).toString(), request.getString("askedBecause"),
+          r.get(10) == null ? 0 : r.get(10).toLong(), str(r.get(5)), str(r.get(6)),
+          r.get(7) == null ? 0 : r.get(7).toLong());
+    }
+    return new CallState(callId, r.get(0).toString(), record,
+        r.get(2) == null ? 0 : r.get(2).toInteger(), approval, str(r.get(8)),
+        r.get(9) == null ? 0 : r.get(9).toLong());
   }
 
   // ---------------------------------------------------------------- approvals
@@ -664,6 +732,35 @@ public final class RedisJournal {
         });
   }
 
+  /**
+   * The agent of each of these sessions (sessions the journal does not know are left out), read in
+   * pipelines of {@value #PIPELINE} commands: one round trip per pipeline, not per session.
+   */
+  public Future<Map<String, String>> sessionAgents(List<String> sessionIds) {
+    List<Future<List<Response>>> chunks = new ArrayList<>();
+    for (int from = 0; from < sessionIds.size(); from += PIPELINE) {
+      List<Request> reads = new ArrayList<>();
+      for (String id : sessionIds.subList(from, Math.min(sessionIds.size(), from + PIPELINE))) {
+        reads.add(Request.cmd(Command.HGET).arg(keys.meta(id)).arg("agent"));
+      }
+      commandsSent.add(reads.size());
+      chunks.add(redis.batch(reads).recover(err -> Future.failedFuture(failure(err))));
+    }
+    return Future.all(chunks).map(cf -> {
+      Map<String, String> agents = new HashMap<>();
+      int i = 0;
+      for (int c = 0; c < cf.size(); c++) {
+        for (Response r : cf.<List<Response>>resultAt(c)) {
+          String id = sessionIds.get(i++);
+          if (r != null) {
+            agents.put(id, r.toString());
+          }
+        }
+      }
+      return agents;
+    });
+  }
+
   /** Sessions that may have turns in flight. */
   public Future<List<String>> activeSessions() {
     return send(Request.cmd(Command.SMEMBERS).arg(keys.activeSessions())).map(r -> {
@@ -737,6 +834,59 @@ public final class RedisJournal {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * Sends the commands asked for while one event-loop task runs as one pipeline (one connection,
+   * one round trip) instead of one connection each. Only for commands that never fail alone
+   * (reads, scripts sent by body), because a pipeline fails whole when one of its commands fails.
+   * Each answer is delivered on the context of whoever asked.
+   */
+  private final class Coalescer {
+    private record Pending(Request request, Promise<Response> answer, Context context) {
+    }
+
+    private final java.util.concurrent.ConcurrentLinkedQueue<Pending> queue = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
+
+    Future<Response> send(Request request) {
+      Context context = vertx.getOrCreateContext();
+      Promise<Response> answer = Promise.promise();
+      queue.add(new Pending(request, answer, context));
+      if (scheduled.compareAndSet(false, true)) {
+        context.runOnContext(v -> flush());
+      }
+      return answer.future();
+    }
+
+    private void flush() {
+      scheduled.set(false);
+      while (!queue.isEmpty()) {
+        List<Pending> batch = new ArrayList<>();
+        Pending p;
+        while (batch.size() < PIPELINE && (p = queue.poll()) != null) {
+          batch.add(p);
+        }
+        if (batch.isEmpty()) {
+          return;
+        }
+        List<Request> requests = new ArrayList<>(batch.size());
+        batch.forEach(b -> requests.add(b.request()));
+        commandsSent.add(requests.size());
+        redis.batch(requests).onComplete(ar -> {
+          for (int i = 0; i < batch.size(); i++) {
+            Pending b = batch.get(i);
+            if (ar.succeeded()) {
+              Response r = ar.result().get(i);
+              b.context().runOnContext(v -> b.answer().complete(r));
+            } else {
+              Throwable err = failure(ar.cause());
+              b.context().runOnContext(v -> b.answer().fail(err));
+            }
+          }
+        });
+      }
+    }
+  }
 
   private Future<Void> batch(List<Request> requests) {
     commandsSent.add(requests.size());

@@ -319,6 +319,91 @@ class JournalContractTest {
   }
 
   @Test
+  void claimAndLoadFencesTheOldOwnerAndAnswersWhatInflightTurnsAnswers() {
+    long old = await(journal.claim(sessionId, "node-1"));
+    Turn first = turn("first", "a", "b", "c");
+    Turn second = turn("second", "a");
+    Turn closed = turn("closed", "a");
+    await(journal.submitTurn(sessionId, old, AGENT, first));
+    await(journal.submitTurn(sessionId, old, AGENT, closed));
+    await(journal.submitTurn(sessionId, old, AGENT, second));
+    await(journal.turnCompleted(sessionId, old, new TurnResult(sessionId, "closed",
+        List.of(record(closed, 0, Outcome.SUCCEEDED, "x", null)))));
+    await(journal.callStarted(sessionId, old, "first", first.callId(sessionId, 0), 1, new JsonObject()));
+    await(journal.callCompleted(sessionId, old, "first", record(first, 1, Outcome.SUCCEEDED, "done", null)));
+    assertThat(await(journal.approvalRequested(old, approvalRequest(first, 2)))).isEqualTo("pending");
+    List<InflightTurn> expected = await(journal.inflightTurns(sessionId));
+    int before = eventCount();
+
+    ClaimedSession claimed = await(journal.claimAndLoad(sessionId, "node-2"));
+
+    assertThat(claimed.epoch()).isEqualTo(old + 1);
+    assertThat(await(journal.currentEpoch(sessionId))).isEqualTo(claimed.epoch());
+    assertThat(await(journal.sessionInfo(sessionId)).getString("owner")).isEqualTo("node-2");
+    assertThat(await(journal.events(sessionId, null, 10_000)).get(before).getString("type"))
+        .isEqualTo("session.claimed");
+    assertThat(claimed.inflight()).extracting(t -> t.turn().turnId()).containsExactly("first", "second");
+    assertThat(claimed.inflight()).isEqualTo(expected);
+    CallState started = claimed.inflight().get(0).calls().get(first.callId(sessionId, 0).value());
+    assertThat(started.wasStarted()).isTrue();
+    assertThat(claimed.inflight().get(0).calls().get(first.callId(sessionId, 1).value()).record().result())
+        .isEqualTo("done");
+    assertThat(claimed.inflight().get(0).calls().get(first.callId(sessionId, 2).value()).approval().status())
+        .isEqualTo("pending");
+    // the old owner is fenced
+    assertThat(code(journal.submitTurn(sessionId, old, AGENT, turn("late", "a")))).isEqualTo("FENCED");
+  }
+
+  @Test
+  void claimAndLoadOfManySessionsAtOnceAnswersEachItsOwnTurns() {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 1200; i++) {
+      String id = sessionId + "-" + i;
+      ids.add(id);
+      long epoch = await(journal.claim(id, "node-1"));
+      await(journal.submitTurn(id, epoch, AGENT, turn("t-" + i, "a", "b")));
+    }
+    List<Future<ClaimedSession>> all = new ArrayList<>();
+    ids.forEach(id -> all.add(journal.claimAndLoad(id, "node-2")));
+    await(Future.all(all));
+    for (int i = 0; i < ids.size(); i++) {
+      ClaimedSession c = all.get(i).result();
+      assertThat(c.epoch()).isEqualTo(2);
+      assertThat(c.inflight()).extracting(t -> t.turn().turnId()).containsExactly("t-" + i);
+      assertThat(c.inflight().get(0).calls()).containsOnlyKeys(turn("t-" + i, "a", "b").callId(ids.get(i), 0).value(),
+          turn("t-" + i, "a", "b").callId(ids.get(i), 1).value());
+    }
+  }
+
+  @Test
+  void claimAndLoadOfASessionWithNothingInFlightAnswersNoTurn() {
+    ClaimedSession claimed = await(journal.claimAndLoad(sessionId, "node-1"));
+    assertThat(claimed.epoch()).isEqualTo(1);
+    assertThat(claimed.inflight()).isEmpty();
+  }
+
+  @Test
+  void sessionAgentsReadsTheAgentOfEverySessionTheJournalKnows() {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 1100; i++) {
+      String id = sessionId + "-" + i;
+      ids.add(id);
+      if (i % 3 != 0) {
+        long epoch = await(journal.claim(id, "node-1"));
+        await(journal.submitTurn(id, epoch, i % 3 == 1 ? AGENT : "other", turn("t", "a")));
+      }
+    }
+    java.util.Map<String, String> agents = await(journal.sessionAgents(ids));
+    for (int i = 0; i < ids.size(); i++) {
+      if (i % 3 == 0) {
+        assertThat(agents).doesNotContainKey(ids.get(i));
+      } else {
+        assertThat(agents).containsEntry(ids.get(i), i % 3 == 1 ? AGENT : "other");
+      }
+    }
+  }
+
+  @Test
   void aRequestedApprovalIsListedAndDecisionsAreCheckedBeforeTheyCount() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund");

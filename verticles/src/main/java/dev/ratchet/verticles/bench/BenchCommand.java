@@ -61,6 +61,13 @@ public final class BenchCommand implements Callable<Integer> {
       description = "sessions the open-loop turns are spread over (${DEFAULT-VALUE})")
   int openLoopSessions;
 
+  @CommandLine.Option(names = "--heap-sessions", defaultValue = "-1",
+      description = "sessions for the heap probe (active, then passivated); default: --recovery-sessions; 0 skips it")
+  int heapSessions;
+
+  @CommandLine.Option(names = "--recovery-only", description = "only the recovery and heap probes, no throughput points")
+  boolean recoveryOnly;
+
   @CommandLine.Option(names = "--plot", defaultValue = "docs/bench-sessions.png", description = "PNG to write")
   Path plot;
 
@@ -80,6 +87,14 @@ public final class BenchCommand implements Callable<Integer> {
       recoverySessions = 0;
       plot = null;
       openLoopMixes = List.of("none");
+    }
+    if (heapSessions < 0) {
+      heapSessions = recoverySessions;
+    }
+    if (recoveryOnly) {
+      sessions = List.of();
+      mixes = List.of();
+      fsyncs = fsyncs.subList(0, 1);
     }
     JsonArray points = new JsonArray();
     JsonArray openLoops = new JsonArray();
@@ -109,14 +124,25 @@ public final class BenchCommand implements Callable<Integer> {
             openLoops.add(openLoop(url, fsync, mix, peak / 2));
           }
         }
-        if (recovery == null && recoverySessions > 0) {
-          RecoveryProbe.Figures f = RecoveryProbe.measure(url, recoverySessions);
-          recovery = new JsonObject().put("sessions", f.sessions()).put("resumeMs", f.resumeMillis())
-              .put("heapBytesPerActiveSession", f.heapPerActiveSession())
-              .put("heapBytesPerPassivatedSession", f.heapPerPassivatedSession());
-          System.out.printf("recovery: %,d sessions with a turn in flight resumed in %,d ms; heap %,d bytes per active"
-                  + " session, %,d per passivated session%n", f.sessions(), f.resumeMillis(),
-              f.heapPerActiveSession(), f.heapPerPassivatedSession());
+        if (recovery == null && (recoverySessions > 0 || heapSessions > 0)) {
+          recovery = new JsonObject();
+          if (recoverySessions > 0) {
+            RecoveryProbe.Recovery f = RecoveryProbe.recovery(url, recoverySessions);
+            recovery.put("sessions", f.sessions()).put("resumed", f.resumed()).put("resumeMs", f.resumeMillis())
+                .put("resumeJvmCpuMs", f.jvmCpuMillis()).put("resumeRedisCpuMs", f.redisCpuMillis());
+            System.out.printf("recovery: %,d sessions with a turn in flight, %,d resumed in %,d ms (CPU: runtime %,d ms,"
+                    + " Redis %,d ms)%n", f.sessions(), f.resumed(), f.resumeMillis(), f.jvmCpuMillis(),
+                f.redisCpuMillis());
+          }
+          if (heapSessions > 0) {
+            RecoveryProbe.Heap h = RecoveryProbe.heap(url, heapSessions);
+            recovery.put("heapSessions", h.sessions()).put("heapBytesPerActiveSession", h.heapPerActiveSession())
+                .put("heapBytesPerPassivatedSession", h.heapPerPassivatedSession())
+                .put("passivateAllMs", h.passivateMillis());
+            System.out.printf("heap: %,d sessions (%,d active when measured): %,d bytes per active session, %,d per"
+                    + " passivated session (all passivated %,d ms after)%n", h.sessions(), h.activeAtMeasure(),
+                h.heapPerActiveSession(), h.heapPerPassivatedSession(), h.passivateMillis());
+          }
         }
       } finally {
         if (own != null) {
@@ -124,8 +150,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
     }
-    double direct = directCallsPerSecond();
-    System.out.printf("direct tool calls/s (same tools, no journal): %,.0f%n", direct);
+    double direct = recoveryOnly ? 0 : directCallsPerSecond();
+    if (!recoveryOnly) {
+      System.out.printf("direct tool calls/s (same tools, no journal): %,.0f%n", direct);
+    }
     if (plot != null && !series.isEmpty()) {
       BenchPlot.write(plot, "Ratchet bench: " + Runtime.getRuntime().availableProcessors() + " cores, Redis on loopback",
           series);

@@ -7,6 +7,7 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -21,44 +22,48 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Recovery time and heap per session. A first runtime leaves {@code sessions} turns in flight and
- * stops without finishing them, as a killed process would; a second runtime on the same journal
- * resumes them. Measured: the time until every turn completed, the heap each active session
- * holds, and what is left once the sessions are passivated.
+ * Recovery time and heap per session, in two probes.
+ *
+ * <p>Recovery: a first runtime leaves {@code sessions} turns in flight and stops without finishing
+ * them, as a killed process would; a second runtime on the same journal resumes them. Measured from
+ * the start of {@code register} on the new runtime (which starts recovery) until every in-flight
+ * turn completed.
+ *
+ * <p>Heap: {@code sessions} sessions each run one turn and stay deployed (active); the heap they
+ * hold is measured, then again once every one of them was passivated and the session manager
+ * tracks none of them any more.
  */
 final class RecoveryProbe {
 
-  /** The figures, heap in bytes per session. */
-  record Figures(int sessions, long resumeMillis, long heapPerActiveSession, long heapPerPassivatedSession) {
+  /** Resume time of sessions with a turn in flight. */
+  record Recovery(int sessions, int resumed, long resumeMillis, long jvmCpuMillis, long redisCpuMillis) {
   }
+
+  /** Heap in bytes per session, active and passivated. */
+  record Heap(int sessions, int activeAtMeasure, long heapPerActiveSession, long heapPerPassivatedSession,
+              long passivateMillis) {
+  }
+
+  private static final int BATCH = 1000;
 
   private RecoveryProbe() {
   }
 
-  static Figures measure(String redisUrl, int sessions) throws InterruptedException {
+  static Recovery recovery(String redisUrl, int sessions) throws InterruptedException {
     String prefix = "bench-rec-" + UUID.randomUUID().toString().substring(0, 6);
     Vertx first = Vertx.vertx();
     Ratchet crashed = Ratchet.deploy(first, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .maxPoolSize(32)).await();
     crashed.register(agent(false)).await();
-    List<Future<?>> accepted = new ArrayList<>();
-    Turn turn = Turn.of("t1", new ToolCall("slow_read", null));
-    for (int s = 0; s < sessions; s++) {
-      accepted.add(((dev.ratchet.verticles.impl.RatchetImpl) crashed).accept(Workload.AGENT, "r-" + s, turn));
-      if (accepted.size() % 1000 == 0) {
-        Future.join(accepted.subList(accepted.size() - 1000, accepted.size())).await();
-      }
-    }
-    Future.join(accepted).await();
+    submitOneTurnEach(crashed, sessions, Turn.of("t1", new ToolCall("slow_read", null)), "r-", false);
     first.close().await();
 
     System.gc();
-    long baseline = usedHeap();
     Vertx vertx = Vertx.vertx();
     CountDownLatch resumed = new CountDownLatch(sessions);
     AtomicInteger seen = new AtomicInteger();
     vertx.eventBus().addOutboundInterceptor(ctx -> {
-      Object body = ctx.message().body();
+      Object body = ctx.body(); // as sent: message().body() would copy every event
       if (body instanceof JsonObject && "turn.completed".equals(((JsonObject) body).getString("type"))) {
         seen.incrementAndGet();
         resumed.countDown();
@@ -66,27 +71,86 @@ final class RecoveryProbe {
       ctx.next();
     });
     Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
-        .maxPoolSize(32).sessionIdleMillis(3_000)).await();
+        .maxPoolSize(32)).await();
+    double redisCpu0 = redisCpuSeconds(ratchet);
+    long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     ratchet.register(agent(true)).await();
     boolean all = resumed.await(120, TimeUnit.SECONDS);
     long resumeMillis = (System.nanoTime() - t0) / 1_000_000;
+    long jvmCpuMillis = (processCpuNanos() - cpu0) / 1_000_000;
+    long redisCpuMillis = Math.round((redisCpuSeconds(ratchet) - redisCpu0) * 1000);
     if (!all) {
       System.out.println("recovery: only " + seen.get() + " of " + sessions + " turns resumed within 120 s");
     }
-    System.gc();
+    ratchet.close().await();
+    vertx.close().await();
+    return new Recovery(sessions, seen.get(), resumeMillis, jvmCpuMillis, redisCpuMillis);
+  }
+
+  static Heap heap(String redisUrl, int sessions) throws InterruptedException {
+    String prefix = "bench-heap-" + UUID.randomUUID().toString().substring(0, 6);
+    Vertx vertx = Vertx.vertx();
+    // idle long enough that the first session is still deployed when the last one has run its turn
+    long idleMillis = Math.max(10_000, sessions * 3L / 2);
+    RatchetImpl ratchet = (RatchetImpl) Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl)
+        .keyPrefix(prefix).maxPoolSize(32).sessionIdleMillis(idleMillis)).await();
+    ratchet.register(agent(true)).await();
+    // a session that came and went first, so that what every runtime holds once is in the baseline
+    submitOneTurnEach(ratchet, 1, Turn.of("warm", new ToolCall("slow_read", null)), "h-warm-", true);
+    long baseline = usedHeap();
+    long t0 = System.currentTimeMillis();
+    submitOneTurnEach(ratchet, sessions, Turn.of("t1", new ToolCall("slow_read", null)), "h-", true);
     long active = usedHeap();
-    int activeSessions = Math.max(1, ratchet.activeSessions());
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (ratchet.activeSessions() > 0 && System.currentTimeMillis() < deadline) {
-      Thread.sleep(200);
+    int activeAtMeasure = ratchet.activeSessions();
+    if (activeAtMeasure < sessions) {
+      System.out.println("heap: only " + activeAtMeasure + " of " + sessions + " sessions were still active when"
+          + " measured (deploying took " + (System.currentTimeMillis() - t0) + " ms)");
     }
-    System.gc();
+    long p0 = System.currentTimeMillis();
+    long deadline = p0 + idleMillis + 120_000;
+    while ((ratchet.activeSessions() > 0 || ratchet.trackedSessions() > 0) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(100);
+    }
+    long passivateMillis = System.currentTimeMillis() - p0;
+    if (ratchet.trackedSessions() > 0) {
+      System.out.println("heap: " + ratchet.trackedSessions() + " sessions still tracked by the session manager");
+    }
     long passivated = usedHeap();
     ratchet.close().await();
     vertx.close().await();
-    return new Figures(sessions, resumeMillis, Math.max(0, (active - baseline) / activeSessions),
-        Math.max(0, (passivated - baseline) / sessions));
+    return new Heap(sessions, activeAtMeasure, Math.max(0, (active - baseline) / Math.max(1, activeAtMeasure)),
+        Math.max(0, (passivated - baseline) / sessions), passivateMillis);
+  }
+
+  /**
+   * Submits the turn in sessions {@code prefix0..}; waits until each is journaled, and with
+   * {@code completed} until each has its results.
+   */
+  private static void submitOneTurnEach(Ratchet ratchet, int sessions, Turn turn, String prefix, boolean completed) {
+    List<Future<?>> accepted = new ArrayList<>();
+    for (int s = 0; s < sessions; s++) {
+      accepted.add(((RatchetImpl) ratchet).accept(Workload.AGENT, prefix + s, turn).compose(done ->
+          completed ? done : Future.succeededFuture()));
+      if (accepted.size() % BATCH == 0) {
+        Future.join(accepted.subList(accepted.size() - BATCH, accepted.size())).await();
+      }
+    }
+    Future.join(accepted).await();
+  }
+
+  /** CPU time this process used so far (all threads), or 0 where the JVM does not tell. */
+  private static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : 0;
+  }
+
+  /** CPU time the Redis server used so far (user + system). */
+  private static double redisCpuSeconds(Ratchet ratchet) {
+    java.util.Map<String, String> cpu = ratchet.journal().info("cpu").await();
+    return Double.parseDouble(cpu.getOrDefault("used_cpu_user", "0"))
+        + Double.parseDouble(cpu.getOrDefault("used_cpu_sys", "0"));
   }
 
   private static long usedHeap() {

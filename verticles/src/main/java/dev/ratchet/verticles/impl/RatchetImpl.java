@@ -17,6 +17,7 @@ import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -90,26 +91,60 @@ public final class RatchetImpl implements Ratchet {
     });
   }
 
-  /** Resumes every session of this agent that the journal holds in flight. */
+  /** Most sessions recovery starts at once; more would only queue for the journal's connections. */
+  static final int RECOVERY_WINDOW = 4096;
+
+  /**
+   * Resumes every session of this agent that the journal holds in flight. The sessions' agents are
+   * read in pipelines rather than one round trip each; the sessions then start together, at most
+   * {@link #RECOVERY_WINDOW} at a time, and their claims and in-flight turns are read in shared
+   * pipelines too.
+   */
   private Future<Void> recover(ToolCatalog catalog) {
     long started = System.currentTimeMillis();
-    return journal.activeSessions().compose(ids -> {
-      List<Future<?>> resumed = new ArrayList<>();
-      for (String id : ids) {
-        resumed.add(journal.sessionInfo(id).compose(info -> {
-          if (catalog.agent().equals(info.getString("agent"))) {
-            return manager.session(id, catalog).mapEmpty();
-          }
-          return Future.succeededFuture();
-        }).otherwiseEmpty());
-      }
-      return Future.join(resumed).onSuccess(v -> {
-        if (!ids.isEmpty()) {
-          LOG.info("agent {}: looked at {} session(s) with work in flight in {} ms", catalog.agent(), ids.size(),
-              System.currentTimeMillis() - started);
+    return journal.activeSessions().compose(journal::sessionAgents).compose(agentsById -> {
+      List<String> mine = new ArrayList<>();
+      agentsById.forEach((id, agent) -> {
+        if (catalog.agent().equals(agent)) {
+          mine.add(id);
         }
-      }).mapEmpty();
+      });
+      if (mine.isEmpty()) {
+        return Future.succeededFuture();
+      }
+      Promise<Void> all = Promise.promise();
+      java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+      java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(mine.size());
+      for (int i = 0; i < Math.min(RECOVERY_WINDOW, mine.size()); i++) {
+        startNext(catalog, mine, next, left, all);
+      }
+      return all.future().onSuccess(v -> LOG.info("agent {}: resumed {} session(s) with work in flight in {} ms",
+          catalog.agent(), mine.size(), System.currentTimeMillis() - started));
     });
+  }
+
+  /** Starts the next session of the list; when it has started (or could not), the one after it. */
+  private void startNext(ToolCatalog catalog, List<String> ids, java.util.concurrent.atomic.AtomicInteger next,
+                         java.util.concurrent.atomic.AtomicInteger left, Promise<Void> all) {
+    int i;
+    while ((i = next.getAndIncrement()) < ids.size()) {
+      Future<SessionVerticle> started = manager.session(ids.get(i), catalog);
+      if (!started.isComplete()) {
+        started.onComplete(ar -> {
+          settled(left, all);
+          startNext(catalog, ids, next, left, all);
+        });
+        return;
+      }
+      // already running (or refused at once): no need to wait, and no recursion either
+      settled(left, all);
+    }
+  }
+
+  private static void settled(java.util.concurrent.atomic.AtomicInteger left, Promise<Void> all) {
+    if (left.decrementAndGet() == 0) {
+      all.complete();
+    }
   }
 
   @Override
@@ -303,6 +338,11 @@ public final class RatchetImpl implements Ratchet {
   @Override
   public int activeSessions() {
     return manager.active();
+  }
+
+  /** Sessions the session manager holds anything for: running, starting or being passivated. */
+  public int trackedSessions() {
+    return manager.tracked();
   }
 
   @Override

@@ -18,8 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Routes work to session verticles: deploys one on the first message for a session, and
- * passivates it when idle. A session being passivated is redeployed only once its verticle has
- * fully stopped, so two verticles never run one session on this node.
+ * passivates it when idle (one sweep over all sessions finds the idle ones). A session being
+ * passivated is redeployed only once its verticle has fully stopped, so two verticles never run
+ * one session on this node.
  */
 final class SessionManager {
 
@@ -37,6 +38,7 @@ final class SessionManager {
   private final io.vertx.core.Context home;
   private final Map<String, Deployment> sessions = new ConcurrentHashMap<>();
   private final Map<String, Future<Void>> passivating = new ConcurrentHashMap<>();
+  private final long sweepTimer;
 
   SessionManager(Vertx vertx, RedisJournal journal, EngineOptions options, String nodeId, long idleMillis,
                  Function<String, AgentDefinition> definitions) {
@@ -47,10 +49,31 @@ final class SessionManager {
     this.nodeId = nodeId;
     this.idleMillis = idleMillis;
     this.home = vertx.getOrCreateContext();
+    long period = Math.max(50, Math.min(idleMillis / 2, 5_000));
+    this.sweepTimer = vertx.setPeriodic(period, t -> sweep());
+  }
+
+  /**
+   * One timer for all sessions instead of one each: visits, on its own context, each running
+   * session that may be idle long enough or fenced; the session then asks to be passivated.
+   */
+  private void sweep() {
+    long now = System.currentTimeMillis();
+    for (Deployment d : sessions.values()) {
+      Future<SessionVerticle> v = d.verticle();
+      if (v.succeeded() && v.result().mayBeDone(now)) {
+        v.result().checkIdle();
+      }
+    }
   }
 
   int active() {
     return sessions.size();
+  }
+
+  /** Sessions this manager holds anything for: deployed, deploying or being passivated. */
+  int tracked() {
+    return sessions.size() + passivating.size();
   }
 
   /** The session's verticle, deployed (and its in-flight turns resumed) if it is not running. */
@@ -113,6 +136,7 @@ final class SessionManager {
   }
 
   Future<Void> close() {
+    vertx.cancelTimer(sweepTimer);
     Future<?>[] all = sessions.values().stream().map(d -> d.id().compose(vertx::undeploy).otherwiseEmpty())
         .toArray(Future[]::new);
     sessions.clear();

@@ -22,7 +22,8 @@ import java.util.function.Consumer;
 
 /**
  * The one verticle that runs a session: it owns the session's engine (and so its write queue and
- * fencing epoch) on its own event loop, and asks to be passivated when it has been idle long enough.
+ * fencing epoch) on its own event loop, and asks to be passivated when the manager's sweep finds it
+ * idle long enough (or fenced).
  */
 final class SessionVerticle extends VerticleBase {
 
@@ -39,10 +40,12 @@ final class SessionVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> approvals;
   static final String PASSIVATED = "PASSIVATED";
 
+  private static final String FENCED_EVENT = "session.fenced";
+
   private volatile long lastActivity = System.currentTimeMillis();
+  private volatile boolean fencedSeen;
   private int accepting;
-  private boolean closing;
-  private long idleTimer;
+  private volatile boolean closing;
 
   SessionVerticle(RedisJournal journal, String sessionId, ToolCatalog catalog, AgentDefinition definition,
                   EngineOptions options, String nodeId, long idleMillis, Consumer<SessionVerticle> onIdle) {
@@ -67,8 +70,12 @@ final class SessionVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     String events = Addresses.events(sessionId);
-    engine = new SessionEngine(vertx, journal, sessionId, catalog, options,
-        event -> vertx.eventBus().publish(events, event));
+    engine = new SessionEngine(vertx, journal, sessionId, catalog, options, event -> {
+      if (FENCED_EVENT.equals(event.getString("type"))) {
+        fencedSeen = true;
+      }
+      vertx.eventBus().publish(events, event);
+    });
     if (definition != null && definition.model() != null) {
       loop = new AgentLoop(vertx, journal, engine, definition, catalog, event -> {
         lastActivity = System.currentTimeMillis();
@@ -79,23 +86,36 @@ final class SessionVerticle extends VerticleBase {
       lastActivity = System.currentTimeMillis();
       engine.approvalChanged(new CallId(msg.body().getString("callId")));
     });
-    long period = Math.max(50, Math.min(idleMillis / 2, 5_000));
-    idleTimer = vertx.setPeriodic(period, t -> {
-      boolean idle = accepting == 0 && engine.isIdle() && (loop == null || loop.isIdle()) && System.currentTimeMillis() - lastActivity >= idleMillis;
-      if (idle || engine.isFenced()) {
-        vertx.cancelTimer(idleTimer);
-        closing = true;
-        onIdle.accept(this);
-      }
-    });
     return approvals.completion().compose(v -> engine.start(nodeId))
         .compose(v -> loop == null ? Future.succeededFuture() : loop.start())
         .onSuccess(v -> lastActivity = System.currentTimeMillis());
   }
 
+  /**
+   * Whether {@link #checkIdle} may find this session idle or fenced; cheap and callable from any
+   * thread, so that the manager's sweep visits a session's context only when it may be done.
+   */
+  boolean mayBeDone(long now) {
+    return !closing && (fencedSeen || now - lastActivity >= idleMillis);
+  }
+
+  /** On this verticle's context: asks to be passivated when idle long enough, or at once when fenced. */
+  void checkIdle() {
+    context.runOnContext(v -> {
+      if (closing) {
+        return;
+      }
+      boolean idle = accepting == 0 && engine.isIdle() && (loop == null || loop.isIdle())
+          && System.currentTimeMillis() - lastActivity >= idleMillis;
+      if (idle || engine.isFenced()) {
+        closing = true;
+        onIdle.accept(this);
+      }
+    });
+  }
+
   @Override
   public Future<?> stop() {
-    vertx.cancelTimer(idleTimer);
     boolean idle = engine.isIdle() && !engine.isFenced() && (loop == null || loop.isIdle());
     return (loop == null ? Future.<Void>succeededFuture() : loop.stop()).compose(v -> engine.stop())
         .compose(v -> approvals.unregister())

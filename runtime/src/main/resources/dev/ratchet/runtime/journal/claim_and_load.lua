@@ -1,0 +1,19 @@
+-- Takes ownership of a session exactly as claim.lua does (a new fencing epoch that makes every
+-- earlier owner's appends fail) and answers, in the same step, the turns it holds in flight.
+-- KEYS[1] meta  KEYS[2] events  KEYS[3] inflight
+-- ARGV[1] owner  ARGV[2] now  ARGV[3] key prefix of the session's turns (same hash tag)
+-- answers {epoch, caller ('' when none), turn id, spec, submittedAt, turn id, spec, submittedAt, ...}
+local epoch = redis.call('HINCRBY', KEYS[1], 'epoch', 1)
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'claimedAt', ARGV[2])
+redis.call('XADD', KEYS[2], '*', 'type', 'session.claimed', 'at', ARGV[2], 'data',
+  cjson.encode({owner = ARGV[1], epoch = epoch}))
+local out = {epoch, redis.call('HGET', KEYS[1], 'caller') or ''}
+for _, turnId in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  local t = redis.call('HMGET', ARGV[3] .. turnId, 'spec', 'submittedAt')
+  if t[1] then
+    out[#out + 1] = turnId
+    out[#out + 1] = t[1]
+    out[#out + 1] = t[2] or '0'
+  end
+end
+return out
