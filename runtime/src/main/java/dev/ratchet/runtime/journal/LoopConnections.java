@@ -32,17 +32,31 @@ final class LoopConnections implements Redis {
   private final VertxInternal vertx;
   private final Redis pool;
   private final Redis connector;
-  private final Map<EventLoop, Future<RedisConnection>> byLoop = new ConcurrentHashMap<>();
+  private final Map<EventLoop, Loop> byLoop = new ConcurrentHashMap<>();
+  private final int maxInFlight;
   private volatile boolean closed;
+
+  /** A loop's connection and the commands in flight on it. */
+  private static final class Loop {
+    final Future<RedisConnection> connection;
+    final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+
+    Loop(Future<RedisConnection> connection) {
+      this.connection = connection;
+    }
+  }
 
   /**
    * @param pool for commands sent off an event loop, and while a loop's connection is busy or down
    * @param connector opens the loops' connections; each stays leased for as long as it works
+   * @param maxInFlight commands a loop's connection may have in flight (its client's waiting
+   *     handlers); beyond that, commands go through the pool instead of failing
    */
-  LoopConnections(Vertx vertx, Redis pool, Redis connector) {
+  LoopConnections(Vertx vertx, Redis pool, Redis connector, int maxInFlight) {
     this.vertx = (VertxInternal) vertx;
     this.pool = pool;
     this.connector = connector;
+    this.maxInFlight = maxInFlight;
   }
 
   @Override
@@ -52,51 +66,55 @@ final class LoopConnections implements Redis {
 
   @Override
   public Future<Response> send(Request request) {
-    return onLoop(c -> c.send(request), () -> pool.send(request));
+    return onLoop(1, c -> c.send(request), () -> pool.send(request));
   }
 
   @Override
   public Future<List<Response>> batch(List<Request> requests) {
-    return onLoop(c -> c.batch(requests), () -> pool.batch(requests));
+    return onLoop(requests.size(), c -> c.batch(requests), () -> pool.batch(requests));
   }
 
-  private <T> Future<T> onLoop(Function<RedisConnection, Future<T>> op, java.util.function.Supplier<Future<T>> viaPool) {
+  private <T> Future<T> onLoop(int commands, Function<RedisConnection, Future<T>> op,
+                               java.util.function.Supplier<Future<T>> viaPool) {
     ContextInternal ctx = (ContextInternal) Vertx.currentContext();
     if (closed || ctx == null || !ctx.isEventLoopContext()) {
       return viaPool.get();
     }
-    Future<RedisConnection> conn = byLoop.computeIfAbsent(ctx.nettyEventLoop(), this::open);
-    if (conn.succeeded()) {
-      RedisConnection c = conn.result();
-      return c.pendingQueueFull() ? viaPool.get() : op.apply(c);
-    }
+    EventLoop eventLoop = ctx.nettyEventLoop();
+    Loop loop = byLoop.computeIfAbsent(eventLoop, this::open);
+    Future<RedisConnection> conn = loop.connection;
     if (conn.failed()) {
-      byLoop.remove(ctx.nettyEventLoop(), conn);
+      byLoop.remove(eventLoop, loop);
       return viaPool.get();
     }
-    return conn.compose(op, err -> viaPool.get());
+    if (loop.inFlight.get() + commands > maxInFlight || conn.succeeded() && conn.result().pendingQueueFull()) {
+      return viaPool.get();
+    }
+    loop.inFlight.addAndGet(commands);
+    Future<T> answer = conn.succeeded() ? op.apply(conn.result()) : conn.compose(op, err -> viaPool.get());
+    return answer.andThen(ar -> loop.inFlight.addAndGet(-commands));
   }
 
   /** Opens a loop's connection from a context of its own on that loop, so that no deployment owns it. */
-  private Future<RedisConnection> open(EventLoop loop) {
+  private Loop open(EventLoop eventLoop) {
     Promise<RedisConnection> opened = Promise.promise();
-    ContextInternal home = vertx.contextBuilder().withEventLoop(loop).build();
+    ContextInternal home = vertx.contextBuilder().withEventLoop(eventLoop).build();
     home.runOnContext(v -> connector.connect().onComplete(opened));
-    Future<RedisConnection> future = opened.future();
-    future.onSuccess(c -> {
-      c.exceptionHandler(err -> drop(loop, future));
-      c.endHandler(v -> drop(loop, future));
+    Loop loop = new Loop(opened.future());
+    loop.connection.onSuccess(c -> {
+      c.exceptionHandler(err -> drop(eventLoop, loop));
+      c.endHandler(v -> drop(eventLoop, loop));
       if (closed) {
-        drop(loop, future);
+        drop(eventLoop, loop);
       }
     });
-    future.onFailure(err -> byLoop.remove(loop, future));
-    return future;
+    loop.connection.onFailure(err -> byLoop.remove(eventLoop, loop));
+    return loop;
   }
 
-  private void drop(EventLoop loop, Future<RedisConnection> conn) {
-    byLoop.remove(loop, conn);
-    conn.onSuccess(c -> c.close());
+  private void drop(EventLoop eventLoop, Loop loop) {
+    byLoop.remove(eventLoop, loop);
+    loop.connection.onSuccess(c -> c.close());
   }
 
   @Override

@@ -202,6 +202,28 @@ class JournalContractTest {
   }
 
   @Test
+  void aBurstOfStepsFromOneEventLoopBeyondWhatOneConnectionHoldsIsServedNotRefused() {
+    // one connection may hold 1,000 commands in flight; 1,500 sessions claimed at once need more
+    RedisJournal small = await(RedisJournal.open(vertx,
+        new JournalOptions(REDIS.url(), REDIS.keyPrefix(), 4, 1_000)));
+    try {
+      List<io.vertx.core.Future<ClaimedSession>> claims = new ArrayList<>();
+      io.vertx.core.Promise<Void> sent = io.vertx.core.Promise.promise();
+      vertx.getOrCreateContext().runOnContext(v -> {
+        for (int i = 0; i < 1_500; i++) {
+          claims.add(small.claimAndLoad(sessionId + "-" + i, "node-1"));
+        }
+        sent.complete();
+      });
+      await(sent.future());
+      await(io.vertx.core.Future.all(claims));
+      assertThat(claims).allMatch(c -> c.result().epoch() == 1);
+    } finally {
+      small.close();
+    }
+  }
+
+  @Test
   void aCompletedEventCarriesTheResultsSizeNotTheResult() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b");
