@@ -231,8 +231,10 @@ public final class BenchCommand implements Callable<Integer> {
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
       OpenLoop load = new OpenLoop();
-      load.run(vertx, ratchet, mix, callsPerSec, openLoopSessions, Math.max(2, warmup) * 1000L);
-      OpenLoop.Result r = load.run(vertx, ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
+      load.run(ratchet, mix, callsPerSec, openLoopSessions, Math.max(2, warmup) * 1000L);
+      long rewrites0 = aofRewrites(ratchet);
+      OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
+      long rewrites = aofRewrites(ratchet) - rewrites0;
       ratchet.close().await();
       JsonObject o = new JsonObject().put("fsync", fsync).put("mix", mix.label())
           .put("offeredCallsPerSec", Math.round(r.offeredCallsPerSec()))
@@ -242,17 +244,24 @@ public final class BenchCommand implements Callable<Integer> {
           .put("turnP99Ms", round(r.latencies().percentileMillis(99)))
           .put("turnP999Ms", round(r.latencies().percentileMillis(99.9)))
           .put("overheadPerCallP50Ms", round(r.overheadPerCall().percentileMillis(50)))
-          .put("overheadPerCallP99Ms", round(r.overheadPerCall().percentileMillis(99)));
+          .put("overheadPerCallP99Ms", round(r.overheadPerCall().percentileMillis(99)))
+          .put("aofRewritesDuring", rewrites);
       System.out.printf("open loop, %s %s at half of peak: %,.0f calls/s offered, %,.0f achieved over %d sessions;"
               + " turn p50 %.2f ms, p99 %.2f ms, p999 %.2f ms; overhead per call p50 %.3f ms, p99 %.3f ms%s%n",
           fsync, mix.label(), r.offeredCallsPerSec(), r.achievedCallsPerSec(), openLoopSessions,
           r.latencies().percentileMillis(50), r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9),
           r.overheadPerCall().percentileMillis(50), r.overheadPerCall().percentileMillis(99),
-          r.turnsLate() > 0 ? "; " + r.turnsLate() + " turns unfinished" : "");
+          (r.turnsLate() > 0 ? "; " + r.turnsLate() + " turns unfinished" : "")
+              + (rewrites > 0 ? "; Redis rewrote its AOF " + rewrites + " time(s) meanwhile" : ""));
       return o;
     } finally {
       vertx.close().await();
     }
+  }
+
+  /** AOF rewrites Redis has done: a rewrite forks and competes for the cores, which shows in the tail. */
+  private static long aofRewrites(Ratchet ratchet) {
+    return Long.parseLong(ratchet.journal().info("persistence").await().getOrDefault("aof_rewrites", "0"));
   }
 
   private static long processCpuNanos() {

@@ -2,8 +2,6 @@ package dev.ratchet.verticles.bench;
 
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.verticles.Ratchet;
-import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,7 +26,7 @@ final class OpenLoop {
    * One phase; phases of one instance reuse the same sessions (so a warm-up phase leaves them
    * deployed) and never reuse a turn id.
    */
-  Result run(Vertx vertx, Ratchet ratchet, Workload.Mix mix, double callsPerSec, int sessions, long millis)
+  Result run(Ratchet ratchet, Workload.Mix mix, double callsPerSec, int sessions, long millis)
       throws InterruptedException {
     int perTurn = mix.calls.size();
     double turnsPerNano = callsPerSec / perTurn / 1e9;
@@ -39,13 +37,20 @@ final class OpenLoop {
     long firstTurn = turnsSoFar;
     long start = System.nanoTime();
     long end = start + millis * 1_000_000L;
-    Promise<Void> issuing = Promise.promise();
-    vertx.setPeriodic(1, timer -> {
-      long now = System.nanoTime();
-      long due = (long) ((Math.min(now, end) - start) * turnsPerNano);
-      for (long i = issued.get(); i < due; i++) {
+    // the arrivals come from a thread of their own, as requests from outside would: a generator on
+    // one of the runtime's event loops would be delayed by the work it measures
+    Thread arrivals = new Thread(() -> {
+      for (long i = 0; ; i++) {
         long dueAt = start + (long) (i / turnsPerNano);
+        if (dueAt >= end) {
+          return;
+        }
+        long wait = dueAt - System.nanoTime();
+        if (wait > 0) {
+          java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        }
         String session = "o-" + run + "-" + (i % sessions);
+        issued.incrementAndGet();
         ratchet.submit(Workload.AGENT, session, new Turn("t" + (firstTurn + i), mix.calls)).onComplete(ar -> {
           if (ar.succeeded()) {
             long micros = (System.nanoTime() - dueAt) / 1000;
@@ -55,13 +60,9 @@ final class OpenLoop {
           }
         });
       }
-      issued.set(Math.max(issued.get(), due));
-      if (now >= end) {
-        vertx.cancelTimer(timer);
-        issuing.complete();
-      }
-    });
-    issuing.future().await();
+    }, "bench-arrivals");
+    arrivals.start();
+    arrivals.join();
     long graceUntil = System.currentTimeMillis() + 5_000;
     while (completed.get() < issued.get() && System.currentTimeMillis() < graceUntil) {
       Thread.sleep(10);
