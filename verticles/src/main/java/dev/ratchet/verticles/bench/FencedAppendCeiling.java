@@ -31,7 +31,7 @@ final class FencedAppendCeiling {
   /** Appends per second over {@code millis}, with {@code sessions} concurrent loops. */
   static double measure(Vertx vertx, String redisUrl, int sessions, long millis, int poolSize) {
     Redis redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(redisUrl)
-        .setMaxPoolSize(poolSize).setMaxPoolWaiting(1_000_000).setMaxWaitingHandlers(1_024));
+        .setMaxPoolSize(poolSize).setMaxPoolWaiting(1_000_000).setMaxWaitingHandlers(sessions + 1_024));
     try {
       String sha = redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(SCRIPT)).await().toString();
       String run = "ceiling-" + UUID.randomUUID().toString().substring(0, 6);
