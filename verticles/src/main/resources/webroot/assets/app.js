@@ -189,6 +189,7 @@ async function showSessions(offset) {
   const rows = data.sessions.map(s => el('tr', { 'data-session-id': s.sessionId },
     el('td', {}, el('a', { href: '#/session/' + encodeURIComponent(s.sessionId), text: s.sessionId })),
     el('td', { text: s.agent || '' }),
+    el('td', { text: s.caller || '—' }),
     el('td', { text: when(s.updatedAt) }),
     el('td', { text: when(s.createdAt) })));
   const pager = el('p', {},
@@ -197,7 +198,7 @@ async function showSessions(offset) {
   document.getElementById('view').replaceChildren(el('h2', {}, 'Sessions'),
     rows.length === 0 ? el('p', { className: 'empty' }, 'No sessions yet.')
       : el('table', { id: 'sessions' }, el('thead', {}, el('tr', {}, el('th', {}, 'Session'), el('th', {}, 'Agent'),
-        el('th', {}, 'Last activity'), el('th', {}, 'Started'))), el('tbody', {}, rows)),
+        el('th', {}, 'Caller'), el('th', {}, 'Last activity'), el('th', {}, 'Started'))), el('tbody', {}, rows)),
     pager);
 }
 
@@ -314,7 +315,8 @@ async function showSession(sessionId) {
         + (turn.durationMs !== undefined ? ' · took ' + duration(turn.durationMs) : '') }),
       turn.calls.map(c => callView(sessionId, c, render))));
     view.replaceChildren(el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
-      el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + ' · started ' + when(t.createdAt) }),
+      el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + (t.caller ? ' · caller ' + t.caller : '')
+        + ' · started ' + when(t.createdAt) }),
       conversationView(sessionId, t, render),
       ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]));
   };

@@ -717,11 +717,6 @@ public final class RedisJournal {
         });
   }
 
-  /** The resource id of the session's caller, fixed when the session was created; null when it has none. */
-  public Future<String> sessionCaller(String sessionId) {
-    return send(Request.cmd(Command.HGET).arg(keys.meta(sessionId)).arg("caller")).map(r -> r == null ? null : r.toString());
-  }
-
   /** Sessions by last activity, most recent first. */
   public Future<List<String>> recentSessions(int offset, int limit) {
     return send(Request.cmd(Command.ZREVRANGE).arg(keys.recentSessions()).arg(offset).arg(offset + limit - 1))

@@ -110,6 +110,8 @@ class DashboardBrowserTest {
     assertThat(call.findElement(By.cssSelector(".attempts")).getText()).isEqualTo("1");
     assertThat(call.findElement(By.cssSelector(".duration")).getText()).endsWith("s");
     assertThat(shop.writes).contains(args);
+    // the session belongs to the agent token that created it (no resourceId configured: its name)
+    assertThat(browser.driver.findElement(By.cssSelector("#view p.muted")).getText()).contains("caller support-bot");
   }
 
   @Test
