@@ -74,7 +74,8 @@ public final class SessionEngine {
   private long epoch;
   /** The session's caller: fixed once the session exists, so read at start and kept for every call. */
   private String callerId;
-  private boolean fenced;
+  // read by the session manager's sweep from another thread
+  private volatile boolean fenced;
   private boolean stopped;
 
   public SessionEngine(Vertx vertx, RedisJournal journal, String sessionId, ToolCatalog catalog,
@@ -263,17 +264,23 @@ public final class SessionEngine {
     if (!writeQueue.isComplete() || !running.isEmpty() || submitting > 0) {
       return null;
     }
+    return startsAtOnce(nextWrite(slots, -1));
+  }
+
+  /** The first write of the turn after the call at {@code index}: the next one its write queue runs. */
+  private static CallSlot nextWrite(List<CallSlot> slots, int index) {
     for (CallSlot slot : slots) {
-      if (slot.isWrite()) {
-        return startsAtOnce(slot) ? slot : null;
+      if (slot.index > index && slot.isWrite()) {
+        return slot;
       }
     }
     return null;
   }
 
-  private static boolean startsAtOnce(CallSlot slot) {
-    return slot.problem == null && !slot.prior.isDone() && !slot.prior.wasStarted() && slot.prior.approval() == null
-        && slot.askReason() == null;
+  /** The slot itself when it would be sent as soon as its turn in the queue comes, else null. */
+  private static CallSlot startsAtOnce(CallSlot slot) {
+    return slot != null && slot.problem == null && !slot.prior.isDone() && !slot.prior.wasStarted()
+        && slot.prior.approval() == null && slot.askReason() == null ? slot : null;
   }
 
   private static boolean sameCalls(Turn a, Turn b) {
@@ -735,15 +742,7 @@ public final class SessionEngine {
         last = Math.max(last, c.slot().index);
       }
     }
-    if (last < 0) {
-      return null;
-    }
-    for (CallSlot slot : run.slots) {
-      if (slot.index > last && slot.isWrite()) {
-        return startsAtOnce(slot) ? slot : null;
-      }
-    }
-    return null;
+    return last < 0 ? null : startsAtOnce(nextWrite(run.slots, last));
   }
 
   private void stopWrites(TurnRun run, CallSlot slot) {

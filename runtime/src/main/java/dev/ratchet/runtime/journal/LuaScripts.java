@@ -48,14 +48,11 @@ final class LuaScripts {
   private final Supplier<Redis> redis;
   private final Map<Script, String> bodies = new EnumMap<>(Script.class);
   private final Map<Script, String> shas = new EnumMap<>(Script.class);
-  /** The bodies encoded once, for requests that send a script by body. */
-  private final Map<Script, byte[]> bodyBytes = new EnumMap<>(Script.class);
 
   LuaScripts(Supplier<Redis> redis) {
     this.redis = redis;
     for (Script s : Script.values()) {
       bodies.put(s, read(s.file));
-      bodyBytes.put(s, bodies.get(s).getBytes(StandardCharsets.UTF_8));
     }
   }
 
@@ -71,14 +68,6 @@ final class LuaScripts {
   /** The EVALSHA request for a script, for callers that pipeline it with other commands. */
   Request request(Script script, List<String> keys, List<String> args) {
     Request req = Request.cmd(Command.EVALSHA).arg(shas.get(script)).arg(keys.size());
-    keys.forEach(req::arg);
-    args.forEach(req::arg);
-    return req;
-  }
-
-  /** The EVAL request for a script (its body, not its SHA): never NOSCRIPT, so it may sit in a batch. */
-  Request evalRequest(Script script, List<String> keys, List<String> args) {
-    Request req = Request.cmd(Command.EVAL).arg(bodyBytes.get(script)).arg(keys.size());
     keys.forEach(req::arg);
     args.forEach(req::arg);
     return req;

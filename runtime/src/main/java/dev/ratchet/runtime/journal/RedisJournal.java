@@ -10,9 +10,7 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
@@ -48,7 +46,6 @@ public final class RedisJournal {
   private final LuaScripts scripts;
   private final String redisUrl;
   private final java.util.concurrent.atomic.LongAdder commandsSent = new java.util.concurrent.atomic.LongAdder();
-  private final Coalescer coalescer = new Coalescer();
   /** Most commands one pipeline of the journal's own carries. */
   static final int PIPELINE = 512;
   /** Most commands in flight on one connection. */
@@ -133,55 +130,49 @@ public final class RedisJournal {
   /**
    * Takes ownership of a session (a new fencing epoch, as {@link #claim}) and loads the turns it
    * holds in flight with each call's state, in two round trips: the claim answers the in-flight
-   * turns in the same script, then every call's state is read in one pipeline. Starts of many
-   * sessions at once (recovery) share their round trips.
+   * turns in the same script, then every call's state is read at once. Sessions starting together
+   * on one event loop (recovery) share that loop's connection, so their steps leave pipelined.
    */
   public Future<ClaimedSession> claimAndLoad(String sessionId, String owner) {
-    Request claim = scripts.evalRequest(Script.CLAIM_AND_LOAD,
-        List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
-        List.of(owner, now(), keys.turn(sessionId, "")));
-    return coalescer.send(claim).compose(r -> {
-      long epoch = r.get(0).toLong();
-      String caller = r.get(1) == null || r.get(1).toString().isEmpty() ? null : r.get(1).toString();
-      List<Turn> turns = new ArrayList<>();
-      List<Long> submitted = new ArrayList<>();
-      List<Request> reads = new ArrayList<>();
-      List<String> callIds = new ArrayList<>();
-      for (int i = 2; i + 2 < r.size(); i += 3) {
-        Turn turn = Turn.fromJson(new JsonObject(r.get(i + 1).toString()));
-        turns.add(turn);
-        submitted.add(r.get(i + 2).toLong());
-        for (int c = 0; c < turn.calls().size(); c++) {
-          String callId = turn.callId(sessionId, c).value();
-          callIds.add(callId);
-          reads.add(callStateRequest(sessionId, callId));
-        }
-      }
-      if (reads.isEmpty()) {
-        return Future.succeededFuture(inflight(epoch, caller, turns, submitted, callIds, List.of()));
-      }
-      List<Future<Response>> states = new ArrayList<>(reads.size());
-      for (Request read : reads) {
-        states.add(coalescer.send(read));
-      }
-      return Future.all(states).map(cf -> inflight(epoch, caller, turns, submitted, callIds, cf.list()));
-    });
+    return run(Script.CLAIM_AND_LOAD, List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
+        List.of(owner, now(), keys.turn(sessionId, ""))).compose(r -> {
+          long epoch = r.get(0).toLong();
+          String caller = r.get(1) == null || r.get(1).toString().isEmpty() ? null : r.get(1).toString();
+          List<Turn> turns = new ArrayList<>();
+          List<Long> submitted = new ArrayList<>();
+          for (int i = 2; i + 2 < r.size(); i += 3) {
+            turns.add(Turn.fromJson(new JsonObject(r.get(i + 1).toString())));
+            submitted.add(r.get(i + 2).toLong());
+          }
+          return withCallStates(sessionId, turns, submitted).map(list -> new ClaimedSession(epoch, caller, list));
+        });
   }
 
-  private static ClaimedSession inflight(long epoch, String caller, List<Turn> turns, List<Long> submitted, List<String> callIds,
-                                         List<Response> states) {
-    List<InflightTurn> list = new ArrayList<>(turns.size());
-    int next = 0;
-    for (int t = 0; t < turns.size(); t++) {
-      Map<String, CallState> calls = new LinkedHashMap<>();
-      for (int c = 0; c < turns.get(t).calls().size(); c++, next++) {
-        CallState state = callStateOf(callIds.get(next), states.get(next));
-        calls.put(state.callId(), state);
+  /** The turns with each call's state, read in one go (the reads leave pipelined), oldest turn first. */
+  private Future<List<InflightTurn>> withCallStates(String sessionId, List<Turn> turns, List<Long> submitted) {
+    List<String> callIds = new ArrayList<>();
+    List<Future<Response>> states = new ArrayList<>();
+    for (Turn turn : turns) {
+      for (int c = 0; c < turn.calls().size(); c++) {
+        String callId = turn.callId(sessionId, c).value();
+        callIds.add(callId);
+        states.add(send(callStateRequest(sessionId, callId)));
       }
-      list.add(new InflightTurn(turns.get(t), submitted.get(t), calls));
     }
-    list.sort((a, b) -> Long.compare(a.submittedAt(), b.submittedAt()));
-    return new ClaimedSession(epoch, caller, list);
+    return Future.all(states).map(cf -> {
+      List<InflightTurn> list = new ArrayList<>(turns.size());
+      int next = 0;
+      for (int t = 0; t < turns.size(); t++) {
+        Map<String, CallState> calls = new LinkedHashMap<>();
+        for (int c = 0; c < turns.get(t).calls().size(); c++, next++) {
+          CallState state = callStateOf(callIds.get(next), cf.resultAt(next));
+          calls.put(state.callId(), state);
+        }
+        list.add(new InflightTurn(turns.get(t), submitted.get(t), calls));
+      }
+      list.sort((x, y) -> Long.compare(x.submittedAt(), y.submittedAt()));
+      return list;
+    });
   }
 
   public Future<Long> currentEpoch(String sessionId) {
@@ -294,45 +285,24 @@ public final class RedisJournal {
   /** Turns journaled but not completed, with each call's state: what recovery resumes. */
   public Future<List<InflightTurn>> inflightTurns(String sessionId) {
     return send(Request.cmd(Command.SMEMBERS).arg(keys.inflight(sessionId))).compose(members -> {
-      List<Future<InflightTurn>> turns = new ArrayList<>();
+      List<Future<Response>> specs = new ArrayList<>();
       for (Response m : members) {
-        turns.add(loadInflight(sessionId, m.toString()));
+        specs.add(send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, m.toString())).arg("spec")
+            .arg("submittedAt")));
       }
-      return Future.all(turns).map(cf -> {
-        List<InflightTurn> list = new ArrayList<>();
+      return Future.all(specs).compose(cf -> {
+        List<Turn> turns = new ArrayList<>();
+        List<Long> submitted = new ArrayList<>();
         for (int i = 0; i < cf.size(); i++) {
-          InflightTurn t = cf.resultAt(i);
-          if (t != null) {
-            list.add(t);
+          Response r = cf.resultAt(i);
+          if (r.get(0) != null) {
+            turns.add(Turn.fromJson(new JsonObject(r.get(0).toString())));
+            submitted.add(r.get(1) == null ? 0 : r.get(1).toLong());
           }
         }
-        list.sort((a, b) -> Long.compare(a.submittedAt(), b.submittedAt()));
-        return list;
+        return withCallStates(sessionId, turns, submitted);
       });
     });
-  }
-
-  private Future<InflightTurn> loadInflight(String sessionId, String turnId) {
-    return send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, turnId)).arg("spec").arg("submittedAt"))
-        .compose(r -> {
-          if (r.get(0) == null) {
-            return Future.succeededFuture(null);
-          }
-          Turn turn = Turn.fromJson(new JsonObject(r.get(0).toString()));
-          long submittedAt = r.get(1) == null ? 0 : r.get(1).toLong();
-          List<Future<CallState>> calls = new ArrayList<>();
-          for (int i = 0; i < turn.calls().size(); i++) {
-            calls.add(callState(sessionId, turn.callId(sessionId, i)));
-          }
-          return Future.all(calls).map(cf -> {
-            Map<String, CallState> states = new LinkedHashMap<>();
-            for (int i = 0; i < cf.size(); i++) {
-              CallState s = cf.resultAt(i);
-              states.put(s.callId(), s);
-            }
-            return new InflightTurn(turn, submittedAt, states);
-          });
-        });
   }
 
   // ---------------------------------------------------------------- calls
@@ -829,59 +799,6 @@ public final class RedisJournal {
   }
 
   // ---------------------------------------------------------------- helpers
-
-  /**
-   * Sends the commands asked for while one event-loop task runs as one pipeline (one connection,
-   * one round trip) instead of one connection each. Only for commands that never fail alone
-   * (reads, scripts sent by body), because a pipeline fails whole when one of its commands fails.
-   * Each answer is delivered on the context of whoever asked.
-   */
-  private final class Coalescer {
-    private record Pending(Request request, Promise<Response> answer, Context context) {
-    }
-
-    private final java.util.concurrent.ConcurrentLinkedQueue<Pending> queue = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final java.util.concurrent.atomic.AtomicBoolean scheduled = new java.util.concurrent.atomic.AtomicBoolean();
-
-    Future<Response> send(Request request) {
-      Context context = vertx.getOrCreateContext();
-      Promise<Response> answer = Promise.promise();
-      queue.add(new Pending(request, answer, context));
-      if (scheduled.compareAndSet(false, true)) {
-        context.runOnContext(v -> flush());
-      }
-      return answer.future();
-    }
-
-    private void flush() {
-      scheduled.set(false);
-      while (!queue.isEmpty()) {
-        List<Pending> batch = new ArrayList<>();
-        Pending p;
-        while (batch.size() < PIPELINE && (p = queue.poll()) != null) {
-          batch.add(p);
-        }
-        if (batch.isEmpty()) {
-          return;
-        }
-        List<Request> requests = new ArrayList<>(batch.size());
-        batch.forEach(b -> requests.add(b.request()));
-        commandsSent.add(requests.size());
-        redis.batch(requests).onComplete(ar -> {
-          for (int i = 0; i < batch.size(); i++) {
-            Pending b = batch.get(i);
-            if (ar.succeeded()) {
-              Response r = ar.result().get(i);
-              b.context().runOnContext(v -> b.answer().complete(r));
-            } else {
-              Throwable err = failure(ar.cause());
-              b.context().runOnContext(v -> b.answer().fail(err));
-            }
-          }
-        });
-      }
-    }
-  }
 
   private Future<Void> batch(List<Request> requests) {
     commandsSent.add(requests.size());

@@ -40,10 +40,7 @@ final class SessionVerticle extends VerticleBase {
   private MessageConsumer<JsonObject> approvals;
   static final String PASSIVATED = "PASSIVATED";
 
-  private static final String FENCED_EVENT = "session.fenced";
-
   private volatile long lastActivity = System.currentTimeMillis();
-  private volatile boolean fencedSeen;
   private int accepting;
   private volatile boolean closing;
 
@@ -70,12 +67,8 @@ final class SessionVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     String events = Addresses.events(sessionId);
-    engine = new SessionEngine(vertx, journal, sessionId, catalog, options, event -> {
-      if (FENCED_EVENT.equals(event.getString("type"))) {
-        fencedSeen = true;
-      }
-      vertx.eventBus().publish(events, event);
-    });
+    engine = new SessionEngine(vertx, journal, sessionId, catalog, options,
+        event -> vertx.eventBus().publish(events, event));
     if (definition != null && definition.model() != null) {
       loop = new AgentLoop(vertx, journal, engine, definition, catalog, event -> {
         lastActivity = System.currentTimeMillis();
@@ -96,7 +89,7 @@ final class SessionVerticle extends VerticleBase {
    * thread, so that the manager's sweep visits a session's context only when it may be done.
    */
   boolean mayBeDone(long now) {
-    return !closing && (fencedSeen || now - lastActivity >= idleMillis);
+    return !closing && (engine.isFenced() || now - lastActivity >= idleMillis);
   }
 
   /** On this verticle's context: asks to be passivated when idle long enough, or at once when fenced. */
