@@ -76,7 +76,7 @@ public final class RedisJournal {
         .setMaxPoolSize(1024)
         .setMaxPoolWaiting(options.maxWaiting())
         .setMaxWaitingHandlers(Math.min(options.maxWaiting(), MAX_PIPELINED)));
-    return new LoopConnections(vertx, pool, connector, Math.min(options.maxWaiting(), MAX_PIPELINED));
+    return new EventLoopRedis(vertx, pool, connector, Math.min(options.maxWaiting(), MAX_PIPELINED));
   }
 
   /** Connects and loads the journal's scripts. */

@@ -27,7 +27,7 @@ import java.util.function.Function;
  * (pipelined), which is also what lets Redis serve them with fewer system calls. Commands of one
  * session stay in order on one connection.
  */
-final class LoopConnections implements Redis {
+final class EventLoopRedis implements Redis {
 
   private final VertxInternal vertx;
   private final Redis pool;
@@ -52,7 +52,7 @@ final class LoopConnections implements Redis {
    * @param maxInFlight commands a loop's connection may have in flight (its client's waiting
    *     handlers); beyond that, commands go through the pool instead of failing
    */
-  LoopConnections(Vertx vertx, Redis pool, Redis connector, int maxInFlight) {
+  EventLoopRedis(Vertx vertx, Redis pool, Redis connector, int maxInFlight) {
     this.vertx = (VertxInternal) vertx;
     this.pool = pool;
     this.connector = connector;
