@@ -24,6 +24,8 @@ final class CallSlot {
   long startedAt;
   /** Set when another journal step already journaled this write's first attempt as started. */
   JsonObject startJournaled;
+  /** The result of this call's latest record encoded, so that journal steps need not encode it again. */
+  String resultText;
   private String askReason;
   private boolean asked;
 

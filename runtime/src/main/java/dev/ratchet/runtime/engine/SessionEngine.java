@@ -19,6 +19,7 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.impl.Contexts;
+import dev.ratchet.runtime.impl.JsonText;
 import dev.ratchet.runtime.impl.StepEvents;
 import dev.ratchet.runtime.journal.CallStart;
 import dev.ratchet.runtime.journal.CallState;
@@ -645,10 +646,13 @@ public final class SessionEngine {
   private void complete(TurnRun run, CallSlot slot, Outcome outcome, Object value, String error, int attempts,
                         boolean skipped, ApprovalRecord approval) {
     boolean truncated = false;
+    slot.resultText = null;
     if (outcome == Outcome.SUCCEEDED && value != null) {
       String encoded = Json.encode(value);
-      int size = encoded.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      int size = JsonText.utf8Length(encoded);
+      slot.resultText = encoded;
       if (size > options.maxResultBytes()) {
+        slot.resultText = null;
         if (slot.isWrite()) {
           value = encoded.substring(0, Math.min(encoded.length(), options.maxResultBytes() / 2));
           truncated = true;
@@ -705,7 +709,7 @@ public final class SessionEngine {
     CallSlot next = finished == null ? nextWriteToStartAtOnce(run, batch) : null;
     CallStart start = next == null ? null : new CallStart(next.callId, 1, next.startData(1));
     durably("calls_completed", () -> journal.callsCompleted(sessionId, epoch, run.turn.turnId(), records, turnResult,
-        start))
+        start, r -> resultText(run, r)))
         .onComplete(ar -> {
           if (ar.failed()) {
             batch.forEach(c -> c.slot().done.tryFail(ar.cause()));
@@ -719,10 +723,24 @@ public final class SessionEngine {
           }
           for (int i = 0; i < batch.size(); i++) {
             CallResult journaled = ar.result().records().get(i);
+            if (journaled != batch.get(i).record()) {
+              batch.get(i).slot().resultText = null;
+            }
             emit("call.completed", run.turn.turnId(), journaled.callId().value(), journaled.toJson());
             batch.get(i).slot().done.tryComplete(journaled);
           }
         });
+  }
+
+  /** The result of a record this engine completed, as it was encoded to measure it; null for others. */
+  private static String resultText(TurnRun run, CallResult r) {
+    if (r.index() < 0 || r.index() >= run.slots.size()) {
+      return null;
+    }
+    CallSlot slot = run.slots.get(r.index());
+    CallResult done = slot.done.future().result();
+    // a record read back from the journal (after a takeover) is not the one this slot encoded
+    return done == null || done == r ? slot.resultText : null;
   }
 
   /**

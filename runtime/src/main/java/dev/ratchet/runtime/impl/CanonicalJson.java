@@ -63,7 +63,8 @@ public final class CanonicalJson {
           sb.append(',');
         }
         first = false;
-        sb.append(io.vertx.core.json.Json.encode(e.getKey())).append(':');
+        JsonText.string(sb, e.getKey());
+        sb.append(':');
         write(sb, e.getValue());
       }
       sb.append('}');
@@ -78,7 +79,16 @@ public final class CanonicalJson {
         write(sb, o);
       }
       sb.append(']');
+    } else if (value instanceof String) {
+      // the codec's own escaping, character for character: hashes of arguments journaled earlier
+      // must stay the same
+      JsonText.string(sb, (String) value);
+    } else if (value == null || value instanceof Boolean || value instanceof Integer || value instanceof Long
+        || value instanceof Short || value instanceof Byte || value instanceof java.math.BigInteger) {
+      sb.append(value);
     } else {
+      // floating point and the codec's special types (instants, binary) are rare in arguments: the
+      // codec's own rules keep their text exactly as it always was
       sb.append(io.vertx.core.json.Json.encode(value));
     }
   }

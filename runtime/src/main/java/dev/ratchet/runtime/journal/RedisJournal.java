@@ -12,6 +12,7 @@ import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -21,10 +22,12 @@ import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The Redis journal: every step of every session, appended by one Lua script per state transition,
@@ -321,12 +324,11 @@ public final class RedisJournal {
 
   /** Journals a terminal outcome once (J1); answers the record that is journaled, which may be an earlier one. */
   public Future<CallResult> callCompleted(String sessionId, long epoch, String turnId, CallResult record) {
-    JsonObject json = record.toJson();
-    String encoded = json.encode();
+    String resultText = record.result() == null ? null : Json.encode(record.result());
     return run(Script.CALL_COMPLETED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, record.callId().value())),
-        List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(), encoded,
-            now(), completedEvent(json, encoded)))
+        List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(),
+            RecordText.full(record, resultText), now(), RecordText.bare(record, resultText)))
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : record);
   }
 
@@ -347,16 +349,29 @@ public final class RedisJournal {
    */
   public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
                                                TurnResult turnResult, CallStart nextWrite) {
+    return callsCompleted(sessionId, epoch, turnId, records, turnResult, nextWrite, r -> null);
+  }
+
+  /**
+   * Like {@link #callsCompleted(String, long, String, List, TurnResult, CallStart)}; {@code resultTexts}
+   * gives a record's result already encoded (the engine encodes every result once, to measure it), or
+   * null when it has to be encoded here.
+   */
+  public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
+                                               TurnResult turnResult, CallStart nextWrite,
+                                               Function<CallResult, String> resultTexts) {
     List<String> keyList = new ArrayList<>(5 + records.size());
     keyList.add(keys.meta(sessionId));
     keyList.add(keys.events(sessionId));
     keyList.add(keys.turn(sessionId, turnId));
     keyList.add(keys.inflight(sessionId));
+    Map<CallResult, String> texts = new IdentityHashMap<>();
     List<String> args = new ArrayList<>(7 + records.size() * 4);
     args.add(String.valueOf(epoch));
     args.add(turnId);
     args.add(now());
-    args.add(turnResult == null ? "" : turnResult.toJson().encode());
+    int turnArg = args.size();
+    args.add("");
     if (nextWrite == null) {
       args.add("");
       args.add("");
@@ -369,12 +384,24 @@ public final class RedisJournal {
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
-      JsonObject json = record.toJson();
-      String encoded = json.encode();
+      String resultText = record.result() == null ? null : resultTexts.apply(record);
+      if (record.result() != null && resultText == null) {
+        resultText = Json.encode(record.result());
+      }
+      String full = RecordText.full(record, resultText);
+      texts.put(record, full);
       args.add(record.callId().value());
       args.add(record.outcome().wireName());
-      args.add(encoded);
-      args.add(completedEvent(json, encoded));
+      args.add(full);
+      args.add(RecordText.bare(record, resultText));
+    }
+    if (turnResult != null) {
+      List<String> all = new ArrayList<>(turnResult.calls().size());
+      for (CallResult c : turnResult.calls()) {
+        String full = texts.get(c);
+        all.add(full != null ? full : RecordText.full(c, c.result() == null ? null : resultTexts.apply(c)));
+      }
+      args.set(turnArg, RecordText.turnResult(turnResult.sessionId(), turnId, all));
     }
     return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;
@@ -386,24 +413,6 @@ public final class RedisJournal {
       }
       return new CompletedCalls(journaled, turnDone, started);
     });
-  }
-
-  /**
-   * A {@code call.completed} event: the record without its result, which can be large and is in the
-   * call's hash anyway, and the result's size. The size is read off the record already encoded, so a
-   * result is encoded once per step.
-   */
-  private static String completedEvent(JsonObject record, String encodedRecord) {
-    if (!record.containsKey("result")) {
-      return encodedRecord;
-    }
-    if (record.remove("result") == null) {
-      return record.encode();
-    }
-    String bare = record.encode();
-    // the encoded record is the bare one plus "result":<value> and one comma
-    int resultBytes = encodedRecord.length() - bare.length() - "\"result\":".length() - 1;
-    return bare.substring(0, bare.length() - 1) + ",\"resultBytes\":" + resultBytes + "}";
   }
 
   /** Appends an informational step event, fenced like every other append. */

@@ -61,6 +61,11 @@ public final class BenchCommand implements Callable<Integer> {
       description = "sessions the open-loop turns are spread over (${DEFAULT-VALUE})")
   int openLoopSessions;
 
+  @CommandLine.Option(names = "--open-loop-rate", defaultValue = "0",
+      description = "offered calls/s of the open-loop phase instead of half of the measured peak; skips the"
+          + " closed-loop points, to repeat a latency measurement at a load found earlier")
+  double openLoopRate;
+
   @CommandLine.Option(names = "--heap-sessions", defaultValue = "-1",
       description = "sessions for the heap probe (active, then passivated); default: --recovery-sessions; 0 skips it")
   int heapSessions;
@@ -102,9 +107,9 @@ public final class BenchCommand implements Callable<Integer> {
     JsonObject recovery = null;
     System.out.printf("bench on %d cores, %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("os.name"), System.getProperty("java.version"));
-    System.out.printf("%-9s %-7s %8s %12s %12s %8s %9s %9s %9s %10s %9s %9s %9s %9s%n", "fsync", "mix", "sessions",
+    System.out.printf("%-9s %-7s %8s %12s %12s %8s %9s %9s %9s %10s %9s %9s %9s %9s %9s%n", "fsync", "mix", "sessions",
         "calls/s", "ceiling/s", "ratio", "p50 ms", "p99 ms", "p999 ms", "ovh/call", "cmds/call", "bytes/call",
-        "jvm us/c", "redis us/c");
+        "jvm us/c", "redis us/c", "alloc/c");
     for (String fsync : redisUrl == null ? fsyncs : List.of("external")) {
       RedisServerProcess own = redisUrl == null
           ? RedisServerProcess.start(0, Files.createTempDirectory("ratchet-bench"), fsync) : null;
@@ -113,15 +118,15 @@ public final class BenchCommand implements Callable<Integer> {
         for (String mixName : mixes) {
           Workload.Mix mix = Workload.Mix.valueOf(mixName.toUpperCase());
           double peak = 0;
-          for (int n : sessions) {
+          for (int n : openLoopRate > 0 ? List.<Integer>of() : sessions) {
             JsonObject point = point(url, fsync, mix, n);
             points.add(point);
             peak = Math.max(peak, point.getDouble("callsPerSec"));
             series.computeIfAbsent(mix.label() + ", " + fsync, k -> new ArrayList<>())
                 .add(new BenchPlot.Point(n, point.getDouble("callsPerSec"), point.getDouble("turnP99Ms")));
           }
-          if (openLoopMixes.contains(mixName) && peak > 0) {
-            openLoops.add(openLoop(url, fsync, mix, peak / 2));
+          if (openLoopMixes.contains(mixName) && (peak > 0 || openLoopRate > 0)) {
+            openLoops.add(openLoop(url, fsync, mix, openLoopRate > 0 ? openLoopRate : peak / 2));
           }
         }
         if (recovery == null && (recoverySessions > 0 || heapSessions > 0)) {
@@ -181,9 +186,11 @@ public final class BenchCommand implements Callable<Integer> {
       Map<String, String> stats0 = journal.info("stats").await();
       Map<String, String> cpu0 = journal.info("cpu").await();
       long jvmCpu0 = processCpuNanos();
+      JvmCounters jvm0 = JvmCounters.now();
       long sent0 = journal.commandsSent();
       Workload.Result r = Workload.run(ratchet, mix, n, seconds * 1000L);
       long sent = journal.commandsSent() - sent0;
+      JvmCounters jvm = JvmCounters.now().since(jvm0);
       long jvmCpu = processCpuNanos() - jvmCpu0;
       Map<String, String> cpu1 = journal.info("cpu").await();
       Map<String, String> stats1 = journal.info("stats").await();
@@ -212,11 +219,13 @@ public final class BenchCommand implements Callable<Integer> {
           .put("redisCommandsExecutedPerCall", round((double) executed / calls))
           .put("redisBytesPerCall", Math.round((double) bytes / calls))
           .put("jvmCpuMicrosPerCall", round(jvmCpu / 1e3 / calls))
-          .put("redisCpuMicrosPerCall", round(redisCpuSeconds(cpu0, cpu1) * 1e6 / calls));
-      System.out.printf("%-9s %-7s %8d %,12.0f %,12.0f %7.0f%% %9.2f %9.2f %9.2f %10.3f %9.2f %9d %9.1f %9.1f%n", fsync,
+          .put("redisCpuMicrosPerCall", round(redisCpuSeconds(cpu0, cpu1) * 1e6 / calls))
+          .put("jvmBytesAllocatedPerCall", jvm.allocatedBytes() / calls);
+      System.out.printf("%-9s %-7s %8d %,12.0f %,12.0f %7.0f%% %9.2f %9.2f %9.2f %10.3f %9.2f %9d %9.1f %9.1f %9d%n", fsync,
           mix.label(), n, r.callsPerSecond(), ceiling, ratio * 100, r.latencies().percentileMillis(50),
           r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9), overheadPerCall,
-          (double) sent / calls, bytes / calls, jvmCpu / 1e3 / calls, redisCpuSeconds(cpu0, cpu1) * 1e6 / calls);
+          (double) sent / calls, bytes / calls, jvmCpu / 1e3 / calls, redisCpuSeconds(cpu0, cpu1) * 1e6 / calls,
+          jvm.allocatedBytes() / calls);
       return p;
     } finally {
       vertx.close().await();
@@ -233,7 +242,9 @@ public final class BenchCommand implements Callable<Integer> {
       OpenLoop load = new OpenLoop();
       load.run(ratchet, mix, callsPerSec, openLoopSessions, Math.max(2, warmup) * 1000L);
       long rewrites0 = aofRewrites(ratchet);
+      JvmCounters jvm0 = JvmCounters.now();
       OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
+      JvmCounters jvm = JvmCounters.now().since(jvm0);
       long rewrites = aofRewrites(ratchet) - rewrites0;
       ratchet.close().await();
       JsonObject o = new JsonObject().put("fsync", fsync).put("mix", mix.label())
@@ -245,14 +256,17 @@ public final class BenchCommand implements Callable<Integer> {
           .put("turnP999Ms", round(r.latencies().percentileMillis(99.9)))
           .put("overheadPerCallP50Ms", round(r.overheadPerCall().percentileMillis(50)))
           .put("overheadPerCallP99Ms", round(r.overheadPerCall().percentileMillis(99)))
-          .put("aofRewritesDuring", rewrites);
-      System.out.printf("open loop, %s %s at half of peak: %,.0f calls/s offered, %,.0f achieved over %d sessions;"
+          .put("aofRewritesDuring", rewrites)
+          .put("gcCollectionsDuring", jvm.collections()).put("gcMillisDuring", jvm.collectionMillis());
+      System.out.printf("open loop, %s %s at " + (openLoopRate > 0 ? "the rate asked for" : "half of peak")
+              + ": %,.0f calls/s offered, %,.0f achieved over %d sessions;"
               + " turn p50 %.2f ms, p99 %.2f ms, p999 %.2f ms; overhead per call p50 %.3f ms, p99 %.3f ms%s%n",
           fsync, mix.label(), r.offeredCallsPerSec(), r.achievedCallsPerSec(), openLoopSessions,
           r.latencies().percentileMillis(50), r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9),
           r.overheadPerCall().percentileMillis(50), r.overheadPerCall().percentileMillis(99),
           (r.turnsLate() > 0 ? "; " + r.turnsLate() + " turns unfinished" : "")
-              + (rewrites > 0 ? "; Redis rewrote its AOF " + rewrites + " time(s) meanwhile" : ""));
+              + (rewrites > 0 ? "; Redis rewrote its AOF " + rewrites + " time(s) meanwhile" : "")
+              + String.format("; %d GC pauses, %d ms in all", jvm.collections(), jvm.collectionMillis()));
       return o;
     } finally {
       vertx.close().await();

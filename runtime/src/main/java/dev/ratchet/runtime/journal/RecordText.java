@@ -1,0 +1,106 @@
+package dev.ratchet.runtime.journal;
+
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.impl.JsonText;
+import io.vertx.core.json.Json;
+
+import java.util.List;
+
+/**
+ * A call's record, and a turn's results, as the journal stores them: the same fields as
+ * {@link CallResult#toJson()}, written straight as text. A group commit writes each record twice
+ * (into the call's hash, and without its result into the step event) and the turn's results once
+ * more; building a {@code JsonObject} and running the codec for each was most of what a call
+ * allocated.
+ */
+final class RecordText {
+
+  private RecordText() {
+  }
+
+  /** The record with its result; {@code resultText} is the result already encoded, or null to encode it here. */
+  static String full(CallResult r, String resultText) {
+    StringBuilder sb = new StringBuilder(256 + (resultText == null ? 0 : resultText.length()));
+    fields(sb, r, r.result() == null ? null : resultText == null ? Json.encode(r.result()) : resultText, -1);
+    return sb.append('}').toString();
+  }
+
+  /** The record without its result, and the result's size instead when it has one: a step event's data. */
+  static String bare(CallResult r, String resultText) {
+    StringBuilder sb = new StringBuilder(256);
+    int size = r.result() == null ? -1 : (resultText == null ? Json.encode(r.result()) : resultText).length();
+    fields(sb, r, null, size);
+    return sb.append('}').toString();
+  }
+
+  /** A turn's results from its records' texts, as {@link dev.ratchet.runtime.TurnResult#toJson()} has them. */
+  static String turnResult(String sessionId, String turnId, List<String> recordTexts) {
+    int size = 64;
+    for (String t : recordTexts) {
+      size += t.length() + 1;
+    }
+    StringBuilder sb = new StringBuilder(size).append('{');
+    JsonText.name(sb, "sessionId");
+    nullableString(sb, sessionId);
+    JsonText.name(sb, "turnId");
+    nullableString(sb, turnId);
+    JsonText.name(sb, "results").append('[');
+    for (int i = 0; i < recordTexts.size(); i++) {
+      if (i > 0) {
+        sb.append(',');
+      }
+      sb.append(recordTexts.get(i));
+    }
+    return sb.append("]}").toString();
+  }
+
+  private static void fields(StringBuilder sb, CallResult r, String resultText, int resultBytes) {
+    sb.append('{');
+    JsonText.name(sb, "index").append(r.index());
+    JsonText.name(sb, "callId");
+    JsonText.string(sb, r.callId().value());
+    JsonText.name(sb, "tool");
+    nullableString(sb, r.tool());
+    JsonText.name(sb, "outcome");
+    JsonText.string(sb, r.outcome().wireName());
+    JsonText.name(sb, "attempts").append(r.attempts());
+    JsonText.name(sb, "skipped").append(r.skipped());
+    JsonText.name(sb, "durationMs").append(r.durationMillis());
+    if (r.effectClass() != null) {
+      JsonText.name(sb, "effectClass");
+      JsonText.string(sb, r.effectClass().wireName());
+    }
+    if (r.modelCallId() != null) {
+      JsonText.name(sb, "modelCallId");
+      JsonText.string(sb, r.modelCallId());
+    }
+    if (resultText != null) {
+      JsonText.name(sb, "result").append(resultText);
+    }
+    if (r.error() != null) {
+      JsonText.name(sb, "error");
+      JsonText.string(sb, r.error());
+    }
+    if (r.truncated()) {
+      JsonText.name(sb, "truncated").append(true);
+    }
+    if (r.approval() != null) {
+      JsonText.name(sb, "approval").append(r.approval().toJson().encode());
+    }
+    if (r.reconciledBy() != null) {
+      JsonText.name(sb, "reconciledBy");
+      JsonText.string(sb, r.reconciledBy());
+    }
+    if (resultBytes >= 0) {
+      JsonText.name(sb, "resultBytes").append(resultBytes);
+    }
+  }
+
+  private static void nullableString(StringBuilder sb, String s) {
+    if (s == null) {
+      sb.append("null");
+    } else {
+      JsonText.string(sb, s);
+    }
+  }
+}
