@@ -17,37 +17,37 @@ final class JournalKeys {
   }
 
   String meta(String sessionId) {
-    return session(sessionId) + ":meta";
+    return prefix + ":{" + sessionId + "}:meta";
   }
 
   String events(String sessionId) {
-    return session(sessionId) + ":events";
+    return prefix + ":{" + sessionId + "}:events";
   }
 
   String turn(String sessionId, String turnId) {
-    return session(sessionId) + ":turn:" + turnId;
+    return prefix + ":{" + sessionId + "}:turn:" + turnId;
   }
 
   String call(String sessionId, String callId) {
-    return session(sessionId) + ":call:" + callId;
+    return prefix + ":{" + sessionId + "}:call:" + callId;
   }
 
   String inflight(String sessionId) {
-    return session(sessionId) + ":inflight";
+    return prefix + ":{" + sessionId + "}:inflight";
   }
 
   /** The agent loop's state: last step, and which message, model step and round end is recorded where. */
   String loop(String sessionId) {
-    return session(sessionId) + ":loop";
+    return prefix + ":{" + sessionId + "}:loop";
   }
 
   /** The agent loop's conversation: user messages, model responses and round ends, in order. */
   String conversation(String sessionId) {
-    return session(sessionId) + ":conversation";
+    return prefix + ":{" + sessionId + "}:conversation";
   }
 
   String turns(String sessionId) {
-    return session(sessionId) + ":turns";
+    return prefix + ":{" + sessionId + "}:turns";
   }
 
   /** Sessions with turns in flight: where recovery starts. */
