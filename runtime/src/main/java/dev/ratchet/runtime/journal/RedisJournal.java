@@ -21,6 +21,7 @@ import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -267,10 +268,11 @@ public final class RedisJournal {
 
   /** Journals a turn's results (J7); answers the results journaled first if the turn was already completed. */
   public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
+    EncodedTurn encoded = EncodedTurn.of(result, Map.of());
     return run(Script.TURN_COMPLETED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
             keys.inflight(sessionId)),
-        List.of(String.valueOf(epoch), result.turnId(), result.toJson().encode(), now()))
+        List.of(String.valueOf(epoch), result.turnId(), encoded.results(), now(), encoded.event()))
         .map(r -> "done".equals(r.get(0).toString())
             ? TurnResult.fromJson(new JsonObject(r.get(1).toString())) : result);
   }
@@ -321,12 +323,11 @@ public final class RedisJournal {
 
   /** Journals a terminal outcome once (J1); answers the record that is journaled, which may be an earlier one. */
   public Future<CallResult> callCompleted(String sessionId, long epoch, String turnId, CallResult record) {
-    JsonObject json = record.toJson();
-    String encoded = json.encode();
+    EncodedRecord encoded = EncodedRecord.of(record);
     return run(Script.CALL_COMPLETED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, record.callId().value())),
-        List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(), encoded,
-            now(), completedEvent(json, encoded)))
+        List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(),
+            encoded.record(), now(), encoded.event()))
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : record);
   }
 
@@ -352,11 +353,22 @@ public final class RedisJournal {
     keyList.add(keys.events(sessionId));
     keyList.add(keys.turn(sessionId, turnId));
     keyList.add(keys.inflight(sessionId));
-    List<String> args = new ArrayList<>(7 + records.size() * 4);
+    Map<CallResult, EncodedRecord> encoded = new IdentityHashMap<>(records.size());
+    for (CallResult record : records) {
+      encoded.put(record, EncodedRecord.of(record));
+    }
+    List<String> args = new ArrayList<>(8 + records.size() * 4);
     args.add(String.valueOf(epoch));
     args.add(turnId);
     args.add(now());
-    args.add(turnResult == null ? "" : turnResult.toJson().encode());
+    if (turnResult == null) {
+      args.add("");
+      args.add("");
+    } else {
+      EncodedTurn turn = EncodedTurn.of(turnResult, encoded);
+      args.add(turn.results());
+      args.add(turn.event());
+    }
     if (nextWrite == null) {
       args.add("");
       args.add("");
@@ -369,12 +381,11 @@ public final class RedisJournal {
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
-      JsonObject json = record.toJson();
-      String encoded = json.encode();
+      EncodedRecord e = encoded.get(record);
       args.add(record.callId().value());
       args.add(record.outcome().wireName());
-      args.add(encoded);
-      args.add(completedEvent(json, encoded));
+      args.add(e.record());
+      args.add(e.event());
     }
     return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;
@@ -404,6 +415,48 @@ public final class RedisJournal {
     // the encoded record is the bare one plus "result":<value> and one comma
     int resultBytes = encodedRecord.length() - bare.length() - "\"result\":".length() - 1;
     return bare.substring(0, bare.length() - 1) + ",\"resultBytes\":" + resultBytes + "}";
+  }
+
+  /** A call's record encoded once: whole, as the call's hash holds it, and as step events carry it. */
+  private record EncodedRecord(String record, String event) {
+
+    static EncodedRecord of(CallResult record) {
+      JsonObject json = record.toJson();
+      String encoded = json.encode();
+      return new EncodedRecord(encoded, completedEvent(json, encoded));
+    }
+  }
+
+  /**
+   * A turn's results encoded twice from its records' encodings: whole ({@link TurnResult#toJson()}),
+   * as the turn's hash keeps them for a resubmission and {@link #turnResult}; and as the
+   * {@code turn.completed} event carries them, each record as its {@code call.completed} event does.
+   * The turn's hash and each call's hash keep the results: a third copy in the stream would only
+   * grow Redis's AOF (and so how often Redis rewrites it).
+   */
+  private record EncodedTurn(String results, String event) {
+
+    /** Reuses the records of {@code known} (encoded for this step), so no record is encoded twice. */
+    static EncodedTurn of(TurnResult result, Map<CallResult, EncodedRecord> known) {
+      String envelope = new JsonObject().put("sessionId", result.sessionId()).put("turnId", result.turnId()).encode();
+      String head = envelope.substring(0, envelope.length() - 1) + ",\"results\":[";
+      StringBuilder results = new StringBuilder(head);
+      StringBuilder event = new StringBuilder(head);
+      for (int i = 0; i < result.calls().size(); i++) {
+        CallResult call = result.calls().get(i);
+        EncodedRecord e = known.get(call);
+        if (e == null) {
+          e = EncodedRecord.of(call);
+        }
+        if (i > 0) {
+          results.append(',');
+          event.append(',');
+        }
+        results.append(e.record());
+        event.append(e.event());
+      }
+      return new EncodedTurn(results.append("]}").toString(), event.append("]}").toString());
+    }
   }
 
   /** Appends an informational step event, fenced like every other append. */

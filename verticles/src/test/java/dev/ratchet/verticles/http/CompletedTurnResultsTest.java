@@ -30,7 +30,11 @@ import java.util.UUID;
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Over HTTP a completed turn shows every call's result, also for journals whose events carry the results. */
+/**
+ * A completed turn's event in the journal's stream carries each call's result size, not the result;
+ * over HTTP a completed turn still shows every call's result, also for journals whose events carry
+ * the results (written before).
+ */
 class CompletedTurnResultsTest {
 
   @RegisterExtension
@@ -54,6 +58,39 @@ class CompletedTurnResultsTest {
 
   static JsonObject order(String id) {
     return new JsonObject().put("order", id).put("status", "shipped");
+  }
+
+  @Test
+  void theStreamCarriesEachResultsSizeWhileTheTimelineEventsAndTurnResultsShowTheResult() throws Exception {
+    String s = session();
+    Http agent = Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN);
+    agent.post("/api/sessions/" + s + "/turns", new JsonObject().put("agent", "shop").put("turn", new JsonObject()
+        .put("turnId", "t1").put("calls", List.of(
+            new JsonObject().put("name", "look_up_order").put("arguments", new JsonObject().put("id", "A-7")),
+            new JsonObject().put("name", "look_up_order").put("arguments", new JsonObject().put("id", "A-8"))))));
+    Http.Answer done = agent.get("/api/sessions/" + s + "/turns/t1?wait=20");
+    assertThat(done.status()).as(done.body()).isEqualTo(200);
+    assertThat(done.json().getJsonObject("results").getJsonArray("results").getJsonObject(1).getJsonObject("result"))
+        .isEqualTo(order("A-8"));
+
+    JsonObject stored = await(shop.ratchet.journal().events(s, null, 100)).stream()
+        .filter(e -> "turn.completed".equals(e.getString("type"))).findFirst().orElseThrow().getJsonObject("data");
+    for (int i = 0; i < 2; i++) {
+      JsonObject record = stored.getJsonArray("results").getJsonObject(i);
+      assertThat(record.containsKey("result")).isFalse();
+      assertThat(record.getInteger("resultBytes")).isEqualTo(order(i == 0 ? "A-7" : "A-8").encode().length());
+      assertThat(record.getString("outcome")).isEqualTo("succeeded");
+      assertThat(record.getString("tool")).isEqualTo("look_up_order");
+    }
+
+    Http vic = Http.login(shop.baseUrl(), "vic", ShopRuntime.PASSWORD);
+    JsonObject turn = vic.get("/api/sessions/" + s).json().getJsonArray("turns").getJsonObject(0);
+    assertThat(turn.getString("status")).isEqualTo("completed");
+    assertThat(turn.getJsonArray("calls").getJsonObject(0).getJsonObject("result")).isEqualTo(order("A-7"));
+    assertThat(turn.getJsonArray("calls").getJsonObject(1).getJsonObject("result")).isEqualTo(order("A-8"));
+
+    JsonObject streamed = streamedTurnCompleted(s);
+    assertThat(streamed.getJsonObject("data")).isEqualTo(done.json().getJsonObject("results"));
   }
 
   @Test
