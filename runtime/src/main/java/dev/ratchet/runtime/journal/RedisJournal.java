@@ -270,10 +270,11 @@ public final class RedisJournal {
 
   /** Journals a turn's results (J7); answers the results journaled first if the turn was already completed. */
   public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
+    String[] texts = turnTexts(result, Map.of(), r -> null);
     return run(Script.TURN_COMPLETED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
             keys.inflight(sessionId)),
-        List.of(String.valueOf(epoch), result.turnId(), result.toJson().encode(), now()))
+        List.of(String.valueOf(epoch), result.turnId(), texts[0], now(), texts[1]))
         .map(r -> "done".equals(r.get(0).toString())
             ? TurnResult.fromJson(new JsonObject(r.get(1).toString())) : result);
   }
@@ -365,13 +366,22 @@ public final class RedisJournal {
     keyList.add(keys.events(sessionId));
     keyList.add(keys.turn(sessionId, turnId));
     keyList.add(keys.inflight(sessionId));
-    Map<CallResult, String> texts = new IdentityHashMap<>();
-    List<String> args = new ArrayList<>(7 + records.size() * 4);
+    Map<CallResult, String[]> texts = new IdentityHashMap<>(records.size());
+    for (CallResult record : records) {
+      texts.put(record, texts(record, resultTexts));
+    }
+    List<String> args = new ArrayList<>(8 + records.size() * 4);
     args.add(String.valueOf(epoch));
     args.add(turnId);
     args.add(now());
-    int turnArg = args.size();
-    args.add("");
+    if (turnResult == null) {
+      args.add("");
+      args.add("");
+    } else {
+      String[] turn = turnTexts(turnResult, texts, resultTexts);
+      args.add(turn[0]);
+      args.add(turn[1]);
+    }
     if (nextWrite == null) {
       args.add("");
       args.add("");
@@ -384,24 +394,11 @@ public final class RedisJournal {
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
-      String resultText = record.result() == null ? null : resultTexts.apply(record);
-      if (record.result() != null && resultText == null) {
-        resultText = Json.encode(record.result());
-      }
-      String full = RecordText.full(record, resultText);
-      texts.put(record, full);
+      String[] t = texts.get(record);
       args.add(record.callId().value());
       args.add(record.outcome().wireName());
-      args.add(full);
-      args.add(RecordText.bare(record, resultText));
-    }
-    if (turnResult != null) {
-      List<String> all = new ArrayList<>(turnResult.calls().size());
-      for (CallResult c : turnResult.calls()) {
-        String full = texts.get(c);
-        all.add(full != null ? full : RecordText.full(c, c.result() == null ? null : resultTexts.apply(c)));
-      }
-      args.set(turnArg, RecordText.turnResult(turnResult.sessionId(), turnId, all));
+      args.add(t[0]);
+      args.add(t[1]);
     }
     return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;
@@ -413,6 +410,38 @@ public final class RedisJournal {
       }
       return new CompletedCalls(journaled, turnDone, started);
     });
+  }
+
+  /** A record's two texts: whole, as the call's hash keeps it, and without its result, as step events carry it. */
+  private static String[] texts(CallResult record, Function<CallResult, String> resultTexts) {
+    String resultText = record.result() == null ? null : resultTexts.apply(record);
+    if (record.result() != null && resultText == null) {
+      resultText = Json.encode(record.result());
+    }
+    return new String[] {RecordText.full(record, resultText), RecordText.bare(record, resultText)};
+  }
+
+  /**
+   * A turn's results twice, from its records' texts: whole ({@link TurnResult#toJson()}), as the
+   * turn's hash keeps them for a resubmission and {@link #turnResult}; and as the
+   * {@code turn.completed} event carries them, each record as its {@code call.completed} event does.
+   * The turn's hash and each call's hash keep the results: a third copy in the stream would only
+   * grow Redis's AOF (and so how often Redis rewrites it).
+   */
+  private static String[] turnTexts(TurnResult result, Map<CallResult, String[]> known,
+                                    Function<CallResult, String> resultTexts) {
+    List<String> whole = new ArrayList<>(result.calls().size());
+    List<String> bare = new ArrayList<>(result.calls().size());
+    for (CallResult call : result.calls()) {
+      String[] t = known.get(call);
+      if (t == null) {
+        t = texts(call, resultTexts);
+      }
+      whole.add(t[0]);
+      bare.add(t[1]);
+    }
+    return new String[] {RecordText.turnResult(result.sessionId(), result.turnId(), whole),
+        RecordText.turnResult(result.sessionId(), result.turnId(), bare)};
   }
 
   /** Appends an informational step event, fenced like every other append. */

@@ -13,6 +13,7 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -243,6 +244,60 @@ class JournalContractTest {
     assertThat(second.containsKey("resultBytes")).isFalse();
     assertThat(second.getString("error")).isEqualTo("no");
     assertThat(await(journal.callState(sessionId, a.callId())).record().result()).isEqualTo(value);
+  }
+
+  @Test
+  void aCompletedTurnsEventCarriesEachResultsSizeWhileTheTurnKeepsItsResultsWhole() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    JsonObject value = new JsonObject().put("text", "héllo \"quoted\"").put("n", List.of(1, 2, 3));
+    // completed with the group commit of its last outcomes; the first call's outcome was journaled a step before
+    Turn t1 = turn("t1", "a", "b", "c");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t1));
+    CallResult a = record(t1, 0, Outcome.SUCCEEDED, value, null);
+    CallResult b = record(t1, 1, Outcome.FAILED, null, "no");
+    CallResult c = record(t1, 2, Outcome.SUCCEEDED, new JsonArray().add("x").add(2), null);
+    await(journal.callCompleted(sessionId, epoch, "t1", a));
+    TurnResult r1 = new TurnResult(sessionId, "t1", List.of(a, b, c));
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(b, c), r1)).turnCompleted()).isTrue();
+    // completed on its own, as when every outcome was journaled before
+    Turn t2 = turn("t2", "a");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t2));
+    CallResult d = record(t2, 0, Outcome.SUCCEEDED, "done", null);
+    await(journal.callCompleted(sessionId, epoch, "t2", d));
+    TurnResult r2 = new TurnResult(sessionId, "t2", List.of(d));
+    await(journal.turnCompleted(sessionId, epoch, r2));
+
+    List<JsonObject> completed = await(journal.events(sessionId, null, 100)).stream()
+        .filter(e -> "turn.completed".equals(e.getString("type"))).toList();
+    assertThat(completed).extracting(e -> e.getString("turn")).containsExactly("t1", "t2");
+    JsonObject data = completed.get(0).getJsonObject("data");
+    assertThat(data.getString("sessionId")).isEqualTo(sessionId);
+    assertThat(data.getString("turnId")).isEqualTo("t1");
+    List<JsonObject> records = data.getJsonArray("results").stream().map(o -> (JsonObject) o).toList();
+    assertThat(records).noneMatch(r -> r.containsKey("result"));
+    assertThat(records).extracting(r -> r.getInteger("resultBytes"))
+        .containsExactly(value.encode().length(), null, "[\"x\",2]".length());
+    for (int i = 0; i < 3; i++) {
+      JsonObject whole = r1.call(i).toJson();
+      whole.remove("result");
+      JsonObject bare = records.get(i).copy();
+      bare.remove("resultBytes");
+      assertThat(bare).isEqualTo(whole);
+    }
+    JsonObject alone = completed.get(1).getJsonObject("data").getJsonArray("results").getJsonObject(0);
+    assertThat(alone.containsKey("result")).isFalse();
+    assertThat(alone.getInteger("resultBytes")).isEqualTo("\"done\"".length());
+
+    // the turn keeps its results whole, written as they were before the event was made smaller
+    for (TurnResult r : List.of(r1, r2)) {
+      Response kept = await(journal.send(Request.cmd(Command.HGET)
+          .arg(new JournalKeys(REDIS.keyPrefix()).turn(sessionId, r.turnId())).arg("results")));
+      assertThat(kept.toString()).isEqualTo(r.toJson().encode());
+      assertThat(await(journal.turnResult(sessionId, r.turnId())).toJson()).isEqualTo(r.toJson());
+    }
+    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, t1));
+    assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
+    assertThat(again.results().call(0).result()).isEqualTo(value);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.ratchet.verticles.cli;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.verticles.RatchetConfig;
+import dev.ratchet.verticles.http.impl.JournalReader;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
@@ -30,7 +31,8 @@ public final class InspectCommand implements Callable<Integer> {
   @CommandLine.Option(names = "--redis-url", description = "overrides redis.url and RATCHET_REDIS_URL")
   String redisUrl;
 
-  @CommandLine.Option(names = "--json", description = "print the raw events as JSON lines")
+  @CommandLine.Option(names = "--json",
+      description = "print the events as JSON lines (a completed turn's with its results)")
   boolean json;
 
   @Override
@@ -55,6 +57,9 @@ public final class InspectCommand implements Callable<Integer> {
       String after = null;
       while (true) {
         List<JsonObject> events = journal.events(sessionId, after, 500).await();
+        if (json) {
+          events = JournalReader.withResults(journal, sessionId, events).await();
+        }
         if (events.isEmpty()) {
           break;
         }

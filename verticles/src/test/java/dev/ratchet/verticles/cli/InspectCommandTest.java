@@ -30,7 +30,7 @@ class InspectCommandTest {
   static final TestRedis REDIS = new TestRedis();
 
   @Test
-  void inspectPrintsASessionsJournalAsATimeline() throws Exception {
+  void inspectPrintsASessionsJournalAsATimelineAndAsJsonWithTheTurnsResults() throws Exception {
     Vertx vertx = Vertx.vertx();
     Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
         .keyPrefix(REDIS.keyPrefix())));
@@ -44,21 +44,32 @@ class InspectCommandTest {
     Path conf = Files.createTempFile("ratchet", ".json");
     Files.writeString(conf, new JsonObject().put("journal", new JsonObject().put("keyPrefix", REDIS.keyPrefix()))
         .encode());
+    String printed = inspect("inspect-me", "--redis-url", REDIS.url(), "--config", conf.toString());
+    assertThat(printed).contains("session inspect-me  agent shop");
+    assertThat(printed).containsSubsequence("turn.submitted", "call.started", "cancel_order [non_idempotent_write]"
+        + " succeeded", "turn.completed");
+
+    // the journal's stream keeps only the result's size; the JSON lines show the turn's results whole
+    JsonObject completed = inspect("inspect-me", "--json", "--redis-url", REDIS.url(), "--config", conf.toString())
+        .lines().filter(l -> l.startsWith("{")).map(JsonObject::new)
+        .filter(e -> "turn.completed".equals(e.getString("type"))).findFirst().orElseThrow();
+    assertThat(completed.getJsonObject("data").getJsonArray("results").getJsonObject(0).getValue("result"))
+        .isEqualTo("cancelled");
+  }
+
+  /** What the command prints; fails unless it ends with 0. */
+  private static String inspect(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream previous = System.out;
     System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
     int code;
     try {
-      code = new CommandLine(new InspectCommand()).execute("inspect-me", "--redis-url", REDIS.url(),
-          "--config", conf.toString());
+      code = new CommandLine(new InspectCommand()).execute(args);
     } finally {
       System.setOut(previous);
     }
-    String printed = out.toString(StandardCharsets.UTF_8);
     assertThat(code).isZero();
-    assertThat(printed).contains("session inspect-me  agent shop");
-    assertThat(printed).containsSubsequence("turn.submitted", "call.started", "cancel_order [non_idempotent_write]"
-        + " succeeded", "turn.completed");
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   @Test

@@ -85,25 +85,27 @@ public final class EventStream {
       }
       reading = true;
       again = false;
-      ratchet.journal().events(sessionId, lastId, JournalReader.PAGE).onComplete(ar -> {
-        reading = false;
-        if (closed) {
-          return;
-        }
-        if (ar.failed()) {
-          response.write("event: error\ndata: " + new JsonObject().put("code", "JOURNAL_UNAVAILABLE").encode()
-              + "\n\n");
-          return;
-        }
-        for (JsonObject e : ar.result()) {
-          lastId = e.getString("id");
-          response.write("id: " + lastId + "\nevent: " + e.getString("type", "event") + "\ndata: " + e.encode()
-              + "\n\n");
-        }
-        if (again || ar.result().size() == JournalReader.PAGE) {
-          read();
-        }
-      });
+      ratchet.journal().events(sessionId, lastId, JournalReader.PAGE)
+          .compose(page -> JournalReader.withResults(ratchet.journal(), sessionId, page))
+          .onComplete(ar -> {
+            reading = false;
+            if (closed) {
+              return;
+            }
+            if (ar.failed()) {
+              response.write("event: error\ndata: " + new JsonObject().put("code", "JOURNAL_UNAVAILABLE").encode()
+                  + "\n\n");
+              return;
+            }
+            for (JsonObject e : ar.result()) {
+              lastId = e.getString("id");
+              response.write("id: " + lastId + "\nevent: " + e.getString("type", "event") + "\ndata: " + e.encode()
+                  + "\n\n");
+            }
+            if (again || ar.result().size() == JournalReader.PAGE) {
+              read();
+            }
+          });
     }
 
     private void close() {

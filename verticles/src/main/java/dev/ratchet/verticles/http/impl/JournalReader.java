@@ -1,11 +1,15 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.RedisJournal;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Reads a session's whole event stream page by page, up to a cap so one huge session cannot stall a request. */
 public final class JournalReader {
@@ -29,6 +33,52 @@ public final class JournalReader {
       }
       return after(journal, sessionId, page.get(page.size() - 1).getString("id"), acc);
     });
+  }
+
+  /**
+   * The events, with every {@code turn.completed} event carrying its turn's results whole. The
+   * journal's stream keeps each record of a completed turn without its result, only its size
+   * ({@code resultBytes}, as {@code call.completed} does), because the turn itself keeps the results:
+   * they are read from there, one read per such turn, so a reader shows the results as it always
+   * did. Events of journals written before, which carry the results, are left as they are, as is an
+   * event whose turn the journal does not hold.
+   */
+  public static Future<List<JsonObject>> withResults(RedisJournal journal, String sessionId, List<JsonObject> events) {
+    Map<String, List<JsonObject>> stripped = new LinkedHashMap<>();
+    for (JsonObject e : events) {
+      if ("turn.completed".equals(e.getString("type")) && e.getString("turn") != null
+          && withoutResults(e.getJsonObject("data"))) {
+        stripped.computeIfAbsent(e.getString("turn"), t -> new ArrayList<>()).add(e);
+      }
+    }
+    if (stripped.isEmpty()) {
+      return Future.succeededFuture(events);
+    }
+    List<Future<TurnResult>> reads = new ArrayList<>(stripped.size());
+    stripped.keySet().forEach(turnId -> reads.add(journal.turnResult(sessionId, turnId)));
+    return Future.all(reads).map(cf -> {
+      int i = 0;
+      for (List<JsonObject> turnEvents : stripped.values()) {
+        TurnResult result = cf.resultAt(i++);
+        if (result != null) {
+          turnEvents.forEach(e -> e.put("data", result.toJson()));
+        }
+      }
+      return events;
+    });
+  }
+
+  /** Whether a turn.completed event's records left out a result (a record with a result has its size instead). */
+  private static boolean withoutResults(JsonObject data) {
+    if (data == null) {
+      return false;
+    }
+    for (Object r : data.getJsonArray("results", new JsonArray())) {
+      if (r instanceof JsonObject && ((JsonObject) r).containsKey("resultBytes")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -84,7 +84,9 @@ public final class SessionRoutes {
       if (info.getString("agent") == null) {
         return Future.failedFuture(new RatchetException("UNKNOWN_SESSION", "no session '" + sessionId + "'"));
       }
-      return JournalReader.all(ratchet.journal(), sessionId).map(events -> Timeline.build(sessionId, info, events));
+      return JournalReader.all(ratchet.journal(), sessionId)
+          .compose(events -> JournalReader.withResults(ratchet.journal(), sessionId, events))
+          .map(events -> Timeline.build(sessionId, info, events));
     }).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());

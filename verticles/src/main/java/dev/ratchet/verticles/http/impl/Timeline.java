@@ -95,6 +95,7 @@ public final class Timeline {
                 // a call ended without its own event (for example refused before it ran)
                 completed(c, record, at);
               }
+              // present when the events were read with JournalReader.withResults, or journaled with them
               if (record.containsKey("result")) {
                 c.put("result", record.getValue("result"));
               }

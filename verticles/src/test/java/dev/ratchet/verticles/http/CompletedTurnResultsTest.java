@@ -1,0 +1,141 @@
+package dev.ratchet.verticles.http;
+
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.testing.TestRedis;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A completed turn's event in the journal's stream carries each call's result size, not the result;
+ * over HTTP a completed turn still shows every call's result, also for journals whose events carry
+ * the results (written before).
+ */
+class CompletedTurnResultsTest {
+
+  @RegisterExtension
+  static final TestRedis REDIS = new TestRedis();
+
+  static ShopRuntime shop;
+
+  @BeforeAll
+  static void start() {
+    shop = new ShopRuntime(REDIS);
+  }
+
+  @AfterAll
+  static void stop() {
+    shop.close();
+  }
+
+  static String session() {
+    return "s-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  static JsonObject order(String id) {
+    return new JsonObject().put("order", id).put("status", "shipped");
+  }
+
+  @Test
+  void theStreamCarriesEachResultsSizeWhileTheTimelineEventsAndTurnResultsShowTheResult() throws Exception {
+    String s = session();
+    Http agent = Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN);
+    agent.post("/api/sessions/" + s + "/turns", new JsonObject().put("agent", "shop").put("turn", new JsonObject()
+        .put("turnId", "t1").put("calls", List.of(
+            new JsonObject().put("name", "look_up_order").put("arguments", new JsonObject().put("id", "A-7")),
+            new JsonObject().put("name", "look_up_order").put("arguments", new JsonObject().put("id", "A-8"))))));
+    Http.Answer done = agent.get("/api/sessions/" + s + "/turns/t1?wait=20");
+    assertThat(done.status()).as(done.body()).isEqualTo(200);
+    assertThat(done.json().getJsonObject("results").getJsonArray("results").getJsonObject(1).getJsonObject("result"))
+        .isEqualTo(order("A-8"));
+
+    JsonObject stored = await(shop.ratchet.journal().events(s, null, 100)).stream()
+        .filter(e -> "turn.completed".equals(e.getString("type"))).findFirst().orElseThrow().getJsonObject("data");
+    for (int i = 0; i < 2; i++) {
+      JsonObject record = stored.getJsonArray("results").getJsonObject(i);
+      assertThat(record.containsKey("result")).isFalse();
+      assertThat(record.getInteger("resultBytes")).isEqualTo(order(i == 0 ? "A-7" : "A-8").encode().length());
+      assertThat(record.getString("outcome")).isEqualTo("succeeded");
+      assertThat(record.getString("tool")).isEqualTo("look_up_order");
+    }
+
+    Http vic = Http.login(shop.baseUrl(), "vic", ShopRuntime.PASSWORD);
+    JsonObject turn = vic.get("/api/sessions/" + s).json().getJsonArray("turns").getJsonObject(0);
+    assertThat(turn.getString("status")).isEqualTo("completed");
+    assertThat(turn.getJsonArray("calls").getJsonObject(0).getJsonObject("result")).isEqualTo(order("A-7"));
+    assertThat(turn.getJsonArray("calls").getJsonObject(1).getJsonObject("result")).isEqualTo(order("A-8"));
+
+    JsonObject streamed = streamedTurnCompleted(s);
+    assertThat(streamed.getJsonObject("data")).isEqualTo(done.json().getJsonObject("results"));
+  }
+
+  @Test
+  void aCompletedTurnsEventThatCarriesTheResultsAsOlderJournalsDoIsShownAsBefore() throws Exception {
+    RedisJournal journal = shop.ratchet.journal();
+    String s = session();
+    long epoch = await(journal.claim(s, "older-node"));
+    Turn t = Turn.of("t1", new ToolCall("look_up_order", new JsonObject().put("id", "B-1")));
+    await(journal.submitTurn(s, epoch, "shop", t));
+    CallResult record = new CallResult(0, t.callId(s, 0), "look_up_order", null, EffectClass.READ,
+        Outcome.SUCCEEDED, order("B-1"), null, 1, false, false, null, 3, null);
+    await(journal.callCompleted(s, epoch, "t1", record));
+    // as an older node completed a turn: its results whole, in the turn and in the stream's event
+    String results = new TurnResult(s, "t1", List.of(record)).toJson().encode();
+    String keys = REDIS.keyPrefix() + ":{" + s + "}";
+    await(journal.send(Request.cmd(Command.HSET).arg(keys + ":turn:t1").arg("status").arg("completed")
+        .arg("results").arg(results).arg("completedAt").arg(System.currentTimeMillis())));
+    await(journal.send(Request.cmd(Command.SREM).arg(keys + ":inflight").arg("t1")));
+    await(journal.send(Request.cmd(Command.XADD).arg(keys + ":events").arg("*").arg("type").arg("turn.completed")
+        .arg("turn").arg("t1").arg("at").arg(System.currentTimeMillis()).arg("data").arg(results)));
+
+    Http vic = Http.login(shop.baseUrl(), "vic", ShopRuntime.PASSWORD);
+    JsonObject call = vic.get("/api/sessions/" + s).json().getJsonArray("turns").getJsonObject(0)
+        .getJsonArray("calls").getJsonObject(0);
+    assertThat(call.getString("status")).isEqualTo("succeeded");
+    assertThat(call.getJsonObject("result")).isEqualTo(order("B-1"));
+    assertThat(streamedTurnCompleted(s).getJsonObject("data")).isEqualTo(new JsonObject(results));
+  }
+
+  /** The session's first {@code turn.completed} event as the server-sent event stream gives it. */
+  private static JsonObject streamedTurnCompleted(String sessionId) throws Exception {
+    Http agent = Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN);
+    HttpRequest req = HttpRequest.newBuilder(URI.create(shop.baseUrl() + "/api/sessions/" + sessionId + "/events"))
+        .header("Authorization", "Bearer " + ShopRuntime.AGENT_TOKEN).timeout(Duration.ofSeconds(30)).GET().build();
+    HttpResponse<InputStream> r = agent.client().send(req, HttpResponse.BodyHandlers.ofInputStream());
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        if (line.equals("event: turn.completed")) {
+          String data = in.readLine();
+          assertThat(data).startsWith("data: ");
+          return new JsonObject(data.substring("data: ".length()));
+        }
+      }
+    }
+    throw new AssertionError("the event stream ended before turn.completed");
+  }
+}
