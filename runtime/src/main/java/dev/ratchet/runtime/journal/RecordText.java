@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * A call's record, and a turn's results, as the journal stores them: the same fields as
- * {@link CallResult#toJson()}, written straight as text. A group commit writes each record twice
+ * {@link CallResult#toJson()} (the result last), written straight as text. A group commit writes each record twice
  * (into the call's hash, and without its result into the step event) and the turn's results once
  * more; building a {@code JsonObject} and running the codec for each was most of what a call
  * allocated.
@@ -20,31 +20,54 @@ final class RecordText {
 
   /** The record with its result; {@code resultText} is the result already encoded, or null to encode it here. */
   static String full(CallResult r, String resultText) {
-    StringBuilder sb = new StringBuilder(256 + (resultText == null ? 0 : resultText.length()));
-    fields(sb, r, r.result() == null ? null : resultText == null ? Json.encode(r.result()) : resultText, -1);
-    return sb.append('}').toString();
-  }
-
-  /** The record without its result, and the result's size instead when it has one: a step event's data. */
-  static String bare(CallResult r, String resultText) {
-    StringBuilder sb = new StringBuilder(256);
-    int size = r.result() == null ? -1 : (resultText == null ? Json.encode(r.result()) : resultText).length();
-    fields(sb, r, null, size);
-    return sb.append('}').toString();
-  }
-
-  /** A turn's results from its records' texts, as {@link dev.ratchet.runtime.TurnResult#toJson()} has them. */
-  static String turnResult(String sessionId, String turnId, List<String> recordTexts) {
-    int size = 64;
-    for (String t : recordTexts) {
-      size += t.length() + 1;
+    String text = resultText(r, resultText);
+    StringBuilder sb = prefix(r, text == null ? 0 : text.length() + 10);
+    if (text != null) {
+      JsonText.name(sb, "result").append(text);
     }
-    StringBuilder sb = new StringBuilder(size).append('{');
+    return sb.append('}').toString();
+  }
+
+  /** The record without its result, and the result's size in bytes instead when it has one: a step event's data. */
+  static String bare(CallResult r, String resultText) {
+    String text = resultText(r, resultText);
+    StringBuilder sb = prefix(r, 24);
+    if (text != null) {
+      JsonText.name(sb, "resultBytes").append(JsonText.utf8Length(text));
+    }
+    return sb.append('}').toString();
+  }
+
+  /**
+   * The record without its result and without its closing brace: the journal's script appends the
+   * result to make the record, or the result's size to make the event, so the record is sent once.
+   */
+  static String prefix(CallResult r) {
+    return prefix(r, 0).toString();
+  }
+
+  /** The result encoded: {@code known} when given, else encoded here; null when the call has none. */
+  static String resultText(CallResult r, String known) {
+    return r.result() == null ? null : known != null ? known : Json.encode(r.result());
+  }
+
+  /** A turn's results up to their first record: {@code {"sessionId":..,"turnId":..,"results":[}. */
+  static StringBuilder turnHead(String sessionId, String turnId, int capacity) {
+    StringBuilder sb = new StringBuilder(64 + capacity).append('{');
     JsonText.name(sb, "sessionId");
     nullableString(sb, sessionId);
     JsonText.name(sb, "turnId");
     nullableString(sb, turnId);
-    JsonText.name(sb, "results").append('[');
+    return JsonText.name(sb, "results").append('[');
+  }
+
+  /** A turn's results from its records' texts, as {@link dev.ratchet.runtime.TurnResult#toJson()} has them. */
+  static String turnResult(String sessionId, String turnId, List<String> recordTexts) {
+    int size = 0;
+    for (String t : recordTexts) {
+      size += t.length() + 1;
+    }
+    StringBuilder sb = turnHead(sessionId, turnId, size);
     for (int i = 0; i < recordTexts.size(); i++) {
       if (i > 0) {
         sb.append(',');
@@ -54,7 +77,13 @@ final class RecordText {
     return sb.append("]}").toString();
   }
 
-  private static void fields(StringBuilder sb, CallResult r, String resultText, int resultBytes) {
+  private static StringBuilder prefix(CallResult r, int extra) {
+    StringBuilder sb = new StringBuilder(256 + extra);
+    fields(sb, r);
+    return sb;
+  }
+
+  private static void fields(StringBuilder sb, CallResult r) {
     sb.append('{');
     JsonText.name(sb, "index").append(r.index());
     JsonText.name(sb, "callId");
@@ -74,9 +103,6 @@ final class RecordText {
       JsonText.name(sb, "modelCallId");
       JsonText.string(sb, r.modelCallId());
     }
-    if (resultText != null) {
-      JsonText.name(sb, "result").append(resultText);
-    }
     if (r.error() != null) {
       JsonText.name(sb, "error");
       JsonText.string(sb, r.error());
@@ -90,9 +116,6 @@ final class RecordText {
     if (r.reconciledBy() != null) {
       JsonText.name(sb, "reconciledBy");
       JsonText.string(sb, r.reconciledBy());
-    }
-    if (resultBytes >= 0) {
-      JsonText.name(sb, "resultBytes").append(resultBytes);
     }
   }
 

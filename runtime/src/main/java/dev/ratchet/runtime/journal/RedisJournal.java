@@ -366,9 +366,9 @@ public final class RedisJournal {
     keyList.add(keys.events(sessionId));
     keyList.add(keys.turn(sessionId, turnId));
     keyList.add(keys.inflight(sessionId));
-    Map<CallResult, String[]> texts = new IdentityHashMap<>(records.size());
+    Map<CallResult, String> resultOf = new IdentityHashMap<>(records.size());
     for (CallResult record : records) {
-      texts.put(record, texts(record, resultTexts));
+      resultOf.put(record, RecordText.resultText(record, resultTexts.apply(record)));
     }
     List<String> args = new ArrayList<>(8 + records.size() * 4);
     args.add(String.valueOf(epoch));
@@ -378,9 +378,12 @@ public final class RedisJournal {
       args.add("");
       args.add("");
     } else {
-      String[] turn = turnTexts(turnResult, texts, resultTexts);
-      args.add(turn[0]);
-      args.add(turn[1]);
+      args.add(RecordText.turnHead(turnResult.sessionId(), turnResult.turnId(), 0).toString());
+      List<String> bare = new ArrayList<>(turnResult.calls().size());
+      for (CallResult call : turnResult.calls()) {
+        bare.add(RecordText.bare(call, resultOf.containsKey(call) ? resultOf.get(call) : resultTexts.apply(call)));
+      }
+      args.add(RecordText.turnResult(turnResult.sessionId(), turnResult.turnId(), bare));
     }
     if (nextWrite == null) {
       args.add("");
@@ -394,11 +397,17 @@ public final class RedisJournal {
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
-      String[] t = texts.get(record);
+      String resultText = resultOf.get(record);
       args.add(record.callId().value());
       args.add(record.outcome().wireName());
-      args.add(t[0]);
-      args.add(t[1]);
+      args.add(RecordText.prefix(record));
+      args.add(resultText == null ? "" : resultText);
+    }
+    if (turnResult != null) {
+      // the script puts the turn's results together from these calls' records, in this order
+      for (CallResult call : turnResult.calls()) {
+        keyList.add(keys.call(sessionId, call.callId().value()));
+      }
     }
     return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;

@@ -1,15 +1,21 @@
 -- Journals the terminal outcomes of several calls of one turn in one round trip (group commit), each
--- exactly once (J1). When the caller also passes the turn's results and every call was new, the
--- turn is completed in the same step (J7: its results are journaled before they are delivered).
+-- exactly once (J1). When the caller also passes the head of the turn's results and every call was
+-- new, the turn is completed in the same step (J7: its results are journaled before they are
+-- delivered); the results are put together here from the calls' records, so a record crosses the
+-- network once.
 -- The step may also journal the next write of the turn as started (J2), when every outcome in it
 -- was new: the write queue's next request then leaves without a round trip of its own.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight  KEYS[5] the next write's call (when
--- ARGV[6] is not '')  then one call key per call
--- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] now  ARGV[4] turn results (json) or ''
+-- ARGV[6] is not '')  then one call key per call of the step  then, when the turn completes, the
+-- call key of every call of the turn in the model's order
+-- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] now
+-- ARGV[4] the turn's results up to their first record ({"sessionId":..,"turnId":..,"results":[) or ''
 -- ARGV[5] the turn.completed event data (json: the results without each call's result, which the
 -- turn's hash and each call's hash hold already) or ''
 -- ARGV[6] the next write's call id or ''  ARGV[7] its attempt  ARGV[8] its started event data (json)
--- then per call: call id, outcome, record (json), event data (json)
+-- then per call: call id, outcome, record without its result and closing brace, result (json) or ''
+-- A record is that prefix plus its result; the call.completed event carries the prefix plus the
+-- result's size in bytes instead.
 -- Answers: turn completed (0/1), next write started (0/1), then per call '' or the record journaled earlier.
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
@@ -18,7 +24,19 @@ local answers = {}
 local allNew = true
 local starts = ARGV[6] ~= ''
 local firstKey = starts and 5 or 4
-local n = #KEYS - firstKey
+local n = (#ARGV - 8) / 4
+if ARGV[4] ~= '' then
+  -- checked before anything is written: a script's writes are not undone by an error
+  local inStep = {}
+  for i = 1, n do
+    inStep[KEYS[firstKey + i]] = true
+  end
+  for k = firstKey + n + 1, #KEYS do
+    if not inStep[KEYS[k]] and redis.call('HEXISTS', KEYS[k], 'record') == 0 then
+      return redis.error_reply('INCOMPLETE a call of the turn has no outcome journaled: ' .. KEYS[k])
+    end
+  end
+end
 for i = 1, n do
   local key = KEYS[firstKey + i]
   local base = 8 + (i - 1) * 4
@@ -27,16 +45,29 @@ for i = 1, n do
     allNew = false
     answers[i] = existing
   else
-    redis.call('HSET', key, 'turn', ARGV[2], 'state', 'done', 'outcome', ARGV[base + 2], 'record', ARGV[base + 3],
+    local prefix = ARGV[base + 3]
+    local result = ARGV[base + 4]
+    local record = prefix .. '}'
+    local event = record
+    if result ~= '' then
+      record = prefix .. ',"result":' .. result .. '}'
+      event = prefix .. ',"resultBytes":' .. #result .. '}'
+    end
+    redis.call('HSET', key, 'turn', ARGV[2], 'state', 'done', 'outcome', ARGV[base + 2], 'record', record,
       'completedAt', ARGV[3])
     redis.call('XADD', KEYS[2], '*', 'type', 'call.completed', 'turn', ARGV[2], 'call', ARGV[base + 1], 'at', ARGV[3],
-      'data', ARGV[base + 4])
+      'data', event)
     answers[i] = ''
   end
 end
 local turnDone = 0
 if ARGV[4] ~= '' and allNew and redis.call('HGET', KEYS[3], 'status') ~= 'completed' then
-  redis.call('HSET', KEYS[3], 'status', 'completed', 'results', ARGV[4], 'completedAt', ARGV[3])
+  local records = {}
+  for k = firstKey + n + 1, #KEYS do
+    records[#records + 1] = redis.call('HGET', KEYS[k], 'record')
+  end
+  local results = ARGV[4] .. table.concat(records, ',') .. ']}'
+  redis.call('HSET', KEYS[3], 'status', 'completed', 'results', results, 'completedAt', ARGV[3])
   redis.call('HSET', KEYS[1], 'updatedAt', ARGV[3])
   redis.call('SREM', KEYS[4], ARGV[2])
   redis.call('XADD', KEYS[2], '*', 'type', 'turn.completed', 'turn', ARGV[2], 'at', ARGV[3], 'data', ARGV[5])

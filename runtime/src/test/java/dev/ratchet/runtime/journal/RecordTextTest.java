@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,7 +54,7 @@ class RecordTextTest {
       JsonObject expected = r.toJson();
       Object result = expected.remove("result");
       if (result != null) {
-        expected.put("resultBytes", Json.encode(result).length());
+        expected.put("resultBytes", Json.encode(result).getBytes(StandardCharsets.UTF_8).length);
       }
       assertEquals(expected, new JsonObject(RecordText.bare(r, null)), r.tool());
     }

@@ -61,6 +61,12 @@ public final class BenchCommand implements Callable<Integer> {
       description = "sessions the open-loop turns are spread over (${DEFAULT-VALUE})")
   int openLoopSessions;
 
+  @CommandLine.Option(names = "--open-loop-warmup", defaultValue = "30",
+      description = "seconds the open-loop load runs over its sessions before it is measured (${DEFAULT-VALUE}):"
+          + " long enough for the runtime to reach its steady state, the sessions' long-lived objects promoted"
+          + " out of the young generation")
+  int openLoopWarmup;
+
   @CommandLine.Option(names = "--open-loop-rate", defaultValue = "0",
       description = "offered calls/s of the open-loop phase instead of half of the measured peak; skips the"
           + " closed-loop points, to repeat a latency measurement at a load found earlier")
@@ -240,7 +246,7 @@ public final class BenchCommand implements Callable<Integer> {
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
       OpenLoop load = new OpenLoop();
-      load.run(ratchet, mix, callsPerSec, openLoopSessions, Math.max(2, warmup) * 1000L);
+      load.run(ratchet, mix, callsPerSec, openLoopSessions, openLoopWarmup * 1000L);
       long rewrites0 = aofRewrites(ratchet);
       JvmCounters jvm0 = JvmCounters.now();
       OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
