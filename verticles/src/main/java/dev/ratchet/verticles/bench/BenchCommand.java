@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Durable tool calls per second, turn latency and overhead, Redis cost per call, the fenced-append
@@ -259,10 +260,21 @@ public final class BenchCommand implements Callable<Integer> {
       OpenLoop load = new OpenLoop();
       load.run(ratchet, mix, callsPerSec, openLoopSessions, openLoopWarmup * 1000L);
       long rewrites0 = aofRewrites(ratchet);
+      // a rewrite started before the phase may run through it: sampled, not counted
+      AtomicLong samples = new AtomicLong();
+      AtomicLong rewriting = new AtomicLong();
+      long sampler = vertx.setPeriodic(100, id -> ratchet.journal().info("persistence").onSuccess(info -> {
+        samples.incrementAndGet();
+        if ("1".equals(info.get("aof_rewrite_in_progress"))) {
+          rewriting.incrementAndGet();
+        }
+      }));
       JvmCounters jvm0 = JvmCounters.now();
       OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
       JvmCounters jvm = JvmCounters.now().since(jvm0);
+      vertx.cancelTimer(sampler);
       long rewrites = aofRewrites(ratchet) - rewrites0;
+      double rewritingShare = (double) rewriting.get() / Math.max(1, samples.get());
       ratchet.close().await();
       JsonObject o = new JsonObject().put("fsync", fsync).put("mix", mix.label())
           .put("offeredCallsPerSec", Math.round(r.offeredCallsPerSec()))
@@ -273,7 +285,7 @@ public final class BenchCommand implements Callable<Integer> {
           .put("turnP999Ms", round(r.latencies().percentileMillis(99.9)))
           .put("overheadPerCallP50Ms", round(r.overheadPerCall().percentileMillis(50)))
           .put("overheadPerCallP99Ms", round(r.overheadPerCall().percentileMillis(99)))
-          .put("aofRewritesDuring", rewrites)
+          .put("aofRewritesDuring", rewrites).put("aofRewritingShare", round(rewritingShare))
           .put("gcCollectionsDuring", jvm.collections()).put("gcMillisDuring", jvm.collectionMillis());
       System.out.printf("open loop, %s %s at " + (openLoopRate > 0 ? "the rate asked for" : "half of peak")
               + ": %,.0f calls/s offered, %,.0f achieved over %d sessions;"
@@ -282,7 +294,8 @@ public final class BenchCommand implements Callable<Integer> {
           r.latencies().percentileMillis(50), r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9),
           r.overheadPerCall().percentileMillis(50), r.overheadPerCall().percentileMillis(99),
           (r.turnsLate() > 0 ? "; " + r.turnsLate() + " turns unfinished" : "")
-              + (rewrites > 0 ? "; Redis rewrote its AOF " + rewrites + " time(s) meanwhile" : "")
+              + (rewritingShare > 0 ? String.format("; Redis was rewriting its AOF during %.0f%% of the phase (%d"
+                  + " rewrite(s) started)", rewritingShare * 100, rewrites) : "")
               + String.format("; %d GC pauses, %d ms in all", jvm.collections(), jvm.collectionMillis()));
       return o;
     } finally {
