@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Durable tool calls per second, turn latency and overhead, Redis cost per call, the fenced-append
@@ -261,20 +260,14 @@ public final class BenchCommand implements Callable<Integer> {
       load.run(ratchet, mix, callsPerSec, openLoopSessions, openLoopWarmup * 1000L);
       long rewrites0 = aofRewrites(ratchet);
       // a rewrite started before the phase may run through it: sampled, not counted
-      AtomicLong samples = new AtomicLong();
-      AtomicLong rewriting = new AtomicLong();
-      long sampler = vertx.setPeriodic(100, id -> ratchet.journal().info("persistence").onSuccess(info -> {
-        samples.incrementAndGet();
-        if ("1".equals(info.get("aof_rewrite_in_progress"))) {
-          rewriting.incrementAndGet();
-        }
-      }));
+      RewriteWatch watch = new RewriteWatch(vertx, ratchet);
       JvmCounters jvm0 = JvmCounters.now();
       OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
       JvmCounters jvm = JvmCounters.now().since(jvm0);
-      vertx.cancelTimer(sampler);
+      watch.stop();
       long rewrites = aofRewrites(ratchet) - rewrites0;
-      double rewritingShare = (double) rewriting.get() / Math.max(1, samples.get());
+      double rewritingShare = watch.share();
+      Latencies outside = r.times().perCallOutside(watch, mix.calls.size());
       ratchet.close().await();
       JsonObject o = new JsonObject().put("fsync", fsync).put("mix", mix.label())
           .put("offeredCallsPerSec", Math.round(r.offeredCallsPerSec()))
@@ -286,6 +279,8 @@ public final class BenchCommand implements Callable<Integer> {
           .put("overheadPerCallP50Ms", round(r.overheadPerCall().percentileMillis(50)))
           .put("overheadPerCallP99Ms", round(r.overheadPerCall().percentileMillis(99)))
           .put("aofRewritesDuring", rewrites).put("aofRewritingShare", round(rewritingShare))
+          .put("turnsOutsideRewrites", outside.size())
+          .put("overheadPerCallP99OutsideRewritesMs", round(outside.percentileMillis(99)))
           .put("gcCollectionsDuring", jvm.collections()).put("gcMillisDuring", jvm.collectionMillis());
       System.out.printf("open loop, %s %s at " + (openLoopRate > 0 ? "the rate asked for" : "half of peak")
               + ": %,.0f calls/s offered, %,.0f achieved over %d sessions;"
@@ -295,7 +290,8 @@ public final class BenchCommand implements Callable<Integer> {
           r.overheadPerCall().percentileMillis(50), r.overheadPerCall().percentileMillis(99),
           (r.turnsLate() > 0 ? "; " + r.turnsLate() + " turns unfinished" : "")
               + (rewritingShare > 0 ? String.format("; Redis was rewriting its AOF during %.0f%% of the phase (%d"
-                  + " rewrite(s) started)", rewritingShare * 100, rewrites) : "")
+                  + " rewrite(s) started); p99 per call of the %,d turns that overlapped no rewrite %.3f ms",
+                  rewritingShare * 100, rewrites, outside.size(), outside.percentileMillis(99)) : "")
               + String.format("; %d GC pauses, %d ms in all", jvm.collections(), jvm.collectionMillis()));
       return o;
     } finally {

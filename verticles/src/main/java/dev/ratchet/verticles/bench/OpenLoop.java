@@ -16,7 +16,7 @@ final class OpenLoop {
 
   /** What one open-loop phase produced; {@code turnsLate} never completed before the phase ended plus a grace period. */
   record Result(double offeredCallsPerSec, double achievedCallsPerSec, long turns, long turnsLate,
-                Latencies latencies, Latencies overheadPerCall) {
+                Latencies latencies, Latencies overheadPerCall, TurnTimes times) {
   }
 
   private final String run = UUID.randomUUID().toString().substring(0, 6);
@@ -32,6 +32,7 @@ final class OpenLoop {
     double turnsPerNano = callsPerSec / perTurn / 1e9;
     Latencies latencies = new Latencies();
     Latencies overhead = new Latencies();
+    TurnTimes times = new TurnTimes();
     AtomicLong issued = new AtomicLong();
     AtomicLong completed = new AtomicLong();
     long firstTurn = turnsSoFar;
@@ -53,9 +54,11 @@ final class OpenLoop {
         issued.incrementAndGet();
         ratchet.submit(Workload.AGENT, session, new Turn("t" + (firstTurn + i), mix.calls)).onComplete(ar -> {
           if (ar.succeeded()) {
-            long micros = (System.nanoTime() - dueAt) / 1000;
+            long doneAt = System.nanoTime();
+            long micros = (doneAt - dueAt) / 1000;
             latencies.add(micros);
             overhead.add(micros / perTurn);
+            times.add(dueAt, doneAt);
             completed.incrementAndGet();
           }
         });
@@ -70,6 +73,6 @@ final class OpenLoop {
     turnsSoFar += issued.get();
     double seconds = millis / 1000.0;
     return new Result(callsPerSec, completed.get() * perTurn / seconds, issued.get(), issued.get() - completed.get(),
-        latencies, overhead);
+        latencies, overhead, times);
   }
 }

@@ -1,0 +1,31 @@
+package dev.ratchet.verticles.bench;
+
+import java.util.Arrays;
+
+/** When each turn of a phase was due and when it completed ({@link System#nanoTime()}). */
+final class TurnTimes {
+
+  private long[] due = new long[1 << 16];
+  private long[] done = new long[1 << 16];
+  private int size;
+
+  synchronized void add(long dueAt, long doneAt) {
+    if (size == due.length) {
+      due = Arrays.copyOf(due, size * 2);
+      done = Arrays.copyOf(done, size * 2);
+    }
+    due[size] = dueAt;
+    done[size++] = doneAt;
+  }
+
+  /** Overhead per call of the turns that ran entirely while Redis was not rewriting its AOF. */
+  synchronized Latencies perCallOutside(RewriteWatch rewrites, int callsPerTurn) {
+    Latencies out = new Latencies();
+    for (int i = 0; i < size; i++) {
+      if (!rewrites.overlaps(due[i], done[i])) {
+        out.add((done[i] - due[i]) / 1000 / callsPerTurn);
+      }
+    }
+    return out;
+  }
+}
