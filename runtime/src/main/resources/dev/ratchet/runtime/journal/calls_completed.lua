@@ -25,18 +25,25 @@ local allNew = true
 local starts = ARGV[6] ~= ''
 local firstKey = starts and 5 or 4
 local n = (#ARGV - 8) / 4
+-- a completing turn's other records are read before anything is written: a script's writes are
+-- not undone by an error
+local stepIndex = {}
+for i = 1, n do
+  stepIndex[KEYS[firstKey + i]] = i
+end
+local earlier = {}
 if ARGV[4] ~= '' then
-  -- checked before anything is written: a script's writes are not undone by an error
-  local inStep = {}
-  for i = 1, n do
-    inStep[KEYS[firstKey + i]] = true
-  end
   for k = firstKey + n + 1, #KEYS do
-    if not inStep[KEYS[k]] and redis.call('HEXISTS', KEYS[k], 'record') == 0 then
-      return redis.error_reply('INCOMPLETE a call of the turn has no outcome journaled: ' .. KEYS[k])
+    if not stepIndex[KEYS[k]] then
+      local record = redis.call('HGET', KEYS[k], 'record')
+      if not record then
+        return redis.error_reply('INCOMPLETE a call of the turn has no outcome journaled: ' .. KEYS[k])
+      end
+      earlier[k] = record
     end
   end
 end
+local made = {}
 for i = 1, n do
   local key = KEYS[firstKey + i]
   local base = 8 + (i - 1) * 4
@@ -53,6 +60,7 @@ for i = 1, n do
       record = prefix .. ',"result":' .. result .. '}'
       event = prefix .. ',"resultBytes":' .. #result .. '}'
     end
+    made[i] = record
     redis.call('HSET', key, 'turn', ARGV[2], 'state', 'done', 'outcome', ARGV[base + 2], 'record', record,
       'completedAt', ARGV[3])
     redis.call('XADD', KEYS[2], '*', 'type', 'call.completed', 'turn', ARGV[2], 'call', ARGV[base + 1], 'at', ARGV[3],
@@ -64,7 +72,8 @@ local turnDone = 0
 if ARGV[4] ~= '' and allNew and redis.call('HGET', KEYS[3], 'status') ~= 'completed' then
   local records = {}
   for k = firstKey + n + 1, #KEYS do
-    records[#records + 1] = redis.call('HGET', KEYS[k], 'record')
+    local i = stepIndex[KEYS[k]]
+    records[#records + 1] = i and made[i] or earlier[k]
   end
   local results = ARGV[4] .. table.concat(records, ',') .. ']}'
   redis.call('HSET', KEYS[3], 'status', 'completed', 'results', results, 'completedAt', ARGV[3])

@@ -226,6 +226,26 @@ class JournalContractTest {
   }
 
   @Test
+  void aTurnIsNotCompletedWhileOneOfItsCallsHasNoOutcomeAndTheStepWritesNothing() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a", "b");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallResult a = record(t, 0, Outcome.SUCCEEDED, "ok", null);
+    CallResult b = record(t, 1, Outcome.SUCCEEDED, "ok", null);
+    // b's outcome was never journaled: the turn's results cannot be put together from the journal
+    Throwable err = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(a),
+        new TurnResult(sessionId, "t1", List.of(a, b))));
+    assertThat(err).hasMessageContaining("INCOMPLETE");
+    assertThat(await(journal.callState(sessionId, a.callId())).isDone()).isFalse();
+    assertThat(await(journal.turnResult(sessionId, "t1"))).isNull();
+
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b),
+        new TurnResult(sessionId, "t1", List.of(a, b)))).turnCompleted()).isTrue();
+    assertThat(await(journal.turnResult(sessionId, "t1")).toJson())
+        .isEqualTo(new TurnResult(sessionId, "t1", List.of(a, b)).toJson());
+  }
+
+  @Test
   void aCompletedEventCarriesTheResultsSizeNotTheResult() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b");
