@@ -1,6 +1,7 @@
 package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.JsonText;
 import io.vertx.core.json.Json;
 
@@ -73,6 +74,27 @@ final class RecordText {
         sb.append(',');
       }
       sb.append(recordTexts.get(i));
+    }
+    return sb.append("]}").toString();
+  }
+
+  /**
+   * What the stream's {@code turn.completed} entry carries: the turn and each call's outcome in the
+   * model's order. The turn's hash and the calls' hashes hold the records; a third copy in the
+   * stream would only grow Redis's AOF, and so how often Redis rewrites it.
+   */
+  static String turnSummary(TurnResult result) {
+    StringBuilder sb = new StringBuilder(64 + 20 * result.calls().size()).append('{');
+    JsonText.name(sb, "sessionId");
+    nullableString(sb, result.sessionId());
+    JsonText.name(sb, "turnId");
+    nullableString(sb, result.turnId());
+    JsonText.name(sb, "outcomes").append('[');
+    for (int i = 0; i < result.calls().size(); i++) {
+      if (i > 0) {
+        sb.append(',');
+      }
+      JsonText.string(sb, result.calls().get(i).outcome().wireName());
     }
     return sb.append("]}").toString();
   }

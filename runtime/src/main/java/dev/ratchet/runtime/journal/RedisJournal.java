@@ -22,7 +22,6 @@ import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -270,11 +269,13 @@ public final class RedisJournal {
 
   /** Journals a turn's results (J7); answers the results journaled first if the turn was already completed. */
   public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
-    String[] texts = turnTexts(result, Map.of(), r -> null);
+    List<String> records = new ArrayList<>(result.calls().size());
+    result.calls().forEach(c -> records.add(RecordText.full(c, null)));
+    String results = RecordText.turnResult(result.sessionId(), result.turnId(), records);
     return run(Script.TURN_COMPLETED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
             keys.inflight(sessionId)),
-        List.of(String.valueOf(epoch), result.turnId(), texts[0], now(), texts[1]))
+        List.of(String.valueOf(epoch), result.turnId(), results, now(), RecordText.turnSummary(result)))
         .map(r -> "done".equals(r.get(0).toString())
             ? TurnResult.fromJson(new JsonObject(r.get(1).toString())) : result);
   }
@@ -366,10 +367,6 @@ public final class RedisJournal {
     keyList.add(keys.events(sessionId));
     keyList.add(keys.turn(sessionId, turnId));
     keyList.add(keys.inflight(sessionId));
-    Map<CallResult, String> resultOf = new IdentityHashMap<>(records.size());
-    for (CallResult record : records) {
-      resultOf.put(record, RecordText.resultText(record, resultTexts.apply(record)));
-    }
     List<String> args = new ArrayList<>(8 + records.size() * 4);
     args.add(String.valueOf(epoch));
     args.add(turnId);
@@ -379,11 +376,7 @@ public final class RedisJournal {
       args.add("");
     } else {
       args.add(RecordText.turnHead(turnResult.sessionId(), turnResult.turnId(), 0).toString());
-      List<String> bare = new ArrayList<>(turnResult.calls().size());
-      for (CallResult call : turnResult.calls()) {
-        bare.add(RecordText.bare(call, resultOf.containsKey(call) ? resultOf.get(call) : resultTexts.apply(call)));
-      }
-      args.add(RecordText.turnResult(turnResult.sessionId(), turnResult.turnId(), bare));
+      args.add(RecordText.turnSummary(turnResult));
     }
     if (nextWrite == null) {
       args.add("");
@@ -397,7 +390,7 @@ public final class RedisJournal {
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
-      String resultText = resultOf.get(record);
+      String resultText = RecordText.resultText(record, resultTexts.apply(record));
       args.add(record.callId().value());
       args.add(record.outcome().wireName());
       args.add(RecordText.prefix(record));
@@ -419,38 +412,6 @@ public final class RedisJournal {
       }
       return new CompletedCalls(journaled, turnDone, started);
     });
-  }
-
-  /** A record's two texts: whole, as the call's hash keeps it, and without its result, as step events carry it. */
-  private static String[] texts(CallResult record, Function<CallResult, String> resultTexts) {
-    String resultText = record.result() == null ? null : resultTexts.apply(record);
-    if (record.result() != null && resultText == null) {
-      resultText = Json.encode(record.result());
-    }
-    return new String[] {RecordText.full(record, resultText), RecordText.bare(record, resultText)};
-  }
-
-  /**
-   * A turn's results twice, from its records' texts: whole ({@link TurnResult#toJson()}), as the
-   * turn's hash keeps them for a resubmission and {@link #turnResult}; and as the
-   * {@code turn.completed} event carries them, each record as its {@code call.completed} event does.
-   * The turn's hash and each call's hash keep the results: a third copy in the stream would only
-   * grow Redis's AOF (and so how often Redis rewrites it).
-   */
-  private static String[] turnTexts(TurnResult result, Map<CallResult, String[]> known,
-                                    Function<CallResult, String> resultTexts) {
-    List<String> whole = new ArrayList<>(result.calls().size());
-    List<String> bare = new ArrayList<>(result.calls().size());
-    for (CallResult call : result.calls()) {
-      String[] t = known.get(call);
-      if (t == null) {
-        t = texts(call, resultTexts);
-      }
-      whole.add(t[0]);
-      bare.add(t[1]);
-    }
-    return new String[] {RecordText.turnResult(result.sessionId(), result.turnId(), whole),
-        RecordText.turnResult(result.sessionId(), result.turnId(), bare)};
   }
 
   /** Appends an informational step event, fenced like every other append. */

@@ -10,8 +10,8 @@
 -- call key of every call of the turn in the model's order
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] now
 -- ARGV[4] the turn's results up to their first record ({"sessionId":..,"turnId":..,"results":[) or ''
--- ARGV[5] the turn.completed event data (json: the results without each call's result, which the
--- turn's hash and each call's hash hold already) or ''
+-- ARGV[5] the turn.completed event data (json: the turn and each call's outcome; the turn's hash
+-- and each call's hash hold the records) or ''
 -- ARGV[6] the next write's call id or ''  ARGV[7] its attempt  ARGV[8] its started event data (json)
 -- then per call: call id, outcome, record without its result and closing brace, result (json) or ''
 -- A record is that prefix plus its result; the call.completed event carries the prefix plus the

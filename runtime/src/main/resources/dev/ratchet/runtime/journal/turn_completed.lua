@@ -1,8 +1,8 @@
 -- Journals a turn's results before they are delivered (J7); the turn leaves the in-flight set.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] results (json)  ARGV[4] now
--- ARGV[5] the turn.completed event data (json: the results without each call's result, which the
--- turn's hash and each call's hash hold already)
+-- ARGV[5] the turn.completed event data (json: the turn and each call's outcome; the turn's hash
+-- and each call's hash hold the records)
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
 end

@@ -105,7 +105,9 @@ public final class InspectCommand implements Callable<Integer> {
             + (d.getString("reason", "").isEmpty() ? "" : ": " + d.getString("reason"));
         break;
       case "turn.completed":
-        what = d.getJsonArray("results").stream().map(r -> ((JsonObject) r).getString("outcome")).toList().toString();
+        what = (d.containsKey("outcomes") ? d.getJsonArray("outcomes").getList()
+            : d.getJsonArray("results", new io.vertx.core.json.JsonArray()).stream()
+                .map(r -> ((JsonObject) r).getString("outcome")).toList()).toString();
         break;
       case "call.reconciled":
         what = "reconciled " + d.getString("outcome") + " by " + d.getString("by") + ": " + d.getString("note");

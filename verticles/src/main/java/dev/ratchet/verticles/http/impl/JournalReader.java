@@ -3,7 +3,6 @@ package dev.ratchet.verticles.http.impl;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.RedisJournal;
 import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
@@ -37,10 +36,9 @@ public final class JournalReader {
 
   /**
    * The events, with every {@code turn.completed} event carrying its turn's results whole. The
-   * journal's stream keeps each record of a completed turn without its result, only its size
-   * ({@code resultBytes}, as {@code call.completed} does), because the turn itself keeps the results:
-   * they are read from there, one read per such turn, so a reader shows the results as it always
-   * did. Events of journals written before, which carry the results, are left as they are, as is an
+   * journal's stream keeps only each call's outcome for a completed turn, because the turn itself
+   * keeps the results: they are read from there, one read per such turn, so a reader shows the
+   * results as it always did. Events of journals written before, which carry the results, are left as they are, as is an
    * event whose turn the journal does not hold.
    */
   public static Future<List<JsonObject>> withResults(RedisJournal journal, String sessionId, List<JsonObject> events) {
@@ -68,17 +66,9 @@ public final class JournalReader {
     });
   }
 
-  /** Whether a turn.completed event's records left out a result (a record with a result has its size instead). */
+  /** Whether a turn.completed event left its results out, carrying each call's outcome only. */
   private static boolean withoutResults(JsonObject data) {
-    if (data == null) {
-      return false;
-    }
-    for (Object r : data.getJsonArray("results", new JsonArray())) {
-      if (r instanceof JsonObject && ((JsonObject) r).containsKey("resultBytes")) {
-        return true;
-      }
-    }
-    return false;
+    return data != null && !data.containsKey("results") && data.containsKey("outcomes");
   }
 
   /**
