@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
  * ceiling of the same Redis in the same run, recovery time and heap per session. Prints a table,
  * writes a plot, and ends with one JSON line.
  */
-@CommandLine.Command(name = "bench", description = "Measure durable tool calls per second, latency and recovery.")
+@CommandLine.Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure durable tool calls per second, latency and recovery.")
 public final class BenchCommand implements Callable<Integer> {
 
   @CommandLine.Option(names = "--sessions", split = ",", defaultValue = "1,100,10000",

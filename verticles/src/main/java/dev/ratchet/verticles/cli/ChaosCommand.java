@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
  * SIGKILLs it at random moments, restarts it, and checks that no write was sent twice and nothing
  * was lost. Prints the figures; the last line is one JSON object. Exits 1 when a rule was broken.
  */
-@CommandLine.Command(name = "chaos", description = "Kill the runtime at random under load and check the rules.")
+@CommandLine.Command(name = "chaos", mixinStandardHelpOptions = true, description = "Kill the runtime at random under load and check the rules.")
 public final class ChaosCommand implements Callable<Integer> {
 
   @CommandLine.Option(names = "--kills", defaultValue = "300", description = "SIGKILLs (default: ${DEFAULT-VALUE})")

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /** Prints a session's journal as a readable timeline. */
-@CommandLine.Command(name = "inspect", description = "Print a session's journal as a timeline.")
+@CommandLine.Command(name = "inspect", mixinStandardHelpOptions = true, description = "Print a session's journal as a timeline.")
 public final class InspectCommand implements Callable<Integer> {
 
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")

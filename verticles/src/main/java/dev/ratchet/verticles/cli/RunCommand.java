@@ -24,7 +24,7 @@ import java.util.concurrent.CountDownLatch;
  * Starts the runtime: journal (embedded Redis when none is configured), session manager, the HTTP
  * API and dashboard, and the order-support demo agent with its shop service.
  */
-@CommandLine.Command(name = "run", description = "Start the runtime (the default command).")
+@CommandLine.Command(name = "run", mixinStandardHelpOptions = true, description = "Start the runtime (the default command).")
 public final class RunCommand implements Callable<Integer> {
 
   @CommandLine.Option(names = "--config", description = "configuration file (default: ${DEFAULT-VALUE})",
