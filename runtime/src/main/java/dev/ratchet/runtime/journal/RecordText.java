@@ -9,10 +9,10 @@ import java.util.List;
 
 /**
  * A call's record, and a turn's results, as the journal stores them: the same fields as
- * {@link CallResult#toJson()} (the result last), written straight as text. A group commit writes each record twice
- * (into the call's hash, and without its result into the step event) and the turn's results once
- * more; building a {@code JsonObject} and running the codec for each was most of what a call
- * allocated.
+ * {@link CallResult#toJson()} (the result last), written straight as text, because building a
+ * {@code JsonObject} and running the codec for every record was most of what a call allocated. A
+ * group commit sends each record's {@link #prefix} and its result; its script makes the record and
+ * the step event from them.
  */
 final class RecordText {
 
