@@ -732,15 +732,12 @@ public final class SessionEngine {
         });
   }
 
-  /** The result of a record this engine completed, as it was encoded to measure it; null for others. */
+  /**
+   * A record's result as this engine encoded it to measure it; null when the journal answered an
+   * earlier record instead (flush then clears it) or the call had no result.
+   */
   private static String resultText(TurnRun run, CallResult r) {
-    if (r.index() < 0 || r.index() >= run.slots.size()) {
-      return null;
-    }
-    CallSlot slot = run.slots.get(r.index());
-    CallResult done = slot.done.future().result();
-    // a record read back from the journal (after a takeover) is not the one this slot encoded
-    return done == null || done == r ? slot.resultText : null;
+    return r.index() >= 0 && r.index() < run.slots.size() ? run.slots.get(r.index()).resultText : null;
   }
 
   /**
