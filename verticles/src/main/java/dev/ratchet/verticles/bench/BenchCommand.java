@@ -48,6 +48,12 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Option(names = "--warmup", defaultValue = "3", description = "warm-up seconds per point")
   int warmup;
 
+  @CommandLine.Option(names = "--jit-warmup", defaultValue = "15",
+      description = "seconds of turns, over 100 sessions and the mixes asked for, run once before the first point so"
+          + " that the JIT compiler has finished with the turn path when points are measured (${DEFAULT-VALUE});"
+          + " 0 skips it")
+  int jitWarmup;
+
   @CommandLine.Option(names = "--recovery-sessions", defaultValue = "10000",
       description = "sessions with a turn in flight for the recovery probe; 0 skips it")
   int recoverySessions;
@@ -95,6 +101,7 @@ public final class BenchCommand implements Callable<Integer> {
       mixes = List.of("mix");
       fsyncs = List.of("everysec");
       seconds = Math.min(seconds, 8);
+      jitWarmup = Math.min(jitWarmup, 5);
       recoverySessions = 0;
       plot = null;
       openLoopMixes = List.of("none");
@@ -113,14 +120,18 @@ public final class BenchCommand implements Callable<Integer> {
     JsonObject recovery = null;
     System.out.printf("bench on %d cores, %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("os.name"), System.getProperty("java.version"));
-    System.out.printf("%-9s %-7s %8s %12s %12s %8s %9s %9s %9s %10s %9s %9s %9s %9s %9s%n", "fsync", "mix", "sessions",
+    System.out.printf("%-9s %-7s %8s %12s %12s %8s %9s %9s %9s %10s %9s %9s %9s %9s %9s %5s%n", "fsync", "mix", "sessions",
         "calls/s", "ceiling/s", "ratio", "p50 ms", "p99 ms", "p999 ms", "ovh/call", "cmds/call", "bytes/call",
-        "jvm us/c", "redis us/c", "alloc/c");
+        "jvm us/c", "redis us/c", "alloc/c", "gc %");
     for (String fsync : redisUrl == null ? fsyncs : List.of("external")) {
       RedisServerProcess own = redisUrl == null
           ? RedisServerProcess.start(0, Files.createTempDirectory("ratchet-bench"), fsync) : null;
       String url = own == null ? redisUrl : own.url();
       try {
+        // the open-loop phase has a warm-up of its own
+        if (jitWarmup > 0 && openLoopRate <= 0 && !mixes.isEmpty() && !sessions.isEmpty() && points.isEmpty()) {
+          jitWarmUp(url);
+        }
         for (String mixName : mixes) {
           Workload.Mix mix = Workload.Mix.valueOf(mixName.toUpperCase());
           double peak = 0;
@@ -190,7 +201,29 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  private JsonObject point(String url, String fsync, Workload.Mix mix, int n) {
+  /**
+   * The turn path runs for a while before anything is measured: C2 compiles it within the first ten
+   * seconds or so, and while it does, the compiler threads take CPU from the event loops and Redis.
+   */
+  private void jitWarmUp(String url) {
+    long t0 = System.currentTimeMillis();
+    Vertx vertx = Vertx.vertx();
+    try {
+      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
+          .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
+      ratchet.register(Workload.agent()).await();
+      Workload.Sessions warm = new Workload.Sessions(100);
+      for (String mixName : mixes) {
+        warm.run(ratchet, Workload.Mix.valueOf(mixName.toUpperCase()), jitWarmup * 1000L / mixes.size());
+      }
+      ratchet.close().await();
+    } finally {
+      vertx.close().await();
+    }
+    System.out.printf("JIT warm-up: %,d ms of turns before the first point%n", System.currentTimeMillis() - t0);
+  }
+
+  private JsonObject point(String url, String fsync, Workload.Mix mix, int n) throws InterruptedException {
     Vertx vertx = Vertx.vertx();
     try {
       int pool = Math.max(8, Math.min(64, n));
@@ -198,14 +231,16 @@ public final class BenchCommand implements Callable<Integer> {
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
       RedisJournal journal = ratchet.journal();
-      Workload.run(ratchet, mix, n, warmup * 1000L);
+      Workload.Sessions sessions = new Workload.Sessions(n);
+      sessions.run(ratchet, mix, warmup * 1000L);
+      AofQuiet.await(vertx, url);
       Map<String, Long> before = journal.commandStats().await();
       Map<String, String> stats0 = journal.info("stats").await();
       Map<String, String> cpu0 = journal.info("cpu").await();
       long jvmCpu0 = processCpuNanos();
       JvmCounters jvm0 = JvmCounters.now();
       long sent0 = journal.commandsSent();
-      Workload.Result r = Workload.run(ratchet, mix, n, seconds * 1000L);
+      Workload.Result r = sessions.run(ratchet, mix, seconds * 1000L);
       long sent = journal.commandsSent() - sent0;
       JvmCounters jvm = JvmCounters.now().since(jvm0);
       long jvmCpu = processCpuNanos() - jvmCpu0;
@@ -220,12 +255,15 @@ public final class BenchCommand implements Callable<Integer> {
       }
       long bytes = delta(stats0, stats1, "total_net_input_bytes") + delta(stats0, stats1, "total_net_output_bytes");
       ratchet.close().await();
+      AofQuiet.await(vertx, url);
       double ceiling = FencedAppendCeiling.measure(vertx, url, n, Math.min(seconds, 5) * 1000L, pool);
       long calls = Math.max(1, r.calls());
       int perTurn = mix.calls.size();
       double overheadPerCall = Math.max(0, r.latencies().percentileMillis(50) - r.toolNanos() / 1e6 / Math.max(1,
           r.turns())) / perTurn;
       double ratio = r.callsPerSecond() / Math.max(1, ceiling);
+      // the share of the measured phase in which GC had every event loop stopped
+      double gcShare = jvm.collectionMillis() / (double) Math.max(1, r.millis());
       JsonObject p = new JsonObject().put("fsync", fsync).put("mix", mix.label()).put("sessions", n)
           .put("callsPerSec", Math.round(r.callsPerSecond())).put("ceilingAppendsPerSec", Math.round(ceiling))
           .put("ratioToCeiling", round(ratio)).put("turnP50Ms", round(r.latencies().percentileMillis(50)))
@@ -237,12 +275,13 @@ public final class BenchCommand implements Callable<Integer> {
           .put("redisBytesPerCall", Math.round((double) bytes / calls))
           .put("jvmCpuMicrosPerCall", round(jvmCpu / 1e3 / calls))
           .put("redisCpuMicrosPerCall", round(redisCpuSeconds(cpu0, cpu1) * 1e6 / calls))
-          .put("jvmBytesAllocatedPerCall", jvm.allocatedBytes() / calls);
-      System.out.printf("%-9s %-7s %8d %,12.0f %,12.0f %7.0f%% %9.2f %9.2f %9.2f %10.3f %9.2f %9d %9.1f %9.1f %9d%n", fsync,
+          .put("jvmBytesAllocatedPerCall", jvm.allocatedBytes() / calls)
+          .put("gcPauseShare", round(gcShare));
+      System.out.printf("%-9s %-7s %8d %,12.0f %,12.0f %7.0f%% %9.2f %9.2f %9.2f %10.3f %9.2f %9d %9.1f %9.1f %9d %4.0f%%%n", fsync,
           mix.label(), n, r.callsPerSecond(), ceiling, ratio * 100, r.latencies().percentileMillis(50),
           r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9), overheadPerCall,
           (double) sent / calls, bytes / calls, jvmCpu / 1e3 / calls, redisCpuSeconds(cpu0, cpu1) * 1e6 / calls,
-          jvm.allocatedBytes() / calls);
+          jvm.allocatedBytes() / calls, gcShare * 100);
       return p;
     } finally {
       vertx.close().await();

@@ -36,13 +36,18 @@ final class FencedAppendCeiling {
       String sha = redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(SCRIPT)).await().toString();
       String run = "ceiling-" + UUID.randomUUID().toString().substring(0, 6);
       String payload = "{\"outcome\":\"succeeded\",\"result\":{\"status\":\"ok\",\"payload\":\"" + "x".repeat(80) + "\"}}";
+      List<Request> epochs = new ArrayList<>();
+      for (int s = 0; s < sessions; s++) {
+        epochs.add(Request.cmd(Command.HSET).arg(run + ":{" + s + "}:meta").arg("epoch").arg("1"));
+      }
+      // the sessions exist before the clock starts, as the runtime's sessions do after its warm-up
+      redis.batch(epochs).await();
       List<Future<Void>> loops = new ArrayList<>();
       AtomicLong appends = new AtomicLong();
       long end = System.currentTimeMillis() + millis;
       long start = System.nanoTime();
       for (int s = 0; s < sessions; s++) {
         String tag = run + ":{" + s + "}";
-        redis.send(Request.cmd(Command.HSET).arg(tag + ":meta").arg("epoch").arg("1")).await();
         Promise<Void> done = Promise.promise();
         loop(redis, sha, tag, payload, end, appends, done, 0);
         loops.add(done.future());

@@ -69,40 +69,57 @@ final class Workload {
     return f;
   }
 
-  /** {@code sessions} sessions, each submitting turns back to back for {@code millis}. */
-  static Result run(Ratchet ratchet, Mix mix, int sessions, long millis) {
-    long end = System.currentTimeMillis() + millis;
-    AtomicLong turns = new AtomicLong();
-    Latencies latencies = new Latencies();
-    List<Future<Void>> loops = new ArrayList<>(sessions);
-    String run = UUID.randomUUID().toString().substring(0, 6);
-    long tools0 = TOOL_NANOS.get();
-    long start = System.currentTimeMillis();
-    for (int s = 0; s < sessions; s++) {
-      Promise<Void> done = Promise.promise();
-      loop(ratchet, mix, "b-" + run + "-" + s, 0, end, turns, latencies, done);
-      loops.add(done.future());
-    }
-    Future.join(loops).await();
-    long elapsed = System.currentTimeMillis() - start;
-    return new Result(turns.get(), turns.get() * mix.calls.size(), elapsed, latencies, TOOL_NANOS.get() - tools0);
-  }
+  /**
+   * {@code sessions} sessions, each submitting turns back to back; a later {@link #run} continues the
+   * same sessions, as a service's sessions go on from one minute to the next.
+   */
+  static final class Sessions {
+    private final String[] ids;
+    private final int[] nextTurn;
 
-  private static void loop(Ratchet ratchet, Mix mix, String session, int n, long end, AtomicLong turns,
-                           Latencies latencies, Promise<Void> done) {
-    if (System.currentTimeMillis() >= end) {
-      done.complete();
-      return;
+    Sessions(int sessions) {
+      String run = UUID.randomUUID().toString().substring(0, 6);
+      ids = new String[sessions];
+      nextTurn = new int[sessions];
+      for (int s = 0; s < sessions; s++) {
+        ids[s] = "b-" + run + "-" + s;
+      }
     }
-    long t0 = System.nanoTime();
-    ratchet.submit(AGENT, session, new Turn("t" + n, mix.calls)).onComplete(ar -> {
-      if (ar.failed()) {
-        done.fail(ar.cause());
+
+    /** Every session submits turns back to back for {@code millis}. */
+    Result run(Ratchet ratchet, Mix mix, long millis) {
+      long end = System.currentTimeMillis() + millis;
+      AtomicLong turns = new AtomicLong();
+      Latencies latencies = new Latencies();
+      List<Future<Void>> loops = new ArrayList<>(ids.length);
+      long tools0 = TOOL_NANOS.get();
+      long start = System.currentTimeMillis();
+      for (int s = 0; s < ids.length; s++) {
+        Promise<Void> done = Promise.promise();
+        loop(ratchet, mix, s, end, turns, latencies, done);
+        loops.add(done.future());
+      }
+      Future.join(loops).await();
+      long elapsed = System.currentTimeMillis() - start;
+      return new Result(turns.get(), turns.get() * mix.calls.size(), elapsed, latencies, TOOL_NANOS.get() - tools0);
+    }
+
+    private void loop(Ratchet ratchet, Mix mix, int s, long end, AtomicLong turns, Latencies latencies,
+                      Promise<Void> done) {
+      if (System.currentTimeMillis() >= end) {
+        done.complete();
         return;
       }
-      latencies.add((System.nanoTime() - t0) / 1000);
-      turns.incrementAndGet();
-      loop(ratchet, mix, session, n + 1, end, turns, latencies, done);
-    });
+      long t0 = System.nanoTime();
+      ratchet.submit(AGENT, ids[s], new Turn("t" + nextTurn[s]++, mix.calls)).onComplete(ar -> {
+        if (ar.failed()) {
+          done.fail(ar.cause());
+          return;
+        }
+        latencies.add((System.nanoTime() - t0) / 1000);
+        turns.incrementAndGet();
+        loop(ratchet, mix, s, end, turns, latencies, done);
+      });
+    }
   }
 }
