@@ -5,11 +5,12 @@
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] turn spec (json)  ARGV[4] spec hash  ARGV[5] agent  ARGV[6] now
 -- ARGV[7] caller ('' for none: a new session gets no caller, an existing one keeps its own)
 -- ARGV[8] the first write's call id  ARGV[9] its attempt  ARGV[10] its started event data (json), when KEYS[5] is given
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
+local meta = redis.call('HMGET', KEYS[1], 'epoch', 'agent', 'caller')
+if meta[1] ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
 end
 -- before the turn lookup, so another caller cannot even read a turn's results by submitting it again
-local known = redis.call('HMGET', KEYS[1], 'agent', 'caller')
+local known = {meta[2], meta[3]}
 if known[1] and ARGV[7] ~= '' and known[2] ~= ARGV[7] then
   if known[2] then
     return redis.error_reply('CALLER_MISMATCH session belongs to another caller')
