@@ -434,7 +434,8 @@ public final class RedisJournal {
   }
 
   private static CallState callStateOf(String callId, Response r) {
-    if (r.get(0) == null) {
+    // a call completed by this release has its record and no state field
+    if (r.get(0) == null && r.get(1) == null) {
       return CallState.fresh(callId);
     }
     CallResult record = r.get(1) == null ? null : CallResult.fromJson(new JsonObject(r.get(1).toString()));
@@ -445,7 +446,7 @@ public final class RedisJournal {
           r.get(10) == null ? 0 : r.get(10).toLong(), str(r.get(5)), str(r.get(6)),
           r.get(7) == null ? 0 : r.get(7).toLong());
     }
-    return new CallState(callId, r.get(0).toString(), record,
+    return new CallState(callId, record != null ? "done" : r.get(0).toString(), record,
         r.get(2) == null ? 0 : r.get(2).toInteger(), approval, str(r.get(8)),
         r.get(9) == null ? 0 : r.get(9).toLong());
   }

@@ -5,10 +5,12 @@
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
 end
-local record = redis.call('HGET', KEYS[3], 'record')
-if record then
-  return {'done', record}
+-- the record alone marks the call done, as in calls_completed.lua
+if redis.call('HSETNX', KEYS[3], 'record', ARGV[5]) == 0 then
+  return {'done', redis.call('HGET', KEYS[3], 'record')}
 end
-redis.call('HSET', KEYS[3], 'turn', ARGV[2], 'state', 'done', 'outcome', ARGV[4], 'record', ARGV[5], 'completedAt', ARGV[6])
+if ARGV[4] == 'outcome_unknown' then
+  redis.call('HSET', KEYS[3], 'turn', ARGV[2])
+end
 redis.call('XADD', KEYS[2], '*', 'type', 'call.completed', 'turn', ARGV[2], 'call', ARGV[3], 'at', ARGV[6], 'data', ARGV[7])
 return {'ok'}

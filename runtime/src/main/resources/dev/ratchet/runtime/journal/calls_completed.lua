@@ -15,7 +15,9 @@
 -- ARGV[6] the next write's call id or ''  ARGV[7] its attempt  ARGV[8] its started event data (json)
 -- then per call: call id, outcome, record without its result and closing brace, result (json) or ''
 -- A record is that prefix plus its result; the call.completed event carries the prefix plus the
--- result's size in bytes instead.
+-- result's size in bytes instead. A completed call's hash gets its record alone (and its turn, when
+-- the outcome is unknown, for the reconciliation to name): HSETNX both checks that the call has no
+-- outcome yet (J1) and journals it, and readers take a record for "done".
 -- Answers: turn completed (0/1), next write started (0/1), then per call '' or the record journaled earlier.
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
@@ -47,22 +49,22 @@ local made = {}
 for i = 1, n do
   local key = KEYS[firstKey + i]
   local base = 8 + (i - 1) * 4
-  local existing = redis.call('HGET', key, 'record')
-  if existing then
+  local prefix = ARGV[base + 3]
+  local result = ARGV[base + 4]
+  local record = prefix .. '}'
+  local event = record
+  if result ~= '' then
+    record = prefix .. ',"result":' .. result .. '}'
+    event = prefix .. ',"resultBytes":' .. #result .. '}'
+  end
+  if redis.call('HSETNX', key, 'record', record) == 0 then
     allNew = false
-    answers[i] = existing
+    answers[i] = redis.call('HGET', key, 'record')
   else
-    local prefix = ARGV[base + 3]
-    local result = ARGV[base + 4]
-    local record = prefix .. '}'
-    local event = record
-    if result ~= '' then
-      record = prefix .. ',"result":' .. result .. '}'
-      event = prefix .. ',"resultBytes":' .. #result .. '}'
-    end
     made[i] = record
-    redis.call('HSET', key, 'turn', ARGV[2], 'state', 'done', 'outcome', ARGV[base + 2], 'record', record,
-      'completedAt', ARGV[3])
+    if ARGV[base + 2] == 'outcome_unknown' then
+      redis.call('HSET', key, 'turn', ARGV[2])
+    end
     redis.call('XADD', KEYS[2], '*', 'type', 'call.completed', 'turn', ARGV[2], 'call', ARGV[base + 1], 'at', ARGV[3],
       'data', event)
     answers[i] = ''

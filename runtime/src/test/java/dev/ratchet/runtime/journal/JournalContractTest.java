@@ -170,6 +170,55 @@ class JournalContractTest {
   }
 
   @Test
+  void aCallCompletedByAnEarlierReleaseStaysDoneIsNeverJournaledAgainAndCanBeReconciled() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallId id = t.callId(sessionId, 0);
+    CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
+    // the layout of earlier releases: the outcome and a state beside the record
+    String key = REDIS.keyPrefix() + ":{" + sessionId + "}:call:" + id.value();
+    await(journal.send(Request.cmd(Command.HSET).arg(key).arg("turn").arg("t1").arg("state").arg("done")
+        .arg("outcome").arg("outcome_unknown").arg("record").arg(unknown.toJson().encode())
+        .arg("completedAt").arg(System.currentTimeMillis())));
+
+    CallState state = await(journal.callState(sessionId, id));
+    assertThat(state.isDone()).isTrue();
+    assertThat(state.state()).isEqualTo("done");
+    CallResult late = record(t, 0, Outcome.SUCCEEDED, "late", null);
+    assertThat(await(journal.callCompleted(sessionId, epoch, "t1", late)).outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(late),
+        new TurnResult(sessionId, "t1", List.of(late)))).records().get(0).outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
+
+    assertThat(await(journal.reconcile(sessionId, id, Outcome.SUCCEEDED, "ops", "found at the provider")).outcome())
+        .isEqualTo(Outcome.SUCCEEDED);
+    assertThat(await(journal.callState(sessionId, id)).record().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(await(journal.send(Request.cmd(Command.HGET).arg(key).arg("outcome"))).toString()).isEqualTo("succeeded");
+    assertThat(code(journal.reconcile(sessionId, id, Outcome.FAILED, "ops", "again"))).isEqualTo("NOT_UNKNOWN");
+  }
+
+  @Test
+  void aCallCompletedNowCanBeReconciledOnceFromUnknown() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund", "look");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallId unknownId = t.callId(sessionId, 0);
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out"),
+        record(t, 1, Outcome.SUCCEEDED, "x", null)), null));
+
+    assertThat(await(journal.callState(sessionId, unknownId)).state()).isEqualTo("done");
+    assertThat(code(journal.reconcile(sessionId, t.callId(sessionId, 1), Outcome.FAILED, "ops", "no")))
+        .isEqualTo("NOT_UNKNOWN");
+    assertThat(code(journal.reconcile(sessionId, new CallId("call_nope"), Outcome.FAILED, "ops", "no")))
+        .isEqualTo("UNKNOWN_CALL");
+    assertThat(await(journal.reconcile(sessionId, unknownId, Outcome.FAILED, "ops", "refund never arrived")).outcome())
+        .isEqualTo(Outcome.FAILED);
+    assertThat(await(journal.callState(sessionId, unknownId)).record().outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(await(journal.events(sessionId, null, 100))).filteredOn(e -> "call.reconciled".equals(e.getString("type")))
+        .singleElement().satisfies(e -> assertThat(e.getString("turn")).isEqualTo("t1"));
+  }
+
+  @Test
   void aGroupCommitJournalsEachCallOnceAndCompletesTheTurnOnlyWhenEveryCallWasNew() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b", "c");
