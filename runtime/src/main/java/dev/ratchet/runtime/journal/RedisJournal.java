@@ -251,18 +251,22 @@ public final class RedisJournal {
     } else {
       reply = run(Script.SUBMIT_TURN, keyList, args);
     }
-    return reply.map(r -> {
+    return reply.compose(r -> {
       String status = r.get(0).toString();
       switch (status) {
         case "new":
-          return new SubmitAnswer(SubmitAnswer.Status.NEW, null, r.size() > 1 && "1".equals(r.get(1).toString()));
+          return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.NEW, null,
+              r.size() > 1 && "1".equals(r.get(1).toString())));
         case "conflict":
-          return new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null);
+          return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null));
         case "completed":
-          return new SubmitAnswer(SubmitAnswer.Status.COMPLETED,
-              TurnResult.fromJson(new JsonObject(r.get(1).toString())));
+          // a turn completed by a group commit answers from its calls' records
+          return r.get(1).toString().isEmpty()
+              ? turnResult(sessionId, turn.turnId()).map(results -> new SubmitAnswer(SubmitAnswer.Status.COMPLETED, results))
+              : Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.COMPLETED,
+                  TurnResult.fromJson(new JsonObject(r.get(1).toString()))));
         default:
-          return new SubmitAnswer(SubmitAnswer.Status.RUNNING, null);
+          return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.RUNNING, null));
       }
     });
   }
@@ -276,15 +280,46 @@ public final class RedisJournal {
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
             keys.inflight(sessionId)),
         List.of(String.valueOf(epoch), result.turnId(), results, now(), RecordText.turnSummary(result)))
-        .map(r -> "done".equals(r.get(0).toString())
-            ? TurnResult.fromJson(new JsonObject(r.get(1).toString())) : result);
+        .compose(r -> !"done".equals(r.get(0).toString()) ? Future.succeededFuture(result)
+            : r.get(1) == null || r.get(1).toString().isEmpty() ? turnResult(sessionId, result.turnId())
+            : Future.succeededFuture(TurnResult.fromJson(new JsonObject(r.get(1).toString()))));
   }
 
   /** A completed turn's results, or null when the turn is unknown or still running. */
   public Future<TurnResult> turnResult(String sessionId, String turnId) {
-    return send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, turnId)).arg("status").arg("results"))
-        .map(r -> r.get(0) != null && "completed".equals(r.get(0).toString())
-            ? TurnResult.fromJson(new JsonObject(r.get(1).toString())) : null);
+    return send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, turnId)).arg("status").arg("results").arg("spec"))
+        .compose(r -> {
+          if (r.get(0) == null || !"completed".equals(r.get(0).toString())) {
+            return Future.succeededFuture(null);
+          }
+          if (r.get(1) != null) {
+            return Future.succeededFuture(TurnResult.fromJson(new JsonObject(r.get(1).toString())));
+          }
+          return resultsFromRecords(sessionId, Turn.fromJson(new JsonObject(r.get(2).toString())));
+        });
+  }
+
+  /**
+   * The results of a turn completed by a group commit, which keeps no copy of its calls' records:
+   * the records of its calls in the model's order, read in one pipeline.
+   */
+  private Future<TurnResult> resultsFromRecords(String sessionId, Turn turn) {
+    List<Request> reads = new ArrayList<>(turn.calls().size());
+    for (int i = 0; i < turn.calls().size(); i++) {
+      reads.add(Request.cmd(Command.HGET).arg(keys.call(sessionId, turn.callId(sessionId, i).value())).arg("record"));
+    }
+    commandsSent.add(reads.size());
+    return redis.batch(reads).recover(err -> Future.failedFuture(failure(err))).compose(replies -> {
+      List<CallResult> calls = new ArrayList<>(replies.size());
+      for (int i = 0; i < replies.size(); i++) {
+        if (replies.get(i) == null) {
+          return Future.failedFuture(new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn "
+              + turn.turnId() + " is completed but call #" + i + " has no record"));
+        }
+        calls.add(CallResult.fromJson(new JsonObject(replies.get(i).toString())));
+      }
+      return Future.succeededFuture(new TurnResult(sessionId, turn.turnId(), calls));
+    });
   }
 
   /** Turns journaled but not completed, with each call's state: what recovery resumes. */
@@ -375,7 +410,7 @@ public final class RedisJournal {
       args.add("");
       args.add("");
     } else {
-      args.add(RecordText.turnHead(turnResult.sessionId(), turnResult.turnId(), 0).toString());
+      args.add("1");
       args.add(RecordText.turnSummary(turnResult));
     }
     if (nextWrite == null) {
@@ -566,20 +601,56 @@ public final class RedisJournal {
           : r.error() + " (reconciled: " + note + ")", r.attempts(), r.skipped(), r.truncated(), r.approval(),
           r.durationMillis(), who);
       JsonObject event = new JsonObject().put("outcome", outcome.wireName()).put("by", who).put("note", note);
-      return run(Script.CALL_RECONCILED,
-          List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, callId.value())),
-          List.of(callId.value(), outcome.wireName(), updated.toJson().encode(), now(), event.encode()))
-          .compose(resp -> {
-            String answer = resp.get(0).toString();
-            if ("ok".equals(answer)) {
-              return Future.succeededFuture(updated);
-            }
-            if ("unknown_call".equals(answer)) {
-              return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId));
-            }
-            return Future.failedFuture(new RatchetException("NOT_UNKNOWN", "call " + callId + " ended "
-                + resp.get(1) + "; only outcome_unknown calls can be reconciled"));
-          });
+      return reconciledTurnKeys(sessionId, callId).compose(turnKeys -> {
+        List<String> keyList = new ArrayList<>(List.of(keys.meta(sessionId), keys.events(sessionId),
+            keys.call(sessionId, callId.value())));
+        List<String> args = new ArrayList<>(List.of(callId.value(), outcome.wireName(), updated.toJson().encode(), now(),
+            event.encode()));
+        if (turnKeys != null) {
+          keyList.addAll(turnKeys.keys());
+          args.add(turnKeys.head());
+        }
+        return run(Script.CALL_RECONCILED, keyList, args);
+      }).compose(resp -> {
+        String answer = resp.get(0).toString();
+        if ("ok".equals(answer)) {
+          return Future.succeededFuture(updated);
+        }
+        if ("unknown_call".equals(answer)) {
+          return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId));
+        }
+        return Future.failedFuture(new RatchetException("NOT_UNKNOWN", "call " + callId + " ended "
+            + resp.get(1) + "; only outcome_unknown calls can be reconciled"));
+      });
+    });
+  }
+
+  /** The call's turn and the calls of that turn, with the head of the turn's results. */
+  private record TurnKeys(List<String> keys, String head) {
+  }
+
+  /**
+   * What a reconciliation passes so that the call's turn keeps answering as it first did (null when
+   * the call names no turn): read before the script, as a script must be given every key it touches.
+   */
+  private Future<TurnKeys> reconciledTurnKeys(String sessionId, CallId callId) {
+    return send(Request.cmd(Command.HGET).arg(keys.call(sessionId, callId.value())).arg("turn")).compose(turnId -> {
+      if (turnId == null || turnId.toString().isEmpty()) {
+        return Future.succeededFuture(null);
+      }
+      String t = turnId.toString();
+      return send(Request.cmd(Command.HGET).arg(keys.turn(sessionId, t)).arg("spec")).map(spec -> {
+        if (spec == null) {
+          return null;
+        }
+        Turn turn = Turn.fromJson(new JsonObject(spec.toString()));
+        List<String> turnKeys = new ArrayList<>(1 + turn.calls().size());
+        turnKeys.add(keys.turn(sessionId, t));
+        for (int i = 0; i < turn.calls().size(); i++) {
+          turnKeys.add(keys.call(sessionId, turn.callId(sessionId, i).value()));
+        }
+        return new TurnKeys(turnKeys, RecordText.turnHead(sessionId, t, 0).toString());
+      });
     });
   }
 

@@ -1,17 +1,18 @@
 -- Journals the terminal outcomes of several calls of one turn in one round trip (group commit), each
--- exactly once (J1). When the caller also passes the head of the turn's results and every call was
--- new, the turn is completed in the same step (J7: its results are journaled before they are
--- delivered); the results are put together here from the calls' records, so a record crosses the
--- network once.
+-- exactly once (J1). When the caller also asks to complete the turn and every call was new, the turn
+-- is completed in the same step once every call of the turn has a record (J7: its results, the
+-- calls' records in the model's order, are journaled before they are delivered). The turn's hash
+-- does not copy the records: readers put the results together from the calls' hashes, and a
+-- reconciliation copies them into the turn before it changes one (call_reconciled.lua).
 -- The step may also journal the next write of the turn as started (J2), when every outcome in it
 -- was new: the write queue's next request then leaves without a round trip of its own.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight  KEYS[5] the next write's call (when
 -- ARGV[6] is not '')  then one call key per call of the step  then, when the turn completes, the
 -- call key of every call of the turn in the model's order
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] now
--- ARGV[4] the turn's results up to their first record ({"sessionId":..,"turnId":..,"results":[) or ''
--- ARGV[5] the turn.completed event data (json: the turn and each call's outcome; the turn's hash
--- and each call's hash hold the records) or ''
+-- ARGV[4] '1' to complete the turn, or ''
+-- ARGV[5] the turn.completed event data (json: the turn and each call's outcome; the calls' hashes
+-- hold the records) or ''
 -- ARGV[6] the next write's call id or ''  ARGV[7] its attempt  ARGV[8] its started event data (json)
 -- then per call: call id, outcome, record without its result and closing brace, result (json) or ''
 -- A record is that prefix plus its result; the call.completed event carries the prefix plus the
@@ -27,25 +28,19 @@ local allNew = true
 local starts = ARGV[6] ~= ''
 local firstKey = starts and 5 or 4
 local n = (#ARGV - 8) / 4
--- a completing turn's other records are read before anything is written: a script's writes are
+-- a completing turn's other calls are checked before anything is written: a script's writes are
 -- not undone by an error
-local stepIndex = {}
-for i = 1, n do
-  stepIndex[KEYS[firstKey + i]] = i
-end
-local earlier = {}
 if ARGV[4] ~= '' then
+  local stepIndex = {}
+  for i = 1, n do
+    stepIndex[KEYS[firstKey + i]] = true
+  end
   for k = firstKey + n + 1, #KEYS do
-    if not stepIndex[KEYS[k]] then
-      local record = redis.call('HGET', KEYS[k], 'record')
-      if not record then
-        return redis.error_reply('INCOMPLETE a call of the turn has no outcome journaled: ' .. KEYS[k])
-      end
-      earlier[k] = record
+    if not stepIndex[KEYS[k]] and redis.call('HEXISTS', KEYS[k], 'record') == 0 then
+      return redis.error_reply('INCOMPLETE a call of the turn has no outcome journaled: ' .. KEYS[k])
     end
   end
 end
-local made = {}
 for i = 1, n do
   local key = KEYS[firstKey + i]
   local base = 8 + (i - 1) * 4
@@ -61,7 +56,6 @@ for i = 1, n do
     allNew = false
     answers[i] = redis.call('HGET', key, 'record')
   else
-    made[i] = record
     if ARGV[base + 2] == 'outcome_unknown' then
       redis.call('HSET', key, 'turn', ARGV[2])
     end
@@ -72,13 +66,7 @@ for i = 1, n do
 end
 local turnDone = 0
 if ARGV[4] ~= '' and allNew and redis.call('HGET', KEYS[3], 'status') ~= 'completed' then
-  local records = {}
-  for k = firstKey + n + 1, #KEYS do
-    local i = stepIndex[KEYS[k]]
-    records[#records + 1] = i and made[i] or earlier[k]
-  end
-  local results = ARGV[4] .. table.concat(records, ',') .. ']}'
-  redis.call('HSET', KEYS[3], 'status', 'completed', 'results', results, 'completedAt', ARGV[3])
+  redis.call('HSET', KEYS[3], 'status', 'completed', 'completedAt', ARGV[3])
   redis.call('HSET', KEYS[1], 'updatedAt', ARGV[3])
   redis.call('SREM', KEYS[4], ARGV[2])
   redis.call('XADD', KEYS[2], '*', 'type', 'turn.completed', 'turn', ARGV[2], 'at', ARGV[3], 'data', ARGV[5])

@@ -219,6 +219,42 @@ class JournalContractTest {
   }
 
   @Test
+  void reconcilingACallOfACompletedTurnLeavesTheTurnAnsweringWhatItAnsweredFirst() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "look", "refund");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallResult look = record(t, 0, Outcome.SUCCEEDED, "found", null);
+    CallResult refund = record(t, 1, Outcome.OUTCOME_UNKNOWN, null, "timed out");
+    TurnResult first = new TurnResult(sessionId, "t1", List.of(look, refund));
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look, refund), first)).turnCompleted())
+        .isTrue();
+
+    await(journal.reconcile(sessionId, t.callId(sessionId, 1), Outcome.SUCCEEDED, "ops", "refund found"));
+
+    assertThat(await(journal.callState(sessionId, t.callId(sessionId, 1))).record().outcome())
+        .isEqualTo(Outcome.SUCCEEDED);
+    assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(first.toJson());
+    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
+    assertThat(again.results().toJson()).isEqualTo(first.toJson());
+  }
+
+  @Test
+  void aCallOfARunningTurnReconciledBeforeTheTurnCompletesIsAnsweredReconciled() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund", "look");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallResult refund = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
+    await(journal.callCompleted(sessionId, epoch, "t1", refund));
+    CallResult reconciled = await(journal.reconcile(sessionId, t.callId(sessionId, 0), Outcome.FAILED, "ops", "none"));
+    CallResult look = record(t, 1, Outcome.SUCCEEDED, "x", null);
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look),
+        new TurnResult(sessionId, "t1", List.of(reconciled, look))));
+
+    assertThat(await(journal.turnResult(sessionId, "t1")).call(0).outcome()).isEqualTo(Outcome.FAILED);
+  }
+
+  @Test
   void aGroupCommitJournalsEachCallOnceAndCompletesTheTurnOnlyWhenEveryCallWasNew() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b", "c");
@@ -318,7 +354,7 @@ class JournalContractTest {
   }
 
   @Test
-  void aCompletedTurnsEventCarriesEachCallsOutcomeWhileTheTurnKeepsItsResultsWhole() {
+  void aCompletedTurnsEventCarriesEachCallsOutcomeWhileTheTurnAnswersItsResultsWhole() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     JsonObject value = new JsonObject().put("text", "héllo \"quoted\"").put("n", List.of(1, 2, 3));
     // completed with the group commit of its last outcomes; the first call's outcome was journaled a step before
@@ -350,13 +386,16 @@ class JournalContractTest {
     assertThat(alone.containsKey("results")).isFalse();
     assertThat(alone.getJsonArray("outcomes").getList()).containsExactly("succeeded");
 
-    // the turn keeps its results whole
+    // the turn answers its results whole: a group commit's turn from its calls' records, which it
+    // does not copy; a turn completed on its own from the results it was given
+    Response copy = await(journal.send(Request.cmd(Command.HGET)
+        .arg(new JournalKeys(REDIS.keyPrefix()).turn(sessionId, "t1")).arg("results")));
+    assertThat(copy).isNull();
     for (TurnResult r : List.of(r1, r2)) {
-      Response kept = await(journal.send(Request.cmd(Command.HGET)
-          .arg(new JournalKeys(REDIS.keyPrefix()).turn(sessionId, r.turnId())).arg("results")));
-      assertThat(new JsonObject(kept.toString())).isEqualTo(r.toJson());
       assertThat(await(journal.turnResult(sessionId, r.turnId())).toJson()).isEqualTo(r.toJson());
     }
+    assertThat(await(journal.turnCompleted(sessionId, epoch, new TurnResult(sessionId, "t1",
+        List.of(record(t1, 0, Outcome.FAILED, null, "other"))))).toJson()).isEqualTo(r1.toJson());
     SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, t1));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
     assertThat(again.results().call(0).result()).isEqualTo(value);
