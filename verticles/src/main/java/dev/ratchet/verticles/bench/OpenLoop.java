@@ -16,7 +16,8 @@ final class OpenLoop {
 
   /** What one open-loop phase produced; {@code turnsLate} never completed before the phase ended plus a grace period. */
   record Result(double offeredCallsPerSec, double achievedCallsPerSec, long turns, long turnsLate,
-                Latencies latencies, Latencies overheadPerCall, TurnTimes times) {
+                Latencies latencies, Latencies overheadPerCall, TurnTimes times, long turnsFailed,
+                String firstFailure) {
   }
 
   private final String run = UUID.randomUUID().toString().substring(0, 6);
@@ -35,6 +36,8 @@ final class OpenLoop {
     TurnTimes times = new TurnTimes();
     AtomicLong issued = new AtomicLong();
     AtomicLong completed = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    java.util.concurrent.atomic.AtomicReference<String> firstFailure = new java.util.concurrent.atomic.AtomicReference<>();
     long firstTurn = turnsSoFar;
     long start = System.nanoTime();
     long end = start + millis * 1_000_000L;
@@ -60,6 +63,9 @@ final class OpenLoop {
             overhead.add(micros / perTurn);
             times.add(dueAt, doneAt);
             completed.incrementAndGet();
+          } else {
+            failed.incrementAndGet();
+            firstFailure.compareAndSet(null, String.valueOf(ar.cause()));
           }
         });
       }
@@ -67,12 +73,12 @@ final class OpenLoop {
     arrivals.start();
     arrivals.join();
     long graceUntil = System.currentTimeMillis() + 5_000;
-    while (completed.get() < issued.get() && System.currentTimeMillis() < graceUntil) {
+    while (completed.get() + failed.get() < issued.get() && System.currentTimeMillis() < graceUntil) {
       Thread.sleep(10);
     }
     turnsSoFar += issued.get();
     double seconds = millis / 1000.0;
-    return new Result(callsPerSec, completed.get() * perTurn / seconds, issued.get(), issued.get() - completed.get(),
-        latencies, overhead, times);
+    return new Result(callsPerSec, completed.get() * perTurn / seconds, issued.get(),
+        issued.get() - completed.get() - failed.get(), latencies, overhead, times, failed.get(), firstFailure.get());
   }
 }
