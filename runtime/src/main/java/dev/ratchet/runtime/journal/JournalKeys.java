@@ -1,5 +1,10 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.Turn;
+
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Redis key names. Every key of a session carries the hash tag {@code {<session>}} so that a
  * session lives in one Redis Cluster slot and each Lua script touches one slot only.
@@ -30,6 +35,15 @@ final class JournalKeys {
 
   String call(String sessionId, String callId) {
     return prefix + ":{" + sessionId + "}:call:" + callId;
+  }
+
+  /** The call key of every call of the turn, in the model's order. */
+  List<String> calls(String sessionId, Turn turn) {
+    List<String> calls = new ArrayList<>(turn.calls().size());
+    for (int i = 0; i < turn.calls().size(); i++) {
+      calls.add(call(sessionId, turn.callId(sessionId, i).value()));
+    }
+    return calls;
   }
 
   String inflight(String sessionId) {

@@ -305,11 +305,10 @@ public final class RedisJournal {
    */
   private Future<TurnResult> resultsFromRecords(String sessionId, Turn turn) {
     List<Request> reads = new ArrayList<>(turn.calls().size());
-    for (int i = 0; i < turn.calls().size(); i++) {
-      reads.add(Request.cmd(Command.HGET).arg(keys.call(sessionId, turn.callId(sessionId, i).value())).arg("record"));
+    for (String call : keys.calls(sessionId, turn)) {
+      reads.add(Request.cmd(Command.HGET).arg(call).arg("record"));
     }
-    commandsSent.add(reads.size());
-    return redis.batch(reads).recover(err -> Future.failedFuture(failure(err))).compose(replies -> {
+    return pipeline(reads).compose(replies -> {
       List<CallResult> calls = new ArrayList<>(replies.size());
       for (int i = 0; i < replies.size(); i++) {
         if (replies.get(i) == null) {
@@ -590,39 +589,41 @@ public final class RedisJournal {
     if (outcome == Outcome.OUTCOME_UNKNOWN) {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST", "reconcile to succeeded or failed"));
     }
-    return callState(sessionId, callId).compose(state -> {
-      if (state.record() == null) {
-        return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId
-            + " in session " + sessionId));
-      }
-      CallResult r = state.record();
-      CallResult updated = new CallResult(r.index(), r.callId(), r.tool(), r.modelCallId(), r.effectClass(), outcome,
-          r.result(), note == null ? r.error() : r.error() == null ? "reconciled: " + note
-          : r.error() + " (reconciled: " + note + ")", r.attempts(), r.skipped(), r.truncated(), r.approval(),
-          r.durationMillis(), who);
-      JsonObject event = new JsonObject().put("outcome", outcome.wireName()).put("by", who).put("note", note);
-      return reconciledTurnKeys(sessionId, callId).compose(turnKeys -> {
-        List<String> keyList = new ArrayList<>(List.of(keys.meta(sessionId), keys.events(sessionId),
-            keys.call(sessionId, callId.value())));
-        List<String> args = new ArrayList<>(List.of(callId.value(), outcome.wireName(), updated.toJson().encode(), now(),
-            event.encode()));
-        if (turnKeys != null) {
-          keyList.addAll(turnKeys.keys());
-          args.add(turnKeys.head());
-        }
-        return run(Script.CALL_RECONCILED, keyList, args);
-      }).compose(resp -> {
-        String answer = resp.get(0).toString();
-        if ("ok".equals(answer)) {
-          return Future.succeededFuture(updated);
-        }
-        if ("unknown_call".equals(answer)) {
-          return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId));
-        }
-        return Future.failedFuture(new RatchetException("NOT_UNKNOWN", "call " + callId + " ended "
-            + resp.get(1) + "; only outcome_unknown calls can be reconciled"));
-      });
-    });
+    return send(Request.cmd(Command.HMGET).arg(keys.call(sessionId, callId.value())).arg("record").arg("turn"))
+        .compose(call -> {
+          if (call.get(0) == null) {
+            return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId
+                + " in session " + sessionId));
+          }
+          CallResult r = CallResult.fromJson(new JsonObject(call.get(0).toString()));
+          CallResult updated = new CallResult(r.index(), r.callId(), r.tool(), r.modelCallId(), r.effectClass(),
+              outcome, r.result(), note == null ? r.error() : r.error() == null ? "reconciled: " + note
+              : r.error() + " (reconciled: " + note + ")", r.attempts(), r.skipped(), r.truncated(), r.approval(),
+              r.durationMillis(), who);
+          JsonObject event = new JsonObject().put("outcome", outcome.wireName()).put("by", who).put("note", note);
+          String turnId = call.get(1) == null ? "" : call.get(1).toString();
+          return reconciledTurnKeys(sessionId, turnId).compose(turnKeys -> {
+            List<String> keyList = new ArrayList<>(List.of(keys.meta(sessionId), keys.events(sessionId),
+                keys.call(sessionId, callId.value())));
+            List<String> args = new ArrayList<>(List.of(callId.value(), outcome.wireName(), updated.toJson().encode(),
+                now(), event.encode()));
+            if (turnKeys != null) {
+              keyList.addAll(turnKeys.keys());
+              args.add(turnKeys.head());
+            }
+            return run(Script.CALL_RECONCILED, keyList, args);
+          }).compose(resp -> {
+            String answer = resp.get(0).toString();
+            if ("ok".equals(answer)) {
+              return Future.succeededFuture(updated);
+            }
+            if ("unknown_call".equals(answer)) {
+              return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId));
+            }
+            return Future.failedFuture(new RatchetException("NOT_UNKNOWN", "call " + callId + " ended "
+                + resp.get(1) + "; only outcome_unknown calls can be reconciled"));
+          });
+        });
   }
 
   /** The call's turn and the calls of that turn, with the head of the turn's results. */
@@ -633,24 +634,18 @@ public final class RedisJournal {
    * What a reconciliation passes so that the call's turn keeps answering as it first did (null when
    * the call names no turn): read before the script, as a script must be given every key it touches.
    */
-  private Future<TurnKeys> reconciledTurnKeys(String sessionId, CallId callId) {
-    return send(Request.cmd(Command.HGET).arg(keys.call(sessionId, callId.value())).arg("turn")).compose(turnId -> {
-      if (turnId == null || turnId.toString().isEmpty()) {
-        return Future.succeededFuture(null);
+  private Future<TurnKeys> reconciledTurnKeys(String sessionId, String turnId) {
+    if (turnId.isEmpty()) {
+      return Future.succeededFuture(null);
+    }
+    return send(Request.cmd(Command.HGET).arg(keys.turn(sessionId, turnId)).arg("spec")).map(spec -> {
+      if (spec == null) {
+        return null;
       }
-      String t = turnId.toString();
-      return send(Request.cmd(Command.HGET).arg(keys.turn(sessionId, t)).arg("spec")).map(spec -> {
-        if (spec == null) {
-          return null;
-        }
-        Turn turn = Turn.fromJson(new JsonObject(spec.toString()));
-        List<String> turnKeys = new ArrayList<>(1 + turn.calls().size());
-        turnKeys.add(keys.turn(sessionId, t));
-        for (int i = 0; i < turn.calls().size(); i++) {
-          turnKeys.add(keys.call(sessionId, turn.callId(sessionId, i).value()));
-        }
-        return new TurnKeys(turnKeys, RecordText.turnHead(sessionId, t, 0).toString());
-      });
+      List<String> turnKeys = new ArrayList<>();
+      turnKeys.add(keys.turn(sessionId, turnId));
+      turnKeys.addAll(keys.calls(sessionId, Turn.fromJson(new JsonObject(spec.toString()))));
+      return new TurnKeys(turnKeys, RecordText.turnHead(sessionId, turnId, 0).toString());
     });
   }
 
@@ -788,8 +783,7 @@ public final class RedisJournal {
       for (String id : sessionIds.subList(from, Math.min(sessionIds.size(), from + PIPELINE))) {
         reads.add(Request.cmd(Command.HGET).arg(keys.meta(id)).arg("agent"));
       }
-      commandsSent.add(reads.size());
-      chunks.add(redis.batch(reads).recover(err -> Future.failedFuture(failure(err))));
+      chunks.add(pipeline(reads));
     }
     return Future.all(chunks).map(cf -> {
       Map<String, String> agents = new HashMap<>();
@@ -881,8 +875,13 @@ public final class RedisJournal {
   // ---------------------------------------------------------------- helpers
 
   private Future<Void> batch(List<Request> requests) {
+    return pipeline(requests).mapEmpty();
+  }
+
+  /** The requests in one round trip; answers their replies in order. */
+  private Future<List<Response>> pipeline(List<Request> requests) {
     commandsSent.add(requests.size());
-    return redis.batch(requests).recover(err -> Future.failedFuture(failure(err))).mapEmpty();
+    return redis.batch(requests).recover(err -> Future.failedFuture(failure(err)));
   }
 
   private Future<Response> run(Script script, List<String> keyList, List<String> args) {

@@ -177,7 +177,7 @@ class JournalContractTest {
     CallId id = t.callId(sessionId, 0);
     CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
     // the layout of earlier releases: the outcome and a state beside the record
-    String key = REDIS.keyPrefix() + ":{" + sessionId + "}:call:" + id.value();
+    String key = new JournalKeys(REDIS.keyPrefix()).call(sessionId, id.value());
     await(journal.send(Request.cmd(Command.HSET).arg(key).arg("turn").arg("t1").arg("state").arg("done")
         .arg("outcome").arg("outcome_unknown").arg("record").arg(unknown.toJson().encode())
         .arg("completedAt").arg(System.currentTimeMillis())));
