@@ -720,27 +720,23 @@ public final class RedisJournal {
 
   // ---------------------------------------------------------------- reading the journal
 
-  /** A session's step events in order, each {@code {id, type, turn, call, at, data}}. */
+  /**
+   * A session's step events in order, each {@code {id, type, turn, call, at, data}}: at most
+   * {@code count} of them after the event {@code afterId} (from the start when null). Fewer than
+   * {@code count} means there are no more for now.
+   */
   public Future<List<JsonObject>> events(String sessionId, String afterId, int count) {
-    String start = afterId == null ? "-" : "(" + afterId;
-    return send(Request.cmd(Command.XRANGE).arg(keys.events(sessionId)).arg(start).arg("+").arg("COUNT").arg(count))
+    StepEntries.After after = StepEntries.After.of(afterId);
+    String start = after == null ? "-" : after.rangeStart();
+    int entries = after == null ? count : after.entriesFor(count);
+    return send(Request.cmd(Command.XRANGE).arg(keys.events(sessionId)).arg(start).arg("+").arg("COUNT").arg(entries))
         .map(r -> {
           List<JsonObject> list = new ArrayList<>();
           for (Response entry : r) {
-            JsonObject event = new JsonObject().put("id", entry.get(0).toString());
-            Response fields = entry.get(1);
-            for (int i = 0; i + 1 < fields.size(); i += 2) {
-              String name = fields.get(i).toString();
-              String value = fields.get(i + 1).toString();
-              if ("data".equals(name)) {
-                event.put("data", value.isEmpty() ? new JsonObject() : new JsonObject(value));
-              } else if ("at".equals(name)) {
-                event.put("at", Long.parseLong(value));
-              } else if (!value.isEmpty()) {
-                event.put(name, value);
-              }
+            if (list.size() >= count) {
+              break;
             }
-            list.add(event);
+            StepEntries.expand(entry, after, list, count);
           }
           return list;
         });

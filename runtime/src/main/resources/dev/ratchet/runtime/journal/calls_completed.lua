@@ -23,6 +23,35 @@
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
 end
+-- the step's events go into one stream entry: the first carries the turn and the time, which the
+-- others share (RedisJournal.events reads them back as separate events); a step of thousands of
+-- calls takes several entries, as Lua unpacks at most about 8,000 values into one call
+local entry = {}
+local function flush()
+  if #entry > 0 then
+    redis.call('XADD', KEYS[2], '*', unpack(entry))
+    entry = {}
+  end
+end
+local function append(kind, call, data)
+  if #entry >= 6000 then
+    flush()
+  end
+  table.insert(entry, 'type')
+  table.insert(entry, kind)
+  if #entry == 2 then
+    table.insert(entry, 'turn')
+    table.insert(entry, ARGV[2])
+    table.insert(entry, 'at')
+    table.insert(entry, ARGV[3])
+  end
+  if call then
+    table.insert(entry, 'call')
+    table.insert(entry, call)
+  end
+  table.insert(entry, 'data')
+  table.insert(entry, data)
+end
 local answers = {}
 local allNew = true
 local starts = ARGV[6] ~= ''
@@ -59,8 +88,7 @@ for i = 1, n do
     if ARGV[base + 2] == 'outcome_unknown' then
       redis.call('HSET', key, 'turn', ARGV[2])
     end
-    redis.call('XADD', KEYS[2], '*', 'type', 'call.completed', 'turn', ARGV[2], 'call', ARGV[base + 1], 'at', ARGV[3],
-      'data', event)
+    append('call.completed', ARGV[base + 1], event)
     answers[i] = ''
   end
 end
@@ -69,16 +97,16 @@ if ARGV[4] ~= '' and allNew and redis.call('HGET', KEYS[3], 'status') ~= 'comple
   redis.call('HSET', KEYS[3], 'status', 'completed', 'completedAt', ARGV[3])
   redis.call('HSET', KEYS[1], 'updatedAt', ARGV[3])
   redis.call('SREM', KEYS[4], ARGV[2])
-  redis.call('XADD', KEYS[2], '*', 'type', 'turn.completed', 'turn', ARGV[2], 'at', ARGV[3], 'data', ARGV[5])
+  append('turn.completed', nil, ARGV[5])
   turnDone = 1
 end
 local started = 0
 if starts and allNew and turnDone == 0 and not redis.call('HGET', KEYS[5], 'record') then
   redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[7], 'startedAt', ARGV[3])
-  redis.call('XADD', KEYS[2], '*', 'type', 'call.started', 'turn', ARGV[2], 'call', ARGV[6], 'at', ARGV[3],
-    'data', ARGV[8])
+  append('call.started', ARGV[6], ARGV[8])
   started = 1
 end
+flush()
 table.insert(answers, 1, started)
 table.insert(answers, 1, turnDone)
 return answers

@@ -442,6 +442,72 @@ class JournalContractTest {
   }
 
   @Test
+  void aStepsEventsAreOneStreamEntryAndReadBackInOrderFromAfterAnyOfThem() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "r1", "r2", "w1", "w2");
+    CallId w1 = t.callId(sessionId, 2);
+    CallId w2 = t.callId(sessionId, 3);
+    await(journal.submitTurn(sessionId, epoch, AGENT, null, t, false,
+        new CallStart(w1, 1, new JsonObject().put("attempt", 1))));
+    List<CallResult> step = List.of(record(t, 0, Outcome.SUCCEEDED, "r1", null),
+        record(t, 1, Outcome.SUCCEEDED, "r2", null), record(t, 2, Outcome.SUCCEEDED, "w1", null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", step, null, new CallStart(w2, 1, new JsonObject())));
+    CallResult last = record(t, 3, Outcome.FAILED, null, "no");
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(last),
+        new TurnResult(sessionId, "t1", List.of(step.get(0), step.get(1), step.get(2), last))));
+
+    List<JsonObject> all = await(journal.events(sessionId, null, 100));
+    assertThat(all).extracting(e -> e.getString("type")).containsExactly("session.claimed", "turn.submitted",
+        "call.started", "call.completed", "call.completed", "call.completed", "call.started", "call.completed",
+        "turn.completed");
+    assertThat(all).extracting(e -> e.getString("call")).containsExactly(null, null, w1.value(),
+        step.get(0).callId().value(), step.get(1).callId().value(), w1.value(), w2.value(), w2.value(), null);
+    assertThat(all.subList(1, all.size())).allMatch(e -> "t1".equals(e.getString("turn")) && e.getLong("at") > 0);
+    assertThat(all).extracting(e -> e.getString("id")).doesNotHaveDuplicates();
+    // four steps after the claim, one entry each
+    Response entries = await(journal.send(Request.cmd(Command.XLEN)
+        .arg(new JournalKeys(REDIS.keyPrefix()).events(sessionId))));
+    assertThat(entries.toInteger()).isEqualTo(4);
+
+    // a reader that pages, however small its pages, sees every event once, in order
+    for (int page = 1; page <= 4; page++) {
+      List<JsonObject> read = new ArrayList<>();
+      String after = null;
+      while (true) {
+        List<JsonObject> got = await(journal.events(sessionId, after, page));
+        assertThat(got.size()).isLessThanOrEqualTo(page);
+        read.addAll(got);
+        if (got.size() < page) {
+          break;
+        }
+        after = got.get(got.size() - 1).getString("id");
+      }
+      assertThat(read).as("pages of %d", page).isEqualTo(all);
+    }
+  }
+
+  @Test
+  void aGroupCommitOfThousandsOfCallsJournalsEveryCallsEvent() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    String[] tools = new String[2_500];
+    java.util.Arrays.fill(tools, "read");
+    Turn t = turn("t1", tools);
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    List<CallResult> records = new ArrayList<>();
+    for (int i = 0; i < tools.length; i++) {
+      records.add(record(t, i, Outcome.SUCCEEDED, i, null));
+    }
+    TurnResult result = new TurnResult(sessionId, "t1", records);
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", records, result)).turnCompleted()).isTrue();
+
+    List<JsonObject> completed = await(journal.events(sessionId, null, 10_000)).stream()
+        .filter(e -> "call.completed".equals(e.getString("type"))).toList();
+    assertThat(completed).extracting(e -> e.getJsonObject("data").getInteger("index"))
+        .containsExactlyElementsOf(java.util.stream.IntStream.range(0, tools.length).boxed().toList());
+    assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(result.toJson());
+  }
+
+  @Test
   void startingACallThatAlreadyHasAnOutcomeAnswersThatOutcomeAndStartsNothing() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");

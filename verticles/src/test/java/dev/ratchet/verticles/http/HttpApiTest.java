@@ -16,6 +16,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -384,6 +386,42 @@ class HttpApiTest {
       String live = readUntil(in, "event: turn.completed");
       assertThat(live).contains("\"turn\":\"t2\"").doesNotContain("\"turn\":\"t1\"");
     }
+  }
+
+  @Test
+  void eventStreamResumedWithLastEventIdContinuesWithTheNextEventEvenInsideAStep() throws Exception {
+    String s = session();
+    agent().post("/api/sessions/" + s + "/turns", turn("t1", call("look_up_order", new JsonObject()),
+        call("look_up_order", new JsonObject().put("id", "A-2"))));
+    results(s, "t1");
+    List<String> ids = eventIds(s, null);
+    // the two reads' outcomes and the turn's completion are one step: ids inside it carry the event's index
+    assertThat(ids).anyMatch(id -> id.contains("."));
+    for (int i = 0; i < ids.size() - 1; i++) {
+      assertThat(eventIds(s, ids.get(i))).as("after %s", ids.get(i)).isEqualTo(ids.subList(i + 1, ids.size()));
+    }
+  }
+
+  /** The ids of the session's events up to its first turn.completed, from after {@code lastEventId}. */
+  private List<String> eventIds(String session, String lastEventId) throws Exception {
+    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(base + "/api/sessions/" + session + "/events"))
+        .header("Authorization", "Bearer " + ShopRuntime.AGENT_TOKEN).timeout(Duration.ofSeconds(30)).GET();
+    if (lastEventId != null) {
+      req.header("Last-Event-ID", lastEventId);
+    }
+    HttpResponse<InputStream> r = agent().client().send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
+    List<String> ids = new ArrayList<>();
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        if (line.startsWith("id: ")) {
+          ids.add(line.substring(4));
+        } else if (line.equals("event: turn.completed")) {
+          return ids;
+        }
+      }
+    }
+    throw new AssertionError("stream ended before turn.completed: " + ids);
   }
 
   private static String readUntil(BufferedReader in, String marker) throws Exception {

@@ -1,0 +1,126 @@
+package dev.ratchet.runtime.journal;
+
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Response;
+
+import java.util.List;
+
+/**
+ * Reads a session's stream entries back as step events. A step journals its events in one entry
+ * (a group commit's outcomes, the turn's completion and the next write's start): the fields
+ * {@code type, turn, at, call, data} of its first event, then {@code type, call, data} of each
+ * other, which share the first one's turn and time. An entry written with one event reads as it
+ * always did.
+ *
+ * <p>An event's id is its entry's id when it is the entry's last event, else the entry's id, a dot
+ * and the event's index in the entry: reading after an id continues with the next event, whether it
+ * is in the same entry or a later one.
+ */
+final class StepEntries {
+
+  private StepEntries() {
+  }
+
+  /** Where a read after an event id starts: the entry to read from and how many of its events to skip. */
+  record After(String entryId, int skip) {
+
+    /** The position after {@code eventId}, or null to read from the start. */
+    static After of(String eventId) {
+      if (eventId == null) {
+        return null;
+      }
+      int dot = eventId.lastIndexOf('.');
+      if (dot > 0 && dot < eventId.length() - 1 && isDigits(eventId, dot + 1)) {
+        return new After(eventId.substring(0, dot), Integer.parseInt(eventId.substring(dot + 1)) + 1);
+      }
+      return new After(eventId, 0);
+    }
+
+    /** The XRANGE start: inclusive when part of the entry is still to be read. */
+    String rangeStart() {
+      return skip > 0 ? entryId : "(" + entryId;
+    }
+
+    /** Entries to read for {@code count} events: one more when the first may have nothing left. */
+    int entriesFor(int count) {
+      return skip > 0 ? count + 1 : count;
+    }
+  }
+
+  private static boolean isDigits(String s, int from) {
+    if (s.length() - from > 9) {
+      return false;
+    }
+    for (int i = from; i < s.length(); i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Adds the events of one XRANGE entry to {@code into}, up to {@code count} events in all,
+   * leaving out those at or before {@code after}.
+   */
+  static void expand(Response entry, After after, List<JsonObject> into, int count) {
+    String entryId = entry.get(0).toString();
+    Response fields = entry.get(1);
+    int events = 0;
+    for (int i = 0; i + 1 < fields.size(); i += 2) {
+      if ("type".equals(fields.get(i).toString())) {
+        events++;
+      }
+    }
+    int skip = after != null && after.skip() > 0 && after.entryId().equals(entryId) ? after.skip() : 0;
+    int index = -1;
+    JsonObject event = null;
+    String turn = null;
+    Long at = null;
+    for (int i = 0; i + 1 < fields.size(); i += 2) {
+      String name = fields.get(i).toString();
+      String value = fields.get(i + 1).toString();
+      if ("type".equals(name) || event == null) {
+        if (event != null && index >= skip && !add(into, event, count)) {
+          return;
+        }
+        index++;
+        event = new JsonObject().put("id", index >= events - 1 ? entryId : entryId + "." + index);
+        if ("type".equals(name)) {
+          event.put("type", value);
+        }
+        if (turn != null) {
+          event.put("turn", turn);
+        }
+        if (at != null) {
+          event.put("at", at);
+        }
+      }
+      if ("type".equals(name)) {
+        continue;
+      }
+      if ("data".equals(name)) {
+        event.put("data", value.isEmpty() ? new JsonObject() : new JsonObject(value));
+      } else if ("at".equals(name)) {
+        at = Long.parseLong(value);
+        event.put("at", at);
+      } else if (!value.isEmpty()) {
+        if ("turn".equals(name)) {
+          turn = value;
+        }
+        event.put(name, value);
+      }
+    }
+    if (event != null && index >= skip) {
+      add(into, event, count);
+    }
+  }
+
+  private static boolean add(List<JsonObject> into, JsonObject event, int count) {
+    if (into.size() >= count) {
+      return false;
+    }
+    into.add(event);
+    return true;
+  }
+}
