@@ -730,7 +730,7 @@ public final class RedisJournal {
     String start = after == null ? "-" : after.rangeStart();
     int entries = after == null ? count : after.entriesFor(count);
     return send(Request.cmd(Command.XRANGE).arg(keys.events(sessionId)).arg(start).arg("+").arg("COUNT").arg(entries))
-        .map(r -> {
+        .compose(r -> {
           List<JsonObject> list = new ArrayList<>();
           for (Response entry : r) {
             if (list.size() >= count) {
@@ -738,8 +738,34 @@ public final class RedisJournal {
             }
             StepEntries.expand(entry, after, list, count);
           }
-          return list;
+          return withSpecs(sessionId, list);
         });
+  }
+
+  /**
+   * The events with each {@code turn.submitted} event carrying its turn's spec, which the stream
+   * leaves to the turn's hash (one pipelined read per such turn). Events journaled with the spec,
+   * by earlier releases, keep theirs.
+   */
+  private Future<List<JsonObject>> withSpecs(String sessionId, List<JsonObject> events) {
+    List<JsonObject> submitted = new ArrayList<>();
+    List<Request> reads = new ArrayList<>();
+    for (JsonObject e : events) {
+      if ("turn.submitted".equals(e.getString("type")) && !e.containsKey("data") && e.getString("turn") != null) {
+        submitted.add(e);
+        reads.add(Request.cmd(Command.HGET).arg(keys.turn(sessionId, e.getString("turn"))).arg("spec"));
+      }
+    }
+    if (submitted.isEmpty()) {
+      return Future.succeededFuture(events);
+    }
+    return pipeline(reads).map(specs -> {
+      for (int i = 0; i < submitted.size(); i++) {
+        Response spec = specs.get(i);
+        submitted.get(i).put("data", spec == null ? new JsonObject() : new JsonObject(spec.toString()));
+      }
+      return events;
+    });
   }
 
   /** Session metadata: agent, epoch, owner, createdAt, updatedAt and caller (when it has one); empty when unknown. */

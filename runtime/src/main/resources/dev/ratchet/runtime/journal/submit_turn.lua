@@ -37,12 +37,14 @@ end
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6])
 redis.call('HSET', KEYS[3], 'spec', ARGV[3], 'specHash', ARGV[4], 'status', 'running', 'submittedAt', ARGV[6])
 redis.call('SADD', KEYS[4], ARGV[2])
--- the step's events share one stream entry: a later event in it takes the turn and time of the first
+-- the step's events share one stream entry: a later event in it takes the turn and time of the first.
+-- turn.submitted carries no data: its data is the turn's spec, which the turn's hash holds and
+-- RedisJournal.events reads from there
 if KEYS[5] and not redis.call('HGET', KEYS[5], 'record') then
   redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[9], 'startedAt', ARGV[6])
-  redis.call('XADD', KEYS[2], '*', 'type', 'turn.submitted', 'turn', ARGV[2], 'at', ARGV[6], 'data', ARGV[3],
+  redis.call('XADD', KEYS[2], '*', 'type', 'turn.submitted', 'turn', ARGV[2], 'at', ARGV[6],
     'type', 'call.started', 'call', ARGV[8], 'data', ARGV[10])
   return {'new', '1'}
 end
-redis.call('XADD', KEYS[2], '*', 'type', 'turn.submitted', 'turn', ARGV[2], 'at', ARGV[6], 'data', ARGV[3])
+redis.call('XADD', KEYS[2], '*', 'type', 'turn.submitted', 'turn', ARGV[2], 'at', ARGV[6])
 return {'new', '0'}

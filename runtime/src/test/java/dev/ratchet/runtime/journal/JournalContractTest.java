@@ -464,6 +464,7 @@ class JournalContractTest {
         step.get(0).callId().value(), step.get(1).callId().value(), w1.value(), w2.value(), w2.value(), null);
     assertThat(all.subList(1, all.size())).allMatch(e -> "t1".equals(e.getString("turn")) && e.getLong("at") > 0);
     assertThat(all).extracting(e -> e.getString("id")).doesNotHaveDuplicates();
+    assertThat(all.get(1).getJsonObject("data")).isEqualTo(t.toJson());
     // four steps after the claim, one entry each
     Response entries = await(journal.send(Request.cmd(Command.XLEN)
         .arg(new JournalKeys(REDIS.keyPrefix()).events(sessionId))));
@@ -484,6 +485,23 @@ class JournalContractTest {
       }
       assertThat(read).as("pages of %d", page).isEqualTo(all);
     }
+  }
+
+  @Test
+  void aTurnsArgumentsAreStoredOnceAndItsSubmittedEventStillCarriesThem() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    String text = "a long message for the channel ".repeat(40);
+    Turn t = new Turn("t1", List.of(new ToolCall("post", new JsonObject().put("text", text))));
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+
+    JsonObject submitted = await(journal.events(sessionId, null, 10)).stream()
+        .filter(e -> "turn.submitted".equals(e.getString("type"))).findFirst().orElseThrow();
+    assertThat(submitted.getJsonObject("data")).isEqualTo(t.toJson());
+    assertThat(submitted.getString("turn")).isEqualTo("t1");
+    // the turn's hash holds the spec; the stream entry refers to it by the turn id
+    Response stream = await(journal.send(Request.cmd(Command.XRANGE)
+        .arg(new JournalKeys(REDIS.keyPrefix()).events(sessionId)).arg("-").arg("+")));
+    assertThat(stream.toString()).doesNotContain(text);
   }
 
   @Test
