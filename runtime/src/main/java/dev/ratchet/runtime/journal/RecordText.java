@@ -29,10 +29,15 @@ final class RecordText {
     return sb.append('}').toString();
   }
 
-  /** The record without its result, and the result's size in bytes instead when it has one: a step event's data. */
-  static String bare(CallResult r, String resultText) {
+  /**
+   * A {@code call.completed} event's data as the stream holds it: the outcome, and the result's size
+   * in bytes when the call has one. The call's hash holds the record, which readers add
+   * ({@link StepEntries#completedData}).
+   */
+  static String completedEvent(CallResult r, String resultText) {
     String text = resultText(r, resultText);
-    StringBuilder sb = prefix(r, 24);
+    StringBuilder sb = new StringBuilder(48).append('{');
+    JsonText.string(JsonText.name(sb, "outcome"), r.outcome().wireName());
     if (text != null) {
       JsonText.name(sb, "resultBytes").append(JsonText.utf8Length(text));
     }

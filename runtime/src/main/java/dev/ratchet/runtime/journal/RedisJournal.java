@@ -364,7 +364,7 @@ public final class RedisJournal {
     return run(Script.CALL_COMPLETED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, record.callId().value())),
         List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(),
-            RecordText.full(record, resultText), now(), RecordText.bare(record, resultText)))
+            RecordText.full(record, resultText), now(), RecordText.completedEvent(record, resultText)))
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : record);
   }
 
@@ -738,8 +738,37 @@ public final class RedisJournal {
             }
             StepEntries.expand(entry, after, list, count);
           }
-          return withSpecs(sessionId, list);
+          return withSpecs(sessionId, list).compose(events -> withRecords(sessionId, events));
         });
+  }
+
+  /**
+   * The events with each {@code call.completed} event carrying the call's record without its result,
+   * which the stream leaves to the call's hash (one pipelined read per such event): the record as
+   * first journaled, also after a reconciliation changed it.
+   */
+  private Future<List<JsonObject>> withRecords(String sessionId, List<JsonObject> events) {
+    List<JsonObject> completed = new ArrayList<>();
+    List<Request> reads = new ArrayList<>();
+    for (JsonObject e : events) {
+      if (StepEntries.needsRecord(e)) {
+        completed.add(e);
+        reads.add(Request.cmd(Command.HMGET).arg(keys.call(sessionId, e.getString("call"))).arg("completedRecord")
+            .arg("record"));
+      }
+    }
+    if (completed.isEmpty()) {
+      return Future.succeededFuture(events);
+    }
+    return pipeline(reads).map(records -> {
+      for (int i = 0; i < completed.size(); i++) {
+        Response r = records.get(i);
+        Response first = r.get(0) != null ? r.get(0) : r.get(1);
+        JsonObject e = completed.get(i);
+        e.put("data", StepEntries.completedData(e.getJsonObject("data"), first == null ? null : first.toString()));
+      }
+      return events;
+    });
   }
 
   /**

@@ -123,4 +123,29 @@ final class StepEntries {
     into.add(event);
     return true;
   }
+
+  /**
+   * The data a {@code call.completed} event always carried, from what the stream holds (the outcome
+   * and the result's size) and the call's record as first journaled: the record without its result,
+   * the result's size in its place. Data journaled whole, by earlier releases, is left as it is.
+   */
+  static JsonObject completedData(JsonObject data, String record) {
+    if (record == null || data.containsKey("tool")) {
+      return data;
+    }
+    JsonObject whole = new JsonObject(record);
+    whole.remove("result");
+    Object bytes = data.getValue("resultBytes");
+    if (bytes != null) {
+      whole.put("resultBytes", bytes);
+    }
+    return whole;
+  }
+
+  /** Whether a {@code call.completed} event's data is the short form that the call's record completes. */
+  static boolean needsRecord(JsonObject event) {
+    JsonObject data = event.getJsonObject("data");
+    return "call.completed".equals(event.getString("type")) && event.getString("call") != null && data != null
+        && !data.containsKey("tool");
+  }
 }

@@ -1,7 +1,7 @@
 -- Journals a call's terminal outcome exactly once (J1); a second completion answers the first record.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] call
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] call id  ARGV[4] outcome  ARGV[5] record (json)  ARGV[6] now
--- ARGV[7] event data (json, the record without its result)
+-- ARGV[7] event data (json: the outcome and the result's size; the call's hash holds the record)
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
 end

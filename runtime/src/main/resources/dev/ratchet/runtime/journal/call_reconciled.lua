@@ -27,6 +27,8 @@ if KEYS[4] and redis.call('HGET', KEYS[4], 'status') == 'completed' and redis.ca
   end
   redis.call('HSET', KEYS[4], 'results', ARGV[6] .. table.concat(records, ',') .. ']}')
 end
+-- the record as first journaled stays, for the call.completed event that refers to it
+redis.call('HSETNX', KEYS[3], 'completedRecord', fields[1])
 redis.call('HSET', KEYS[3], 'record', ARGV[3], 'reconciledAt', ARGV[4])
 -- calls completed by earlier releases also carry their outcome as a field of its own
 if redis.call('HEXISTS', KEYS[3], 'outcome') == 1 then

@@ -15,8 +15,9 @@
 -- hold the records) or ''
 -- ARGV[6] the next write's call id or ''  ARGV[7] its attempt  ARGV[8] its started event data (json)
 -- then per call: call id, outcome, record without its result and closing brace, result (json) or ''
--- A record is that prefix plus its result; the call.completed event carries the prefix plus the
--- result's size in bytes instead. A completed call's hash gets its record alone (and its turn, when
+-- A record is that prefix plus its result; the call.completed event carries the outcome and the
+-- result's size in bytes only, as the call's hash holds the record (RedisJournal.events reads it
+-- from there). A completed call's hash gets its record alone (and its turn, when
 -- the outcome is unknown, for the reconciliation to name): HSETNX both checks that the call has no
 -- outcome yet (J1) and journals it, and readers take a record for "done".
 -- Answers: turn completed (0/1), next write started (0/1), then per call '' or the record journaled earlier.
@@ -76,10 +77,10 @@ for i = 1, n do
   local prefix = ARGV[base + 3]
   local result = ARGV[base + 4]
   local record = prefix .. '}'
-  local event = record
+  local event = '{"outcome":"' .. ARGV[base + 2] .. '"}'
   if result ~= '' then
     record = prefix .. ',"result":' .. result .. '}'
-    event = prefix .. ',"resultBytes":' .. #result .. '}'
+    event = '{"outcome":"' .. ARGV[base + 2] .. '","resultBytes":' .. #result .. '}'
   end
   if redis.call('HSETNX', key, 'record', record) == 0 then
     allNew = false

@@ -219,6 +219,32 @@ class JournalContractTest {
   }
 
   @Test
+  void aCompletedEventShowsTheRecordAsFirstJournaledWhichTheStreamDoesNotCopy() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund", "look");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "the provider timed out at step seven");
+    CallResult look = record(t, 1, Outcome.SUCCEEDED, "x", null);
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null));
+    await(journal.callCompleted(sessionId, epoch, "t1", look));
+    await(journal.reconcile(sessionId, unknown.callId(), Outcome.SUCCEEDED, "ops", "found at the provider"));
+
+    List<JsonObject> completed = await(journal.events(sessionId, null, 100)).stream()
+        .filter(e -> "call.completed".equals(e.getString("type"))).toList();
+    JsonObject first = unknown.toJson();
+    first.remove("result");
+    assertThat(completed.get(0).getJsonObject("data")).isEqualTo(first);
+    JsonObject second = look.toJson();
+    second.put("resultBytes", second.remove("result").toString().length() + 2);
+    assertThat(completed.get(1).getJsonObject("data")).isEqualTo(second);
+    assertThat(await(journal.callState(sessionId, unknown.callId())).record().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    // the call's hash holds the record; the stream's entry only its outcome
+    Response stream = await(journal.send(Request.cmd(Command.XRANGE)
+        .arg(new JournalKeys(REDIS.keyPrefix()).events(sessionId)).arg("-").arg("+")));
+    assertThat(stream.toString()).doesNotContain("step seven");
+  }
+
+  @Test
   void reconcilingACallOfACompletedTurnLeavesTheTurnAnsweringWhatItAnsweredFirst() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "look", "refund");
