@@ -18,6 +18,11 @@ public final class Addresses {
   public static final String MESSAGES_SEND = "ratchet.messages.send";
   /** Request/reply: a session's conversation (user messages, model responses, answers). */
   public static final String CONVERSATION = "ratchet.messages.conversation";
+  /**
+   * Published: an approval decision was journaled, as {@code {"sessionId", "callId"}}. The node
+   * that runs the session lets the waiting write go on (or skips it); dashboards may refresh.
+   */
+  public static final String APPROVAL_DECIDED = "ratchet.approvals.decided";
 
   private Addresses() {
   }
@@ -31,7 +36,4 @@ public final class Addresses {
     return "ratchet.session." + sessionId + ".commands";
   }
 
-  public static String approvalChanged(String sessionId) {
-    return "ratchet.session." + sessionId + ".approval-changed";
-  }
 }

@@ -127,11 +127,15 @@ class SessionVerticlesTest {
     assertThat(stale.getMessage()).startsWith("STALE_DECISION");
     assertThat(writes.get()).isZero();
 
+    List<JsonObject> decided = new CopyOnWriteArrayList<>();
+    await(vertx.eventBus().<JsonObject>consumer(Addresses.APPROVAL_DECIDED, m -> decided.add(m.body())).completion());
     JsonObject ok = request(Addresses.DECIDE, new JsonObject().put("sessionId", "s-approve")
         .put("callId", pending.getString("callId")).put("argumentsHash", pending.getString("argumentsHash"))
         .put("approved", true).put("approver", "alice").put("reason", "fine"));
     assertThat(ok.getString("status")).isEqualTo("accepted");
     Await.until(() -> writes.get() == 1, 10);
+    assertThat(decided).containsExactly(new JsonObject().put("sessionId", "s-approve")
+        .put("callId", pending.getString("callId")));
     JsonObject result = request(Addresses.RESULTS, new JsonObject().put("sessionId", "s-approve").put("turnId", "t1"));
     Await.until(() -> "completed".equals(request(Addresses.RESULTS, new JsonObject().put("sessionId", "s-approve")
         .put("turnId", "t1")).getString("status")), 10);

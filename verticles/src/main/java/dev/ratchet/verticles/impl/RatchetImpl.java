@@ -71,6 +71,7 @@ public final class RatchetImpl implements Ratchet {
           .onFailure(err -> LOG.warn("journal at {}: could not find out whether Redis persists acknowledged steps"
               + " (CONFIG GET refused?): {}", journal.describe(), err.getMessage()))
           .otherwiseEmpty()
+          .compose(v -> ratchet.manager.ready())
           .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
           .map(id -> {
             ratchet.apiDeployment = id;
@@ -311,8 +312,8 @@ public final class RatchetImpl implements Ratchet {
         decision.approved() ? "approved" : "rejected", decision.approver(), decision.reason())
         .onSuccess(answer -> {
           if (answer == DecisionAnswer.ACCEPTED) {
-            vertx.eventBus().publish(Addresses.approvalChanged(decision.sessionId()),
-                new JsonObject().put("callId", decision.callId().value()));
+            vertx.eventBus().publish(Addresses.APPROVAL_DECIDED, new JsonObject()
+                .put("sessionId", decision.sessionId()).put("callId", decision.callId().value()));
           }
         });
   }

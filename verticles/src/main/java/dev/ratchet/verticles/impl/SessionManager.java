@@ -9,6 +9,10 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.verticles.Addresses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +43,7 @@ final class SessionManager {
   private final Map<String, Deployment> sessions = new ConcurrentHashMap<>();
   private final Map<String, Future<Void>> passivating = new ConcurrentHashMap<>();
   private final long sweepTimer;
+  private final MessageConsumer<JsonObject> decisions;
 
   SessionManager(Vertx vertx, RedisJournal journal, EngineOptions options, String nodeId, long idleMillis,
                  Function<String, AgentDefinition> definitions) {
@@ -51,6 +56,22 @@ final class SessionManager {
     this.home = vertx.getOrCreateContext();
     long period = Math.max(50, Math.min(idleMillis / 2, 5_000));
     this.sweepTimer = vertx.setPeriodic(period, t -> sweep());
+    // one consumer for the node rather than one per session: a restart deploys thousands of sessions at once
+    this.decisions = vertx.eventBus().consumer(Addresses.APPROVAL_DECIDED, msg -> approvalDecided(msg.body()));
+  }
+
+  /** Hands a journaled decision to its session if it runs here, or once it has started if it is starting. */
+  private void approvalDecided(JsonObject decision) {
+    Deployment d = sessions.get(decision.getString("sessionId", ""));
+    String callId = decision.getString("callId");
+    if (d != null && callId != null) {
+      d.verticle().onSuccess(v -> v.approvalDecided(new CallId(callId)));
+    }
+  }
+
+  /** Completes once this node listens for approval decisions. */
+  Future<Void> ready() {
+    return decisions.completion();
   }
 
   /**
@@ -137,6 +158,7 @@ final class SessionManager {
 
   Future<Void> close() {
     vertx.cancelTimer(sweepTimer);
+    decisions.unregister();
     Future<?>[] all = sessions.values().stream().map(d -> d.id().compose(vertx::undeploy).otherwiseEmpty())
         .toArray(Future[]::new);
     sessions.clear();

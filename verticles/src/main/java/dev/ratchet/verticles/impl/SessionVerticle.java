@@ -15,7 +15,6 @@ import dev.ratchet.runtime.RatchetException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 
 import java.util.function.Consumer;
@@ -37,7 +36,6 @@ final class SessionVerticle extends VerticleBase {
   private final Consumer<SessionVerticle> onIdle;
   private SessionEngine engine;
   private AgentLoop loop;
-  private MessageConsumer<JsonObject> approvals;
   static final String PASSIVATED = "PASSIVATED";
 
   private volatile long lastActivity = System.currentTimeMillis();
@@ -75,11 +73,7 @@ final class SessionVerticle extends VerticleBase {
         vertx.eventBus().publish(events, event);
       });
     }
-    approvals = vertx.eventBus().consumer(Addresses.approvalChanged(sessionId), msg -> {
-      lastActivity = System.currentTimeMillis();
-      engine.approvalChanged(new CallId(msg.body().getString("callId")));
-    });
-    return approvals.completion().compose(v -> engine.start(nodeId))
+    return engine.start(nodeId)
         .compose(v -> loop == null ? Future.succeededFuture() : loop.start())
         .onSuccess(v -> lastActivity = System.currentTimeMillis());
   }
@@ -111,9 +105,14 @@ final class SessionVerticle extends VerticleBase {
   public Future<?> stop() {
     boolean idle = engine.isIdle() && !engine.isFenced() && (loop == null || loop.isIdle());
     return (loop == null ? Future.<Void>succeededFuture() : loop.stop()).compose(v -> engine.stop())
-        .compose(v -> approvals.unregister())
         .compose(v -> idle ? journal.markIdle(sessionId) : Future.succeededFuture())
         .otherwiseEmpty();
+  }
+
+  /** Wakes a write of this session that waits for the approval decision journaled for {@code callId}. */
+  void approvalDecided(CallId callId) {
+    lastActivity = System.currentTimeMillis();
+    engine.approvalChanged(callId);
   }
 
   /** Journals the turn; the outer future completes once journaled, the inner one with the results. */
