@@ -738,60 +738,42 @@ public final class RedisJournal {
             }
             StepEntries.expand(entry, after, list, count);
           }
-          return withSpecs(sessionId, list).compose(events -> withRecords(sessionId, events));
+          return withStoredData(sessionId, list);
         });
   }
 
   /**
-   * The events with each {@code call.completed} event carrying the call's record without its result,
-   * which the stream leaves to the call's hash (one pipelined read per such event): the record as
-   * first journaled, also after a reconciliation changed it.
+   * The events with what the stream leaves to the session's hashes, read in one pipeline: each
+   * {@code turn.submitted} event gets its turn's spec, and each {@code call.completed} event the
+   * call's record without its result, as first journaled (also after a reconciliation changed it).
+   * Events that earlier releases journaled whole keep their data.
    */
-  private Future<List<JsonObject>> withRecords(String sessionId, List<JsonObject> events) {
-    List<JsonObject> completed = new ArrayList<>();
+  private Future<List<JsonObject>> withStoredData(String sessionId, List<JsonObject> events) {
+    List<JsonObject> filled = new ArrayList<>();
     List<Request> reads = new ArrayList<>();
     for (JsonObject e : events) {
-      if (StepEntries.needsRecord(e)) {
-        completed.add(e);
+      if ("turn.submitted".equals(e.getString("type")) && !e.containsKey("data") && e.getString("turn") != null) {
+        filled.add(e);
+        reads.add(Request.cmd(Command.HGET).arg(keys.turn(sessionId, e.getString("turn"))).arg("spec"));
+      } else if (StepEntries.needsRecord(e)) {
+        filled.add(e);
         reads.add(Request.cmd(Command.HMGET).arg(keys.call(sessionId, e.getString("call"))).arg("completedRecord")
             .arg("record"));
       }
     }
-    if (completed.isEmpty()) {
+    if (filled.isEmpty()) {
       return Future.succeededFuture(events);
     }
-    return pipeline(reads).map(records -> {
-      for (int i = 0; i < completed.size(); i++) {
-        Response r = records.get(i);
-        Response first = r.get(0) != null ? r.get(0) : r.get(1);
-        JsonObject e = completed.get(i);
-        e.put("data", StepEntries.completedData(e.getJsonObject("data"), first == null ? null : first.toString()));
-      }
-      return events;
-    });
-  }
-
-  /**
-   * The events with each {@code turn.submitted} event carrying its turn's spec, which the stream
-   * leaves to the turn's hash (one pipelined read per such turn). Events journaled with the spec,
-   * by earlier releases, keep theirs.
-   */
-  private Future<List<JsonObject>> withSpecs(String sessionId, List<JsonObject> events) {
-    List<JsonObject> submitted = new ArrayList<>();
-    List<Request> reads = new ArrayList<>();
-    for (JsonObject e : events) {
-      if ("turn.submitted".equals(e.getString("type")) && !e.containsKey("data") && e.getString("turn") != null) {
-        submitted.add(e);
-        reads.add(Request.cmd(Command.HGET).arg(keys.turn(sessionId, e.getString("turn"))).arg("spec"));
-      }
-    }
-    if (submitted.isEmpty()) {
-      return Future.succeededFuture(events);
-    }
-    return pipeline(reads).map(specs -> {
-      for (int i = 0; i < submitted.size(); i++) {
-        Response spec = specs.get(i);
-        submitted.get(i).put("data", spec == null ? new JsonObject() : new JsonObject(spec.toString()));
+    return pipeline(reads).map(answers -> {
+      for (int i = 0; i < filled.size(); i++) {
+        JsonObject e = filled.get(i);
+        Response r = answers.get(i);
+        if ("turn.submitted".equals(e.getString("type"))) {
+          e.put("data", r == null ? new JsonObject() : new JsonObject(r.toString()));
+        } else {
+          Response first = r.get(0) != null ? r.get(0) : r.get(1);
+          e.put("data", StepEntries.completedData(e.getJsonObject("data"), first == null ? null : first.toString()));
+        }
       }
       return events;
     });
