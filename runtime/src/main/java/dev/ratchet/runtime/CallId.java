@@ -1,6 +1,6 @@
 package dev.ratchet.runtime;
 
-import dev.ratchet.runtime.impl.CanonicalJson;
+import dev.ratchet.runtime.impl.Sha256;
 
 import java.util.Objects;
 
@@ -15,8 +15,7 @@ public record CallId(String value) {
   }
 
   public static CallId of(String sessionId, String turnId, int index) {
-    String digest = CanonicalJson.sha256Hex(sessionId + '\u0000' + turnId + '\u0000' + index);
-    return new CallId("call_" + digest.substring(0, 24));
+    return new CallId(Sha256.prefixedHex("call_", 24, sessionId, turnId, Integer.toString(index)));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.ratchet.runtime;
 
 import dev.ratchet.runtime.impl.CanonicalJson;
+import dev.ratchet.runtime.impl.Sha256;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Objects;
@@ -16,8 +17,7 @@ public record IdempotencyKey(String value) {
   }
 
   public static IdempotencyKey of(CallId callId, JsonObject arguments) {
-    String digest = CanonicalJson.sha256Hex(callId.value() + '\u0000' + CanonicalJson.encode(arguments));
-    return new IdempotencyKey("rk_" + digest.substring(0, 32));
+    return new IdempotencyKey(Sha256.prefixedHex("rk_", 32, callId.value(), CanonicalJson.encode(arguments)));
   }
 
   /** The hash of canonical arguments an approver was shown. */
