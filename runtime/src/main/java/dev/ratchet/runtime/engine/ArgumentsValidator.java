@@ -18,17 +18,28 @@ import java.util.List;
 public final class ArgumentsValidator {
 
   private final Validator validator;
+  private final SchemaSubset.Check subset;
 
   public ArgumentsValidator(JsonObject schema) {
     JsonObject s = schema == null ? new JsonObject().put("type", "object") : schema;
     Draft draft = s.containsKey("$schema") && s.getString("$schema", "").contains("draft-07") ? Draft.DRAFT7
         : Draft.DRAFT202012;
+    // before the full validator, which writes bookkeeping keys of its own into the schema's JSON
+    this.subset = SchemaSubset.compile(s);
     this.validator = Validator.create(JsonSchema.of(s),
         new JsonSchemaOptions().setDraft(draft).setBaseUri("https://ratchet.dev/schemas/").setOutputFormat(OutputFormat.Basic));
   }
 
+  /** Whether valid arguments are recognised without the full validator (the schema uses only the common keywords). */
+  boolean checksDirectly() {
+    return subset != null;
+  }
+
   /** Null when the arguments are valid, else a message naming each offending field. */
   public String problems(JsonObject arguments) {
+    if (subset != null && subset.certainlyValid(arguments)) {
+      return null;
+    }
     OutputUnit out;
     try {
       out = validator.validate(arguments);
