@@ -94,7 +94,8 @@ for i = 1, n do
   end
 end
 local turnDone = 0
-if ARGV[4] ~= '' and allNew and redis.call('HGET', KEYS[3], 'status') ~= 'completed' then
+-- every outcome of the step being new, the turn cannot have completed before (J7 needs them all)
+if ARGV[4] ~= '' and allNew then
   redis.call('HSET', KEYS[3], 'status', 'completed', 'completedAt', ARGV[3])
   redis.call('HSET', KEYS[1], 'updatedAt', ARGV[3])
   redis.call('SREM', KEYS[4], ARGV[2])

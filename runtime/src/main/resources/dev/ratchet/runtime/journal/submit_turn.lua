@@ -40,7 +40,8 @@ redis.call('SADD', KEYS[4], ARGV[2])
 -- the step's events share one stream entry: a later event in it takes the turn and time of the first.
 -- turn.submitted carries no data: its data is the turn's spec, which the turn's hash holds and
 -- RedisJournal.events reads from there
-if KEYS[5] and not redis.call('HGET', KEYS[5], 'record') then
+-- the turn is new, so no call of it has a record yet (J1): its first write needs no lookup
+if KEYS[5] then
   redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[9], 'startedAt', ARGV[6])
   redis.call('XADD', KEYS[2], '*', 'type', 'turn.submitted', 'turn', ARGV[2], 'at', ARGV[6],
     'type', 'call.started', 'call', ARGV[8], 'data', ARGV[10])
