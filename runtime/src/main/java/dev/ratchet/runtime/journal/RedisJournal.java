@@ -858,8 +858,14 @@ public final class RedisJournal {
     Future<Response> aof = send(Request.cmd(Command.CONFIG).arg("GET").arg("appendonly"));
     Future<Response> fsync = send(Request.cmd(Command.CONFIG).arg("GET").arg("appendfsync"));
     Future<Response> info = send(Request.cmd(Command.INFO).arg("server"));
-    return Future.all(aof, fsync, info).map(cf -> new Persistence(
-        "yes".equals(configValue(aof.result())), configValue(fsync.result()), infoField(info.result(), "redis_version")));
+    Future<Response> maxmemory = send(Request.cmd(Command.CONFIG).arg("GET").arg("maxmemory"));
+    Future<Response> policy = send(Request.cmd(Command.CONFIG).arg("GET").arg("maxmemory-policy"));
+    return Future.all(List.of(aof, fsync, info, maxmemory, policy)).map(cf -> {
+      String limit = configValue(maxmemory.result());
+      return new Persistence("yes".equals(configValue(aof.result())), configValue(fsync.result()),
+          infoField(info.result(), "redis_version"), limit == null || limit.isEmpty() ? 0 : Long.parseLong(limit),
+          configValue(policy.result()));
+    });
   }
 
   /** INFO commandstats as a map from command name to calls, for the benchmark. */

@@ -62,7 +62,7 @@ public final class RatchetImpl implements Ratchet {
       RatchetImpl ratchet = new RatchetImpl(vertx, options, journal);
       return journal.persistence()
           .onSuccess(p -> {
-            if (p.aofEnabled()) {
+            if (!p.atRisk()) {
               LOG.info("journal at {}: {}", journal.describe(), p.describe());
             } else {
               LOG.warn("journal at {}: {}", journal.describe(), p.describe());
