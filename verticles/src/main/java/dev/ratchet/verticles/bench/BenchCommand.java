@@ -5,7 +5,6 @@ import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Vertx;
@@ -13,7 +12,6 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -124,8 +122,7 @@ public final class BenchCommand implements Callable<Integer> {
         "calls/s", "ceiling/s", "ratio", "p50 ms", "p99 ms", "p999 ms", "ovh/call", "cmds/call", "bytes/call",
         "jvm us/c", "redis us/c", "alloc/c", "gc %", "aofrw %");
     for (String fsync : redisUrl == null ? fsyncs : List.of("external")) {
-      RedisServerProcess own = redisUrl == null
-          ? RedisServerProcess.start(0, Files.createTempDirectory("ratchet-bench"), fsync) : null;
+      BenchRedis own = redisUrl == null ? BenchRedis.start(fsync) : null;
       String url = own == null ? redisUrl : own.url();
       try {
         // also before an open loop alone: offered at a fixed rate to a runtime that C2 has not
@@ -152,8 +149,7 @@ public final class BenchCommand implements Callable<Integer> {
               // the closed-loop points leave millions of keys behind; Redis rewriting an AOF that size
               // takes a core for the whole phase, so the latency is measured on a Redis of its own,
               // holding only this phase's sessions
-              try (RedisServerProcess fresh = RedisServerProcess.start(0, Files.createTempDirectory("ratchet-bench"),
-                  fsync)) {
+              try (BenchRedis fresh = BenchRedis.start(fsync)) {
                 openLoops.add(openLoop(fresh.url(), fsync, mix, rate));
               }
             }
