@@ -5,8 +5,9 @@ import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PersistenceTest {
 
   @Test
-  void aRedisThatMayEvictAnyKeyWhenFullIsReportedAsPuttingTheJournalAtRisk() throws Exception {
-    try (RedisServerProcess redis = RedisServerProcess.start(0, Files.createTempDirectory("ratchet-evict"), "everysec")) {
+  void aRedisThatMayEvictAnyKeyWhenFullIsReportedAsPuttingTheJournalAtRisk(@TempDir Path dir) throws Exception {
+    try (RedisServerProcess redis = RedisServerProcess.start(0, dir, "everysec")) {
       Vertx vertx = Vertx.vertx();
       try {
         RedisJournal journal = await(RedisJournal.open(vertx, JournalOptions.of(redis.url())));
