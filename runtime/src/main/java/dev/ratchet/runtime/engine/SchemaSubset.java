@@ -116,18 +116,14 @@ final class SchemaSubset {
         return null;
       }
       Set<String> named = properties.keySet();
-      checks.add(instance -> {
-        Map<?, ?> object = asMap(instance);
-        if (object == null) {
-          return true;
-        }
+      checks.add(onObjects(object -> {
         for (Map.Entry<?, ?> e : object.entrySet()) {
           if (!named.contains(String.valueOf(e.getKey())) && !rest.certainlyValid(e.getValue())) {
             return false;
           }
         }
         return true;
-      });
+      }));
     }
     Check[] all = checks.toArray(new Check[0]);
     return instance -> {
@@ -185,18 +181,14 @@ final class SchemaSubset {
       into.put(String.valueOf(e.getKey()), c);
     }
     Map<String, Check> checks = Map.copyOf(into);
-    return instance -> {
-      Map<?, ?> object = asMap(instance);
-      if (object == null) {
-        return true;
-      }
+    return onObjects(object -> {
       for (Map.Entry<String, Check> e : checks.entrySet()) {
         if (object.containsKey(e.getKey()) && !e.getValue().certainlyValid(object.get(e.getKey()))) {
           return false;
         }
       }
       return true;
-    };
+    });
   }
 
   private static Check required(Object value) {
@@ -211,18 +203,7 @@ final class SchemaSubset {
       }
       names.add((String) o);
     }
-    return instance -> {
-      Map<?, ?> object = asMap(instance);
-      if (object == null) {
-        return true;
-      }
-      for (String n : names) {
-        if (!object.containsKey(n)) {
-          return false;
-        }
-      }
-      return true;
-    };
+    return onObjects(object -> object.keySet().containsAll(names));
   }
 
   private static Check oneOf(Object value) {
@@ -318,6 +299,14 @@ final class SchemaSubset {
         default:
           return c < 0;
       }
+    };
+  }
+
+  /** A check of objects' members; keywords about objects say nothing of other instances. */
+  private static Check onObjects(java.util.function.Predicate<Map<?, ?>> members) {
+    return instance -> {
+      Map<?, ?> object = asMap(instance);
+      return object == null || members.test(object);
     };
   }
 
