@@ -15,7 +15,6 @@ import dev.ratchet.runtime.RatchetException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.json.JsonObject;
 
 import java.util.function.Consumer;
 
