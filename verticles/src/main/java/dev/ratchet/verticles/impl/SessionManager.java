@@ -1,5 +1,7 @@
 package dev.ratchet.verticles.impl;
 
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.verticles.Addresses;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
@@ -11,8 +13,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
-import dev.ratchet.runtime.CallId;
-import dev.ratchet.verticles.Addresses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
