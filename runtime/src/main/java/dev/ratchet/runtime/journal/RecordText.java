@@ -11,8 +11,8 @@ import java.util.List;
  * A call's record, and a turn's results, as the journal stores them: the same fields as
  * {@link CallResult#toJson()} (the result last), written straight as text, because building a
  * {@code JsonObject} and running the codec for every record was most of what a call allocated. A
- * group commit sends each record's {@link #prefix} and its result; its script makes the record and
- * the step event from them.
+ * group commit sends each call's record and its event whole: the script only stores them, because
+ * every string Lua makes is hashed byte by byte, which cost Redis more than the bytes cost the network.
  */
 final class RecordText {
 
@@ -42,14 +42,6 @@ final class RecordText {
       JsonText.name(sb, "resultBytes").append(JsonText.utf8Length(text));
     }
     return sb.append('}').toString();
-  }
-
-  /**
-   * The record without its result and without its closing brace: the journal's script appends the
-   * result to make the record, or the result's size to make the event, so the record is sent once.
-   */
-  static String prefix(CallResult r) {
-    return prefix(r, 0).toString();
   }
 
   /** The result encoded: {@code known} when given, else encoded here; null when the call has none. */

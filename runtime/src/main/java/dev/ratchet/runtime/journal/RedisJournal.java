@@ -225,7 +225,7 @@ public final class RedisJournal {
     args.add(callerId == null ? "" : callerId);
     if (firstWrite != null) {
       keyList.add(keys.call(sessionId, firstWrite.callId().value()));
-      args.add(firstWrite.callId().value());
+      args.add(StepEntries.field("call.started", firstWrite.callId().value()));
       args.add(String.valueOf(firstWrite.attempt()));
       args.add(firstWrite.data().encode());
     }
@@ -418,17 +418,17 @@ public final class RedisJournal {
       args.add("");
     } else {
       keyList.add(keys.call(sessionId, nextWrite.callId().value()));
-      args.add(nextWrite.callId().value());
+      args.add(StepEntries.field("call.started", nextWrite.callId().value()));
       args.add(String.valueOf(nextWrite.attempt()));
       args.add(nextWrite.data().encode());
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
       String resultText = RecordText.resultText(record, resultTexts.apply(record));
-      args.add(record.callId().value());
+      args.add(StepEntries.field("call.completed", record.callId().value()));
+      args.add(RecordText.completedEvent(record, resultText));
+      args.add(RecordText.full(record, resultText));
       args.add(record.outcome().wireName());
-      args.add(RecordText.prefix(record));
-      args.add(resultText == null ? "" : resultText);
     }
     if (turnResult != null) {
       // the script puts the turn's results together from these calls' records, in this order

@@ -7,10 +7,12 @@ import java.util.List;
 
 /**
  * Reads a session's stream entries back as step events. A step journals its events in one entry
- * (a group commit's outcomes, the turn's completion and the next write's start): the fields
- * {@code type, turn, at, call, data} of its first event, then {@code type, call, data} of each
- * other, which share the first one's turn and time. An entry written with one event reads as it
- * always did.
+ * (a group commit's outcomes, the turn's completion and the next write's start). The scripts of
+ * a turn's steps write the entry's turn and time once, then one field per event: its name is the
+ * event's type, a space and its call when it has one ({@link #field}), its value the event's data
+ * ({@code ''} for none). Other entries, and every entry of earlier releases, hold the fields
+ * {@code type, turn, at, call, data} of their first event, then {@code type, call, data} of each
+ * other, which share the first one's turn and time. Both read as the same events.
  *
  * <p>An event's id is its entry's id when it is the entry's last event, else the entry's id, a dot
  * and the event's index in the entry: reading after an id continues with the next event, whether it
@@ -64,6 +66,73 @@ final class StepEntries {
    * leaving out those at or before {@code after}.
    */
   static void expand(Response entry, After after, List<JsonObject> into, int count) {
+    Response fields = entry.get(1);
+    if (fields.size() > 0 && "type".equals(fields.get(0).toString())) {
+      expandTyped(entry, after, into, count);
+    } else {
+      expandCompact(entry, after, into, count);
+    }
+  }
+
+  /** The name of a compact entry's field for an event of {@code type} about the call {@code callId}. */
+  static String field(String type, String callId) {
+    return type + ' ' + callId;
+  }
+
+  private static int skipIn(String entryId, After after) {
+    return after != null && after.skip() > 0 && after.entryId().equals(entryId) ? after.skip() : 0;
+  }
+
+  private static String eventId(String entryId, int index, int events) {
+    return index >= events - 1 ? entryId : entryId + "." + index;
+  }
+
+  private static void expandCompact(Response entry, After after, List<JsonObject> into, int count) {
+    String entryId = entry.get(0).toString();
+    Response fields = entry.get(1);
+    String turn = null;
+    Long at = null;
+    int first = 0;
+    // event names hold a dot, so they are never "turn" or "at"
+    for (; first + 1 < fields.size(); first += 2) {
+      String name = fields.get(first).toString();
+      if ("turn".equals(name)) {
+        String value = fields.get(first + 1).toString();
+        turn = value.isEmpty() ? null : value;
+      } else if ("at".equals(name)) {
+        at = Long.parseLong(fields.get(first + 1).toString());
+      } else {
+        break;
+      }
+    }
+    int events = (fields.size() - first) / 2;
+    int skip = skipIn(entryId, after);
+    for (int index = skip; index < events; index++) {
+      String name = fields.get(first + 2 * index).toString();
+      String value = fields.get(first + 2 * index + 1).toString();
+      int space = name.indexOf(' ');
+      JsonObject event = new JsonObject().put("id", eventId(entryId, index, events))
+          .put("type", space < 0 ? name : name.substring(0, space));
+      if (turn != null) {
+        event.put("turn", turn);
+      }
+      if (at != null) {
+        event.put("at", at);
+      }
+      if (space >= 0) {
+        event.put("call", name.substring(space + 1));
+      }
+      // no data is how turn.submitted says that its data is the turn's spec
+      if (!value.isEmpty()) {
+        event.put("data", new JsonObject(value));
+      }
+      if (!add(into, event, count)) {
+        return;
+      }
+    }
+  }
+
+  private static void expandTyped(Response entry, After after, List<JsonObject> into, int count) {
     String entryId = entry.get(0).toString();
     Response fields = entry.get(1);
     int events = 0;
@@ -72,7 +141,7 @@ final class StepEntries {
         events++;
       }
     }
-    int skip = after != null && after.skip() > 0 && after.entryId().equals(entryId) ? after.skip() : 0;
+    int skip = skipIn(entryId, after);
     int index = -1;
     JsonObject event = null;
     String turn = null;
@@ -85,7 +154,7 @@ final class StepEntries {
           return;
         }
         index++;
-        event = new JsonObject().put("id", index >= events - 1 ? entryId : entryId + "." + index);
+        event = new JsonObject().put("id", eventId(entryId, index, events));
         if ("type".equals(name)) {
           event.put("type", value);
         }

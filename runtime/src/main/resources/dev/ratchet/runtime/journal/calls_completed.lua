@@ -13,47 +13,41 @@
 -- ARGV[4] '1' to complete the turn, or ''
 -- ARGV[5] the turn.completed event data (json: the turn and each call's outcome; the calls' hashes
 -- hold the records) or ''
--- ARGV[6] the next write's call id or ''  ARGV[7] its attempt  ARGV[8] its started event data (json)
--- then per call: call id, outcome, record without its result and closing brace, result (json) or ''
--- A record is that prefix plus its result; the call.completed event carries the outcome and the
--- result's size in bytes only, as the call's hash holds the record (RedisJournal.events reads it
--- from there). A completed call's hash gets its record alone (and its turn, when
--- the outcome is unknown, for the reconciliation to name): HSETNX both checks that the call has no
--- outcome yet (J1) and journals it, and readers take a record for "done".
+-- ARGV[6] the next write's event field ('call.started <call id>') or ''  ARGV[7] its attempt
+-- ARGV[8] its started event data (json)
+-- then per call: its event field ('call.completed <call id>'), its event data (json: the outcome and
+-- the result's size in bytes; the call's hash holds the record, which RedisJournal.events reads from
+-- there), its record (json), its outcome
+-- The engine sends each string whole: Lua hashes every string it makes, so building records and
+-- events here would cost Redis more than sending them costs the network. A completed call's hash
+-- gets its record alone (and its turn, when the outcome is unknown, for the reconciliation to name):
+-- HSETNX both checks that the call has no outcome yet (J1) and journals it, and readers take a
+-- record for "done".
 -- Answers: turn completed (0/1), next write started (0/1), then per call '' or the record journaled earlier.
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
 end
--- the step's events go into one stream entry: the first carries the turn and the time, which the
--- others share (RedisJournal.events reads them back as separate events); a step of thousands of
--- calls takes several entries, as Lua unpacks at most about 8,000 values into one call
-local entry = {}
+-- the step's events go into one stream entry (StepEntries): the turn and the time once, then one
+-- field per event, its type and call, and its data; a step of thousands of calls takes several
+-- entries, as Lua unpacks at most about 8,000 values into one call
+local entry = {'turn', ARGV[2], 'at', ARGV[3]}
+local size = 4
 local function flush()
-  if #entry > 0 then
-    redis.call('XADD', KEYS[2], '*', unpack(entry))
-    entry = {}
+  if size > 4 then
+    redis.call('XADD', KEYS[2], '*', unpack(entry, 1, size))
+    size = 4
   end
 end
-local function append(kind, call, data)
-  if #entry >= 6000 then
+local function append(field, data)
+  if size >= 6000 then
     flush()
   end
-  table.insert(entry, 'type')
-  table.insert(entry, kind)
-  if #entry == 2 then
-    table.insert(entry, 'turn')
-    table.insert(entry, ARGV[2])
-    table.insert(entry, 'at')
-    table.insert(entry, ARGV[3])
-  end
-  if call then
-    table.insert(entry, 'call')
-    table.insert(entry, call)
-  end
-  table.insert(entry, 'data')
-  table.insert(entry, data)
+  entry[size + 1] = field
+  entry[size + 2] = data
+  size = size + 2
 end
-local answers = {}
+-- the first two answers are filled in last
+local answers = {0, 0}
 local allNew = true
 local starts = ARGV[6] ~= ''
 local firstKey = starts and 5 or 4
@@ -74,23 +68,15 @@ end
 for i = 1, n do
   local key = KEYS[firstKey + i]
   local base = 8 + (i - 1) * 4
-  local prefix = ARGV[base + 3]
-  local result = ARGV[base + 4]
-  local record = prefix .. '}'
-  local event = '{"outcome":"' .. ARGV[base + 2] .. '"}'
-  if result ~= '' then
-    record = prefix .. ',"result":' .. result .. '}'
-    event = '{"outcome":"' .. ARGV[base + 2] .. '","resultBytes":' .. #result .. '}'
-  end
-  if redis.call('HSETNX', key, 'record', record) == 0 then
+  if redis.call('HSETNX', key, 'record', ARGV[base + 3]) == 0 then
     allNew = false
-    answers[i] = redis.call('HGET', key, 'record')
+    answers[i + 2] = redis.call('HGET', key, 'record')
   else
-    if ARGV[base + 2] == 'outcome_unknown' then
+    if ARGV[base + 4] == 'outcome_unknown' then
       redis.call('HSET', key, 'turn', ARGV[2])
     end
-    append('call.completed', ARGV[base + 1], event)
-    answers[i] = ''
+    append(ARGV[base + 1], ARGV[base + 2])
+    answers[i + 2] = ''
   end
 end
 local turnDone = 0
@@ -99,16 +85,16 @@ if ARGV[4] ~= '' and allNew then
   redis.call('HSET', KEYS[3], 'status', 'completed', 'completedAt', ARGV[3])
   redis.call('HSET', KEYS[1], 'updatedAt', ARGV[3])
   redis.call('SREM', KEYS[4], ARGV[2])
-  append('turn.completed', nil, ARGV[5])
+  append('turn.completed', ARGV[5])
   turnDone = 1
 end
 local started = 0
 if starts and allNew and turnDone == 0 and not redis.call('HGET', KEYS[5], 'record') then
   redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[7], 'startedAt', ARGV[3])
-  append('call.started', ARGV[6], ARGV[8])
+  append(ARGV[6], ARGV[8])
   started = 1
 end
 flush()
-table.insert(answers, 1, started)
-table.insert(answers, 1, turnDone)
+answers[1] = turnDone
+answers[2] = started
 return answers
