@@ -22,9 +22,11 @@ import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -431,9 +433,13 @@ public final class RedisJournal {
       args.add(record.outcome().wireName());
     }
     if (turnResult != null) {
-      // the script puts the turn's results together from these calls' records, in this order
+      // the script checks that each other call of the turn has a record (J7)
+      Set<String> inStep = new HashSet<>();
+      records.forEach(r -> inStep.add(r.callId().value()));
       for (CallResult call : turnResult.calls()) {
-        keyList.add(keys.call(sessionId, call.callId().value()));
+        if (!inStep.contains(call.callId().value())) {
+          keyList.add(keys.call(sessionId, call.callId().value()));
+        }
       }
     }
     return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {

@@ -8,7 +8,7 @@
 -- was new: the write queue's next request then leaves without a round trip of its own.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight  KEYS[5] the next write's call (when
 -- ARGV[6] is not '')  then one call key per call of the step  then, when the turn completes, the
--- call key of every call of the turn in the model's order
+-- call key of each other call of the turn
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] now
 -- ARGV[4] '1' to complete the turn, or ''
 -- ARGV[5] the turn.completed event data (json: the turn and each call's outcome; the calls' hashes
@@ -55,12 +55,8 @@ local n = (#ARGV - 8) / 4
 -- a completing turn's other calls are checked before anything is written: a script's writes are
 -- not undone by an error
 if ARGV[4] ~= '' then
-  local stepIndex = {}
-  for i = 1, n do
-    stepIndex[KEYS[firstKey + i]] = true
-  end
   for k = firstKey + n + 1, #KEYS do
-    if not stepIndex[KEYS[k]] and redis.call('HEXISTS', KEYS[k], 'record') == 0 then
+    if redis.call('HEXISTS', KEYS[k], 'record') == 0 then
       return redis.error_reply('INCOMPLETE a call of the turn has no outcome journaled: ' .. KEYS[k])
     end
   end
