@@ -65,7 +65,9 @@ public final class SessionEngine {
 
   private final Map<String, TurnRun> running = new LinkedHashMap<>();
   private final Map<String, Promise<ApprovalRecord>> approvalWaiters = new HashMap<>();
-  private Future<Void> writeQueue = Future.succeededFuture();
+  private static final Future<Void> IDLE = Future.succeededFuture();
+
+  private Future<Void> writeQueue = IDLE;
   /** Submissions journaling now; while any is, the write queue may not stay free for a new turn's first write. */
   private int submitting;
   /** Turns whose submission (carrying their first write's start) failed without an answer: turn id to call id. */
@@ -413,7 +415,7 @@ public final class SessionEngine {
   }
 
   private void enqueueWrite(TurnRun run, CallSlot slot) {
-    writeQueue = writeQueue.transform(ignored -> {
+    Future<Void> queued = writeQueue.transform(ignored -> {
       if (fenced || stopped) {
         slot.done.tryFail(notOwner());
         return Future.succeededFuture();
@@ -425,6 +427,14 @@ public final class SessionEngine {
         slot.done.tryFail(e);
       }
       return slot.done.future().<Void>mapEmpty().otherwiseEmpty();
+    });
+    writeQueue = queued;
+    // a completed future keeps the function that made it, and with it the whole turn: a queue that
+    // has run dry lets go of it, or every idle session would hold its last turn until its next write
+    queued.onComplete(ar -> {
+      if (writeQueue == queued) {
+        writeQueue = IDLE;
+      }
     });
   }
 
