@@ -19,8 +19,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static dev.ratchet.runtime.testing.Await.await;
@@ -30,9 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class Redis62CompatibilityTest {
 
   @Test
-  void aTurnWithAnApprovalRunsAndIsJournaledOnRedis62() throws Exception {
-    try (RedisServerProcess redis = RedisServerProcess.start(RedisServerProcess.bundledBinary(), 0,
-        Files.createTempDirectory("ratchet-redis62"), "always")) {
+  void aTurnWithAnApprovalRunsAndIsJournaledOnRedis62(@TempDir Path dir) throws Exception {
+    try (RedisServerProcess redis = RedisServerProcess.start(RedisServerProcess.bundledBinary(), 0, dir, "always")) {
       Vertx vertx = Vertx.vertx();
       try {
         RedisJournal journal = await(RedisJournal.open(vertx, JournalOptions.of(redis.url())));

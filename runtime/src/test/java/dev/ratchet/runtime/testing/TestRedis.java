@@ -19,6 +19,7 @@ import java.util.UUID;
 public final class TestRedis implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
 
   private RedisServerProcess server;
+  private Path dir;
   private String url;
   private final String keyPrefix = "rt-" + UUID.randomUUID().toString().substring(0, 8);
   private final boolean alwaysOwn;
@@ -42,7 +43,7 @@ public final class TestRedis implements BeforeAllCallback, AfterAllCallback, Par
     if (shared != null && !shared.isBlank()) {
       url = shared;
     } else {
-      Path dir = Files.createTempDirectory("ratchet-test-redis");
+      dir = Files.createTempDirectory("ratchet-test-redis");
       server = RedisServerProcess.start(0, dir, "everysec");
       url = server.url();
     }
@@ -52,6 +53,7 @@ public final class TestRedis implements BeforeAllCallback, AfterAllCallback, Par
   public void afterAll(ExtensionContext context) {
     if (server != null) {
       server.close();
+      TempDirs.delete(dir);
     }
   }
 

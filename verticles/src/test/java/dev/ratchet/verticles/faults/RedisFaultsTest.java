@@ -8,6 +8,7 @@ import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.runtime.testing.Await;
+import dev.ratchet.runtime.testing.TempDirs;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
@@ -46,6 +47,7 @@ class RedisFaultsTest {
       }
     }
     vertx.close().await();
+    TempDirs.delete(dir);
   }
 
   private RedisServerProcess redis(String appendfsync) throws Exception {
