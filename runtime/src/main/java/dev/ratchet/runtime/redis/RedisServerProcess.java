@@ -3,6 +3,7 @@ package dev.ratchet.runtime.redis;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -10,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A real {@code redis-server} child process: the one on PATH if there is one, else the Redis 6.2
@@ -30,12 +33,42 @@ public final class RedisServerProcess implements AutoCloseable {
   private final int port;
   private final Path dataDir;
   private final String binary;
+  private volatile boolean deleteDataOnClose;
 
   private RedisServerProcess(Process process, int port, Path dataDir, String binary) {
     this.process = process;
     this.port = port;
     this.dataDir = dataDir;
     this.binary = binary;
+  }
+
+  /**
+   * Starts a server (see {@link #start(int, Path, String)}) in a new temporary directory named
+   * after {@code dirPrefix}, which {@link #close()} removes with the server's data: a bench run or a
+   * test suite leaves nothing behind.
+   */
+  public static RedisServerProcess startTemporary(String dirPrefix, String appendfsync) throws IOException {
+    Path dir = Files.createTempDirectory(dirPrefix);
+    try {
+      RedisServerProcess server = start(0, dir, appendfsync);
+      server.deleteDataOnClose = true;
+      return server;
+    } catch (IOException | RuntimeException e) {
+      deleteDataDir(dir);
+      throw e;
+    }
+  }
+
+  /** Removes a server's data directory and everything in it; nothing happens when it is null or gone. */
+  public static void deleteDataDir(Path dir) {
+    if (dir == null || !Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not remove the Redis data under " + dir, e);
+    }
   }
 
   /**
@@ -117,6 +150,9 @@ public final class RedisServerProcess implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    if (deleteDataOnClose) {
+      deleteDataDir(dataDir);
     }
   }
 

@@ -7,8 +7,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.UUID;
 
 /**
@@ -19,7 +17,6 @@ import java.util.UUID;
 public final class TestRedis implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
 
   private RedisServerProcess server;
-  private Path dir;
   private String url;
   private final String keyPrefix = "rt-" + UUID.randomUUID().toString().substring(0, 8);
   private final boolean alwaysOwn;
@@ -43,8 +40,7 @@ public final class TestRedis implements BeforeAllCallback, AfterAllCallback, Par
     if (shared != null && !shared.isBlank()) {
       url = shared;
     } else {
-      dir = Files.createTempDirectory("ratchet-test-redis");
-      server = RedisServerProcess.start(0, dir, "everysec");
+      server = RedisServerProcess.startTemporary("ratchet-test-redis", "everysec");
       url = server.url();
     }
   }
@@ -53,7 +49,6 @@ public final class TestRedis implements BeforeAllCallback, AfterAllCallback, Par
   public void afterAll(ExtensionContext context) {
     if (server != null) {
       server.close();
-      TempDirs.delete(dir);
     }
   }
 

@@ -5,6 +5,7 @@ import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Vertx;
@@ -122,7 +123,7 @@ public final class BenchCommand implements Callable<Integer> {
         "calls/s", "ceiling/s", "ratio", "p50 ms", "p99 ms", "p999 ms", "ovh/call", "cmds/call", "bytes/call",
         "jvm us/c", "redis us/c", "alloc/c", "gc %", "aofrw %");
     for (String fsync : redisUrl == null ? fsyncs : List.of("external")) {
-      BenchRedis own = redisUrl == null ? BenchRedis.start(fsync) : null;
+      RedisServerProcess own = redisUrl == null ? RedisServerProcess.startTemporary("ratchet-bench", fsync) : null;
       String url = own == null ? redisUrl : own.url();
       try {
         // also before an open loop alone: offered at a fixed rate to a runtime that C2 has not
@@ -149,7 +150,7 @@ public final class BenchCommand implements Callable<Integer> {
               // the closed-loop points leave millions of keys behind; Redis rewriting an AOF that size
               // takes a core for the whole phase, so the latency is measured on a Redis of its own,
               // holding only this phase's sessions
-              try (BenchRedis fresh = BenchRedis.start(fsync)) {
+              try (RedisServerProcess fresh = RedisServerProcess.startTemporary("ratchet-bench", fsync)) {
                 openLoops.add(openLoop(fresh.url(), fsync, mix, rate));
               }
             }

@@ -8,7 +8,6 @@ import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.runtime.testing.Await;
-import dev.ratchet.runtime.testing.TempDirs;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
@@ -47,7 +46,8 @@ class RedisFaultsTest {
       }
     }
     vertx.close().await();
-    TempDirs.delete(dir);
+    // the data outlives each server: the test restarts Redis on it
+    RedisServerProcess.deleteDataDir(dir);
   }
 
   private RedisServerProcess redis(String appendfsync) throws Exception {
