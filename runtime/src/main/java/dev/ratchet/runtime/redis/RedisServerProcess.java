@@ -29,10 +29,17 @@ public final class RedisServerProcess implements AutoCloseable {
    */
   public static final int JOURNAL_HASH_VALUE_BYTES = 1024;
 
+  /**
+   * The system property that sets the CPU priority of the server's AOF rewrites when none is
+   * given: {@code idle} (the default) or {@code normal}; see {@link #start(String, int, Path, String, String)}.
+   */
+  public static final String REWRITE_PRIORITY_PROPERTY = "ratchet.redis.rewritePriority";
+
   private final Process process;
   private final int port;
   private final Path dataDir;
   private final String binary;
+  private volatile IdleChildren idleChildren;
   private volatile boolean deleteDataOnClose;
 
   private RedisServerProcess(Process process, int port, Path dataDir, String binary) {
@@ -80,9 +87,30 @@ public final class RedisServerProcess implements AutoCloseable {
     return start(findBinary(), port, dataDir, appendfsync);
   }
 
-  /** Starts the given redis-server binary; see {@link #bundledBinary()} for the Redis 6.2 one. */
+  /**
+   * Starts the given redis-server binary (see {@link #bundledBinary()} for the Redis 6.2 one), its
+   * rewrites at the priority of {@value #REWRITE_PRIORITY_PROPERTY}.
+   */
   public static RedisServerProcess start(String binary, int port, Path dataDir, String appendfsync)
       throws IOException {
+    return start(binary, port, dataDir, appendfsync, System.getProperty(REWRITE_PRIORITY_PROPERTY, "idle"));
+  }
+
+  /**
+   * Starts the given redis-server binary.
+   *
+   * @param rewritePriority {@code idle}: the processes the server forks, its AOF rewrites, run only
+   *     on CPU that Redis and the runtime leave free (Linux, with {@code chrt}; elsewhere as
+   *     {@code normal}); {@code normal}: they compete for the CPU like any other process
+   */
+  public static RedisServerProcess start(String binary, int port, Path dataDir, String appendfsync,
+      String rewritePriority) throws IOException {
+    boolean idle = switch (rewritePriority) {
+      case "idle" -> true;
+      case "normal" -> false;
+      default -> throw new IllegalArgumentException("the rewrite priority of the embedded Redis is 'idle' or"
+          + " 'normal', not '" + rewritePriority + "'");
+    };
     Files.createDirectories(dataDir);
     int p = port == 0 ? freePort() : port;
     List<String> cmd = new ArrayList<>(List.of(binary, "--port", String.valueOf(p), "--bind", "127.0.0.1",
@@ -102,6 +130,9 @@ public final class RedisServerProcess implements AutoCloseable {
     RedisServerProcess server = new RedisServerProcess(process, p, dataDir, binary);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     server.awaitReady();
+    if (idle) {
+      server.idleChildren = IdleChildren.watch(process.pid());
+    }
     return server;
   }
 
@@ -139,8 +170,17 @@ public final class RedisServerProcess implements AutoCloseable {
     }
   }
 
+  /** Whether the server's forked children are being given idle CPU priority. */
+  public boolean rewritesAtIdlePriority() {
+    return idleChildren != null;
+  }
+
   @Override
   public void close() {
+    IdleChildren watcher = idleChildren;
+    if (watcher != null) {
+      watcher.close();
+    }
     if (process.isAlive()) {
       process.destroy();
       try {
@@ -187,16 +227,23 @@ public final class RedisServerProcess implements AutoCloseable {
 
   /** The redis-server on PATH, else the binary from the embedded-redis artifact, unpacked once. */
   public static String findBinary() throws IOException {
+    String onPath = onPath("redis-server");
+    return onPath != null ? onPath : bundledBinary();
+  }
+
+  /** The absolute path of the executable {@code name} on PATH, or null. */
+  static String onPath(String name) {
     String path = System.getenv("PATH");
-    if (path != null) {
-      for (String dir : path.split(File.pathSeparator)) {
-        File f = new File(dir, "redis-server");
-        if (f.isFile() && f.canExecute()) {
-          return f.getAbsolutePath();
-        }
+    if (path == null) {
+      return null;
+    }
+    for (String dir : path.split(File.pathSeparator)) {
+      File f = new File(dir, name);
+      if (f.isFile() && f.canExecute()) {
+        return f.getAbsolutePath();
       }
     }
-    return bundledBinary();
+    return null;
   }
 
   /** The Redis 6.2 binary shipped in the embedded-redis artifact, unpacked to the temp folder once. */

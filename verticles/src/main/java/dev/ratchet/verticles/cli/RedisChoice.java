@@ -25,10 +25,13 @@ final class RedisChoice implements AutoCloseable {
     }
     JsonObject embedded = redis.getJsonObject("embedded", new JsonObject());
     Path dir = Path.of(embedded.getString("dataDir", "./data/redis"));
-    RedisServerProcess server = RedisServerProcess.start(embedded.getInteger("port", 0), dir,
-        embedded.getString("appendfsync", "everysec"));
+    String rewritePriority = embedded.getString("rewritePriority",
+        System.getProperty(RedisServerProcess.REWRITE_PRIORITY_PROPERTY, "idle"));
+    RedisServerProcess server = RedisServerProcess.start(RedisServerProcess.findBinary(), embedded.getInteger("port", 0),
+        dir, embedded.getString("appendfsync", "everysec"), rewritePriority);
     System.out.println("Started embedded Redis (" + server.binary() + ") on port " + server.port()
-        + ", data in " + dir.toAbsolutePath().normalize());
+        + ", data in " + dir.toAbsolutePath().normalize()
+        + (server.rewritesAtIdlePriority() ? ", its AOF rewrites at idle CPU priority" : ""));
     return new RedisChoice(server.url(), server);
   }
 

@@ -15,6 +15,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -38,7 +39,13 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
     JsonObject cfg = RatchetConfig.load(config, env);
-    RedisChoice redis = RedisChoice.from(cfg);
+    RedisChoice redis;
+    try {
+      redis = RedisChoice.from(cfg);
+    } catch (IOException | IllegalArgumentException e) {
+      System.err.println("Ratchet could not start its embedded Redis: " + e.getMessage());
+      return 1;
+    }
     Vertx vertx = Vertx.vertx();
     Ratchet ratchet;
     DemoShop demo = null;

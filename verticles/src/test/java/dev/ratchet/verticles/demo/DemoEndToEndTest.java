@@ -17,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -110,6 +111,10 @@ class DemoEndToEndTest {
     start();
     assertThat(output).anyMatch(l -> l.equals("  Dashboard: http://localhost:" + httpPort + "/"));
     assertThat(output).anyMatch(l -> l.contains("cancel order 1002"));
+    if (Files.isExecutable(Path.of("/usr/bin/chrt")) && Files.isDirectory(Path.of("/proc/self/task"))) {
+      assertThat(output).anyMatch(l -> l.startsWith("Started embedded Redis")
+          && l.endsWith(", its AOF rewrites at idle CPU priority"));
+    }
 
     HttpResponse<String> sent = post("/api/sessions/e2e-1/messages", new JsonObject().put("agent", "order-support")
         .put("text", "cancel order 1002"), Map.of("Authorization", "Bearer " + TOKEN));
