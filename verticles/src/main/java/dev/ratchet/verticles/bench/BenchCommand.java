@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,6 +78,11 @@ public final class BenchCommand implements Callable<Integer> {
           + " closed-loop points, to repeat a latency measurement at a load found earlier")
   double openLoopRate;
 
+  @CommandLine.Option(names = "--turn-times",
+      description = "writes each measured open-loop turn's due time (ms into the phase) and latency (µs) to this"
+          + " file, suffixed with the fsync and mix, one turn a line: when the slow turns came")
+  Path turnTimes;
+
   @CommandLine.Option(names = "--heap-sessions", defaultValue = "-1",
       description = "sessions for the heap probe (active, then passivated); default: --recovery-sessions; 0 skips it")
   int heapSessions;
@@ -125,6 +131,10 @@ public final class BenchCommand implements Callable<Integer> {
     for (String fsync : redisUrl == null ? fsyncs : List.of("external")) {
       RedisServerProcess own = redisUrl == null ? RedisServerProcess.startTemporary("ratchet-bench", fsync) : null;
       String url = own == null ? redisUrl : own.url();
+      if (own != null) {
+        System.out.printf("Redis %s, appendfsync %s: its AOF rewrites at %s CPU priority%n", own.url(), fsync,
+            own.rewritesAtIdlePriority() ? "idle" : "normal");
+      }
       try {
         // also before an open loop alone: offered at a fixed rate to a runtime that C2 has not
         // compiled yet, turns pile up faster than they complete and the backlog outlives the warm-up
@@ -298,7 +308,8 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** The latency at a fixed offered load of {@code callsPerSec}, after a warm-up at the same load. */
-  private JsonObject openLoop(String url, String fsync, Workload.Mix mix, double callsPerSec) throws InterruptedException {
+  private JsonObject openLoop(String url, String fsync, Workload.Mix mix, double callsPerSec)
+      throws InterruptedException, IOException {
     Vertx vertx = Vertx.vertx();
     try {
       Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
@@ -310,7 +321,13 @@ public final class BenchCommand implements Callable<Integer> {
       // a rewrite started before the phase may run through it: sampled, not counted
       RewriteWatch watch = new RewriteWatch(vertx, ratchet);
       JvmCounters jvm0 = JvmCounters.now();
+      long phaseStart = System.nanoTime();
       OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
+      if (turnTimes != null) {
+        Path file = turnTimes.resolveSibling(turnTimes.getFileName() + "-" + fsync + "-" + mix.label().replace(' ', '_'));
+        r.times().write(file, phaseStart);
+        System.out.println("turn times written to " + file);
+      }
       JvmCounters jvm = JvmCounters.now().since(jvm0);
       watch.stop();
       long rewrites = aofRewrites(ratchet) - rewrites0;

@@ -1,6 +1,10 @@
 package dev.ratchet.verticles.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 
 /** When each turn of a phase was due and when it completed ({@link System#nanoTime()}). */
 final class TurnTimes {
@@ -16,6 +20,15 @@ final class TurnTimes {
     }
     due[size] = dueAt;
     done[size++] = doneAt;
+  }
+
+  /** Writes each turn's due time (ms since {@code start}) and latency (µs), one turn a line. */
+  synchronized void write(Path file, long start) throws IOException {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < size; i++) {
+      out.append(String.format(Locale.ROOT, "%.3f %d%n", (due[i] - start) / 1e6, (done[i] - due[i]) / 1000));
+    }
+    Files.writeString(file, out);
   }
 
   /** Overhead per call of the turns that ran entirely while Redis was not rewriting its AOF. */
