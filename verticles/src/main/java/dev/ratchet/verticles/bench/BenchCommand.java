@@ -214,7 +214,7 @@ public final class BenchCommand implements Callable<Integer> {
    * The turn path runs for a while before anything is measured: C2 compiles it within the first ten
    * seconds or so, and while it does, the compiler threads take CPU from the event loops and Redis.
    */
-  private void jitWarmUp(String url) {
+  private void jitWarmUp(String url) throws InterruptedException {
     long t0 = System.currentTimeMillis();
     Vertx vertx = Vertx.vertx();
     try {
@@ -222,9 +222,30 @@ public final class BenchCommand implements Callable<Integer> {
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
       Workload.Sessions warm = new Workload.Sessions(100);
+      // the points read Redis's INFO and command statistics around and during their turns: the
+      // compiled turn path meets those commands and replies here, not in the measured seconds
+      RewriteWatch watch = new RewriteWatch(vertx, ratchet);
+      Thread stats = new Thread(() -> {
+        while (!Thread.currentThread().isInterrupted()) {
+          try {
+            ratchet.journal().commandStats().await();
+            ratchet.journal().info("cpu").await();
+            Thread.sleep(500);
+          } catch (InterruptedException e) {
+            return;
+          } catch (RuntimeException e) {
+            // a statistics read that failed changes nothing in the warm-up
+          }
+        }
+      }, "bench-jit-warmup-stats");
+      stats.setDaemon(true);
+      stats.start();
       for (String mixName : mixes) {
         warm.run(ratchet, Workload.Mix.valueOf(mixName.toUpperCase()), jitWarmup * 1000L / mixes.size());
       }
+      stats.interrupt();
+      stats.join();
+      watch.stop();
       ratchet.close().await();
     } finally {
       vertx.close().await();
@@ -246,6 +267,7 @@ public final class BenchCommand implements Callable<Integer> {
       ratchet.register(Workload.agent()).await();
       RedisJournal journal = ratchet.journal();
       Workload.Sessions sessions = new Workload.Sessions(n);
+      RewriteWatch rewrites = new RewriteWatch(vertx, ratchet);
       sessions.run(ratchet, mix, warmup * 1000L);
       AofQuiet.await(vertx, url);
       Map<String, Long> before = journal.commandStats().await();
@@ -254,7 +276,7 @@ public final class BenchCommand implements Callable<Integer> {
       long jvmCpu0 = processCpuNanos();
       JvmCounters jvm0 = JvmCounters.now();
       long sent0 = journal.commandsSent();
-      RewriteWatch rewrites = new RewriteWatch(vertx, ratchet);
+      rewrites.measureFromNow();
       Workload.Result r = sessions.run(ratchet, mix, seconds * 1000L);
       rewrites.stop();
       long sent = journal.commandsSent() - sent0;
@@ -316,10 +338,11 @@ public final class BenchCommand implements Callable<Integer> {
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
       OpenLoop load = new OpenLoop();
+      RewriteWatch watch = new RewriteWatch(vertx, ratchet);
       load.run(ratchet, mix, callsPerSec, openLoopSessions, openLoopWarmup * 1000L);
       long rewrites0 = aofRewrites(ratchet);
       // a rewrite started before the phase may run through it: sampled, not counted
-      RewriteWatch watch = new RewriteWatch(vertx, ratchet);
+      watch.measureFromNow();
       JvmCounters jvm0 = JvmCounters.now();
       long phaseStart = System.nanoTime();
       OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);

@@ -49,6 +49,18 @@ final class RewriteWatch {
     lastSampleSentAt = sentAt;
   }
 
+  /**
+   * Forgets what was sampled so far: the watch is started with the warm-up, so that the runtime's
+   * compiled code has met its INFO commands before the measured seconds (the first ones of a phase
+   * otherwise made the JIT drop and recompile the Redis client's hot path, which halved the
+   * throughput for up to a second), and measures from here.
+   */
+  synchronized void measureFromNow() {
+    samples = 0;
+    rewritingSamples = 0;
+    windows.clear();
+  }
+
   synchronized void stop() {
     vertx.cancelTimer(timer);
     if (openSince >= 0) {
