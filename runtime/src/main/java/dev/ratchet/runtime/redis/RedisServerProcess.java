@@ -93,7 +93,12 @@ public final class RedisServerProcess implements AutoCloseable {
    */
   public static RedisServerProcess start(String binary, int port, Path dataDir, String appendfsync)
       throws IOException {
-    return start(binary, port, dataDir, appendfsync, System.getProperty(REWRITE_PRIORITY_PROPERTY, "idle"));
+    return start(binary, port, dataDir, appendfsync, defaultRewritePriority());
+  }
+
+  /** The rewrite priority of a server started without one: {@value #REWRITE_PRIORITY_PROPERTY}, else {@code idle}. */
+  public static String defaultRewritePriority() {
+    return System.getProperty(REWRITE_PRIORITY_PROPERTY, "idle");
   }
 
   /**

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Durable tool calls per second, turn latency and overhead, Redis cost per call, the fenced-append
@@ -225,16 +226,19 @@ public final class BenchCommand implements Callable<Integer> {
       // the points read Redis's INFO and command statistics around and during their turns: the
       // compiled turn path meets those commands and replies here, not in the measured seconds
       RewriteWatch watch = new RewriteWatch(vertx, ratchet);
+      AtomicBoolean warming = new AtomicBoolean(true);
       Thread stats = new Thread(() -> {
-        while (!Thread.currentThread().isInterrupted()) {
+        while (warming.get()) {
           try {
             ratchet.journal().commandStats().await();
             ratchet.journal().info("cpu").await();
+          } catch (RuntimeException e) {
+            // a statistics read that failed changes nothing in the warm-up
+          }
+          try {
             Thread.sleep(500);
           } catch (InterruptedException e) {
             return;
-          } catch (RuntimeException e) {
-            // a statistics read that failed changes nothing in the warm-up
           }
         }
       }, "bench-jit-warmup-stats");
@@ -243,7 +247,7 @@ public final class BenchCommand implements Callable<Integer> {
       for (String mixName : mixes) {
         warm.run(ratchet, Workload.Mix.valueOf(mixName.toUpperCase()), jitWarmup * 1000L / mixes.size());
       }
-      stats.interrupt();
+      warming.set(false);
       stats.join();
       watch.stop();
       ratchet.close().await();

@@ -25,8 +25,7 @@ final class RedisChoice implements AutoCloseable {
     }
     JsonObject embedded = redis.getJsonObject("embedded", new JsonObject());
     Path dir = Path.of(embedded.getString("dataDir", "./data/redis"));
-    String rewritePriority = embedded.getString("rewritePriority",
-        System.getProperty(RedisServerProcess.REWRITE_PRIORITY_PROPERTY, "idle"));
+    String rewritePriority = embedded.getString("rewritePriority", RedisServerProcess.defaultRewritePriority());
     RedisServerProcess server = RedisServerProcess.start(RedisServerProcess.findBinary(), embedded.getInteger("port", 0),
         dir, embedded.getString("appendfsync", "everysec"), rewritePriority);
     System.out.println("Started embedded Redis (" + server.binary() + ") on port " + server.port()
