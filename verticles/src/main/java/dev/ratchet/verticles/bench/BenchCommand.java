@@ -100,8 +100,11 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Option(names = "--redis-url", description = "use this Redis instead of starting one (fsync list ignored)")
   String redisUrl;
 
+  private KernelDamon damon;
+
   @Override
   public Integer call() throws Exception {
+    damon = KernelDamon.running(KernelDamon.SYSFS);
     if (quick) {
       sessions = List.of(16);
       mixes = List.of("mix");
@@ -126,6 +129,10 @@ public final class BenchCommand implements Callable<Integer> {
     JsonObject recovery = null;
     System.out.printf("bench on %d cores, %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("os.name"), System.getProperty("java.version"));
+    for (KernelDamon.Monitor m : damon.monitors()) {
+      System.out.printf("the kernel's DAMON memory monitor is on: %s; it takes a core for a moment at each sample,"
+          + " which shows in the tail (docs/PERFORMANCE.md)%n", m.describe());
+    }
     System.out.printf("%-9s %-7s %8s %12s %12s %8s %9s %9s %9s %10s %9s %9s %9s %9s %9s %5s %7s%n", "fsync", "mix", "sessions",
         "calls/s", "ceiling/s", "ratio", "p50 ms", "p99 ms", "p999 ms", "ovh/call", "cmds/call", "bytes/call",
         "jvm us/c", "redis us/c", "alloc/c", "gc %", "aofrw %");
@@ -347,7 +354,10 @@ public final class BenchCommand implements Callable<Integer> {
       long rewrites0 = aofRewrites(ratchet);
       // a rewrite started before the phase may run through it: sampled, not counted
       watch.measureFromNow();
+      Map<String, String> cpu0 = ratchet.journal().info("cpu").await();
+      long jvmCpu0 = processCpuNanos();
       JvmCounters jvm0 = JvmCounters.now();
+      long damon0 = damon.cpuMillis();
       long phaseStart = System.nanoTime();
       OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
       if (turnTimes != null) {
@@ -356,6 +366,12 @@ public final class BenchCommand implements Callable<Integer> {
         System.out.println("turn times written to " + file);
       }
       JvmCounters jvm = JvmCounters.now().since(jvm0);
+      long damonMillis = damon.cpuMillis() - damon0;
+      long jvmCpu = processCpuNanos() - jvmCpu0;
+      Map<String, String> cpu1 = ratchet.journal().info("cpu").await();
+      long calls = Math.max(1, Math.round(r.achievedCallsPerSec() * seconds));
+      double jvmMicrosPerCall = jvmCpu / 1e3 / calls;
+      double redisMicrosPerCall = redisCpuSeconds(cpu0, cpu1) * 1e6 / calls;
       watch.stop();
       long rewrites = aofRewrites(ratchet) - rewrites0;
       double rewritingShare = watch.share();
@@ -373,7 +389,11 @@ public final class BenchCommand implements Callable<Integer> {
           .put("aofRewritesDuring", rewrites).put("aofRewritingShare", round(rewritingShare))
           .put("turnsOutsideRewrites", outside.size())
           .put("overheadPerCallP99OutsideRewritesMs", round(outside.percentileMillis(99)))
-          .put("gcCollectionsDuring", jvm.collections()).put("gcMillisDuring", jvm.collectionMillis());
+          .put("gcCollectionsDuring", jvm.collections()).put("gcMillisDuring", jvm.collectionMillis())
+          .put("jvmCpuMicrosPerCall", round(jvmMicrosPerCall)).put("redisCpuMicrosPerCall", round(redisMicrosPerCall));
+      if (!damon.monitors().isEmpty()) {
+        o.put("kdamondCpuMsDuring", damonMillis);
+      }
       System.out.printf("open loop, %s %s at " + (openLoopRate > 0 ? "the rate asked for" : "half of peak")
               + ": %,.0f calls/s offered, %,.0f achieved over %d sessions;"
               + " turn p50 %.2f ms, p99 %.2f ms, p999 %.2f ms; overhead per call p50 %.3f ms, p99 %.3f ms%s%n",
@@ -385,7 +405,11 @@ public final class BenchCommand implements Callable<Integer> {
               + (rewritingShare > 0 ? String.format("; Redis was rewriting its AOF during %.0f%% of the phase (%d"
                   + " rewrite(s) started); p99 per call of the %,d turns that overlapped no rewrite %.3f ms",
                   rewritingShare * 100, rewrites, outside.size(), outside.percentileMillis(99)) : "")
-              + String.format("; %d GC pauses, %d ms in all", jvm.collections(), jvm.collectionMillis()));
+              + String.format("; CPU per call: JVM %.1f µs (the arrivals thread included), Redis %.1f µs",
+                  jvmMicrosPerCall, redisMicrosPerCall)
+              + String.format("; %d GC pauses, %d ms in all", jvm.collections(), jvm.collectionMillis())
+              + (damon.monitors().isEmpty() ? "" : String.format("; the kernel's DAMON monitor took %,d ms of CPU",
+                  damonMillis)));
       return o;
     } finally {
       vertx.close().await();
