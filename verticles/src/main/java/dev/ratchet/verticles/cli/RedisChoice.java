@@ -28,10 +28,13 @@ final class RedisChoice implements AutoCloseable {
     String rewritePriority = embedded.getString("rewritePriority", RedisServerProcess.defaultRewritePriority());
     RedisServerProcess server = RedisServerProcess.start(RedisServerProcess.findBinary(), embedded.getInteger("port", 0),
         dir, embedded.getString("appendfsync", "everysec"), rewritePriority);
+    // on one host a Unix socket spares every journal step the TCP stack; the port stays open for tools
+    String journalUrl = server.unixSocketUrl().orElse(server.url());
     System.out.println("Started embedded Redis (" + server.binary() + ") on port " + server.port()
+        + (journalUrl.startsWith("unix://") ? ", journal over its socket " + journalUrl.substring("unix://".length()) : "")
         + ", data in " + dir.toAbsolutePath().normalize()
         + (server.rewritesAtIdlePriority() ? ", its AOF rewrites at idle CPU priority" : ""));
-    return new RedisChoice(server.url(), server);
+    return new RedisChoice(journalUrl, server);
   }
 
   @Override

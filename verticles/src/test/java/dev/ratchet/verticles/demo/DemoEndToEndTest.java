@@ -111,6 +111,11 @@ class DemoEndToEndTest {
     start();
     assertThat(output).anyMatch(l -> l.equals("  Dashboard: http://localhost:" + httpPort + "/"));
     assertThat(output).anyMatch(l -> l.contains("cancel order 1002"));
+    if (!System.getProperty("os.name").toLowerCase().startsWith("windows")) {
+      assertThat(output).anyMatch(l -> l.startsWith("Started embedded Redis")
+          && l.contains(", journal over its socket " + dir.resolve("data")));
+      assertThat(output).anyMatch(l -> l.contains("journal at unix://" + dir.resolve("data")));
+    }
     if (Files.isExecutable(Path.of("/usr/bin/chrt")) && Files.isDirectory(Path.of("/proc/self/task"))) {
       assertThat(output).anyMatch(l -> l.startsWith("Started embedded Redis")
           && l.endsWith(", its AOF rewrites at idle CPU priority"));
