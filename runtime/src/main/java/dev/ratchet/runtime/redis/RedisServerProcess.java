@@ -7,12 +7,14 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -61,8 +63,8 @@ public final class RedisServerProcess implements AutoCloseable {
    */
   private static Path socketFor(Path dataDir) {
     Path socket = dataDir.toAbsolutePath().normalize().resolve("redis.sock");
-    boolean windows = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("windows");
-    return windows || socket.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_SOCKET_PATH
+    boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+    return windows || socket.toString().getBytes(StandardCharsets.UTF_8).length > MAX_SOCKET_PATH
         ? null : socket;
   }
 
@@ -176,7 +178,12 @@ public final class RedisServerProcess implements AutoCloseable {
    * moderate load on the development machine. Empty where the server has no socket.
    */
   public Optional<String> unixSocketUrl() {
-    return socket == null ? Optional.empty() : Optional.of("unix://" + socket);
+    return unixSocket().map(path -> "unix://" + path);
+  }
+
+  /** The server's Unix domain socket ({@code redis.sock} in its data directory); empty where it has none. */
+  public Optional<Path> unixSocket() {
+    return Optional.ofNullable(socket);
   }
 
   public Path dataDir() {

@@ -360,19 +360,19 @@ public final class BenchCommand implements Callable<Integer> {
       long damon0 = damon.cpuMillis();
       long phaseStart = System.nanoTime();
       OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
+      JvmCounters jvm = JvmCounters.now().since(jvm0);
+      long damonMillis = damon.cpuMillis() - damon0;
+      long jvmCpu = processCpuNanos() - jvmCpu0;
+      Map<String, String> cpu1 = ratchet.journal().info("cpu").await();
+      long calls = Math.max(1, r.completedCalls());
+      double jvmMicrosPerCall = jvmCpu / 1e3 / calls;
+      double redisMicrosPerCall = redisCpuSeconds(cpu0, cpu1) * 1e6 / calls;
+      watch.stop();
       if (turnTimes != null) {
         Path file = turnTimes.resolveSibling(turnTimes.getFileName() + "-" + fsync + "-" + mix.label().replace(' ', '_'));
         r.times().write(file, phaseStart);
         System.out.println("turn times written to " + file);
       }
-      JvmCounters jvm = JvmCounters.now().since(jvm0);
-      long damonMillis = damon.cpuMillis() - damon0;
-      long jvmCpu = processCpuNanos() - jvmCpu0;
-      Map<String, String> cpu1 = ratchet.journal().info("cpu").await();
-      long calls = Math.max(1, Math.round(r.achievedCallsPerSec() * seconds));
-      double jvmMicrosPerCall = jvmCpu / 1e3 / calls;
-      double redisMicrosPerCall = redisCpuSeconds(cpu0, cpu1) * 1e6 / calls;
-      watch.stop();
       long rewrites = aofRewrites(ratchet) - rewrites0;
       double rewritingShare = watch.share();
       Latencies outside = r.times().perCallOutside(watch, mix.calls.size());

@@ -17,7 +17,7 @@ final class OpenLoop {
   /** What one open-loop phase produced; {@code turnsLate} never completed before the phase ended plus a grace period. */
   record Result(double offeredCallsPerSec, double achievedCallsPerSec, long turns, long turnsLate,
                 Latencies latencies, Latencies overheadPerCall, TurnTimes times, long turnsFailed,
-                String firstFailure) {
+                String firstFailure, long completedCalls) {
   }
 
   private final String run = UUID.randomUUID().toString().substring(0, 6);
@@ -79,6 +79,7 @@ final class OpenLoop {
     turnsSoFar += issued.get();
     double seconds = millis / 1000.0;
     return new Result(callsPerSec, completed.get() * perTurn / seconds, issued.get(),
-        issued.get() - completed.get() - failed.get(), latencies, overhead, times, failed.get(), firstFailure.get());
+        issued.get() - completed.get() - failed.get(), latencies, overhead, times, failed.get(), firstFailure.get(),
+        completed.get() * perTurn);
   }
 }

@@ -31,7 +31,7 @@ final class RedisChoice implements AutoCloseable {
     // on one host a Unix socket spares every journal step the TCP stack; the port stays open for tools
     String journalUrl = server.unixSocketUrl().orElse(server.url());
     System.out.println("Started embedded Redis (" + server.binary() + ") on port " + server.port()
-        + (journalUrl.startsWith("unix://") ? ", journal over its socket " + journalUrl.substring("unix://".length()) : "")
+        + server.unixSocket().map(socket -> ", journal over its socket " + socket).orElse("")
         + ", data in " + dir.toAbsolutePath().normalize()
         + (server.rewritesAtIdlePriority() ? ", its AOF rewrites at idle CPU priority" : ""));
     return new RedisChoice(journalUrl, server);
