@@ -8,6 +8,7 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.runtime.testing.Await;
+import dev.ratchet.verticles.impl.TransportChoice;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -33,10 +34,13 @@ class UnixSocketJournalTest {
   private final AtomicInteger writes = new AtomicInteger();
 
   @BeforeEach
-  void deploy() throws Exception {
+  void startRedis() throws Exception {
     server = RedisServerProcess.startTemporary("ratchet-socket-journal", "everysec");
     assumeTrue(server.unixSocketUrl().isPresent(), "no Unix socket on this platform");
-    vertx = Vertx.vertx();
+  }
+
+  private void deployOn(Vertx vertx) {
+    this.vertx = vertx;
     ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(server.unixSocketUrl().get())
         .keyPrefix("uds").sessionIdleMillis(300)));
     FunctionToolSource tools = FunctionToolSource.create("shop")
@@ -62,6 +66,21 @@ class UnixSocketJournalTest {
 
   @Test
   void turnsAreJournaledOverTheSocketAndAResubmittedWriteIsNotSentTwice() {
+    deployOn(Vertx.vertx());
+    assertTurnJournaledOverTheSocketOnce();
+  }
+
+  @Test
+  void onLinuxEpollTheSocketJournalsTheSameTurnAndItsWriteOnce() {
+    TransportChoice epoll = TransportChoice.of(TransportChoice.NATIVE);
+    assumeTrue(epoll.isNative(), epoll.describe());
+    Vertx onEpoll = epoll.vertx();
+    assertThat(onEpoll.isNativeTransportEnabled()).isTrue();
+    deployOn(onEpoll);
+    assertTurnJournaledOverTheSocketOnce();
+  }
+
+  private void assertTurnJournaledOverTheSocketOnce() {
     Turn turn = Turn.of("t1", new ToolCall("look", null), new ToolCall("cancel", null));
     TurnResult first = await(ratchet.submit("shop", "s-uds", turn));
     assertThat(first.call(1).outcome().wireName()).isEqualTo("succeeded");

@@ -8,6 +8,7 @@ import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.impl.TransportChoice;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -100,11 +101,25 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Option(names = "--redis-url", description = "use this Redis instead of starting one (fsync list ignored)")
   String redisUrl;
 
+  @CommandLine.Option(names = "--transport", defaultValue = TransportChoice.NATIVE,
+      description = "network transport of the runtime's Vert.x, as node.transport of 'run': native (Linux epoll"
+          + " where Netty's library loads, else NIO) or nio (${DEFAULT-VALUE})")
+  String transportName;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
   private KernelDamon damon;
+  private TransportChoice transport;
 
   @Override
   public Integer call() throws Exception {
     damon = KernelDamon.running(KernelDamon.SYSFS);
+    try {
+      transport = TransportChoice.of(transportName);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--transport: " + e.getMessage());
+    }
     if (quick) {
       sessions = List.of(16);
       mixes = List.of("mix");
@@ -127,8 +142,9 @@ public final class BenchCommand implements Callable<Integer> {
     JsonArray openLoops = new JsonArray();
     Map<String, List<BenchPlot.Point>> series = new LinkedHashMap<>();
     JsonObject recovery = null;
-    System.out.printf("bench on %d cores, %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
-        System.getProperty("os.name"), System.getProperty("java.version"));
+    System.out.printf("bench on %d cores, %s, Java %s, network transport: %s%n",
+        Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("java.version"),
+        transport.describe());
     for (KernelDamon.Monitor m : damon.monitors()) {
       System.out.printf("the kernel's DAMON memory monitor is on: %s; it takes a core for a moment at each sample,"
           + " which shows in the tail (docs/PERFORMANCE.md)%n", m.describe());
@@ -177,7 +193,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (recovery == null && (recoverySessions > 0 || heapSessions > 0)) {
           recovery = new JsonObject();
           if (recoverySessions > 0) {
-            RecoveryProbe.Recovery f = RecoveryProbe.recovery(url, recoverySessions);
+            RecoveryProbe.Recovery f = RecoveryProbe.recovery(transport, url, recoverySessions);
             recovery.put("sessions", f.sessions()).put("resumed", f.resumed()).put("resumeMs", f.resumeMillis())
                 .put("resumeJvmCpuMs", f.jvmCpuMillis()).put("resumeRedisCpuMs", f.redisCpuMillis());
             System.out.printf("recovery: %,d sessions with a turn in flight, %,d resumed in %,d ms (CPU: runtime %,d ms,"
@@ -185,7 +201,7 @@ public final class BenchCommand implements Callable<Integer> {
                 f.redisCpuMillis());
           }
           if (heapSessions > 0) {
-            RecoveryProbe.Heap h = RecoveryProbe.heap(url, heapSessions);
+            RecoveryProbe.Heap h = RecoveryProbe.heap(transport, url, heapSessions);
             recovery.put("heapSessions", h.sessions()).put("heapBytesPerActiveSession", h.heapPerActiveSession())
                 .put("heapBytesPerPassivatedSession", h.heapPerPassivatedSession())
                 .put("passivateAllMs", h.passivateMillis());
@@ -209,7 +225,7 @@ public final class BenchCommand implements Callable<Integer> {
           series);
       System.out.println("plot written to " + plot);
     }
-    JsonObject summary = new JsonObject().put("points", points).put("openLoop", openLoops)
+    JsonObject summary = new JsonObject().put("transport", transport.isNative() ? "epoll" : "nio").put("points", points).put("openLoop", openLoops)
         .put("directCallsPerSec", Math.round(direct));
     if (recovery != null) {
       summary.put("recovery", recovery);
@@ -224,7 +240,7 @@ public final class BenchCommand implements Callable<Integer> {
    */
   private void jitWarmUp(String url) throws InterruptedException {
     long t0 = System.currentTimeMillis();
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = transport.vertx();
     try {
       Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
@@ -265,7 +281,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   private JsonObject point(String url, String fsync, Workload.Mix mix, int n) throws InterruptedException {
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = transport.vertx();
     try {
       int pool = Math.max(8, Math.min(64, n));
       long ceilingMillis = Math.min(seconds, 5) * 1000L;
@@ -343,7 +359,7 @@ public final class BenchCommand implements Callable<Integer> {
   /** The latency at a fixed offered load of {@code callsPerSec}, after a warm-up at the same load. */
   private JsonObject openLoop(String url, String fsync, Workload.Mix mix, double callsPerSec)
       throws InterruptedException, IOException {
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = transport.vertx();
     try {
       Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
@@ -444,8 +460,8 @@ public final class BenchCommand implements Callable<Integer> {
     return Math.round(v * 1000) / 1000.0;
   }
 
-  private static double directCallsPerSecond() {
-    Vertx vertx = Vertx.vertx();
+  private double directCallsPerSecond() {
+    Vertx vertx = transport.vertx();
     try {
       List<Tool> tools = new ArrayList<>();
       Workload.agent().toolSources().forEach(s -> tools.addAll(s.tools(vertx).result()));

@@ -7,6 +7,7 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.impl.TransportChoice;
 import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -49,9 +50,9 @@ final class RecoveryProbe {
   private RecoveryProbe() {
   }
 
-  static Recovery recovery(String redisUrl, int sessions) throws InterruptedException {
+  static Recovery recovery(TransportChoice transport, String redisUrl, int sessions) throws InterruptedException {
     String prefix = "bench-rec-" + UUID.randomUUID().toString().substring(0, 6);
-    Vertx first = Vertx.vertx();
+    Vertx first = transport.vertx();
     Ratchet crashed = Ratchet.deploy(first, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .maxPoolSize(32)).await();
     crashed.register(agent(false)).await();
@@ -59,7 +60,7 @@ final class RecoveryProbe {
     first.close().await();
 
     System.gc();
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = transport.vertx();
     CountDownLatch resumed = new CountDownLatch(sessions);
     AtomicInteger seen = new AtomicInteger();
     vertx.eventBus().addOutboundInterceptor(ctx -> {
@@ -88,9 +89,9 @@ final class RecoveryProbe {
     return new Recovery(sessions, seen.get(), resumeMillis, jvmCpuMillis, redisCpuMillis);
   }
 
-  static Heap heap(String redisUrl, int sessions) throws InterruptedException {
+  static Heap heap(TransportChoice transport, String redisUrl, int sessions) throws InterruptedException {
     String prefix = "bench-heap-" + UUID.randomUUID().toString().substring(0, 6);
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = transport.vertx();
     // idle long enough that the first session is still deployed when the last one has run its turn
     long idleMillis = Math.max(10_000, sessions * 3L / 2);
     RatchetImpl ratchet = (RatchetImpl) Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl)

@@ -11,6 +11,7 @@ import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.HttpServerVerticle;
 import dev.ratchet.verticles.http.PasswordHash;
 import dev.ratchet.verticles.http.Role;
+import dev.ratchet.verticles.impl.TransportChoice;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
@@ -39,6 +40,13 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
     JsonObject cfg = RatchetConfig.load(config, env);
+    TransportChoice transport;
+    try {
+      transport = TransportChoice.of(cfg.getJsonObject("node", new JsonObject()).getString("transport"));
+    } catch (IllegalArgumentException e) {
+      System.err.println("Ratchet could not start: node.transport: " + e.getMessage());
+      return 1;
+    }
     RedisChoice redis;
     try {
       redis = RedisChoice.from(cfg);
@@ -46,7 +54,7 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("Ratchet could not start its embedded Redis: " + e.getMessage());
       return 1;
     }
-    Vertx vertx = Vertx.vertx();
+    Vertx vertx = transport.vertx();
     Ratchet ratchet;
     DemoShop demo = null;
     ChatModel model = null;
@@ -109,6 +117,7 @@ public final class RunCommand implements Callable<Integer> {
     String dashboard = "http://localhost:" + server.actualPort() + "/";
     System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
     System.out.println("  Dashboard: " + dashboard);
+    System.out.println("  Network transport: " + transport.describe());
     if (http.users().size() == 1 && "admin".equals(http.users().get(0).name())) {
       System.out.println("  Log in as admin with password " + (generated != null ? generated
           : "from RATCHET_ADMIN_PASSWORD") + " (configure http.users to choose your own)");

@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.demo;
 
 import dev.ratchet.verticles.Main;
+import dev.ratchet.verticles.impl.TransportChoice;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -115,6 +116,9 @@ class DemoEndToEndTest {
       assertThat(output).anyMatch(l -> l.startsWith("Started embedded Redis")
           && l.contains(", journal over its socket " + dir.resolve("data")));
       assertThat(output).anyMatch(l -> l.contains("journal at unix://" + dir.resolve("data")));
+    }
+    if (TransportChoice.of(TransportChoice.NATIVE).isNative()) {
+      assertThat(output).contains("  Network transport: Linux epoll (Netty's native transport)");
     }
     if (Files.isExecutable(Path.of("/usr/bin/chrt")) && Files.isDirectory(Path.of("/proc/self/task"))) {
       assertThat(output).anyMatch(l -> l.startsWith("Started embedded Redis")
