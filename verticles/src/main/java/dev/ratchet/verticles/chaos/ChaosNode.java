@@ -9,6 +9,7 @@ import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.impl.TransportChoice;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -36,7 +37,8 @@ public final class ChaosNode {
     String redisUrl = args[0];
     String prefix = args[1];
     String provider = args[2];
-    Vertx vertx = Vertx.vertx();
+    // the transport ratchet run uses by default, so that the crashes exercise what ships
+    Vertx vertx = TransportChoice.of(TransportChoice.NATIVE).vertx();
     WebClient http = WebClient.create(vertx);
     // every completed turn is published with its results once they are journaled (J7)
     vertx.eventBus().addOutboundInterceptor(ctx -> {
