@@ -462,6 +462,8 @@ class HttpApiTest {
     assertThat(m.body()).containsPattern("ratchet_calls_total\\{[^}]*outcome=\"succeeded\"")
         .contains("ratchet_call_duration_seconds_bucket").contains("ratchet_turn_duration_seconds_count")
         .contains("ratchet_journal_append_duration_seconds_count{op=\"submit\"")
-        .contains("ratchet_approvals_pending").contains("ratchet_sessions_active");
+        .contains("ratchet_approvals_pending").contains("ratchet_sessions_active")
+        .contains("ratchet_journal_redis_last_fork_seconds").contains("ratchet_journal_redis_aof_rewriting")
+        .contains("ratchet_journal_redis_used_memory_bytes");
   }
 }

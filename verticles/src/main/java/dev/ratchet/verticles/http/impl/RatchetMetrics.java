@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryContext;
@@ -44,10 +45,15 @@ public final class RatchetMetrics {
     }
   };
   private final Handler<DeliveryContext<Object>> interceptor = this::intercept;
+  private final Ratchet ratchet;
+  private final AtomicLong lastForkMicros = new AtomicLong();
+  private final AtomicLong aofRewriting = new AtomicLong();
+  private final AtomicLong redisUsedMemory = new AtomicLong();
   private long refresh;
 
   public RatchetMetrics(Vertx vertx, Ratchet ratchet) {
     this.vertx = vertx;
+    this.ratchet = ratchet;
     MeterRegistry shared = BackendRegistries.getDefaultNow();
     this.registry = shared instanceof PrometheusMeterRegistry ? (PrometheusMeterRegistry) shared
         : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -59,9 +65,42 @@ public final class RatchetMetrics {
         .description("Writes waiting for a person's decision").register(registry);
     Gauge.builder("ratchet.sessions.active", ratchet, r -> r.activeSessions())
         .description("Session verticles deployed on this node").register(registry);
+    // a fork stops Redis, and every turn with it, for longer the more the journal holds: the figures
+    // an operator needs to tell that from the runtime's own latency
+    Gauge.builder("ratchet.journal.redis.last.fork", lastForkMicros, micros -> micros.get() / 1e6).baseUnit("seconds")
+        .description("How long the journal's Redis was stopped by its latest fork (AOF rewrite or snapshot)")
+        .register(registry);
+    Gauge.builder("ratchet.journal.redis.aof.rewriting", aofRewriting, AtomicLong::get)
+        .description("1 while the journal's Redis is rewriting its AOF").register(registry);
+    Gauge.builder("ratchet.journal.redis.used.memory", redisUsedMemory, AtomicLong::get).baseUnit("bytes")
+        .description("Memory the journal's Redis holds, which sets how long a fork takes").register(registry);
     vertx.eventBus().addOutboundInterceptor(interceptor);
-    refresh = vertx.setPeriodic(5_000, t -> ratchet.pendingApprovals().onSuccess(l -> pending.set(l.size())));
+    refresh = vertx.setPeriodic(5_000, t -> {
+      ratchet.pendingApprovals().onSuccess(l -> pending.set(l.size()));
+      refreshJournalRedis();
+    });
     ratchet.pendingApprovals().onSuccess(l -> pending.set(l.size()));
+    refreshJournalRedis();
+  }
+
+  /**
+   * Reads the journal's Redis figures from its {@code INFO}; done every 5 s. A failed read keeps the
+   * figures read before (the health check is what reports an unreachable Redis).
+   */
+  public Future<Void> refreshJournalRedis() {
+    return ratchet.journal().info("default").onSuccess(info -> {
+      lastForkMicros.set(number(info.get("latest_fork_usec")));
+      aofRewriting.set(number(info.get("aof_rewrite_in_progress")));
+      redisUsedMemory.set(number(info.get("used_memory")));
+    }).<Void>mapEmpty().recover(err -> Future.succeededFuture());
+  }
+
+  private static long number(String value) {
+    try {
+      return value == null ? 0 : Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   public void close() {
