@@ -225,7 +225,7 @@ public final class BenchCommand implements Callable<Integer> {
           series);
       System.out.println("plot written to " + plot);
     }
-    JsonObject summary = new JsonObject().put("transport", transport.isNative() ? "epoll" : "nio").put("points", points).put("openLoop", openLoops)
+    JsonObject summary = new JsonObject().put("transport", transport.name()).put("points", points).put("openLoop", openLoops)
         .put("directCallsPerSec", Math.round(direct));
     if (recovery != null) {
       summary.put("recovery", recovery);

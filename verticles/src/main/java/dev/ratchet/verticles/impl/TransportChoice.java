@@ -51,6 +51,11 @@ public final class TransportChoice {
     return Vertx.builder().withTransport(transport).build();
   }
 
+  /** The transport's short name, as the bench's JSON gives it: {@code epoll} or {@code nio}. */
+  public String name() {
+    return transport.name().toLowerCase(Locale.ROOT);
+  }
+
   /** Whether this is Netty's native epoll rather than the JDK's NIO. */
   public boolean isNative() {
     return transport != Transport.NIO;

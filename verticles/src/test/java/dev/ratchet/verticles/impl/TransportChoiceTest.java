@@ -14,30 +14,13 @@ class TransportChoiceTest {
   void theDefaultOnX8664LinuxIsNettysNativeEpoll() {
     assumeTrue(System.getProperty("os.name").equals("Linux") && System.getProperty("os.arch").equals("amd64"),
         "the jar carries Netty's epoll library for x86-64 Linux only");
-    TransportChoice choice = TransportChoice.of(null);
 
-    Vertx vertx = choice.vertx();
-    try {
-      assertThat(choice.isNative()).isTrue();
-      assertThat(vertx.isNativeTransportEnabled()).isTrue();
-      assertThat(choice.describe()).isEqualTo("Linux epoll (Netty's native transport)");
-    } finally {
-      await(vertx.close());
-    }
+    assertRunsOn(TransportChoice.of(null), true, "epoll", "Linux epoll (Netty's native transport)");
   }
 
   @Test
   void nioIsTheJdksTransportWhereverItRuns() {
-    TransportChoice choice = TransportChoice.of(" NIO ");
-
-    Vertx vertx = choice.vertx();
-    try {
-      assertThat(choice.isNative()).isFalse();
-      assertThat(vertx.isNativeTransportEnabled()).isFalse();
-      assertThat(choice.describe()).isEqualTo("the JDK's NIO (node.transport: nio)");
-    } finally {
-      await(vertx.close());
-    }
+    assertRunsOn(TransportChoice.of(" NIO "), false, "nio", "the JDK's NIO (node.transport: nio)");
   }
 
   @Test
@@ -45,5 +28,18 @@ class TransportChoiceTest {
     assertThatThrownBy(() -> TransportChoice.of("io_uring"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("the network transport is 'native' or 'nio', not 'io_uring'");
+  }
+
+  /** The Vert.x the choice builds really runs on the transport the choice names and describes. */
+  private static void assertRunsOn(TransportChoice choice, boolean nativeTransport, String name, String description) {
+    Vertx vertx = choice.vertx();
+    try {
+      assertThat(vertx.isNativeTransportEnabled()).isEqualTo(nativeTransport);
+      assertThat(choice.isNative()).isEqualTo(nativeTransport);
+      assertThat(choice.name()).isEqualTo(name);
+      assertThat(choice.describe()).isEqualTo(description);
+    } finally {
+      await(vertx.close());
+    }
   }
 }
