@@ -301,6 +301,7 @@ public final class BenchCommand implements Callable<Integer> {
       Map<String, String> stats0 = journal.info("stats").await();
       Map<String, String> cpu0 = journal.info("cpu").await();
       long jvmCpu0 = processCpuNanos();
+      TaskCpu jvmTask0 = TaskCpu.ofThisProcess();
       JvmCounters jvm0 = JvmCounters.now();
       long sent0 = journal.commandsSent();
       rewrites.measureFromNow();
@@ -309,6 +310,7 @@ public final class BenchCommand implements Callable<Integer> {
       long sent = journal.commandsSent() - sent0;
       JvmCounters jvm = JvmCounters.now().since(jvm0);
       long jvmCpu = processCpuNanos() - jvmCpu0;
+      TaskCpu jvmTask = TaskCpu.ofThisProcess().since(jvmTask0);
       Map<String, String> cpu1 = journal.info("cpu").await();
       Map<String, String> stats1 = journal.info("stats").await();
       Map<String, Long> after = journal.commandStats().await();
@@ -342,6 +344,8 @@ public final class BenchCommand implements Callable<Integer> {
           .put("redisBytesPerCall", Math.round((double) bytes / calls))
           .put("jvmCpuMicrosPerCall", round(jvmCpu / 1e3 / calls))
           .put("redisCpuMicrosPerCall", round(redisCpuSeconds(cpu0, cpu1) * 1e6 / calls))
+          .put("jvmKernelShare", round(jvmTask.kernelShare()))
+          .put("redisKernelShare", round(redisKernelShare(cpu0, cpu1)))
           .put("aofRewritingShare", round(rewrites.share()))
           .put("jvmBytesAllocatedPerCall", jvm.allocatedBytes() / calls)
           .put("gcPauseShare", round(gcShare));
@@ -372,6 +376,7 @@ public final class BenchCommand implements Callable<Integer> {
       watch.measureFromNow();
       Map<String, String> cpu0 = ratchet.journal().info("cpu").await();
       long jvmCpu0 = processCpuNanos();
+      TaskCpu jvmTask0 = TaskCpu.ofThisProcess();
       JvmCounters jvm0 = JvmCounters.now();
       long damon0 = damon.cpuMillis();
       long phaseStart = System.nanoTime();
@@ -379,7 +384,9 @@ public final class BenchCommand implements Callable<Integer> {
       JvmCounters jvm = JvmCounters.now().since(jvm0);
       long damonMillis = damon.cpuMillis() - damon0;
       long jvmCpu = processCpuNanos() - jvmCpu0;
+      double jvmKernelShare = TaskCpu.ofThisProcess().since(jvmTask0).kernelShare();
       Map<String, String> cpu1 = ratchet.journal().info("cpu").await();
+      double redisKernelShare = redisKernelShare(cpu0, cpu1);
       long calls = Math.max(1, r.completedCalls());
       double jvmMicrosPerCall = jvmCpu / 1e3 / calls;
       double redisMicrosPerCall = redisCpuSeconds(cpu0, cpu1) * 1e6 / calls;
@@ -406,7 +413,8 @@ public final class BenchCommand implements Callable<Integer> {
           .put("turnsOutsideRewrites", outside.size())
           .put("overheadPerCallP99OutsideRewritesMs", round(outside.percentileMillis(99)))
           .put("gcCollectionsDuring", jvm.collections()).put("gcMillisDuring", jvm.collectionMillis())
-          .put("jvmCpuMicrosPerCall", round(jvmMicrosPerCall)).put("redisCpuMicrosPerCall", round(redisMicrosPerCall));
+          .put("jvmCpuMicrosPerCall", round(jvmMicrosPerCall)).put("redisCpuMicrosPerCall", round(redisMicrosPerCall))
+          .put("jvmKernelShare", round(jvmKernelShare)).put("redisKernelShare", round(redisKernelShare));
       if (!damon.monitors().isEmpty()) {
         o.put("kdamondCpuMsDuring", damonMillis);
       }
@@ -421,8 +429,9 @@ public final class BenchCommand implements Callable<Integer> {
               + (rewritingShare > 0 ? String.format("; Redis was rewriting its AOF during %.0f%% of the phase (%d"
                   + " rewrite(s) started); p99 per call of the %,d turns that overlapped no rewrite %.3f ms",
                   rewritingShare * 100, rewrites, outside.size(), outside.percentileMillis(99)) : "")
-              + String.format("; CPU per call: JVM %.1f µs (the arrivals thread included), Redis %.1f µs",
-                  jvmMicrosPerCall, redisMicrosPerCall)
+              + String.format("; CPU per call: JVM %.1f µs (the arrivals thread included%s), Redis %.1f µs%s",
+                  jvmMicrosPerCall, inTheKernel(jvmKernelShare, "; ", " of it"), redisMicrosPerCall,
+                  inTheKernel(redisKernelShare, " (", "") + (redisKernelShare < 0 ? "" : ")"))
               + String.format("; %d GC pauses, %d ms in all", jvm.collections(), jvm.collectionMillis())
               + (damon.monitors().isEmpty() ? "" : String.format("; the kernel's DAMON monitor took %,d ms of CPU",
                   damonMillis)));
@@ -450,6 +459,18 @@ public final class BenchCommand implements Callable<Integer> {
       total += Double.parseDouble(b.getOrDefault(k, "0")) - Double.parseDouble(a.getOrDefault(k, "0"));
     }
     return total;
+  }
+
+  /** The kernel's part of the CPU Redis spent between two INFO cpu answers; -1 when it spent none. */
+  private static double redisKernelShare(Map<String, String> a, Map<String, String> b) {
+    double total = redisCpuSeconds(a, b);
+    double sys = Double.parseDouble(b.getOrDefault("used_cpu_sys", "0")) - Double.parseDouble(a.getOrDefault("used_cpu_sys", "0"));
+    return total <= 0 ? -1 : sys / total;
+  }
+
+  /** "{@code <lead>38 %<what> in the kernel}", or nothing where the share is unknown. */
+  private static String inTheKernel(double share, String lead, String what) {
+    return share < 0 ? "" : String.format("%s%.0f %%%s in the kernel", lead, share * 100, what);
   }
 
   private static long delta(Map<String, String> a, Map<String, String> b, String key) {

@@ -92,21 +92,10 @@ final class KernelDamon {
     return total;
   }
 
-  /** User plus system CPU of the task whose {@code stat} file this is, in milliseconds. */
+  /** User plus system CPU of the task whose {@code stat} file this is, in milliseconds; 0 where unreadable. */
   static long cpuMillis(Path stat) {
-    try {
-      String text = Files.readString(stat);
-      // the command name may hold spaces and parentheses: the fields that follow start after the last ')'
-      String[] f = text.substring(text.lastIndexOf(')') + 2).trim().split("\\s+");
-      long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-      return ticks * 1000 / CLOCK_TICKS;
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
+    return TaskCpu.of(stat).totalMillis();
   }
-
-  /** {@code USER_HZ}: what Linux reports to user space whatever the kernel's own tick. */
-  private static final long CLOCK_TICKS = 100;
 
   private static String read(Path p) {
     try {

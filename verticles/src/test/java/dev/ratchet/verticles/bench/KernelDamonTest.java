@@ -74,7 +74,7 @@ class KernelDamonTest {
   }
 
   /** Spins on this thread for about {@code millis} of wall time; returns the milliseconds spun. */
-  private static long spinFor(long millis) {
+  static long spinFor(long millis) {
     long start = System.nanoTime();
     long x = 0;
     while (System.nanoTime() - start < millis * 1_000_000L) {
