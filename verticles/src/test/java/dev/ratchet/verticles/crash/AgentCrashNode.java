@@ -41,9 +41,9 @@ public final class AgentCrashNode {
       if (ctx.message().address().endsWith(".events") && body instanceof JsonObject event) {
         String type = event.getString("type");
         if ("message.assistant".equals(type)) {
-          print(new JsonObject().put("event", "answer").put("reply", event.getJsonObject("data")));
+          NodeProtocol.print(new JsonObject().put("event", "answer").put("reply", event.getJsonObject("data")));
         } else if ("model.response".equals(type) && hold) {
-          print(new JsonObject().put("event", "model-journaled").put("data", event.getJsonObject("data")));
+          NodeProtocol.print(new JsonObject().put("event", "model-journaled").put("data", event.getJsonObject("data")));
           try {
             Thread.sleep(600_000);
           } catch (InterruptedException e) {
@@ -67,7 +67,7 @@ public final class AgentCrashNode {
     ratchet.register(AgentDefinition.builder("agent-crash").toolSource(tools)
         .model(LangChain4jModel.openAi(vertx, "test-model", "sk-test", modelUrl, Duration.ofSeconds(20)))
         .modelRetry(RetryPolicy.NONE).maxTurns(3).build()).await();
-    print(new JsonObject().put("event", "ready"));
+    NodeProtocol.print(new JsonObject().put("event", "ready"));
 
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
     String line;
@@ -75,14 +75,9 @@ public final class AgentCrashNode {
       JsonObject cmd = new JsonObject(line);
       if ("send".equals(cmd.getString("cmd"))) {
         ratchet.send("agent-crash", cmd.getString("session"), cmd.getString("text"))
-            .onSuccess(r -> print(new JsonObject().put("event", "reply").put("reply", r.toJson())))
-            .onFailure(err -> print(new JsonObject().put("event", "error").put("message", err.getMessage())));
+            .onSuccess(r -> NodeProtocol.print(new JsonObject().put("event", "reply").put("reply", r.toJson())))
+            .onFailure(err -> NodeProtocol.print(new JsonObject().put("event", "error").put("message", err.getMessage())));
       }
     }
-  }
-
-  private static synchronized void print(JsonObject json) {
-    System.out.println(json.encode());
-    System.out.flush();
   }
 }

@@ -6,17 +6,12 @@ import dev.ratchet.connectors.SlackConnector;
 import dev.ratchet.connectors.mcp.McpServerConfig;
 import dev.ratchet.connectors.mcp.McpToolSource;
 import dev.ratchet.runtime.AgentDefinition;
-import dev.ratchet.runtime.ApprovalDecision;
-import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.ToolPolicy;
-import dev.ratchet.runtime.Turn;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.time.Duration;
 import java.util.Map;
 
@@ -45,14 +40,7 @@ public final class ConnectorCrashNode {
     String kind = args[2];
     String target = args[3];
     Vertx vertx = Vertx.vertx();
-    vertx.eventBus().addOutboundInterceptor(ctx -> {
-      Object body = ctx.message().body();
-      if (ctx.message().address().endsWith(".events") && body instanceof JsonObject
-          && "turn.completed".equals(((JsonObject) body).getString("type"))) {
-        print(new JsonObject().put("event", "result").put("results", ((JsonObject) body).getJsonObject("data")));
-      }
-      ctx.next();
-    });
+    NodeProtocol.printCompletedTurnsAndFencing(vertx);
     Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .nodeId("connector-crash-node-" + ProcessHandle.current().pid())).await();
     switch (kind) {
@@ -77,32 +65,8 @@ public final class ConnectorCrashNode {
       default:
         throw new IllegalArgumentException("unknown kind " + kind);
     }
-    print(new JsonObject().put("event", "ready"));
+    NodeProtocol.print(new JsonObject().put("event", "ready"));
 
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
-    String line;
-    while ((line = in.readLine()) != null) {
-      JsonObject cmd = new JsonObject(line);
-      switch (cmd.getString("cmd")) {
-        case "submit":
-          ratchet.submit(cmd.getString("agent"), cmd.getString("session"), Turn.fromJson(cmd.getJsonObject("turn")))
-              .onSuccess(r -> print(new JsonObject().put("event", "result").put("results", r.toJson())))
-              .onFailure(err -> print(new JsonObject().put("event", "error").put("message", err.getMessage())));
-          break;
-        case "approve":
-          ratchet.decide(new ApprovalDecision(cmd.getString("session"), new CallId(cmd.getString("callId")),
-                  cmd.getString("hash"), true, "tester", "looks right"))
-              .onComplete(ar -> print(new JsonObject().put("event", "decided")
-                  .put("answer", ar.succeeded() ? ar.result().name() : ar.cause().getMessage())));
-          break;
-        default:
-          print(new JsonObject().put("event", "error").put("message", "unknown command"));
-      }
-    }
-  }
-
-  private static synchronized void print(JsonObject json) {
-    System.out.println(json.encode());
-    System.out.flush();
+    NodeProtocol.serve(ratchet, cmd -> cmd.getString("agent"));
   }
 }

@@ -1,14 +1,11 @@
 package dev.ratchet.verticles.crash;
 
 import dev.ratchet.runtime.AgentDefinition;
-import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRule;
-import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
-import dev.ratchet.runtime.Turn;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
@@ -18,8 +15,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -36,48 +31,13 @@ public final class CrashNode {
     String provider = args[2];
     Vertx vertx = Vertx.vertx();
     WebClient http = WebClient.create(vertx);
-    vertx.eventBus().addOutboundInterceptor(ctx -> {
-      Object body = ctx.message().body();
-      if (ctx.message().address().endsWith(".events") && body instanceof JsonObject
-          && "turn.completed".equals(((JsonObject) body).getString("type"))) {
-        print(new JsonObject().put("event", "result").put("results", ((JsonObject) body).getJsonObject("data")));
-      }
-      if (ctx.message().address().endsWith(".events") && body instanceof JsonObject
-          && "session.fenced".equals(((JsonObject) body).getString("type"))) {
-        print(new JsonObject().put("event", "fenced").put("session", ((JsonObject) body).getString("sessionId")));
-      }
-      ctx.next();
-    });
+    NodeProtocol.printCompletedTurnsAndFencing(vertx);
     Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .nodeId("crash-node-" + ProcessHandle.current().pid())).await();
     ratchet.register(agent(http, provider)).await();
-    print(new JsonObject().put("event", "ready"));
+    NodeProtocol.print(new JsonObject().put("event", "ready"));
 
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
-    String line;
-    while ((line = in.readLine()) != null) {
-      JsonObject cmd = new JsonObject(line);
-      switch (cmd.getString("cmd")) {
-        case "submit":
-          ratchet.submit("crash", cmd.getString("session"), Turn.fromJson(cmd.getJsonObject("turn")))
-              .onSuccess(r -> print(new JsonObject().put("event", "result").put("results", r.toJson())))
-              .onFailure(err -> print(new JsonObject().put("event", "error").put("message", err.getMessage())));
-          break;
-        case "approve":
-          ratchet.decide(new ApprovalDecision(cmd.getString("session"), new CallId(cmd.getString("callId")),
-                  cmd.getString("hash"), true, "tester", "looks right"))
-              .onComplete(ar -> print(new JsonObject().put("event", "decided")
-                  .put("answer", ar.succeeded() ? ar.result().name() : ar.cause().getMessage())));
-          break;
-        default:
-          print(new JsonObject().put("event", "error").put("message", "unknown command"));
-      }
-    }
-  }
-
-  private static synchronized void print(JsonObject json) {
-    System.out.println(json.encode());
-    System.out.flush();
+    NodeProtocol.serve(ratchet, cmd -> "crash");
   }
 
   private static AgentDefinition agent(WebClient http, String provider) {
