@@ -299,8 +299,8 @@ public final class BenchCommand implements Callable<Integer> {
       AofQuiet.await(vertx, url);
       Map<String, Long> before = journal.commandStats().await();
       Map<String, String> stats0 = journal.info("stats").await();
-      Map<String, String> cpu0 = journal.info("cpu").await();
-      long jvmCpu0 = processCpuNanos();
+      TaskCpu redis0 = TaskCpu.ofRedis(journal.info("cpu").await());
+      long jvmCpu0 = JvmCounters.processCpuNanos();
       TaskCpu jvmTask0 = TaskCpu.ofThisProcess();
       JvmCounters jvm0 = JvmCounters.now();
       long sent0 = journal.commandsSent();
@@ -309,9 +309,9 @@ public final class BenchCommand implements Callable<Integer> {
       rewrites.stop();
       long sent = journal.commandsSent() - sent0;
       JvmCounters jvm = JvmCounters.now().since(jvm0);
-      long jvmCpu = processCpuNanos() - jvmCpu0;
+      long jvmCpu = JvmCounters.processCpuNanos() - jvmCpu0;
       TaskCpu jvmTask = TaskCpu.ofThisProcess().since(jvmTask0);
-      Map<String, String> cpu1 = journal.info("cpu").await();
+      TaskCpu redis = TaskCpu.ofRedis(journal.info("cpu").await()).since(redis0);
       Map<String, String> stats1 = journal.info("stats").await();
       Map<String, Long> after = journal.commandStats().await();
       long executed = 0;
@@ -343,16 +343,16 @@ public final class BenchCommand implements Callable<Integer> {
           .put("redisCommandsExecutedPerCall", round((double) executed / calls))
           .put("redisBytesPerCall", Math.round((double) bytes / calls))
           .put("jvmCpuMicrosPerCall", round(jvmCpu / 1e3 / calls))
-          .put("redisCpuMicrosPerCall", round(redisCpuSeconds(cpu0, cpu1) * 1e6 / calls))
+          .put("redisCpuMicrosPerCall", round(redis.totalMillis() * 1e3 / calls))
           .put("jvmKernelShare", round(jvmTask.kernelShare()))
-          .put("redisKernelShare", round(redisKernelShare(cpu0, cpu1)))
+          .put("redisKernelShare", round(redis.kernelShare()))
           .put("aofRewritingShare", round(rewrites.share()))
           .put("jvmBytesAllocatedPerCall", jvm.allocatedBytes() / calls)
           .put("gcPauseShare", round(gcShare));
       System.out.printf("%-9s %-7s %8d %,12.0f %,12.0f %7.0f%% %9.2f %9.2f %9.2f %10.3f %9.2f %9d %9.1f %9.1f %9d %4.0f%% %6.0f%%%n", fsync,
           mix.label(), n, r.callsPerSecond(), ceiling, ratio * 100, r.latencies().percentileMillis(50),
           r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9), overheadPerCall,
-          (double) sent / calls, bytes / calls, jvmCpu / 1e3 / calls, redisCpuSeconds(cpu0, cpu1) * 1e6 / calls,
+          (double) sent / calls, bytes / calls, jvmCpu / 1e3 / calls, redis.totalMillis() * 1e3 / calls,
           jvm.allocatedBytes() / calls, gcShare * 100, rewrites.share() * 100);
       return p;
     } finally {
@@ -374,8 +374,8 @@ public final class BenchCommand implements Callable<Integer> {
       long rewrites0 = aofRewrites(ratchet);
       // a rewrite started before the phase may run through it: sampled, not counted
       watch.measureFromNow();
-      Map<String, String> cpu0 = ratchet.journal().info("cpu").await();
-      long jvmCpu0 = processCpuNanos();
+      TaskCpu redis0 = TaskCpu.ofRedis(ratchet.journal().info("cpu").await());
+      long jvmCpu0 = JvmCounters.processCpuNanos();
       TaskCpu jvmTask0 = TaskCpu.ofThisProcess();
       JvmCounters jvm0 = JvmCounters.now();
       long damon0 = damon.cpuMillis();
@@ -383,13 +383,13 @@ public final class BenchCommand implements Callable<Integer> {
       OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
       JvmCounters jvm = JvmCounters.now().since(jvm0);
       long damonMillis = damon.cpuMillis() - damon0;
-      long jvmCpu = processCpuNanos() - jvmCpu0;
+      long jvmCpu = JvmCounters.processCpuNanos() - jvmCpu0;
       double jvmKernelShare = TaskCpu.ofThisProcess().since(jvmTask0).kernelShare();
-      Map<String, String> cpu1 = ratchet.journal().info("cpu").await();
-      double redisKernelShare = redisKernelShare(cpu0, cpu1);
+      TaskCpu redis = TaskCpu.ofRedis(ratchet.journal().info("cpu").await()).since(redis0);
+      double redisKernelShare = redis.kernelShare();
       long calls = Math.max(1, r.completedCalls());
       double jvmMicrosPerCall = jvmCpu / 1e3 / calls;
-      double redisMicrosPerCall = redisCpuSeconds(cpu0, cpu1) * 1e6 / calls;
+      double redisMicrosPerCall = redis.totalMillis() * 1e3 / calls;
       watch.stop();
       if (turnTimes != null) {
         Path file = turnTimes.resolveSibling(turnTimes.getFileName() + "-" + fsync + "-" + mix.label().replace(' ', '_'));
@@ -444,28 +444,6 @@ public final class BenchCommand implements Callable<Integer> {
   /** AOF rewrites Redis has done: a rewrite forks and competes for the cores, which shows in the tail. */
   private static long aofRewrites(Ratchet ratchet) {
     return Long.parseLong(ratchet.journal().info("persistence").await().getOrDefault("aof_rewrites", "0"));
-  }
-
-  private static long processCpuNanos() {
-    java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-    return os instanceof com.sun.management.OperatingSystemMXBean
-        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : 0;
-  }
-
-  /** CPU seconds the Redis server spent, its own threads included, between two INFO cpu answers. */
-  private static double redisCpuSeconds(Map<String, String> a, Map<String, String> b) {
-    double total = 0;
-    for (String k : List.of("used_cpu_sys", "used_cpu_user")) {
-      total += Double.parseDouble(b.getOrDefault(k, "0")) - Double.parseDouble(a.getOrDefault(k, "0"));
-    }
-    return total;
-  }
-
-  /** The kernel's part of the CPU Redis spent between two INFO cpu answers; -1 when it spent none. */
-  private static double redisKernelShare(Map<String, String> a, Map<String, String> b) {
-    double total = redisCpuSeconds(a, b);
-    double sys = Double.parseDouble(b.getOrDefault("used_cpu_sys", "0")) - Double.parseDouble(a.getOrDefault("used_cpu_sys", "0"));
-    return total <= 0 ? -1 : sys / total;
   }
 
   /** "{@code <lead>38 %<what> in the kernel}", or nothing where the share is unknown. */

@@ -31,6 +31,13 @@ record JvmCounters(long allocatedBytes, long collections, long collectionMillis)
     return new JvmCounters(allocated, count, millis);
   }
 
+  /** CPU the whole JVM has used so far, in nanoseconds; 0 where the JVM does not say. */
+  static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : 0;
+  }
+
   JvmCounters since(JvmCounters earlier) {
     return new JvmCounters(allocatedBytes - earlier.allocatedBytes, collections - earlier.collections,
         collectionMillis - earlier.collectionMillis);

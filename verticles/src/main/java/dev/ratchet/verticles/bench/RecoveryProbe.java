@@ -73,14 +73,14 @@ final class RecoveryProbe {
     });
     Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .maxPoolSize(32)).await();
-    double redisCpu0 = redisCpuSeconds(ratchet);
-    long cpu0 = processCpuNanos();
+    TaskCpu redis0 = TaskCpu.ofRedis(ratchet.journal().info("cpu").await());
+    long cpu0 = JvmCounters.processCpuNanos();
     long t0 = System.nanoTime();
     ratchet.register(agent(true)).await();
     boolean all = resumed.await(120, TimeUnit.SECONDS);
     long resumeMillis = (System.nanoTime() - t0) / 1_000_000;
-    long jvmCpuMillis = (processCpuNanos() - cpu0) / 1_000_000;
-    long redisCpuMillis = Math.round((redisCpuSeconds(ratchet) - redisCpu0) * 1000);
+    long jvmCpuMillis = (JvmCounters.processCpuNanos() - cpu0) / 1_000_000;
+    long redisCpuMillis = TaskCpu.ofRedis(ratchet.journal().info("cpu").await()).since(redis0).totalMillis();
     if (!all) {
       System.out.println("recovery: only " + seen.get() + " of " + sessions + " turns resumed within 120 s");
     }
@@ -141,19 +141,6 @@ final class RecoveryProbe {
   }
 
   /** CPU time this process used so far (all threads), or 0 where the JVM does not tell. */
-  private static long processCpuNanos() {
-    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    return os instanceof com.sun.management.OperatingSystemMXBean
-        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime() : 0;
-  }
-
-  /** CPU time the Redis server used so far (user + system). */
-  private static double redisCpuSeconds(Ratchet ratchet) {
-    java.util.Map<String, String> cpu = ratchet.journal().info("cpu").await();
-    return Double.parseDouble(cpu.getOrDefault("used_cpu_user", "0"))
-        + Double.parseDouble(cpu.getOrDefault("used_cpu_sys", "0"));
-  }
-
   private static long usedHeap() {
     for (int i = 0; i < 3; i++) {
       System.gc();

@@ -3,11 +3,12 @@ package dev.ratchet.verticles.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
- * The CPU a Linux process or thread has used so far, split into its own code (user) and the kernel
- * working for it (system calls, waking other threads, page faults), read from its {@code /proc}
- * {@code stat} file. On a virtual machine whose wakeups pass through the hypervisor the kernel's
+ * The CPU a process has used so far, split into its own code (user) and the kernel working for it
+ * (system calls, waking other threads, page faults): a Linux task's from its {@code /proc} {@code stat}
+ * file, a Redis server's from its {@code INFO cpu}. On a virtual machine whose wakeups pass through the hypervisor the kernel's
  * share is what grows when a load stops batching, so the bench prints it next to the CPU per call.
  */
 record TaskCpu(long userMillis, long kernelMillis) {
@@ -32,6 +33,19 @@ record TaskCpu(long userMillis, long kernelMillis) {
       return new TaskCpu(Long.parseLong(f[11]) * 1000 / CLOCK_TICKS, Long.parseLong(f[12]) * 1000 / CLOCK_TICKS);
     } catch (IOException | RuntimeException e) {
       return UNKNOWN;
+    }
+  }
+
+  /** A Redis server, its own threads included, from the fields of its {@code INFO cpu} answer. */
+  static TaskCpu ofRedis(Map<String, String> infoCpu) {
+    return new TaskCpu(seconds(infoCpu, "used_cpu_user"), seconds(infoCpu, "used_cpu_sys"));
+  }
+
+  private static long seconds(Map<String, String> info, String key) {
+    try {
+      return Math.round(Double.parseDouble(info.getOrDefault(key, "0")) * 1000);
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 

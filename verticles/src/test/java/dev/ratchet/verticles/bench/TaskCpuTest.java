@@ -33,6 +33,18 @@ class TaskCpuTest {
   }
 
   @Test
+  void readsARedisServersCpuFromItsInfoAnswer() {
+    TaskCpu before = TaskCpu.ofRedis(java.util.Map.of("used_cpu_sys", "1.250000", "used_cpu_user", "2.000000"));
+    TaskCpu after = TaskCpu.ofRedis(java.util.Map.of("used_cpu_sys", "1.750000", "used_cpu_user", "3.500000"));
+
+    TaskCpu spent = after.since(before);
+
+    assertEquals(1_500, spent.userMillis());
+    assertEquals(500, spent.kernelMillis());
+    assertEquals(0.25, spent.kernelShare(), 1e-9);
+  }
+
+  @Test
   void knowsNoShareWhereThereIsNoStatFile() {
     TaskCpu cpu = TaskCpu.of(dir.resolve("missing"));
 
