@@ -4,7 +4,7 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Outcome;
 
 /**
- * The effect-class table of DESIGN.md as a function: given how an attempt ended, whether to try
+ * The effect-class table of docs/ARCHITECTURE.md as a function: given how an attempt ended, whether to try
  * again or which terminal outcome the call gets.
  */
 public final class OutcomeRules {

@@ -45,7 +45,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Runs one session's turns under the rules of DESIGN.md: validate everything first, reads
+ * Runs one session's turns under the rules of docs/ARCHITECTURE.md: validate everything first, reads
  * concurrently, writes one at a time in the model's order through the session's write queue,
  * approvals when a write's turn comes, skipping after a bad write, and every step journaled
  * under this owner's fencing epoch. All state is touched on one Vert.x context only.

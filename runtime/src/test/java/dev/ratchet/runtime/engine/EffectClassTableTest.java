@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The effect-class table of DESIGN.md through the real session engine on real Redis. */
+/** The effect-class table of docs/ARCHITECTURE.md through the real session engine on real Redis. */
 class EffectClassTableTest {
 
   @RegisterExtension

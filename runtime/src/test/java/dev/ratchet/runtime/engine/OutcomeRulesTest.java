@@ -18,7 +18,7 @@ import static dev.ratchet.runtime.engine.AttemptKind.SUCCESS;
 import static dev.ratchet.runtime.engine.AttemptKind.UNCERTAIN;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The effect-class table of DESIGN.md, row by row, as a pure function. */
+/** The effect-class table of docs/ARCHITECTURE.md, row by row, as a pure function. */
 class OutcomeRulesTest {
 
   private static final int MAX = RetryPolicy.DEFAULT.maxAttempts();

@@ -33,7 +33,7 @@ import static dev.ratchet.runtime.testing.Await.await;
 import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Rules 1-8 of DESIGN.md, each against a real journal on real Redis. */
+/** Rules 1-8 of docs/ARCHITECTURE.md, each against a real journal on real Redis. */
 class TurnRulesTest {
 
   @RegisterExtension
