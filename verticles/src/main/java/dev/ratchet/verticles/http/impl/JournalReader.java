@@ -42,9 +42,16 @@ public final class JournalReader {
    * event whose turn the journal does not hold.
    */
   public static Future<List<JsonObject>> withResults(RedisJournal journal, String sessionId, List<JsonObject> events) {
+    return withResults(journal, sessionId, events, null);
+  }
+
+  /** As {@link #withResults(RedisJournal, String, List)} for the turns named in {@code turns} only (all when null). */
+  public static Future<List<JsonObject>> withResults(RedisJournal journal, String sessionId, List<JsonObject> events,
+                                                     java.util.Set<String> turns) {
     Map<String, List<JsonObject>> stripped = new LinkedHashMap<>();
     for (JsonObject e : events) {
       if ("turn.completed".equals(e.getString("type")) && e.getString("turn") != null
+          && (turns == null || turns.contains(e.getString("turn")))
           && withoutResults(e.getJsonObject("data"))) {
         stripped.computeIfAbsent(e.getString("turn"), t -> new ArrayList<>()).add(e);
       }
