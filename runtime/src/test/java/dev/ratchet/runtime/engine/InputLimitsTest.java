@@ -244,6 +244,16 @@ class InputLimitsTest {
   }
 
   @Test
+  void theLimitsAreReadFromTheEngineSettingsWithTheDocumentedDefaults() {
+    EngineOptions defaults = EngineOptions.fromJson(new JsonObject());
+    assertThat(defaults.maxCallsPerTurn()).isEqualTo(64);
+    assertThat(defaults.maxArgumentsBytes()).isEqualTo(262_144);
+    EngineOptions set = EngineOptions.fromJson(new JsonObject().put("maxCallsPerTurn", 5).put("maxArgumentsBytes", 1000));
+    assertThat(set.maxCallsPerTurn()).isEqualTo(5);
+    assertThat(set.maxArgumentsBytes()).isEqualTo(1000);
+  }
+
+  @Test
   void aModelResponseOverTheLimitsIsAFailedModelAttemptAndIsNeverRecorded() {
     List<ToolCall> calls = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
