@@ -5,8 +5,12 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 
 /**
  * What a turn must keep before anything of it is journaled: a valid turn id, at most
@@ -65,10 +69,57 @@ public final class TurnLimits {
     }
   }
 
-  /** The UTF-8 bytes of the value's JSON; counted only when its characters alone do not settle the limit. */
+  /**
+   * The UTF-8 bytes of the value's JSON, or 0 when a bound from a walk of the value (six bytes a
+   * character at worst, an escape) already keeps it under the limit: the arguments of an ordinary
+   * call are never encoded here.
+   */
   private static long jsonBytes(Object value, int limit) {
+    if (upperBound(value) <= limit) {
+      return 0;
+    }
     String json = Json.encode(value);
     return (long) json.length() * 3 <= limit ? json.length() : json.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  /** At least as many bytes as the value's JSON takes; {@code Long.MAX_VALUE} for a value it cannot bound. */
+  private static long upperBound(Object value) {
+    if (value == null || value instanceof Boolean) {
+      return 5;
+    }
+    if (value instanceof String) {
+      return 6L * ((String) value).length() + 2;
+    }
+    if (value instanceof Integer || value instanceof Long || value instanceof Double || value instanceof Float
+        || value instanceof Short || value instanceof Byte) {
+      return 32;
+    }
+    if (value instanceof JsonObject) {
+      value = ((JsonObject) value).getMap();
+    } else if (value instanceof JsonArray) {
+      value = ((JsonArray) value).getList();
+    }
+    long total = 2;
+    if (value instanceof Map) {
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+        total += 6L * String.valueOf(e.getKey()).length() + 4 + upperBound(e.getValue());
+        if (total < 0 || total == Long.MAX_VALUE) {
+          return Long.MAX_VALUE;
+        }
+      }
+      return total;
+    }
+    if (value instanceof List) {
+      for (Object o : (List<?>) value) {
+        total += upperBound(o) + 1;
+        if (total < 0 || total == Long.MAX_VALUE) {
+          return Long.MAX_VALUE;
+        }
+      }
+      return total;
+    }
+    // big numbers, instants, binary: rare, and measured by encoding them
+    return Long.MAX_VALUE;
   }
 
   private static boolean plausibleName(String name) {
