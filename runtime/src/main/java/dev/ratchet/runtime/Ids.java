@@ -51,15 +51,6 @@ public final class Ids {
     return null;
   }
 
-  /** Throws the error of {@link #problem} when {@code id} is not valid. */
-  public static String require(String field, String id) {
-    RatchetException problem = problem(field, id);
-    if (problem != null) {
-      throw problem;
-    }
-    return id;
-  }
-
   private static boolean allowed(char c) {
     return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
         || c == '_' || c == '.' || c == ':' || c == '@' || c == '+' || c == '-';

@@ -61,14 +61,6 @@ public final class TurnLimits {
     return null;
   }
 
-  /** Throws the error of {@link #problem} when the turn breaks a limit. */
-  public static void check(Turn turn, EngineOptions options) {
-    RatchetException problem = problem(turn, options);
-    if (problem != null) {
-      throw problem;
-    }
-  }
-
   /**
    * The UTF-8 bytes of the value's JSON, or 0 when a bound from a walk of the value (six bytes a
    * character at worst, an escape) already keeps it under the limit: the arguments of an ordinary

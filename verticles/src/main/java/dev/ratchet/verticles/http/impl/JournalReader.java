@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Reads a session's whole event stream page by page, up to a cap so one huge session cannot stall a request. */
 public final class JournalReader {
@@ -47,7 +48,7 @@ public final class JournalReader {
 
   /** As {@link #withResults(RedisJournal, String, List)} for the turns named in {@code turns} only (all when null). */
   public static Future<List<JsonObject>> withResults(RedisJournal journal, String sessionId, List<JsonObject> events,
-                                                     java.util.Set<String> turns) {
+                                                     Set<String> turns) {
     Map<String, List<JsonObject>> stripped = new LinkedHashMap<>();
     for (JsonObject e : events) {
       if ("turn.completed".equals(e.getString("type")) && e.getString("turn") != null
