@@ -300,15 +300,29 @@ function conversationView(sessionId, t, reload) {
 async function showSession(sessionId) {
   setActive('sessions');
   const view = document.getElementById('view');
+  // the timeline comes a page of turns at a time, latest first; "Show earlier turns" adds a page
+  let pages = 1;
   const render = async () => {
     let t;
+    let all;
+    let earlier;
     try {
       t = await api('GET', '/api/sessions/' + encodeURIComponent(sessionId));
+      all = t.turns;
+      earlier = t.earlier;
+      for (let p = 1; p < pages && earlier; p++) {
+        const older = await api('GET', earlier);
+        all = older.turns.concat(all);
+        earlier = older.earlier;
+      }
     } catch (e) {
       view.replaceChildren(el('h2', {}, 'Session'), el('p', { className: 'error', text: e.message }));
       return;
     }
-    const turns = t.turns.slice().reverse().map(turn => el('section', { className: 'card turn', 'data-turn-id': turn.turnId },
+    const more = earlier ? el('p', {}, el('button', { type: 'button', className: 'earlier-turns',
+      onclick: () => { pages++; render(); } }, 'Show earlier turns'),
+      el('span', { className: 'muted', text: ' ' + all.length + ' of ' + t.turnsTotal + ' turns shown' })) : null;
+    const turns = all.slice().reverse().map(turn => el('section', { className: 'card turn', 'data-turn-id': turn.turnId },
       el('h3', {}, 'Turn ', el('span', { text: turn.turnId }), ' ',
         el('span', { className: 'badge ' + (turn.status === 'completed' ? 'b-succeeded' : 'b-running'), text: turn.status })),
       el('p', { className: 'muted', text: 'submitted ' + when(turn.submittedAt)
@@ -318,7 +332,7 @@ async function showSession(sessionId) {
       el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + (t.caller ? ' · caller ' + t.caller : '')
         + ' · started ' + when(t.createdAt) }),
       conversationView(sessionId, t, render),
-      ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]));
+      ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]), more);
   };
   await render();
   // live: the event stream says something changed; fetch the timeline again, at most every 300 ms

@@ -2,6 +2,7 @@ package dev.ratchet.runtime.agent;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
@@ -9,6 +10,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.engine.SessionEngine;
+import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.impl.Contexts;
 import dev.ratchet.runtime.impl.StepEvents;
 import dev.ratchet.runtime.journal.ConversationAppend;
@@ -155,6 +157,10 @@ public final class AgentLoop {
    * message with {@code CALLER_MISMATCH}. Null accepts the session's own caller (trusted callers only).
    */
   public Future<Future<AgentReply>> accept(String messageId, String text, String callerId) {
+    RatchetException badId = messageId == null ? null : Ids.problem("messageId", messageId);
+    if (badId != null) {
+      return Future.failedFuture(badId);
+    }
     String id = messageId == null ? UUID.randomUUID().toString() : messageId;
     return onContext(() -> {
       if (stopped || engine.isFenced()) {
@@ -259,11 +265,19 @@ public final class AgentLoop {
         round.tryFail(new RatchetException("STOPPED", "session stopped"));
         return;
       }
+      RatchetException overLimit = null;
       if (ar.succeeded() && ar.result() != null) {
-        record(round, nextStep, seen, withCallIds(ar.result(), nextStep));
-        return;
+        ModelResponse response = withCallIds(ar.result(), nextStep);
+        // a response the engine would refuse is never recorded: it would stop the session at every later step
+        overLimit = response.hasToolCalls()
+            ? TurnLimits.problem(new Turn(turnId(nextStep), response.toolCalls()), engine.options()) : null;
+        if (overLimit == null) {
+          record(round, nextStep, seen, response);
+          return;
+        }
       }
-      String error = ar.failed() ? String.valueOf(ar.cause().getMessage()) : "the model answered nothing";
+      String error = overLimit != null ? "the response was refused (" + overLimit.code() + "): " + overLimit.getMessage()
+          : ar.failed() ? String.valueOf(ar.cause().getMessage()) : "the model answered nothing";
       int max = agent.modelRetry().maxAttempts();
       if (attempt < max) {
         long delay = Math.max(1, agent.modelRetry().backoffMillis(attempt + 1));

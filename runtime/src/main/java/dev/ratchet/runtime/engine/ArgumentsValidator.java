@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.engine;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.json.schema.Draft;
 import io.vertx.json.schema.JsonSchema;
@@ -10,6 +11,7 @@ import io.vertx.json.schema.Validator;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Checks a call's arguments against its tool's input schema and words each problem so that a
@@ -37,6 +39,12 @@ public final class ArgumentsValidator {
 
   /** Null when the arguments are valid, else a message naming each offending field. */
   public String problems(JsonObject arguments) {
+    String nonFinite = nonFinite(arguments, "");
+    if (nonFinite != null) {
+      // a number too large for a double (1e400) arrives as Infinity, which the journal could only keep as a string
+      return "invalid arguments: " + (nonFinite.isEmpty() ? "arguments" : "field '" + nonFinite + "'")
+          + ": not a finite number (a JSON number such as 1e400 is out of range); send a finite number";
+    }
     if (subset != null && subset.certainlyValid(arguments)) {
       return null;
     }
@@ -66,6 +74,36 @@ public final class ArgumentsValidator {
       messages.add(out.getError() == null ? "arguments do not match the tool's input schema" : out.getError());
     }
     return "invalid arguments: " + String.join("; ", messages);
+  }
+
+  /** The path of the first number in the value that is not finite, or null when there is none. */
+  private static String nonFinite(Object value, String path) {
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      return Double.isFinite(d) ? null : path;
+    }
+    if (value instanceof JsonObject) {
+      value = ((JsonObject) value).getMap();
+    } else if (value instanceof JsonArray) {
+      value = ((JsonArray) value).getList();
+    }
+    if (value instanceof Map) {
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
+        String found = nonFinite(e.getValue(), path.isEmpty() ? String.valueOf(e.getKey()) : path + "." + e.getKey());
+        if (found != null) {
+          return found;
+        }
+      }
+    } else if (value instanceof List) {
+      List<?> list = (List<?>) value;
+      for (int i = 0; i < list.size(); i++) {
+        String found = nonFinite(list.get(i), path.isEmpty() ? String.valueOf(i) : path + "." + i);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
   }
 
   private static String pointer(String location) {

@@ -7,6 +7,7 @@ import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.IdempotencyKey;
+import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Tool;
@@ -96,6 +97,11 @@ public final class SessionEngine {
     return sessionId;
   }
 
+  /** The limits and timings this engine runs under. */
+  public EngineOptions options() {
+    return options;
+  }
+
   public long epoch() {
     return epoch;
   }
@@ -126,6 +132,10 @@ public final class SessionEngine {
 
   /** Takes ownership of the session and resumes every turn the journal holds in flight. */
   public Future<Void> start(String owner) {
+    RatchetException badId = Ids.problem("sessionId", sessionId);
+    if (badId != null) {
+      return Future.failedFuture(badId);
+    }
     return onContext(() -> journal.claimAndLoad(sessionId, owner).map(claimed -> {
       epoch = claimed.epoch();
       callerId = claimed.caller();
@@ -172,8 +182,13 @@ public final class SessionEngine {
    * As {@link #accept(Turn)}, for the session of {@code callerId}: a new session is created with
    * that caller; a session that has another caller, or none, refuses the turn with
    * {@code CALLER_MISMATCH} and journals nothing. Null accepts the session's own caller (trusted callers only).
+   * A turn over the engine's limits ({@link TurnLimits}) is refused whole and journals nothing.
    */
   public Future<Future<TurnResult>> accept(Turn turn, String callerId) {
+    RatchetException overLimit = TurnLimits.problem(turn, options);
+    if (overLimit != null) {
+      return Future.failedFuture(overLimit);
+    }
     return onContext(() -> {
       TurnRun run = running.get(turn.turnId());
       if (run != null && callerId != null && !callerId.equals(this.callerId)) {

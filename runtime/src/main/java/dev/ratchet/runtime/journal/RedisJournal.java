@@ -923,10 +923,26 @@ public final class RedisJournal {
     return pipeline(requests).mapEmpty();
   }
 
-  /** The requests in one round trip; answers their replies in order. */
+  /**
+   * The requests in one round trip, or in pipelines of {@value #PIPELINE} one after another when
+   * there are more; answers their replies in order. One batch larger than the client's queue of
+   * waiting commands would fail whole, every time, as if Redis were unreachable.
+   */
   private Future<List<Response>> pipeline(List<Request> requests) {
-    commandsSent.add(requests.size());
-    return redis.batch(requests).recover(err -> Future.failedFuture(failure(err)));
+    if (requests.size() <= PIPELINE) {
+      commandsSent.add(requests.size());
+      return redis.batch(requests).recover(err -> Future.failedFuture(failure(err)));
+    }
+    List<Response> replies = new ArrayList<>(requests.size());
+    Future<List<Response>> chain = Future.succeededFuture(replies);
+    for (int from = 0; from < requests.size(); from += PIPELINE) {
+      List<Request> chunk = requests.subList(from, Math.min(requests.size(), from + PIPELINE));
+      chain = chain.compose(acc -> pipeline(chunk).map(part -> {
+        acc.addAll(part);
+        return acc;
+      }));
+    }
+    return chain;
   }
 
   private Future<Response> run(Script script, List<String> keyList, List<String> args) {

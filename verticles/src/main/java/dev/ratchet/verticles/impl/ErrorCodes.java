@@ -30,6 +30,9 @@ public final class ErrorCodes {
   public static int status(Throwable err) {
     switch (code(err)) {
       case "INVALID_REQUEST":
+      case "INVALID_ID":
+      case "TOO_MANY_CALLS":
+      case "ARGUMENTS_TOO_LARGE":
         return 400;
       case "UNAUTHENTICATED":
         return 401;

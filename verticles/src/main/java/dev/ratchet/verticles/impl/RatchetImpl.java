@@ -5,12 +5,14 @@ import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
+import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.verticles.Addresses;
@@ -34,7 +36,6 @@ public final class RatchetImpl implements Ratchet {
 
   private static final Logger LOG = LoggerFactory.getLogger(RatchetImpl.class);
   static final int MAX_MESSAGE_CHARS = 32_000;
-  static final Pattern SESSION_ID = Pattern.compile("[A-Za-z0-9_.:@-]{1,128}");
   /** A caller's resource id: also sent to tool providers as their user id, so kept to a safe alphabet. */
   static final Pattern CALLER_ID = Pattern.compile("[A-Za-z0-9_.:@+-]{1,128}");
 
@@ -173,9 +174,12 @@ public final class RatchetImpl implements Ratchet {
    * {@link Ratchet#submit(String, String, String, Turn)}); null accepts the session's own caller.
    */
   public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, Turn turn) {
-    if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
-          "'sessionId' must be 1-128 of [A-Za-z0-9_.:@-]"));
+    // before the session is claimed: a refused turn leaves no trace in the journal
+    RatchetException refused = Ids.problem("sessionId", sessionId);
+    refused = refused != null ? refused : Ids.problem("agent", agent);
+    refused = refused != null ? refused : TurnLimits.problem(turn, options.engine());
+    if (refused != null) {
+      return Future.failedFuture(refused);
     }
     if (callerId != null && !CALLER_ID.matcher(callerId).matches()) {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST",
@@ -220,13 +224,11 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST",
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
     }
-    if (sessionId == null || !SESSION_ID.matcher(sessionId).matches()) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
-          "'sessionId' must be 1-128 of [A-Za-z0-9_.:@-]"));
-    }
-    if (messageId != null && !SESSION_ID.matcher(messageId).matches()) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
-          "'messageId' must be 1-128 of [A-Za-z0-9_.:@-]"));
+    RatchetException badId = Ids.problem("sessionId", sessionId);
+    badId = badId != null ? badId : Ids.problem("agent", agent);
+    badId = badId != null || messageId == null ? badId : Ids.problem("messageId", messageId);
+    if (badId != null) {
+      return Future.failedFuture(badId);
     }
     if (text == null || text.isBlank()) {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST", "'text' must be a non-empty string"));

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Reads a session's whole event stream page by page, up to a cap so one huge session cannot stall a request. */
 public final class JournalReader {
@@ -42,9 +43,16 @@ public final class JournalReader {
    * event whose turn the journal does not hold.
    */
   public static Future<List<JsonObject>> withResults(RedisJournal journal, String sessionId, List<JsonObject> events) {
+    return withResults(journal, sessionId, events, null);
+  }
+
+  /** As {@link #withResults(RedisJournal, String, List)} for the turns named in {@code turns} only (all when null). */
+  public static Future<List<JsonObject>> withResults(RedisJournal journal, String sessionId, List<JsonObject> events,
+                                                     Set<String> turns) {
     Map<String, List<JsonObject>> stripped = new LinkedHashMap<>();
     for (JsonObject e : events) {
       if ("turn.completed".equals(e.getString("type")) && e.getString("turn") != null
+          && (turns == null || turns.contains(e.getString("turn")))
           && withoutResults(e.getJsonObject("data"))) {
         stripped.computeIfAbsent(e.getString("turn"), t -> new ArrayList<>()).add(e);
       }

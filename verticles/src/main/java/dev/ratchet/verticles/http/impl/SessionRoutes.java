@@ -15,8 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Sessions: {@code GET /api/sessions?offset=&limit=} (recent first), {@code GET /api/sessions/:id}
- * (the timeline) and {@code POST /api/sessions/:id/calls/:callId/reconcile}.
+ * Sessions: {@code GET /api/sessions?offset=&limit=} (recent first), {@code GET /api/sessions/:id[?before=&limit=]}
+ * (the timeline, a page of turns at a time: {@link TimelinePage}) and {@code POST /api/sessions/:id/calls/:callId/reconcile}.
  */
 public final class SessionRoutes {
 
@@ -80,13 +80,18 @@ public final class SessionRoutes {
 
   private void timeline(RoutingContext ctx) {
     String sessionId = ctx.pathParam("sessionId");
+    TimelinePage page;
+    try {
+      page = TimelinePage.of(ctx);
+    } catch (RatchetException e) {
+      Replies.fail(ctx, e);
+      return;
+    }
     ratchet.journal().sessionInfo(sessionId).compose(info -> {
       if (info.getString("agent") == null) {
         return Future.failedFuture(new RatchetException("UNKNOWN_SESSION", "no session '" + sessionId + "'"));
       }
-      return JournalReader.all(ratchet.journal(), sessionId)
-          .compose(events -> JournalReader.withResults(ratchet.journal(), sessionId, events))
-          .map(events -> Timeline.build(sessionId, info, events));
+      return page.read(ratchet.journal(), sessionId, info);
     }).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
