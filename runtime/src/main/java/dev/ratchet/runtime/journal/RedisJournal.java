@@ -155,21 +155,23 @@ public final class RedisJournal {
   /** The turns with each call's state, read in one go (the reads leave pipelined), oldest turn first. */
   private Future<List<InflightTurn>> withCallStates(String sessionId, List<Turn> turns, List<Long> submitted) {
     List<String> callIds = new ArrayList<>();
-    List<Future<Response>> states = new ArrayList<>();
+    List<Request> states = new ArrayList<>();
     for (Turn turn : turns) {
       for (int c = 0; c < turn.calls().size(); c++) {
         String callId = turn.callId(sessionId, c).value();
         callIds.add(callId);
-        states.add(send(callStateRequest(sessionId, callId)));
+        states.add(callStateRequest(sessionId, callId));
       }
     }
-    return Future.all(states).map(cf -> {
+    // pipelined in pieces: a session with thousands of calls in flight must not overflow one
+    // connection's queue of waiting commands when it resumes
+    return pipeline(states).map(cf -> {
       List<InflightTurn> list = new ArrayList<>(turns.size());
       int next = 0;
       for (int t = 0; t < turns.size(); t++) {
         Map<String, CallState> calls = new LinkedHashMap<>();
         for (int c = 0; c < turns.get(t).calls().size(); c++, next++) {
-          CallState state = callStateOf(callIds.get(next), cf.resultAt(next));
+          CallState state = callStateOf(callIds.get(next), cf.get(next));
           calls.put(state.callId(), state);
         }
         list.add(new InflightTurn(turns.get(t), submitted.get(t), calls));

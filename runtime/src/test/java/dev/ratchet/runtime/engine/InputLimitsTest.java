@@ -244,6 +244,38 @@ class InputLimitsTest {
   }
 
   @Test
+  void aSessionWithTenThousandCallsInFlightResumesOnANewOwner() {
+    FunctionToolSource hanging = FunctionToolSource.create("t")
+        .tool(FunctionToolSource.define("look", EffectClass.READ).schema(SCHEMA)
+            .handler(inv -> io.vertx.core.Promise.promise().future()));
+    SessionEngine first = h.engine(hanging, EngineOptions.DEFAULT.withMaxCallsPerTurn(10_000));
+    List<ToolCall> calls = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      calls.add(call("look", "A-" + i));
+    }
+    first.submit(new Turn("big", calls));
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!journaled(h.sessionId).containsKey(REDIS.keyPrefix() + ":{" + h.sessionId + "}:turn:big")) {
+      assertThat(System.currentTimeMillis()).isLessThan(deadline);
+      sleep(20);
+    }
+
+    // the new owner reads the state of every call in flight when it claims the session
+    SessionEngine second = h.engine(hanging, EngineOptions.DEFAULT.withMaxCallsPerTurn(10_000));
+
+    assertThat(second).isNotNull();
+    assertThat(await(h.journal.sessionInfo(h.sessionId)).getLong("epoch")).isEqualTo(2L);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
   void theLimitsAreReadFromTheEngineSettingsWithTheDocumentedDefaults() {
     EngineOptions defaults = EngineOptions.fromJson(new JsonObject());
     assertThat(defaults.maxCallsPerTurn()).isEqualTo(64);
