@@ -989,7 +989,17 @@ public final class RedisJournal {
   }
 
   private static RatchetException unavailable(String message, Throwable cause) {
-    return new RatchetException("JOURNAL_UNAVAILABLE", message + ": " + cause.getMessage(), cause);
+    return new RatchetException("JOURNAL_UNAVAILABLE", message + ": " + reason(cause), cause);
+  }
+
+  /** What went wrong, in words: the first message in the chain of causes, else the error's kind. */
+  static String reason(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t.getMessage() != null && !t.getMessage().isBlank()) {
+        return t.getMessage();
+      }
+    }
+    return error.getClass().getSimpleName();
   }
 
   private static String configValue(Response r) {
@@ -1024,6 +1034,7 @@ public final class RedisJournal {
   }
 
   static String redactUrl(String url) {
-    return url == null ? null : url.replaceAll("//([^:@/]*):[^@/]*@", "//$1:***@");
+    return url == null ? null : url.replaceAll("//([^:@/]*):[^@/]*@", "//$1:***@")
+        .replaceAll("([?&]password=)[^&]*", "$1***");
   }
 }
