@@ -234,6 +234,22 @@ class EmbeddedRedisSecurityTest {
   }
 
   @Test
+  void theRedis62ShippedInTheJarRunsTheSameWay() throws Exception {
+    Path dir = tmp.resolve("data");
+    EmbeddedRedis redis = EmbeddedRedis.start(RedisServerProcess.bundledBinary(),
+        new EmbeddedRedis.Options(dir, 0, "everysec", "normal"));
+    started.add(redis);
+
+    assertThat(tcpListeners(redis.server().pid())).isEmpty();
+    try (RedisProbe probe = probe(redis)) {
+      assertThat(probe.call("PING").text()).startsWith("NOAUTH");
+      assertThat(probe.call("AUTH", password(dir)).error()).isFalse();
+      assertThat(probe.call("INFO", "server").text()).contains("redis_version:6.2");
+    }
+    assertThat(EmbeddedRedis.readPid(dir.resolve(EmbeddedRedis.PID_FILE))).isEqualTo(redis.server().pid());
+  }
+
+  @Test
   void aDataDirectoryTooLongForASocketWithoutAPortIsAClearError() {
     Path deep = tmp.resolve("d".repeat(60)).resolve("e".repeat(60));
 
