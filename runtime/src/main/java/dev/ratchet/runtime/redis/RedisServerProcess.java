@@ -45,6 +45,7 @@ public final class RedisServerProcess implements AutoCloseable {
   private final String binary;
   private final Path socket;
   private final String password;
+  private List<String> command = List.of();
   private volatile IdleChildren idleChildren;
   private volatile boolean deleteDataOnClose;
 
@@ -190,6 +191,7 @@ public final class RedisServerProcess implements AutoCloseable {
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     RedisServerProcess server = new RedisServerProcess(process, p, dataDir, launch.binary(), socket,
         launch.password());
+    server.command = List.copyOf(cmd);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     server.awaitReady();
     if (idle) {
@@ -223,6 +225,11 @@ public final class RedisServerProcess implements AutoCloseable {
   /** The server's Unix domain socket ({@code redis.sock} in its data directory); empty where it has none. */
   public Optional<Path> unixSocket() {
     return Optional.ofNullable(socket);
+  }
+
+  /** The command line the server was started with. */
+  List<String> command() {
+    return command;
   }
 
   public Path dataDir() {
