@@ -107,6 +107,18 @@ class EmbeddedRedisRestartTest {
     for (Runtime r : List.of(first, again, beside)) {
       assertThat(r.output).noneMatch(l -> l.contains(password));
     }
+
+    // stopped the ordinary way (SIGTERM, Ctrl-C), the runtime takes its server with it
+    again.stop();
+    assertThat(again.process.exitValue()).isNotEqualTo(137);
+    until(() -> {
+      try {
+        return redisServersOn(data.resolve("redis")).isEmpty();
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }, 10);
+    assertThat(data.resolve("redis/redis.pid")).doesNotExist();
   }
 
   @Test
