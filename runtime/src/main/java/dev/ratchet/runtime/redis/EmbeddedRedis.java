@@ -1,6 +1,7 @@
 package dev.ratchet.runtime.redis;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -141,7 +142,7 @@ public final class EmbeddedRedis implements AutoCloseable {
           + "; stop it or set redis.embedded.dataDir to another directory");
     }
     channel.truncate(0);
-    channel.write(java.nio.ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)));
+    channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)));
     return channel;
   }
 

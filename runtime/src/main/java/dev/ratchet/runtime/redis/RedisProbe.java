@@ -12,6 +12,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * A blocking connection to a redis-server for the moments before any event loop runs: whether a
@@ -68,12 +69,12 @@ final class RedisProbe implements AutoCloseable {
    * Sends a command after which the server closes the connection ({@code SHUTDOWN}): the refusal
    * it answers with when it does not stop, else empty.
    */
-  java.util.Optional<String> callExpectingClose(String... args) {
+  Optional<String> callExpectingClose(String... args) {
     try {
       Reply reply = call(args);
-      return reply.error() ? java.util.Optional.of(reply.text()) : java.util.Optional.empty();
+      return reply.error() ? Optional.of(reply.text()) : Optional.empty();
     } catch (IOException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 

@@ -45,14 +45,15 @@ public final class RedisServerProcess implements AutoCloseable {
   private final String binary;
   private final Path socket;
   private final String password;
-  private List<String> command = List.of();
+  private final List<String> command;
   private volatile IdleChildren idleChildren;
   private volatile boolean deleteDataOnClose;
 
   private RedisServerProcess(Process process, int port, Path dataDir, String binary, Path socket,
-      String password) {
+      String password, List<String> command) {
     this.process = process;
     this.password = password;
+    this.command = List.copyOf(command);
     this.port = port;
     this.dataDir = dataDir;
     this.binary = binary;
@@ -190,8 +191,7 @@ public final class RedisServerProcess implements AutoCloseable {
     Process process = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     RedisServerProcess server = new RedisServerProcess(process, p, dataDir, launch.binary(), socket,
-        launch.password());
-    server.command = List.copyOf(cmd);
+        launch.password(), cmd);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     server.awaitReady();
     if (idle) {
