@@ -315,7 +315,8 @@ class EmbeddedRedisSecurityTest {
       if (!Files.exists(file)) {
         continue;
       }
-      for (String line : Files.readAllLines(file).subList(1, Files.readAllLines(file).size())) {
+      List<String> lines = Files.readAllLines(file);
+      for (String line : lines.subList(1, lines.size())) {
         String[] f = line.trim().split("\\s+");
         // st 0A is LISTEN; f[9] is the socket's inode
         if (f.length > 9 && "0A".equals(f[3]) && inodes.contains(f[9])) {
