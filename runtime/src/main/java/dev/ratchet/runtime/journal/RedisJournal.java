@@ -1007,7 +1007,25 @@ public final class RedisJournal {
   }
 
   private static RatchetException unavailable(String message, Throwable cause) {
-    return new RatchetException("JOURNAL_UNAVAILABLE", message + ": " + cause.getMessage(), cause);
+    return new RatchetException("JOURNAL_UNAVAILABLE", message + ": " + reason(cause), cause);
+  }
+
+  /**
+   * What went wrong, in words: the first message in the chain of causes, else the error's kind
+   * (Netty reports a connection closed under it without a message).
+   */
+  static String reason(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.nio.channels.ClosedChannelException) {
+        return "the connection was closed";
+      }
+      String message = t.getMessage();
+      // a wrapper's message is its cause's name: the cause says more
+      if (message != null && !message.isBlank() && (t.getCause() == null || !message.equals(t.getCause().toString()))) {
+        return message;
+      }
+    }
+    return error.getClass().getName();
   }
 
   private static String configValue(Response r) {
@@ -1042,6 +1060,7 @@ public final class RedisJournal {
   }
 
   static String redactUrl(String url) {
-    return url == null ? null : url.replaceAll("//([^:@/]*):[^@/]*@", "//$1:***@");
+    return url == null ? null : url.replaceAll("//([^:@/]*):[^@/]*@", "//$1:***@")
+        .replaceAll("([?&]password=)[^&]*", "$1***");
   }
 }

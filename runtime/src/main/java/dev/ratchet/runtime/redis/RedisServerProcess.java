@@ -4,9 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +31,7 @@ public final class RedisServerProcess implements AutoCloseable {
   public static final int JOURNAL_HASH_VALUE_BYTES = 1024;
 
   /** Bytes of a socket path that every platform's socket address holds (Linux: 107, macOS: 103). */
-  private static final int MAX_SOCKET_PATH = 100;
+  static final int MAX_SOCKET_PATH = 100;
 
   /**
    * The system property that sets the CPU priority of the server's AOF rewrites when none is
@@ -46,11 +44,16 @@ public final class RedisServerProcess implements AutoCloseable {
   private final Path dataDir;
   private final String binary;
   private final Path socket;
+  private final String password;
+  private final List<String> command;
   private volatile IdleChildren idleChildren;
   private volatile boolean deleteDataOnClose;
 
-  private RedisServerProcess(Process process, int port, Path dataDir, String binary, Path socket) {
+  private RedisServerProcess(Process process, int port, Path dataDir, String binary, Path socket,
+      String password, List<String> command) {
     this.process = process;
+    this.password = password;
+    this.command = List.copyOf(command);
     this.port = port;
     this.dataDir = dataDir;
     this.binary = binary;
@@ -61,7 +64,7 @@ public final class RedisServerProcess implements AutoCloseable {
    * The server's Unix domain socket in its data directory, or null where there is none: on Windows,
    * and where the path would not fit in a socket address (about 100 bytes on Linux and macOS).
    */
-  private static Path socketFor(Path dataDir) {
+  static Path socketFor(Path dataDir) {
     Path socket = dataDir.toAbsolutePath().normalize().resolve("redis.sock");
     boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
     return windows || socket.toString().getBytes(StandardCharsets.UTF_8).length > MAX_SOCKET_PATH
@@ -129,33 +132,66 @@ public final class RedisServerProcess implements AutoCloseable {
    */
   public static RedisServerProcess start(String binary, int port, Path dataDir, String appendfsync,
       String rewritePriority) throws IOException {
-    boolean idle = switch (rewritePriority) {
+    return launch(new Launch(binary, port, dataDir, appendfsync, rewritePriority, null, null, null));
+  }
+
+  /**
+   * What to start: {@code port} -1 for no TCP listener at all (the Unix socket alone), 0 for a free
+   * one; {@code config}, when not null, a file holding settings kept off the command line (which
+   * every local account can read in {@code /proc}), such as {@code requirepass}; {@code password}
+   * the one it sets, for the start-up check; {@code pidFile} where the server writes its pid.
+   */
+  record Launch(String binary, int port, Path dataDir, String appendfsync, String rewritePriority, Path config,
+      String password, Path pidFile) {
+  }
+
+  static RedisServerProcess launch(Launch launch) throws IOException {
+    boolean idle = switch (launch.rewritePriority()) {
       case "idle" -> true;
       case "normal" -> false;
       default -> throw new IllegalArgumentException("the rewrite priority of the embedded Redis is 'idle' or"
-          + " 'normal', not '" + rewritePriority + "'");
+          + " 'normal', not '" + launch.rewritePriority() + "'");
     };
+    Path dataDir = launch.dataDir();
     Files.createDirectories(dataDir);
-    int p = port == 0 ? freePort() : port;
-    List<String> cmd = new ArrayList<>(List.of(binary, "--port", String.valueOf(p), "--bind", "127.0.0.1",
+    int p = launch.port() == 0 ? freePort() : Math.max(launch.port(), 0);
+    Path socket = socketFor(dataDir);
+    if (p == 0 && socket == null) {
+      throw new IOException("redis-server needs a port where its data directory " + dataDir
+          + " has no room for a Unix socket");
+    }
+    List<String> cmd = new ArrayList<>();
+    cmd.add(launch.binary());
+    if (launch.config() != null) {
+      // the file comes first or redis-server does not read it
+      cmd.add(launch.config().toAbsolutePath().toString());
+    }
+    cmd.addAll(List.of("--port", String.valueOf(p)));
+    if (p != 0) {
+      cmd.addAll(List.of("--bind", "127.0.0.1"));
+    }
+    cmd.addAll(List.of(
         "--dir", dataDir.toAbsolutePath().toString(), "--save", "", "--daemonize", "no",
         "--logfile", dataDir.resolve("redis.log").toAbsolutePath().toString(),
         // a call's record is a few hundred bytes: above Redis's default of 64 each call's hash takes
         // the dict encoding, a third more memory per turn and three times as long to rewrite the AOF
         // (the 6.2 name, which Redis 7 keeps as an alias of hash-max-listpack-value)
         "--hash-max-ziplist-value", String.valueOf(JOURNAL_HASH_VALUE_BYTES)));
-    Path socket = socketFor(dataDir);
     if (socket != null) {
       cmd.addAll(List.of("--unixsocket", socket.toString(), "--unixsocketperm", "700"));
     }
-    if (appendfsync == null) {
+    if (launch.pidFile() != null) {
+      cmd.addAll(List.of("--pidfile", launch.pidFile().toAbsolutePath().toString()));
+    }
+    if (launch.appendfsync() == null) {
       cmd.addAll(List.of("--appendonly", "no"));
     } else {
-      cmd.addAll(List.of("--appendonly", "yes", "--appendfsync", appendfsync));
+      cmd.addAll(List.of("--appendonly", "yes", "--appendfsync", launch.appendfsync()));
     }
     Process process = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    RedisServerProcess server = new RedisServerProcess(process, p, dataDir, binary, socket);
+    RedisServerProcess server = new RedisServerProcess(process, p, dataDir, launch.binary(), socket,
+        launch.password(), cmd);
     Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     server.awaitReady();
     if (idle) {
@@ -164,11 +200,16 @@ public final class RedisServerProcess implements AutoCloseable {
     return server;
   }
 
+  /** The server's TCP port on 127.0.0.1, or 0 when it listens on its Unix socket alone. */
   public int port() {
     return port;
   }
 
+  /** The server's TCP address as a URL; the server must listen on a port. */
   public String url() {
+    if (port == 0) {
+      throw new IllegalStateException("this redis-server listens on its Unix socket alone");
+    }
     return "redis://127.0.0.1:" + port;
   }
 
@@ -184,6 +225,11 @@ public final class RedisServerProcess implements AutoCloseable {
   /** The server's Unix domain socket ({@code redis.sock} in its data directory); empty where it has none. */
   public Optional<Path> unixSocket() {
     return Optional.ofNullable(socket);
+  }
+
+  /** The command line the server was started with. */
+  List<String> command() {
+    return command;
   }
 
   public Path dataDir() {
@@ -238,20 +284,22 @@ public final class RedisServerProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until the server answers as this process ({@code process_id} in its {@code INFO}): a
+   * server that another process left on the same port or socket never passes for this one.
+   */
   private void awaitReady() throws IOException {
     long deadline = System.currentTimeMillis() + 10_000;
     while (System.currentTimeMillis() < deadline) {
       if (!process.isAlive()) {
         throw new IOException("redis-server (" + binary + ") exited with code " + process.exitValue()
-            + "; see " + dataDir.resolve("redis.log"));
+            + lastLogLine().map(l -> ": " + l).orElse("") + " (see " + dataDir.resolve("redis.log") + ")");
       }
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-        s.getOutputStream().write("PING\r\n".getBytes());
-        byte[] buf = new byte[64];
-        int n = s.getInputStream().read(buf);
-        if (n > 0 && new String(buf, 0, n).startsWith("+PONG")) {
-          return;
+      try (RedisProbe probe = RedisProbe.connect(socket, port, 1_000)) {
+        if (password == null || !probe.call("AUTH", password).error()) {
+          if (probe.pid() == process.pid()) {
+            return;
+          }
         }
       } catch (IOException e) {
         // not listening yet
@@ -264,7 +312,25 @@ public final class RedisServerProcess implements AutoCloseable {
       }
     }
     close();
-    throw new IOException("redis-server did not answer PING on port " + port + " within 10 s");
+    throw new IOException("redis-server did not answer on " + (socket != null ? socket : "port " + port)
+        + " within 10 s");
+  }
+
+  /** The reason a server gave for stopping: the last line of its log, without the pid and time Redis puts first. */
+  private Optional<String> lastLogLine() {
+    try {
+      List<String> lines = Files.readAllLines(dataDir.resolve("redis.log"), StandardCharsets.UTF_8);
+      for (int i = lines.size() - 1; i >= 0; i--) {
+        String line = lines.get(i).trim();
+        if (!line.isEmpty()) {
+          int mark = line.indexOf(" # ");
+          return Optional.of(mark >= 0 ? line.substring(mark + 3) : line);
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      // no log to quote
+    }
+    return Optional.empty();
   }
 
   /** The redis-server on PATH, else the binary from the embedded-redis artifact, unpacked once. */

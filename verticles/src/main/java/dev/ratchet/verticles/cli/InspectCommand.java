@@ -2,12 +2,14 @@ package dev.ratchet.verticles.cli;
 
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.redis.EmbeddedRedis;
 import dev.ratchet.verticles.RatchetConfig;
 import dev.ratchet.verticles.http.impl.JournalReader;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -15,7 +17,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** Prints a session's journal as a readable timeline. */
+/**
+ * Prints a session's journal as a readable timeline. Everything it prints from the journal is
+ * escaped ({@link TerminalText}): a stored id or text cannot forge a line or drive the terminal.
+ */
 @CommandLine.Command(name = "inspect", mixinStandardHelpOptions = true, description = "Print a session's journal as a timeline.")
 public final class InspectCommand implements Callable<Integer> {
 
@@ -31,6 +36,10 @@ public final class InspectCommand implements Callable<Integer> {
   @CommandLine.Option(names = "--redis-url", description = "overrides redis.url and RATCHET_REDIS_URL")
   String redisUrl;
 
+  @CommandLine.Option(names = "--data-dir",
+      description = "the embedded Redis's data directory (default: redis.embedded.dataDir, as `run` uses it)")
+  Path dataDir;
+
   @CommandLine.Option(names = "--json",
       description = "print the events as JSON lines (a completed turn's with its results)")
   boolean json;
@@ -40,8 +49,15 @@ public final class InspectCommand implements Callable<Integer> {
     JsonObject cfg = RatchetConfig.load(config, System.getenv());
     String url = redisUrl != null ? redisUrl : cfg.getJsonObject("redis").getString("url");
     if (url == null) {
-      // the embedded Redis that `run` starts
-      url = "redis://127.0.0.1:" + cfg.getJsonObject("redis").getJsonObject("embedded").getInteger("port", 6390);
+      // the embedded Redis that `run` started: its socket and password in its data directory
+      EmbeddedRedis.Options embedded = RedisChoice.options(cfg.getJsonObject("redis")
+          .getJsonObject("embedded", new JsonObject()));
+      try {
+        url = EmbeddedRedis.locate(dataDir != null ? dataDir : embedded.dataDir(), embedded.port());
+      } catch (IOException e) {
+        System.err.println(e.getMessage());
+        return 1;
+      }
     }
     Vertx vertx = Vertx.vertx();
     try {
@@ -49,11 +65,12 @@ public final class InspectCommand implements Callable<Integer> {
           .await();
       JsonObject info = journal.sessionInfo(sessionId).await();
       if (info.isEmpty()) {
-        System.err.println("no session '" + sessionId + "' in the journal at " + journal.describe());
+        System.err.println(TerminalText.escape("no session '" + sessionId + "' in the journal at "
+            + journal.describe()));
         return 1;
       }
-      System.out.println("session " + sessionId + "  agent " + info.getString("agent") + "  epoch "
-          + info.getLong("epoch") + "  owner " + info.getString("owner"));
+      System.out.println(TerminalText.escape("session " + sessionId + "  agent " + info.getString("agent")
+          + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")));
       String after = null;
       while (true) {
         List<JsonObject> events = journal.events(sessionId, after, 500).await();
@@ -64,7 +81,7 @@ public final class InspectCommand implements Callable<Integer> {
           break;
         }
         for (JsonObject e : events) {
-          System.out.println(json ? e.encode() : line(e));
+          System.out.println(json ? TerminalText.json(e.encode()) : line(e));
           after = e.getString("id");
         }
       }
@@ -74,7 +91,12 @@ public final class InspectCommand implements Callable<Integer> {
     }
   }
 
+  /** One event as one line, every part of it that comes from the journal escaped. */
   static String line(JsonObject e) {
+    return TerminalText.escape(rawLine(e));
+  }
+
+  private static String rawLine(JsonObject e) {
     JsonObject d = e.getJsonObject("data", new JsonObject());
     String at = TIME.format(Instant.ofEpochMilli(e.getLong("at", 0L)));
     String type = e.getString("type");

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.cli;
 
+import dev.ratchet.runtime.redis.EmbeddedRedis;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import io.vertx.core.json.JsonObject;
 
@@ -10,9 +11,9 @@ import java.nio.file.Path;
 final class RedisChoice implements AutoCloseable {
 
   final String url;
-  final RedisServerProcess embedded;
+  final EmbeddedRedis embedded;
 
-  private RedisChoice(String url, RedisServerProcess embedded) {
+  private RedisChoice(String url, EmbeddedRedis embedded) {
     this.url = url;
     this.embedded = embedded;
   }
@@ -23,18 +24,31 @@ final class RedisChoice implements AutoCloseable {
     if (url != null && !url.isBlank()) {
       return new RedisChoice(url, null);
     }
-    JsonObject embedded = redis.getJsonObject("embedded", new JsonObject());
-    Path dir = Path.of(embedded.getString("dataDir", "./data/redis"));
-    String rewritePriority = embedded.getString("rewritePriority", RedisServerProcess.defaultRewritePriority());
-    RedisServerProcess server = RedisServerProcess.start(RedisServerProcess.findBinary(), embedded.getInteger("port", 0),
-        dir, embedded.getString("appendfsync", "everysec"), rewritePriority);
-    // on one host a Unix socket spares every journal step the TCP stack; the port stays open for tools
-    String journalUrl = server.unixSocketUrl().orElse(server.url());
-    System.out.println("Started embedded Redis (" + server.binary() + ") on port " + server.port()
+    JsonObject settings = redis.getJsonObject("embedded", new JsonObject());
+    EmbeddedRedis.Options options = options(settings);
+    EmbeddedRedis embedded = EmbeddedRedis.start(RedisServerProcess.findBinary(), options);
+    embedded.notices().forEach(n -> System.out.println("Embedded Redis: " + n));
+    RedisServerProcess server = embedded.server();
+    // on one host a Unix socket spares every journal step the TCP stack
+    System.out.println("Started embedded Redis (" + server.binary() + ")"
         + server.unixSocket().map(socket -> ", journal over its socket " + socket).orElse("")
-        + ", data in " + dir.toAbsolutePath().normalize()
+        + (server.port() == 0 ? ", no TCP port" : ", on port " + server.port() + " of 127.0.0.1")
+        + ", password in " + server.dataDir().resolve(EmbeddedRedis.PASSWORD_FILE)
+        + ", data in " + server.dataDir()
         + (server.rewritesAtIdlePriority() ? ", its AOF rewrites at idle CPU priority" : ""));
-    return new RedisChoice(journalUrl, server);
+    return new RedisChoice(embedded.journalUrl(), embedded);
+  }
+
+  /** The embedded Redis's settings ({@code redis.embedded}); a port of null or 0 means none. */
+  static EmbeddedRedis.Options options(JsonObject settings) {
+    Object value = settings.getValue("port");
+    if (value != null && !(value instanceof Number)) {
+      throw new IllegalArgumentException("redis.embedded.port is a port number, or null for none, not '" + value + "'");
+    }
+    Integer port = value == null ? null : ((Number) value).intValue();
+    return new EmbeddedRedis.Options(Path.of(settings.getString("dataDir", "./data/redis")),
+        port == null ? 0 : port, settings.getString("appendfsync", "everysec"),
+        settings.getString("rewritePriority", RedisServerProcess.defaultRewritePriority()));
   }
 
   @Override

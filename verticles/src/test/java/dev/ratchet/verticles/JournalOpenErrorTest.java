@@ -1,0 +1,77 @@
+package dev.ratchet.verticles;
+
+import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.verticles.impl.TransportChoice;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Path;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/** A journal that cannot be opened says where and why, in words, and never with its password. */
+class JournalOpenErrorTest {
+
+  @TempDir
+  Path tmp;
+
+  @Test
+  void aSocketThatIsGoneIsNamedWithAReasonAndThePasswordHidden() {
+    assertOpenFailsInWords(tmp.resolve("redis.sock").toString());
+  }
+
+  @Test
+  void aSocketNobodyListensOnIsNamedWithAReasonAndThePasswordHidden() throws Exception {
+    // what a server killed with -9 leaves: its socket file, with nobody behind it
+    Path socket = tmp.resolve("stale.sock");
+    try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(socket));
+    }
+    assertOpenFailsInWords(socket.toString());
+  }
+
+  @Test
+  void aServerThatHangsUpIsNamedWithAReason() throws Exception {
+    Path socket = tmp.resolve("hangs-up.sock");
+    try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(socket));
+      Thread hangUp = new Thread(() -> {
+        try {
+          while (true) {
+            server.accept().close();
+          }
+        } catch (java.io.IOException e) {
+          // the test is over
+        }
+      });
+      hangUp.setDaemon(true);
+      hangUp.start();
+      assertOpenFailsInWords(socket.toString());
+    }
+  }
+
+  private static void assertOpenFailsInWords(String socket) {
+    for (String transport : new String[] {TransportChoice.NIO, TransportChoice.NATIVE}) {
+      Vertx vertx = TransportChoice.of(transport).vertx();
+      try {
+        Throwable error = catchThrowable(() -> await(RedisJournal.open(vertx,
+            JournalOptions.of("unix://" + socket + "?password=s3cret-value"))));
+
+        assertThat(error).as(transport).isNotNull();
+        assertThat(error.getMessage()).as(transport)
+            .startsWith("cannot open the journal at unix://" + socket + "?password=***: ")
+            .doesNotEndWith(": null")
+            .doesNotContain("s3cret-value");
+      } finally {
+        await(vertx.close());
+      }
+    }
+  }
+}
