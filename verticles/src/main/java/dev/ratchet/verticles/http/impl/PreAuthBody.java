@@ -1,0 +1,40 @@
+package dev.ratchet.verticles.http.impl;
+
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Holds a request's body unread until someone decides to read it: the small body handler of the
+ * public routes, or the full one behind the {@link AuthHandler}. A request answered before its
+ * body was read (refused, or too large) ends its HTTP/1 connection, so that the server neither
+ * buffers nor drains what an unauthenticated client keeps sending.
+ */
+public final class PreAuthBody {
+
+  private PreAuthBody() {
+  }
+
+  /** The first handler of the router. */
+  public static void hold(RoutingContext ctx) {
+    HttpServerRequest request = ctx.request();
+    if (request.isEnded()) {
+      ctx.next();
+      return;
+    }
+    request.pause();
+    if (request.version() != HttpVersion.HTTP_2) {
+      ctx.addHeadersEndHandler(v -> {
+        if (!request.isEnded()) {
+          ctx.response().putHeader("Connection", "close");
+        }
+      });
+      ctx.addEndHandler(ar -> {
+        if (!request.isEnded()) {
+          request.connection().close();
+        }
+      });
+    }
+    ctx.next();
+  }
+}
