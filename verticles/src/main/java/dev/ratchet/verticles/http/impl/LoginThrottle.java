@@ -86,6 +86,11 @@ public final class LoginThrottle {
     return f == null ? 0 : f.count;
   }
 
+  /** Entries held: what the memory bound limits. */
+  synchronized int tracked() {
+    return users.size() + otherNames.size() + addresses.size();
+  }
+
   private Map<String, Failures> names(String name) {
     return knownUsers.contains(name) ? users : otherNames;
   }
