@@ -113,6 +113,7 @@ public final class HttpServerVerticle extends VerticleBase {
     Router router = Router.router(vertx);
     Authenticator authenticator = new Authenticator(options);
     router.route().handler(HttpServerVerticle::securityHeaders);
+    router.route().handler(HttpServerVerticle::wellFormedPath);
     // nothing reads the body until a route decides how much it may read: the login form a little,
     // a known caller up to bodyLimitBytes
     router.route().handler(PreAuthBody::hold);
@@ -149,6 +150,7 @@ public final class HttpServerVerticle extends VerticleBase {
         "the request body is larger than " + (AuthHandler.principal(ctx) == null ? options.preAuthBodyLimitBytes()
             + " bytes (the limit before logging in)" : options.bodyLimitBytes() + " bytes")));
     router.errorHandler(404, ctx -> Replies.error(ctx, 404, "NOT_FOUND", "not found"));
+    router.errorHandler(400, ctx -> Replies.error(ctx, 400, "INVALID_REQUEST", "the request is malformed"));
     router.errorHandler(500, ctx -> Replies.fail(ctx, ctx.failure() == null ? new RuntimeException("failed")
         : ctx.failure()));
     return router;
@@ -158,6 +160,17 @@ public final class HttpServerVerticle extends VerticleBase {
     router.get(path).handler(ctx -> ctx.response().putHeader("Content-Type", contentType)
         .putHeader("Cache-Control", "no-cache").sendFile("webroot" + path)
         .onFailure(err -> ctx.fail(404)));
+  }
+
+  /** A path Vert.x cannot decode ({@code /%zz}) is the client's mistake: a 400, not a logged stack trace. */
+  private static void wellFormedPath(RoutingContext ctx) {
+    try {
+      ctx.normalizedPath();
+    } catch (IllegalArgumentException e) {
+      Replies.error(ctx, 400, "INVALID_REQUEST", "the URL's path has a malformed %-escape");
+      return;
+    }
+    ctx.next();
   }
 
   // Referrer-Policy same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on
