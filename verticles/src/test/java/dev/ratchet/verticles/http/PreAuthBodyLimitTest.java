@@ -84,6 +84,18 @@ class PreAuthBodyLimitTest {
   }
 
   @Test
+  void refusedBodiesDoNotStallTheClientsNextRequests() {
+    // the JDK client speaks HTTP/2 where it can: refused streams must not hold the connection's window
+    Http anonymous = Http.anonymous(shop.baseUrl());
+    for (int i = 0; i < 5; i++) {
+      Http.Answer a = anonymous.postRaw("/api/sessions/s-1/turns", "x".repeat(200_000));
+      assertThat(a.status()).isEqualTo(401);
+      assertThat(a.json().getString("code")).isEqualTo("UNAUTHENTICATED");
+    }
+    assertThat(anonymous.get("/health").status()).isEqualTo(200);
+  }
+
+  @Test
   void aLoginDeclaringMoreThanThePreAuthLimitAnswers413AtOnce() throws IOException {
     String head = "POST /login HTTP/1.1\r\nHost: " + base.getAuthority()
         + "\r\nContent-Type: application/json\r\nContent-Length: 20480\r\n\r\n";

@@ -8,7 +8,8 @@ import io.vertx.ext.web.RoutingContext;
  * Holds a request's body unread until someone decides to read it: the small body handler of the
  * public routes, or the full one behind the {@link AuthHandler}. A request answered before its
  * body was read (refused, or too large) ends its HTTP/1 connection, so that the server neither
- * buffers nor drains what an unauthenticated client keeps sending.
+ * buffers nor reads what an unauthenticated client keeps sending; an HTTP/2 stream shares its
+ * connection with others, so the rest of its data is dropped unbuffered as it arrives.
  */
 public final class PreAuthBody {
 
@@ -23,18 +24,26 @@ public final class PreAuthBody {
       return;
     }
     request.pause();
-    if (request.version() != HttpVersion.HTTP_2) {
+    boolean http2 = request.version() == HttpVersion.HTTP_2;
+    if (!http2) {
       ctx.addHeadersEndHandler(v -> {
         if (!request.isEnded()) {
           ctx.response().putHeader("Connection", "close");
         }
       });
-      ctx.addEndHandler(ar -> {
-        if (!request.isEnded()) {
-          request.connection().close();
-        }
-      });
     }
+    ctx.addEndHandler(ar -> {
+      if (request.isEnded()) {
+        return;
+      }
+      if (http2) {
+        // one stream of many: its data is dropped as it comes, since unread data would hold the
+        // connection's flow-control window for good
+        request.handler(ignored -> { }).resume();
+      } else {
+        request.connection().close();
+      }
+    });
     ctx.next();
   }
 }
