@@ -19,12 +19,12 @@ public final class PreAuthBody {
   /** The first handler of the router. */
   public static void hold(RoutingContext ctx) {
     HttpServerRequest request = ctx.request();
-    if (request.isEnded()) {
+    boolean http2 = request.version() == HttpVersion.HTTP_2;
+    if (request.isEnded() || !http2 && !hasBody(request)) {
       ctx.next();
       return;
     }
     request.pause();
-    boolean http2 = request.version() == HttpVersion.HTTP_2;
     if (!http2) {
       ctx.addHeadersEndHandler(v -> {
         if (!request.isEnded()) {
@@ -45,5 +45,11 @@ public final class PreAuthBody {
       }
     });
     ctx.next();
+  }
+
+  /** Whether an HTTP/1 request announces a body; without one its connection stays open for the next request. */
+  private static boolean hasBody(HttpServerRequest request) {
+    String length = request.getHeader("Content-Length");
+    return request.getHeader("Transfer-Encoding") != null || length != null && !length.trim().equals("0");
   }
 }
