@@ -21,25 +21,51 @@ import java.util.Set;
  * The Redis client of the login-session store: Vert.x Web's {@link RedisSessionStore} names a
  * session's key by its id alone, so this client puts the journal's key prefix in front
  * ({@code <keyPrefix>:http-session:<id>}) and refuses the store's whole-database commands
- * ({@code FLUSHDB}, {@code DBSIZE}), which would reach the journal's keys.
+ * ({@code FLUSHDB}, {@code DBSIZE}), which would reach the journal's keys. Like the journal's, its
+ * client is replaced by a fresh one after Redis could not be reached, since a pool whose
+ * connections were cut can stay wedged.
  */
 public final class PrefixedSessionRedis implements Redis {
 
   private static final Set<Command> KEYED = Set.of(Command.GET, Command.SET, Command.DEL, Command.PEXPIRE);
+  private static final long REPLACE_EVERY_MILLIS = 1_000;
+  private static final long RETIRE_MILLIS = 30_000;
 
-  private final Redis redis;
+  private final Vertx vertx;
+  private final String redisUrl;
   private final byte[] prefix;
+  private volatile Redis redis;
+  private final java.util.concurrent.atomic.AtomicLong replacedAt = new java.util.concurrent.atomic.AtomicLong();
+  private volatile boolean closed;
 
-  private PrefixedSessionRedis(Redis redis, String prefix) {
-    this.redis = redis;
+  private PrefixedSessionRedis(Vertx vertx, String redisUrl, String prefix) {
+    this.vertx = vertx;
+    this.redisUrl = redisUrl;
     this.prefix = prefix.getBytes(StandardCharsets.UTF_8);
+    this.redis = client();
   }
 
   /** A session store on the Redis at {@code redisUrl}, under {@code <keyPrefix>:http-session:}. */
   public static SessionStore store(Vertx vertx, String redisUrl, String keyPrefix) {
-    Redis client = Redis.createClient(vertx, new RedisOptions().setConnectionString(redisUrl).setMaxPoolSize(4)
+    return RedisSessionStore.create(vertx, new PrefixedSessionRedis(vertx, redisUrl, keyPrefix + ":http-session:"));
+  }
+
+  private Redis client() {
+    return Redis.createClient(vertx, new RedisOptions().setConnectionString(redisUrl).setMaxPoolSize(4)
         .setMaxPoolWaiting(1024));
-    return RedisSessionStore.create(vertx, new PrefixedSessionRedis(client, keyPrefix + ":http-session:"));
+  }
+
+  private <T> Future<T> replacingOnFailure(Future<T> sent) {
+    return sent.onFailure(err -> {
+      long now = System.currentTimeMillis();
+      long last = replacedAt.get();
+      if (closed || now - last < REPLACE_EVERY_MILLIS || !replacedAt.compareAndSet(last, now)) {
+        return;
+      }
+      Redis old = redis;
+      redis = client();
+      vertx.setTimer(RETIRE_MILLIS, t -> old.close());
+    });
   }
 
   /** The Redis key of a login session. */
@@ -55,7 +81,7 @@ public final class PrefixedSessionRedis implements Redis {
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return redis.send(prefixed);
+    return replacingOnFailure(redis.send(prefixed));
   }
 
   @Override
@@ -68,7 +94,7 @@ public final class PrefixedSessionRedis implements Redis {
     } catch (IllegalArgumentException e) {
       return Future.failedFuture(e);
     }
-    return redis.batch(prefixed);
+    return replacingOnFailure(redis.batch(prefixed));
   }
 
   @Override
@@ -78,6 +104,7 @@ public final class PrefixedSessionRedis implements Redis {
 
   @Override
   public Future<Void> close() {
+    closed = true;
     return redis.close();
   }
 
