@@ -65,7 +65,8 @@ final class AdminCredentials {
     boolean needToken = demo && http.tokens().isEmpty();
     String password = needAdmin ? blankToNull(env.get("RATCHET_ADMIN_PASSWORD")) : null;
     String token = needToken ? blankToNull(env.get("RATCHET_DEMO_TOKEN")) : null;
-    String problem = checkPassword("RATCHET_ADMIN_PASSWORD", password);
+    // a short password in the environment is refused even while http.users leaves it unused
+    String problem = checkPassword("RATCHET_ADMIN_PASSWORD", env.get("RATCHET_ADMIN_PASSWORD"));
     if (problem != null) {
       throw new IllegalArgumentException(problem);
     }
