@@ -151,8 +151,7 @@ public final class HttpServerVerticle extends VerticleBase {
             + " bytes (the limit before logging in)" : options.bodyLimitBytes() + " bytes")));
     router.errorHandler(404, ctx -> Replies.error(ctx, 404, "NOT_FOUND", "not found"));
     router.errorHandler(400, ctx -> Replies.error(ctx, 400, "INVALID_REQUEST", "the request is malformed"));
-    router.errorHandler(500, ctx -> Replies.fail(ctx, ctx.failure() == null ? new RuntimeException("failed")
-        : ctx.failure()));
+    router.errorHandler(500, HttpServerVerticle::failed);
     return router;
   }
 
@@ -160,6 +159,19 @@ public final class HttpServerVerticle extends VerticleBase {
     router.get(path).handler(ctx -> ctx.response().putHeader("Content-Type", contentType)
         .putHeader("Cache-Control", "no-cache").sendFile("webroot" + path)
         .onFailure(err -> ctx.fail(404)));
+  }
+
+  private static void failed(RoutingContext ctx) {
+    Throwable err = ctx.failure() == null ? new RuntimeException("failed") : ctx.failure();
+    if (AuthHandler.principal(ctx) == null && ctx.request().getCookie(AuthHandler.SESSION_COOKIE) != null
+        && !(err instanceof dev.ratchet.runtime.RatchetException)) {
+      // before the caller is known, only the session store fails this way: Redis is away, not a bug
+      LOG.warn("{} {}: the login session could not be read: {}", ctx.request().method(), ctx.request().path(),
+          err.getMessage());
+      Replies.error(ctx, 503, "SESSION_STORE_UNAVAILABLE", "logins cannot be checked right now; try again later");
+      return;
+    }
+    Replies.fail(ctx, err);
   }
 
   /** A path Vert.x cannot decode ({@code /%zz}) is the client's mistake: a 400, not a logged stack trace. */
