@@ -1,6 +1,7 @@
-// Shows the error line when the server sent us back here after a failed login.
+// Shows the error line when the server sent us back here after a failed or refused login.
 document.addEventListener('DOMContentLoaded', () => {
-  if (new URLSearchParams(location.search).has('error')) {
-    document.getElementById('login-error').hidden = false;
+  const error = new URLSearchParams(location.search).get('error');
+  if (error !== null) {
+    document.getElementById(error === 'locked' ? 'login-locked' : 'login-error').hidden = false;
   }
 });

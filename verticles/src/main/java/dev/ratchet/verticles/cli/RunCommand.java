@@ -9,8 +9,6 @@ import dev.ratchet.verticles.demo.DemoModel;
 import dev.ratchet.verticles.demo.DemoShop;
 import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.HttpServerVerticle;
-import dev.ratchet.verticles.http.PasswordHash;
-import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.impl.TransportChoice;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -40,6 +38,15 @@ public final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
     JsonObject cfg = RatchetConfig.load(config, env);
+    HttpOptions http;
+    AdminCredentials credentials;
+    try {
+      http = HttpOptions.fromConfig(cfg.getJsonObject("http"));
+      credentials = AdminCredentials.apply(http, !noDemo, env, AdminCredentials.file(cfg));
+    } catch (IOException | IllegalArgumentException e) {
+      System.err.println("Ratchet could not start: " + e.getMessage());
+      return 1;
+    }
     TransportChoice transport;
     try {
       transport = TransportChoice.of(cfg.getJsonObject("node", new JsonObject()).getString("transport"));
@@ -72,25 +79,6 @@ public final class RunCommand implements Callable<Integer> {
       redis.close();
       return 1;
     }
-    HttpOptions http = HttpOptions.fromConfig(cfg.getJsonObject("http"));
-    String generated = null;
-    if (http.users().isEmpty()) {
-      // a fresh install has nobody to log in as: make one approver for this run
-      String password = env.get("RATCHET_ADMIN_PASSWORD");
-      if (password == null || password.isBlank()) {
-        password = generated = PasswordHash.newToken().substring(0, 16);
-      }
-      http.user("admin", Role.APPROVER, PasswordHash.hashPassword(password.toCharArray()));
-    }
-    String demoToken = null;
-    if (demo != null && http.tokens().isEmpty()) {
-      // and no agent token: one for talking to the demo agent over HTTP, for this run
-      demoToken = env.get("RATCHET_DEMO_TOKEN");
-      if (demoToken == null || demoToken.isBlank()) {
-        demoToken = PasswordHash.newToken();
-      }
-      http.token("demo-agent", Role.AGENT, PasswordHash.hashToken(demoToken));
-    }
     HttpServerVerticle server = new HttpServerVerticle(ratchet, http);
     try {
       vertx.deployVerticle(server).await();
@@ -114,42 +102,48 @@ public final class RunCommand implements Callable<Integer> {
         stopped.countDown();
       }
     }));
-    String dashboard = "http://localhost:" + server.actualPort() + "/";
+    String dashboard = "http://" + dashboardHost(http.host()) + ":" + server.actualPort() + "/";
     System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
     System.out.println("  Dashboard: " + dashboard);
     System.out.println("  Network transport: " + transport.describe());
-    if (http.users().size() == 1 && "admin".equals(http.users().get(0).name())) {
-      System.out.println("  Log in as admin with password " + (generated != null ? generated
-          : "from RATCHET_ADMIN_PASSWORD") + " (configure http.users to choose your own)");
-    }
+    credentials.lines.forEach(System.out::println);
     System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns and conversations in flight resume"
         + " on the next start.");
     if (demo != null) {
-      printDemo(demo, model, dashboard, demoToken);
+      printDemo(demo, model, dashboard, credentials);
     }
     stopped.await();
     return 0;
   }
 
-  private static void printDemo(DemoShop demo, ChatModel model, String dashboard, String token) {
+  /** The host a browser on this machine uses: the configured one, unless it is a loopback or every interface. */
+  private static String dashboardHost(String host) {
+    boolean anyOrLoopback = host.equals("0.0.0.0") || host.equals("::") || host.startsWith("127.") || host.equals("::1")
+        || host.equals("localhost");
+    return anyOrLoopback ? "localhost" : host.contains(":") ? "[" + host + "]" : host;
+  }
+
+  private static void printDemo(DemoShop demo, ChatModel model, String dashboard, AdminCredentials credentials) {
     System.out.println("Demo shop service: " + demo.shop().baseUrl() + " (GET /stats shows what it did)");
     System.out.println("Demo agent '" + DemoShop.AGENT + "' with model: " + model.describe()
         + (model.describe().startsWith("scripted") ? " (set RATCHET_MODEL=openai:gpt-4.1-mini and OPENAI_API_KEY"
         + " for a real model)" : "") + "; Slack tool: "
         + (demo.hasSlack() ? "on (connection '" + DemoShop.SLACK_CONNECTION + "')"
         : "off (configure a connection '" + DemoShop.SLACK_CONNECTION + "' to add it)"));
-    if (token == null) {
+    if (credentials.demoTokenSource == null) {
       System.out.println("Try it: POST {\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"} to "
           + dashboard + "api/sessions/demo-1/messages with an agent token, then approve the cancel in the dashboard.");
       return;
     }
-    System.out.println("Demo API token: " + token);
+    System.out.println("Demo API token: " + credentials.demoTokenSource);
+    // a token printed once only: later starts show the examples with a variable to set to it
+    String token = credentials.printableDemoToken != null ? credentials.printableDemoToken : "$RATCHET_DEMO_TOKEN";
     System.out.println("Try it: send \"cancel order 1002\", then approve the cancel in the dashboard:");
-    System.out.println("  curl -H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/json' \\");
+    System.out.println("  curl -H \"Authorization: Bearer " + token + "\" -H 'Content-Type: application/json' \\");
     System.out.println("    -d '{\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"}' \\");
     System.out.println("    '" + dashboard + "api/sessions/demo-1/messages?wait=2'");
     System.out.println("  then approve cancel_order at " + dashboard + " and read the answer (also on the"
         + " session's page):");
-    System.out.println("  curl -H 'Authorization: Bearer " + token + "' " + dashboard + "api/sessions/demo-1/messages");
+    System.out.println("  curl -H \"Authorization: Bearer " + token + "\" " + dashboard + "api/sessions/demo-1/messages");
   }
 }

@@ -10,7 +10,9 @@ import java.util.List;
  * Settings of the HTTP API and dashboard: the {@code http} section of {@code conf/ratchet.json}.
  * <pre>{@code
  * "http": {
- *   "port": 8080, "host": "0.0.0.0", "bodyLimitBytes": 1048576, "secureCookies": false,
+ *   "port": 8080, "host": "127.0.0.1", "bodyLimitBytes": 1048576, "preAuthBodyLimitBytes": 16384,
+ *   "secureCookies": false, "sessionStore": "redis",
+ *   "login": {"freeFailures": 5, "lockoutMillis": 1000, "maxLockoutMillis": 900000},
  *   "users":  [{"name": "ana", "role": "approver", "passwordHash": "pbkdf2-sha256$310000$..."}],
  *   "tokens": [{"name": "support-bot", "role": "agent", "tokenHash": "<hex sha-256>"},
  *              {"name": "acme-bot", "role": "agent", "tokenHash": "<hex sha-256>", "resourceId": "tenant-acme"}]
@@ -18,7 +20,8 @@ import java.util.List;
  * }</pre>
  * The sessions a user or token creates over HTTP belong to its caller id: its {@code resourceId}
  * when one is configured, else its name. Tools with caller-supplied connections run as that id.
- * {@code RATCHET_HTTP_PORT} overrides the port.
+ * {@code RATCHET_HTTP_PORT} overrides the port. The default host answers on this machine only;
+ * {@code "host": "0.0.0.0"} serves every interface (then behind TLS, with {@code secureCookies}).
  */
 public final class HttpOptions {
 
@@ -53,11 +56,21 @@ public final class HttpOptions {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_BODY_LIMIT = 1024 * 1024;
+  public static final long DEFAULT_PRE_AUTH_BODY_LIMIT = 16 * 1024;
+  public static final String DEFAULT_HOST = "127.0.0.1";
+
+  /** Where login sessions live: the journal's Redis (they survive a restart) or this process's memory. */
+  public enum SessionStore { REDIS, LOCAL }
 
   private int port = DEFAULT_PORT;
-  private String host = "0.0.0.0";
+  private String host = DEFAULT_HOST;
   private long bodyLimitBytes = DEFAULT_BODY_LIMIT;
+  private long preAuthBodyLimitBytes = DEFAULT_PRE_AUTH_BODY_LIMIT;
   private boolean secureCookies;
+  private SessionStore sessionStore = SessionStore.REDIS;
+  private int loginFreeFailures = 5;
+  private long loginLockoutMillis = 1_000;
+  private long loginMaxLockoutMillis = 15 * 60_000L;
   private long sessionTimeoutMillis = 8 * 3600_000L;
   private final List<User> users = new ArrayList<>();
   private final List<Token> tokens = new ArrayList<>();
@@ -80,7 +93,17 @@ public final class HttpOptions {
     }
     o.host = json.getString("host", o.host);
     o.bodyLimitBytes = json.getLong("bodyLimitBytes", o.bodyLimitBytes);
+    o.preAuthBodyLimitBytes(json.getLong("preAuthBodyLimitBytes", o.preAuthBodyLimitBytes));
     o.secureCookies = json.getBoolean("secureCookies", false);
+    String store = json.getString("sessionStore", "redis");
+    try {
+      o.sessionStore = SessionStore.valueOf(store.toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("http.sessionStore must be \"redis\" or \"local\", got '" + store + "'");
+    }
+    JsonObject login = json.getJsonObject("login", new JsonObject());
+    o.loginLockout(login.getInteger("freeFailures", o.loginFreeFailures),
+        login.getLong("lockoutMillis", o.loginLockoutMillis), login.getLong("maxLockoutMillis", o.loginMaxLockoutMillis));
     o.sessionTimeoutMillis = json.getLong("sessionTimeoutMillis", o.sessionTimeoutMillis);
     for (Object u : json.getJsonArray("users", new JsonArray())) {
       JsonObject user = (JsonObject) u;
@@ -107,6 +130,36 @@ public final class HttpOptions {
 
   public HttpOptions bodyLimitBytes(long limit) {
     this.bodyLimitBytes = limit;
+    return this;
+  }
+
+  /** The most a request may send before its caller is known (the login form, a refused request). */
+  public HttpOptions preAuthBodyLimitBytes(long limit) {
+    if (limit < 1024) {
+      throw new IllegalArgumentException("http.preAuthBodyLimitBytes must be at least 1024");
+    }
+    this.preAuthBodyLimitBytes = limit;
+    return this;
+  }
+
+  /** Where login sessions are kept; {@link SessionStore#LOCAL} forgets them when the process stops. */
+  public HttpOptions sessionStore(SessionStore store) {
+    this.sessionStore = store;
+    return this;
+  }
+
+  /**
+   * Log-in throttling, per user name and per client address: {@code freeFailures} failed log-ins
+   * are free, then each further one locks the name (or address) out for {@code lockoutMillis},
+   * doubling up to {@code maxLockoutMillis}.
+   */
+  public HttpOptions loginLockout(int freeFailures, long lockoutMillis, long maxLockoutMillis) {
+    if (freeFailures < 1 || lockoutMillis < 1 || maxLockoutMillis < lockoutMillis) {
+      throw new IllegalArgumentException("http.login needs freeFailures >= 1 and 1 <= lockoutMillis <= maxLockoutMillis");
+    }
+    this.loginFreeFailures = freeFailures;
+    this.loginLockoutMillis = lockoutMillis;
+    this.loginMaxLockoutMillis = maxLockoutMillis;
     return this;
   }
 
@@ -170,6 +223,26 @@ public final class HttpOptions {
 
   public long bodyLimitBytes() {
     return bodyLimitBytes;
+  }
+
+  public long preAuthBodyLimitBytes() {
+    return preAuthBodyLimitBytes;
+  }
+
+  public SessionStore sessionStore() {
+    return sessionStore;
+  }
+
+  public int loginFreeFailures() {
+    return loginFreeFailures;
+  }
+
+  public long loginLockoutMillis() {
+    return loginLockoutMillis;
+  }
+
+  public long loginMaxLockoutMillis() {
+    return loginMaxLockoutMillis;
   }
 
   public boolean secureCookies() {

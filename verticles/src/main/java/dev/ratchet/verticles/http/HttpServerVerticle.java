@@ -8,11 +8,15 @@ import dev.ratchet.verticles.http.impl.CatalogRoutes;
 import dev.ratchet.verticles.http.impl.EventStream;
 import dev.ratchet.verticles.http.impl.HealthRoutes;
 import dev.ratchet.verticles.http.impl.LoginRoutes;
+import dev.ratchet.verticles.http.impl.LoginThrottle;
 import dev.ratchet.verticles.http.impl.MessageRoutes;
+import dev.ratchet.verticles.http.impl.PreAuthBody;
+import dev.ratchet.verticles.http.impl.PrefixedSessionRedis;
 import dev.ratchet.verticles.http.impl.RatchetMetrics;
 import dev.ratchet.verticles.http.impl.Replies;
 import dev.ratchet.verticles.http.impl.SessionRoutes;
 import dev.ratchet.verticles.http.impl.TurnRoutes;
+import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.CookieSameSite;
@@ -24,6 +28,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.handler.SessionHandler;
 import io.vertx.ext.web.handler.StaticHandler;
 import io.vertx.ext.web.sstore.LocalSessionStore;
+import io.vertx.ext.web.sstore.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * Ratchet's HTTP API and approvals dashboard on one port. Deploy with the runtime it serves:
  * <pre>{@code vertx.deployVerticle(new HttpServerVerticle(ratchet, HttpOptions.fromConfig(config.getJsonObject("http"))));}</pre>
  * Everything but {@code /health} and the login page needs a login (dashboard) or a bearer token
- * (agents, scripts). docs/HTTP-API.md documents the endpoints.
+ * (agents, scripts); until the caller is known, at most {@link HttpOptions#preAuthBodyLimitBytes()}
+ * of a body is read. Login sessions live in the journal's Redis when the runtime is Ratchet's own
+ * (so they survive a restart), else in memory. docs/HTTP-API.md documents the endpoints.
  */
 public final class HttpServerVerticle extends VerticleBase {
 
@@ -44,6 +51,7 @@ public final class HttpServerVerticle extends VerticleBase {
   private final HttpOptions options;
   private HttpServer server;
   private RatchetMetrics metrics;
+  private SessionStore sessionStore;
 
   public HttpServerVerticle(Ratchet ratchet, HttpOptions options) {
     this.ratchet = ratchet;
@@ -61,11 +69,15 @@ public final class HttpServerVerticle extends VerticleBase {
       LOG.warn("http: no users or tokens configured; only /health will answer (see docs/HTTP-API.md)");
     }
     metrics = new RatchetMetrics(vertx, ratchet);
+    sessionStore = sessionStore();
     Router router = router();
     return vertx.createHttpServer(new HttpServerOptions().setPort(options.port()).setHost(options.host()))
         .requestHandler(router).listen().onSuccess(s -> {
           server = s;
-          LOG.info("http: API and dashboard on http://{}:{}/", options.host(), s.actualPort());
+          LOG.info("http: API and dashboard on http://{}:{}/ ({}; {})", options.host(), s.actualPort(),
+              isLoopback(options.host()) ? "local only" : "reachable from other hosts",
+              options.secureCookies() ? "session cookies Secure"
+                  : "session cookies not Secure: set http.secureCookies when served over HTTPS");
         });
   }
 
@@ -74,22 +86,47 @@ public final class HttpServerVerticle extends VerticleBase {
     if (metrics != null) {
       metrics.close();
     }
-    return server == null ? Future.succeededFuture() : server.close();
+    Future<?> closed = server == null ? Future.succeededFuture() : server.close();
+    return closed.onComplete(v -> {
+      if (sessionStore != null) {
+        sessionStore.close();
+      }
+    });
+  }
+
+  private SessionStore sessionStore() {
+    if (options.sessionStore() == HttpOptions.SessionStore.REDIS) {
+      if (ratchet instanceof RatchetImpl) {
+        RatchetImpl impl = (RatchetImpl) ratchet;
+        return PrefixedSessionRedis.store(vertx, impl.options().redisUrl(), impl.options().keyPrefix());
+      }
+      LOG.warn("http: this runtime names no Redis for login sessions; they are kept in memory and end with the process");
+    }
+    return LocalSessionStore.create(vertx);
+  }
+
+  private static boolean isLoopback(String host) {
+    return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
   }
 
   private Router router() {
     Router router = Router.router(vertx);
     Authenticator authenticator = new Authenticator(options);
     router.route().handler(HttpServerVerticle::securityHeaders);
-    router.route().handler(BodyHandler.create(false).setBodyLimit(options.bodyLimitBytes()));
-    router.route().handler(SessionHandler.create(LocalSessionStore.create(vertx))
+    router.route().handler(HttpServerVerticle::wellFormedPath);
+    // nothing reads the body until a route decides how much it may read: the login form a little,
+    // a known caller up to bodyLimitBytes
+    router.route().handler(PreAuthBody::hold);
+    SessionHandler sessions = SessionHandler.create(sessionStore)
         .setSessionCookieName(AuthHandler.SESSION_COOKIE).setCookieHttpOnlyFlag(true)
         .setCookieSameSite(CookieSameSite.STRICT).setCookieSecureFlag(options.secureCookies())
-        .setSessionTimeout(options.sessionTimeoutMillis()).setLazySession(true));
+        .setSessionTimeout(options.sessionTimeoutMillis()).setLazySession(true);
+    router.route().handler(sessions);
 
     HealthRoutes health = new HealthRoutes(ratchet, metrics);
-    LoginRoutes login = new LoginRoutes(vertx, authenticator);
+    LoginRoutes login = new LoginRoutes(vertx, authenticator, new LoginThrottle(options), sessions);
     health.mountPublic(router);
+    router.post("/login").handler(BodyHandler.create(false).setBodyLimit(options.preAuthBodyLimitBytes()));
     login.mountPublic(router);
     // the login page and what it needs are the only public files
     publicFile(router, "/login.html", "text/html; charset=utf-8");
@@ -97,6 +134,7 @@ public final class HttpServerVerticle extends VerticleBase {
     publicFile(router, "/assets/login.js", "text/javascript; charset=utf-8");
 
     router.route().handler(new AuthHandler(authenticator));
+    router.route().handler(BodyHandler.create(false).setBodyLimit(options.bodyLimitBytes()));
     login.mountProtected(router);
     health.mountProtected(router);
     new TurnRoutes(vertx, ratchet, metrics).mount(router);
@@ -109,10 +147,11 @@ public final class HttpServerVerticle extends VerticleBase {
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
 
     router.errorHandler(413, ctx -> Replies.error(ctx, 413, "PAYLOAD_TOO_LARGE",
-        "the request body is larger than " + options.bodyLimitBytes() + " bytes"));
+        "the request body is larger than " + (AuthHandler.principal(ctx) == null ? options.preAuthBodyLimitBytes()
+            + " bytes (the limit before logging in)" : options.bodyLimitBytes() + " bytes")));
     router.errorHandler(404, ctx -> Replies.error(ctx, 404, "NOT_FOUND", "not found"));
-    router.errorHandler(500, ctx -> Replies.fail(ctx, ctx.failure() == null ? new RuntimeException("failed")
-        : ctx.failure()));
+    router.errorHandler(400, ctx -> Replies.error(ctx, 400, "INVALID_REQUEST", "the request is malformed"));
+    router.errorHandler(500, HttpServerVerticle::failed);
     return router;
   }
 
@@ -120,6 +159,30 @@ public final class HttpServerVerticle extends VerticleBase {
     router.get(path).handler(ctx -> ctx.response().putHeader("Content-Type", contentType)
         .putHeader("Cache-Control", "no-cache").sendFile("webroot" + path)
         .onFailure(err -> ctx.fail(404)));
+  }
+
+  private static void failed(RoutingContext ctx) {
+    Throwable err = ctx.failure() == null ? new RuntimeException("failed") : ctx.failure();
+    if (AuthHandler.principal(ctx) == null && ctx.request().getCookie(AuthHandler.SESSION_COOKIE) != null
+        && !(err instanceof dev.ratchet.runtime.RatchetException)) {
+      // before the caller is known, only the session store fails this way: Redis is away, not a bug
+      LOG.warn("{} {}: the login session could not be read: {}", ctx.request().method(), ctx.request().path(),
+          err.getMessage());
+      Replies.error(ctx, 503, "SESSION_STORE_UNAVAILABLE", "logins cannot be checked right now; try again later");
+      return;
+    }
+    Replies.fail(ctx, err);
+  }
+
+  /** A path Vert.x cannot decode ({@code /%zz}) is the client's mistake: a 400, not a logged stack trace. */
+  private static void wellFormedPath(RoutingContext ctx) {
+    try {
+      ctx.normalizedPath();
+    } catch (IllegalArgumentException e) {
+      Replies.error(ctx, 400, "INVALID_REQUEST", "the URL's path has a malformed %-escape");
+      return;
+    }
+    ctx.next();
   }
 
   // Referrer-Policy same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on

@@ -338,6 +338,11 @@ public final class RatchetImpl implements Ratchet {
     return journal;
   }
 
+  /** The options it was deployed with: the HTTP server keeps its login sessions on the same Redis. */
+  public RatchetOptions options() {
+    return options;
+  }
+
   @Override
   public int activeSessions() {
     return manager.active();

@@ -18,6 +18,7 @@ class HealthWhenRedisIsDownTest {
     try (ShopRuntime shop = new ShopRuntime(REDIS)) {
       Http anon = Http.anonymous(shop.baseUrl());
       assertThat(anon.get("/health").status()).isEqualTo(200);
+      Http ana = Http.login(shop.baseUrl(), "ana", ShopRuntime.PASSWORD);
       REDIS.ownServer().kill();
 
       Http.Answer down = anon.get("/health");
@@ -30,6 +31,15 @@ class HealthWhenRedisIsDownTest {
       assertThat(api.status()).isEqualTo(503);
       assertThat(api.json().getString("code")).isEqualTo("JOURNAL_UNAVAILABLE");
       assertThat(api.body()).doesNotContain(String.valueOf(REDIS.ownServer().port())).doesNotContain("redis://");
+
+      // a dashboard login is kept in the same Redis: it cannot be checked, which is not an internal error
+      try (CapturedLog log = new CapturedLog()) {
+        Http.Answer page = ana.get("/api/sessions");
+        assertThat(page.status()).as(page.body()).isEqualTo(503);
+        assertThat(page.json().getString("code")).isEqualTo("SESSION_STORE_UNAVAILABLE");
+        assertThat(page.body()).doesNotContain(String.valueOf(REDIS.ownServer().port()));
+        assertThat(log.text()).doesNotContain(" ERROR ").doesNotContain("\tat ");
+      }
     }
   }
 }

@@ -29,6 +29,30 @@ class HttpOptionsTest {
   }
 
   @Test
+  void byDefaultItListensLocallyReadsLittleBeforeLoginAndKeepsLoginsInRedis() {
+    HttpOptions defaults = HttpOptions.fromConfig(null, null);
+    assertThat(defaults.host()).isEqualTo("127.0.0.1");
+    assertThat(defaults.preAuthBodyLimitBytes()).isEqualTo(16 * 1024);
+    assertThat(defaults.sessionStore()).isEqualTo(HttpOptions.SessionStore.REDIS);
+    assertThat(defaults.loginFreeFailures()).isEqualTo(5);
+    assertThat(defaults.loginLockoutMillis()).isEqualTo(1_000);
+    assertThat(defaults.loginMaxLockoutMillis()).isEqualTo(900_000);
+    HttpOptions shipped = HttpOptions.fromConfig(dev.ratchet.verticles.RatchetConfig.defaults().getJsonObject("http"),
+        null);
+    assertThat(shipped.host()).isEqualTo("127.0.0.1");
+    assertThat(shipped.preAuthBodyLimitBytes()).isEqualTo(16 * 1024);
+    HttpOptions tuned = HttpOptions.fromConfig(new JsonObject().put("sessionStore", "local")
+        .put("preAuthBodyLimitBytes", 4096).put("login", new JsonObject().put("freeFailures", 3)), null);
+    assertThat(tuned.sessionStore()).isEqualTo(HttpOptions.SessionStore.LOCAL);
+    assertThat(tuned.preAuthBodyLimitBytes()).isEqualTo(4096);
+    assertThat(tuned.loginFreeFailures()).isEqualTo(3);
+    assertThatThrownBy(() -> HttpOptions.fromConfig(new JsonObject().put("sessionStore", "disk"), null))
+        .hasMessageContaining("http.sessionStore must be \"redis\" or \"local\"");
+    assertThatThrownBy(() -> HttpOptions.fromConfig(new JsonObject().put("login", new JsonObject()
+        .put("lockoutMillis", 0)), null)).hasMessageContaining("http.login");
+  }
+
+  @Test
   void refusesUnknownRolesAndTokensThatAreNotHashes() {
     JsonObject badRole = new JsonObject().put("users", new JsonArray().add(new JsonObject().put("name", "x")
         .put("role", "admin").put("passwordHash", "h")));

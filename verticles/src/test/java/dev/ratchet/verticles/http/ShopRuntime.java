@@ -33,6 +33,11 @@ final class ShopRuntime implements AutoCloseable {
   final List<JsonObject> writes = new CopyOnWriteArrayList<>();
 
   ShopRuntime(TestRedis redis) {
+    this(redis, java.util.function.UnaryOperator.identity());
+  }
+
+  /** With the HTTP options changed by {@code tune} (before the server starts). */
+  ShopRuntime(TestRedis redis, java.util.function.UnaryOperator<HttpOptions> tune) {
     ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redis.url()).keyPrefix(redis.keyPrefix())
         .sessionIdleMillis(2_000)));
     FunctionToolSource tools = FunctionToolSource.create("shop-tools")
@@ -62,7 +67,7 @@ final class ShopRuntime implements AutoCloseable {
         .user("ana", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000))
         .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000))
         .token("support-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN));
-    server = new HttpServerVerticle(ratchet, options);
+    server = new HttpServerVerticle(ratchet, tune.apply(options));
     await(vertx.deployVerticle(server));
   }
 

@@ -21,6 +21,8 @@ public final class EventStream {
 
   static final long POLL_MILLIS = 5_000;
   static final long HEARTBEAT_MILLIS = 15_000;
+  /** The ids this stream sends: a journal entry id, with the event's index inside the entry when it has several. */
+  private static final java.util.regex.Pattern EVENT_ID = java.util.regex.Pattern.compile("\\d{1,19}-\\d{1,19}(\\.\\d{1,9})?");
 
   private final Vertx vertx;
   private final Ratchet ratchet;
@@ -37,11 +39,16 @@ public final class EventStream {
 
   private void stream(RoutingContext ctx) {
     String sessionId = ctx.pathParam("sessionId");
+    String lastEventId = ctx.request().getHeader("Last-Event-ID");
+    if (lastEventId != null && !lastEventId.isBlank() && !EVENT_ID.matcher(lastEventId).matches()) {
+      Replies.error(ctx, 400, "INVALID_REQUEST", "Last-Event-ID must be an id this stream sent, like 1700000000000-0");
+      return;
+    }
     HttpServerResponse response = ctx.response();
     response.setChunked(true).putHeader("Content-Type", "text/event-stream; charset=utf-8")
         .putHeader("Cache-Control", "no-store").putHeader("X-Accel-Buffering", "no");
     response.write(": ratchet session " + sessionId + "\n\n");
-    new Pump(sessionId, ctx.request().getHeader("Last-Event-ID"), response).start();
+    new Pump(sessionId, lastEventId, response).start();
   }
 
   /** One client's stream: reads after the last sent id whenever woken, one read at a time. */

@@ -6,16 +6,29 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.Session;
+import io.vertx.ext.web.handler.SessionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** {@code POST /login} (form or JSON), {@code POST /logout} and {@code GET /api/me}. */
+/**
+ * {@code POST /login} (form or JSON), {@code POST /logout} and {@code GET /api/me}. Log-ins are
+ * throttled by a {@link LoginThrottle}; every failed or refused one is logged at WARN with the
+ * user name and the client's address, never the password.
+ */
 public final class LoginRoutes {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LoginRoutes.class);
 
   private final Vertx vertx;
   private final Authenticator authenticator;
+  private final LoginThrottle throttle;
+  private final SessionHandler sessions;
 
-  public LoginRoutes(Vertx vertx, Authenticator authenticator) {
+  public LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottle throttle, SessionHandler sessions) {
     this.vertx = vertx;
     this.authenticator = authenticator;
+    this.throttle = throttle;
+    this.sessions = sessions;
   }
 
   /** Routes that need no login; mount before the {@link AuthHandler}. */
@@ -53,9 +66,26 @@ public final class LoginRoutes {
       name = ctx.request().getFormAttribute("name");
       password = ctx.request().getFormAttribute("password");
     }
+    String address = ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().hostAddress();
+    long wait = throttle.begin(name, address);
+    if (wait > 0) {
+      long seconds = (wait + 999) / 1000;
+      LOG.warn("login refused for user '{}' from {}: too many failed log-ins, locked for {} s more", printable(name),
+          address, seconds);
+      ctx.response().putHeader("Retry-After", String.valueOf(seconds));
+      if (json) {
+        Replies.error(ctx, 429, "TOO_MANY_ATTEMPTS", "too many failed log-ins for this name or address; try again in "
+            + seconds + " s");
+      } else {
+        ctx.response().setStatusCode(303).putHeader("Location", "/login.html?error=locked").end();
+      }
+      return;
+    }
     vertx.executeBlocking(() -> authenticator.login(name, password), false).onComplete(ar -> {
       Principal p = ar.succeeded() ? ar.result() : null;
       if (p == null) {
+        LOG.warn("login failed for user '{}' from {} ({} failure(s) in a row)", printable(name), address,
+            throttle.failures(name));
         if (json) {
           Replies.error(ctx, 401, "UNAUTHENTICATED", "wrong name or password");
         } else {
@@ -63,6 +93,7 @@ public final class LoginRoutes {
         }
         return;
       }
+      throttle.succeeded(name, address);
       Session session = ctx.session();
       // a new id on login, so that a session id planted before login is worthless (session fixation)
       session.regenerateId();
@@ -70,13 +101,42 @@ public final class LoginRoutes {
       session.put(AuthHandler.SESSION_ROLE, p.role().wireName());
       session.put(AuthHandler.SESSION_CALLER, p.callerId());
       session.put(AuthHandler.SESSION_CSRF, PasswordHash.newToken());
-      if (json) {
-        Replies.json(ctx, 200, new JsonObject().put("name", p.name()).put("role", p.role().wireName())
-            .put("csrfToken", (String) session.get(AuthHandler.SESSION_CSRF)));
-      } else {
-        ctx.response().setStatusCode(303).putHeader("Location", "/").end();
-      }
+      // stored before the browser holds its cookie, so that its next request finds the session
+      sessions.flush(ctx).onComplete(stored -> {
+        if (stored.failed()) {
+          LOG.warn("login of user '{}' could not store its session: {}", printable(name), stored.cause().getMessage());
+          Replies.error(ctx, 503, "SESSION_STORE_UNAVAILABLE", "the login could not be stored; try again later");
+          return;
+        }
+        loggedIn(ctx, json, p, session);
+      });
     });
+  }
+
+  private static void loggedIn(RoutingContext ctx, boolean json, Principal p, Session session) {
+    if (json) {
+      Replies.json(ctx, 200, new JsonObject().put("name", p.name()).put("role", p.role().wireName())
+          .put("csrfToken", (String) session.get(AuthHandler.SESSION_CSRF)));
+    } else {
+      ctx.response().setStatusCode(303).putHeader("Location", "/").end();
+    }
+  }
+
+  /** A user name as typed, fit for one log line: control characters escaped, at most 64 characters. */
+  static String printable(String name) {
+    if (name == null) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < name.length() && i < 64; i++) {
+      char c = name.charAt(i);
+      if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || c == '\'' || c == '\\') {
+        sb.append(String.format("\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return name.length() > 64 ? sb + "..." : sb.toString();
   }
 
   /** True when the browser names no origin (non-browser clients) or this server's own. */

@@ -1,0 +1,126 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.verticles.http.HttpOptions;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Failed log-ins per user name and per client address, in this process's memory. The first
+ * {@code freeFailures} failures are free; each further one locks the name (and the address) out
+ * for {@code lockoutMillis}, doubling up to {@code maxLockoutMillis}. While locked, a log-in is
+ * refused before its password is checked, even a right one. An attempt counts as failed from the
+ * moment it starts, so that parallel guesses cannot all slip in before the first one is judged;
+ * a success forgets the name's and the address's failures.
+ * <p>Memory stays bounded: configured users are always tracked; other names and addresses live in
+ * maps of at most {@link #MAX_TRACKED} entries each (least recently failed forgotten first), and
+ * an entry is forgotten once it has been quiet for {@code maxLockoutMillis} after its lock ended.
+ */
+public final class LoginThrottle {
+
+  static final int MAX_TRACKED = 10_000;
+
+  private static final class Failures {
+    int count;
+    long lockedUntil;
+    long last;
+  }
+
+  private final int free;
+  private final long base;
+  private final long max;
+  private final LongSupplier clock;
+  private final java.util.Set<String> knownUsers;
+  private final Map<String, Failures> users = new HashMap<>();
+  private final Map<String, Failures> otherNames = lru();
+  private final Map<String, Failures> addresses = lru();
+
+  public LoginThrottle(HttpOptions options) {
+    this(options, System::currentTimeMillis);
+  }
+
+  LoginThrottle(HttpOptions options, LongSupplier clock) {
+    this.free = options.loginFreeFailures();
+    this.base = options.loginLockoutMillis();
+    this.max = options.loginMaxLockoutMillis();
+    this.clock = clock;
+    this.knownUsers = new java.util.HashSet<>();
+    options.users().forEach(u -> knownUsers.add(u.name()));
+  }
+
+  private static Map<String, Failures> lru() {
+    return new LinkedHashMap<>(64, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, Failures> eldest) {
+        return size() > MAX_TRACKED;
+      }
+    };
+  }
+
+  /**
+   * Starts an attempt: 0 when it may go on (and it is counted as failed until {@link #succeeded}),
+   * else the milliseconds until the name or the address may try again.
+   */
+  public synchronized long begin(String name, String address) {
+    long now = clock.getAsLong();
+    long wait = Math.max(waitFor(names(name), key(name), now), waitFor(addresses, address, now));
+    if (wait > 0) {
+      return wait;
+    }
+    fail(names(name), key(name), now);
+    fail(addresses, address, now);
+    return 0;
+  }
+
+  /** Forgets the failures of the name and the address of an attempt that succeeded. */
+  public synchronized void succeeded(String name, String address) {
+    names(name).remove(key(name));
+    addresses.remove(address);
+  }
+
+  /** Failures counted for the name so far: what a log line reports. */
+  public synchronized int failures(String name) {
+    Failures f = names(name).get(key(name));
+    return f == null ? 0 : f.count;
+  }
+
+  /** Entries held: what the memory bound limits. */
+  synchronized int tracked() {
+    return users.size() + otherNames.size() + addresses.size();
+  }
+
+  private Map<String, Failures> names(String name) {
+    return knownUsers.contains(name) ? users : otherNames;
+  }
+
+  private static String key(String name) {
+    return name == null ? "" : name;
+  }
+
+  private long waitFor(Map<String, Failures> map, String key, long now) {
+    Failures f = map.get(key);
+    if (f == null) {
+      return 0;
+    }
+    if (f.lockedUntil <= now && now - Math.max(f.last, f.lockedUntil) > max) {
+      map.remove(key);
+      return 0;
+    }
+    return Math.max(0, f.lockedUntil - now);
+  }
+
+  private void fail(Map<String, Failures> map, String key, long now) {
+    Failures f = map.computeIfAbsent(key, k -> new Failures());
+    f.count++;
+    f.last = now;
+    if (f.count > free) {
+      long lock = base;
+      for (int i = free + 1; i < f.count && lock < max; i++) {
+        lock *= 2;
+      }
+      f.lockedUntil = now + Math.min(max, lock);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.verticles.http.HttpOptions;
+import dev.ratchet.verticles.http.Role;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The lockout's arithmetic and its memory bound, on a clock the test moves. */
+class LoginThrottleTest {
+
+  private final AtomicLong now = new AtomicLong(1_000_000);
+  private final LoginThrottle throttle = new LoginThrottle(HttpOptions.create()
+      .user("ana", Role.APPROVER, "pbkdf2-sha256$1$AAAA$AAAA"), now::get);
+
+  @Test
+  void theLockDoublesFromOneSecondUpToFifteenMinutes() {
+    for (int i = 0; i < 5; i++) {
+      assertThat(throttle.begin("ana", "10.0.0.1")).isZero();
+    }
+    long[] expected = {1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000, 512_000, 900_000, 900_000};
+    for (long lock : expected) {
+      assertThat(throttle.begin("ana", "10.0.0.1")).isZero();
+      assertThat(throttle.begin("ana", "10.0.0.1")).isEqualTo(lock);
+      now.addAndGet(lock);
+    }
+  }
+
+  @Test
+  void aQuietNameIsForgottenAfterTheLongestLock() {
+    for (int i = 0; i < 6; i++) {
+      throttle.begin("ana", "10.0.0.1");
+    }
+    assertThat(throttle.failures("ana")).isEqualTo(6);
+    now.addAndGet(1_000 + 900_001);
+    assertThat(throttle.begin("ana", "10.0.0.2")).isZero();
+    assertThat(throttle.failures("ana")).isEqualTo(1);
+  }
+
+  @Test
+  void sprayingUnknownNamesAndAddressesNeitherGrowsWithoutBoundNorResetsAUsersLock() {
+    for (int i = 0; i < 6; i++) {
+      throttle.begin("ana", "10.0.0.1");
+    }
+    for (int i = 0; i < 3 * LoginThrottle.MAX_TRACKED; i++) {
+      throttle.begin("name-" + i, "10.1." + (i / 256) + "." + (i % 256));
+    }
+    assertThat(throttle.tracked()).isLessThanOrEqualTo(2 * LoginThrottle.MAX_TRACKED + 1);
+    assertThat(throttle.begin("ana", "10.9.9.9")).isPositive();
+  }
+}
