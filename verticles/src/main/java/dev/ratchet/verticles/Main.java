@@ -1,5 +1,6 @@
 package dev.ratchet.verticles;
 
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.verticles.bench.BenchCommand;
 import dev.ratchet.verticles.cli.ChaosCommand;
 import dev.ratchet.verticles.cli.InspectCommand;
@@ -13,6 +14,8 @@ import picocli.CommandLine;
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
+    // before any logger exists: whatever a library logs to standard error is scrubbed of secrets
+    Redaction.redactStandardStreams();
     CommandLine cli = new CommandLine(new Main());
     String[] effective = args.length == 0 || args[0].startsWith("-") && !isHelpOrVersion(args[0])
         ? prepend("run", args) : args;
