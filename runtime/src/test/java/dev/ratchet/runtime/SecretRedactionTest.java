@@ -2,6 +2,7 @@ package dev.ratchet.runtime;
 
 import dev.ratchet.runtime.impl.RedactingOutputStream;
 import dev.ratchet.runtime.impl.SecretRegistry;
+import dev.ratchet.runtime.testing.SecretSpellings;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -9,16 +10,11 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,26 +26,6 @@ class SecretRedactionTest {
     return "sk-\"q\"/p\\b+ é~" + UUID.randomUUID().toString().substring(0, 8);
   }
 
-  /** The spellings a secret takes in JSON, URLs, base64 (alone and inside a longer text at each alignment) and hex. */
-  static List<String> forms(String secret) {
-    byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
-    List<String> forms = new ArrayList<>();
-    forms.add(secret);
-    String jackson = Json.encode(secret);
-    forms.add(jackson.substring(1, jackson.length() - 1));
-    forms.add(forms.get(1).replace("/", "\\/"));
-    forms.add(forms.get(1).replace("é", "\\u00e9"));
-    forms.add(forms.get(1).replace("é", "\\u00E9"));
-    String url = URLEncoder.encode(secret, StandardCharsets.UTF_8);
-    forms.add(url);
-    forms.add(url.replace("+", "%20"));
-    forms.add(Pattern.compile("%[0-9A-F]{2}").matcher(url).replaceAll(m -> m.group().toLowerCase(Locale.ROOT)));
-    forms.add(Base64.getEncoder().encodeToString(bytes));
-    forms.add(Base64.getUrlEncoder().withoutPadding().encodeToString(bytes));
-    forms.add(HexFormat.of().formatHex(bytes));
-    return forms;
-  }
-
   /** {@code prefix + secret} base64-encoded, as in an {@code Authorization: Basic} header. */
   private static String embedded(String prefix, String secret) {
     return Base64.getEncoder().encodeToString((prefix + secret).getBytes(StandardCharsets.UTF_8));
@@ -59,7 +35,7 @@ class SecretRedactionTest {
   void everyFormOfARevealedSecretIsScrubbed() {
     String value = awkwardSecret();
     Secret.from(() -> value).reveal();
-    for (String form : forms(value)) {
+    for (String form : SecretSpellings.of(value)) {
       String scrubbed = Redaction.scrub("answer: [" + form + "] done");
       assertThat(scrubbed).as(form).isEqualTo("answer: [***] done");
     }
