@@ -4,6 +4,7 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
@@ -263,7 +264,9 @@ public final class AgentLoop {
         record(round, nextStep, seen, withCallIds(ar.result(), nextStep));
         return;
       }
-      String error = ar.failed() ? String.valueOf(ar.cause().getMessage()) : "the model answered nothing";
+      // a model client's error may quote the API key it was given
+      String error = ar.failed() ? Redaction.scrub(String.valueOf(ar.cause().getMessage()))
+          : "the model answered nothing";
       int max = agent.modelRetry().maxAttempts();
       if (attempt < max) {
         long delay = Math.max(1, agent.modelRetry().backoffMillis(attempt + 1));
