@@ -5,6 +5,7 @@ import dev.ratchet.connectors.mcp.McpServerConfig;
 import dev.ratchet.connectors.mcp.McpToolSource;
 import dev.ratchet.connectors.mcp.TestInvocations;
 import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.Tool;
@@ -16,6 +17,7 @@ import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.RedactedLogChild;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -147,8 +149,14 @@ class McpSecretsLeakTest {
     try {
       Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
           .keyPrefix(REDIS.keyPrefix())));
+      // Java functions that hand the secret back: the engine scrubs what no tool source did
+      FunctionToolSource local = FunctionToolSource.create("local")
+          .read("leak_result", "returns a token", new JsonObject().put("type", "object"),
+              inv -> Future.succeededFuture(new JsonObject().put("token", secret)))
+          .read("leak_error", "fails quoting a token", new JsonObject().put("type", "object"),
+              inv -> Future.failedFuture(new IllegalStateException("refused key " + secret)));
       await(ratchet.register(AgentDefinition.builder("leaky").toolSource(source(alpha()))
-          .toolSource(source(beta().build())).build()));
+          .toolSource(source(beta().build())).toolSource(local).build()));
       HttpServerVerticle server = new HttpServerVerticle(ratchet, HttpOptions.create().port(0).host("127.0.0.1")
           .token("bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN)));
       await(vertx.deployVerticle(server));
@@ -158,16 +166,21 @@ class McpSecretsLeakTest {
       JsonObject turn = new JsonObject().put("agent", "leaky").put("turn", new JsonObject().put("turnId", "t1")
           .put("calls", new JsonArray()
               .add(new JsonObject().put("name", "beta_get-env").put("arguments", new JsonObject()))
-              .add(new JsonObject().put("name", "alpha_get-env").put("arguments", new JsonObject()))));
+              .add(new JsonObject().put("name", "alpha_get-env").put("arguments", new JsonObject()))
+              .add(new JsonObject().put("name", "leak_result").put("arguments", new JsonObject()))
+              .add(new JsonObject().put("name", "leak_error").put("arguments", new JsonObject()))));
       Http.Answer submitted = http.post("/api/sessions/" + session + "/turns", turn);
       assertThat(submitted.status()).as(submitted.body()).isIn(200, 202);
       Http.Answer results = http.get("/api/sessions/" + session + "/turns/t1?wait=30");
       assertThat(results.status()).as(results.body()).isEqualTo(200);
       JsonArray records = results.json().getJsonObject("results").getJsonArray("results");
-      assertThat(records).hasSize(2);
-      for (Object r : records) {
-        assertThat(((JsonObject) r).getString("outcome")).as(r.toString()).isEqualTo("succeeded");
+      assertThat(records).hasSize(4);
+      for (int i = 0; i < 3; i++) {
+        assertThat(records.getJsonObject(i).getString("outcome")).as(records.encode()).isEqualTo("succeeded");
       }
+      assertThat(records.getJsonObject(2).getJsonObject("result").getString("token")).isEqualTo("***");
+      // failed after its retries, each journaled as call.attempt_failed with the error
+      assertThat(records.getJsonObject(3).getString("error")).endsWith("refused key ***");
       JsonObject alphaEnv = new JsonObject(records.getJsonObject(1).getString("result"));
       assertThat(alphaEnv.getString("API_TOKEN")).isEqualTo("***");
       assertThat(alphaEnv.getString("MODE")).isEqualTo("production");
