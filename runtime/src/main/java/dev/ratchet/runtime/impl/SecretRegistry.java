@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,6 +34,8 @@ public final class SecretRegistry {
   private static final SecretRegistry GLOBAL = new SecretRegistry();
 
   private final Map<Object, Deque<String>> values = new LinkedHashMap<>(16, 0.75f, true);
+  /** The forms of each value, computed once: a supplier may hand out a new value often. */
+  private final Map<String, List<String>> formsOf = new HashMap<>();
   /** Every form of every value, longest first, so that a whole form is replaced before a shorter part of it. */
   private volatile String[] forms = new String[0];
 
@@ -71,11 +74,16 @@ public final class SecretRegistry {
 
   private void rebuild() {
     Set<String> all = new LinkedHashSet<>();
+    Map<String, List<String>> kept = new HashMap<>();
     for (Deque<String> history : values.values()) {
       for (String v : history) {
-        all.addAll(SecretForms.of(v));
+        List<String> forms = formsOf.get(v);
+        kept.put(v, forms != null ? forms : SecretForms.of(v));
+        all.addAll(kept.get(v));
       }
     }
+    formsOf.clear();
+    formsOf.putAll(kept);
     List<String> sorted = new ArrayList<>(all);
     sorted.removeIf(f -> f.length() < MIN_LENGTH);
     sorted.sort(Comparator.comparingInt(String::length).reversed());
