@@ -135,8 +135,15 @@ public final class Redaction {
     }
     streamsRedacted = true;
     Charset charset = Charset.defaultCharset();
-    System.setErr(redacting(System.err, charset));
-    System.setOut(redacting(System.out, charset));
+    PrintStream err = redacting(System.err, charset);
+    PrintStream out = redacting(System.out, charset);
+    System.setErr(err);
+    System.setOut(out);
+    // a last line without a line end is still written when the process exits
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      out.flush();
+      err.flush();
+    }, "ratchet-flush-redacted-streams"));
   }
 
   private static PrintStream redacting(PrintStream target, Charset charset) {
