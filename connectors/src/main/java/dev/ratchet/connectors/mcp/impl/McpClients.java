@@ -51,11 +51,10 @@ final class McpClients {
           .endpoint(endpoint)
           .connectTimeout(config.requestTimeout())
           // revealed per request, so a rotated credential is picked up without reconnecting
-          .httpRequestCustomizer((builder, method, target, body, context) ->
-              {
-                config.plainHeaders().forEach(builder::setHeader);
-                config.headers().forEach((name, secret) -> builder.setHeader(name, secret.reveal()));
-              })
+          .httpRequestCustomizer((builder, method, target, body, context) -> {
+            config.plainHeaders().forEach(builder::setHeader);
+            config.headers().forEach((name, secret) -> builder.setHeader(name, secret.reveal()));
+          })
           .build();
     }
     McpAsyncClient client = McpClient.async(transport)

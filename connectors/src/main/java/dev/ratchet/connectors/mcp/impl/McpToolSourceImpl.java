@@ -1,6 +1,5 @@
 package dev.ratchet.connectors.mcp.impl;
 
-import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.SourceHealth;
 
 import dev.ratchet.connectors.mcp.McpHealth;
@@ -9,6 +8,7 @@ import dev.ratchet.connectors.mcp.McpToolPin;
 import dev.ratchet.connectors.mcp.McpToolSource;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolResult;
@@ -39,6 +39,12 @@ public final class McpToolSourceImpl implements McpToolSource {
     this.connection = new McpConnection(vertx, config);
     this.call = new McpCall(vertx, connection, config.name());
     this.source = "mcp:" + config.name();
+    // known to the redactor before the first connect: another server may print them before this one starts
+    vertx.executeBlocking(() -> {
+      config.env().values().forEach(Redaction::remember);
+      config.headers().values().forEach(Redaction::remember);
+      return null;
+    }, false);
     long every = config.healthCheckInterval().toMillis();
     this.healthTimer = every > 0 ? vertx.setPeriodic(every, id -> pingIfConnected()) : -1;
   }
