@@ -264,14 +264,13 @@ public final class AgentLoop {
         record(round, nextStep, seen, withCallIds(ar.result(), nextStep));
         return;
       }
-      // a model client's error may quote the API key it was given
-      String error = ar.failed() ? Redaction.scrub(String.valueOf(ar.cause().getMessage()))
-          : "the model answered nothing";
+      String error = ar.failed() ? String.valueOf(ar.cause().getMessage()) : "the model answered nothing";
       int max = agent.modelRetry().maxAttempts();
       if (attempt < max) {
         long delay = Math.max(1, agent.modelRetry().backoffMillis(attempt + 1));
-        JsonObject data = new JsonObject().put("step", nextStep).put("attempt", attempt).put("error", error)
-            .put("retryInMs", delay);
+        // a model client's error may quote the API key it was given
+        JsonObject data = new JsonObject().put("step", nextStep).put("attempt", attempt)
+            .put("error", Redaction.scrub(error)).put("retryInMs", delay);
         journal.appendEvent(sessionId, engine.epoch(), "model.attempt_failed", turnId(nextStep), null, data)
             .onComplete(j -> {
               if (j.failed() && isFencing(j.cause())) {
@@ -283,7 +282,7 @@ public final class AgentLoop {
             });
         return;
       }
-      String message = "the model failed " + attempt + " time(s): " + error;
+      String message = "the model failed " + attempt + " time(s): " + Redaction.scrub(error);
       end(round, AgentReply.MODEL_FAILED, null, nextStep, message, entries.size(), "model.failed");
     });
   }
