@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ public final class EverythingMcpServer {
       }
       try {
         Files.move(staging, home, StandardCopyOption.ATOMIC_MOVE);
-      } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | java.nio.file.DirectoryNotEmptyException e) {
+      } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | DirectoryNotEmptyException e) {
         // another run installed it meanwhile: use that one
       }
     }

@@ -71,7 +71,8 @@ public final class ProviderHttp {
     return sent.recover(err -> Future.failedFuture(neverLeft(err)
         ? new ToolNotSentException("the tool did not run, so it is safe to call again: " + provider
             + " could not be reached (" + Redaction.scrub(String.valueOf(err.getMessage())) + ")")
-        : new ProviderCallException(provider + " did not answer: " + Redaction.scrub(String.valueOf(err.getMessage())))));
+        : new ProviderCallException(provider + " did not answer: "
+            + Redaction.scrub(String.valueOf(err.getMessage())))));
   }
 
   /** For catalogue and connection calls: the JSON body of a 2xx answer, or a {@link ProviderException}. */
