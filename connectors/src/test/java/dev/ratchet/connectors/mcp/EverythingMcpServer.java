@@ -54,8 +54,12 @@ public final class EverythingMcpServer {
         throw new IllegalStateException("npm install " + PACKAGE + "@" + VERSION + " failed: " + install.output);
       }
       try {
-        Files.move(staging, home, StandardCopyOption.ATOMIC_MOVE);
-      } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | DirectoryNotEmptyException e) {
+        try {
+          Files.move(staging, home, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+          Files.move(staging, home);
+        }
+      } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
         // another run installed it meanwhile: use that one
       }
     }
