@@ -10,6 +10,7 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.ratchet.connectors.impl.LangChain4jSchemas;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.agent.ChatMessage;
 import dev.ratchet.runtime.agent.ChatModel;
@@ -60,6 +61,9 @@ public final class LangChain4jModel implements ChatModel {
    * {@code baseUrl} is given (for example {@code http://localhost:11434/v1} for Ollama).
    */
   public static LangChain4jModel openAi(Vertx vertx, String modelName, String apiKey, String baseUrl, Duration timeout) {
+    if (apiKey != null) {
+      Redaction.remember(apiKey);
+    }
     OpenAiChatModel.OpenAiChatModelBuilder builder = OpenAiChatModel.builder()
         .modelName(modelName)
         .apiKey(apiKey == null || apiKey.isBlank() ? "none" : apiKey)

@@ -1,11 +1,18 @@
 package dev.ratchet.runtime;
 
+import dev.ratchet.runtime.impl.SecretRegistry;
+
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * A credential. It prints as {@code ***}, refuses serialization, and is read through a supplier
- * each time it is used, so a rotated credential takes effect without a restart.
+ * each time it is used, so a rotated credential takes effect without a restart. Each value it
+ * reveals is registered with the process's {@link Redaction}, which keeps the last few values of a
+ * rotated secret and scrubs them from tool results, errors, the journal and the logs.
+ *
+ * <p>Only values wrapped in a {@code Secret} are treated as secrets: a configuration that takes
+ * either a {@code Secret} or a plain {@code String} treats the string as an ordinary value.
  */
 public final class Secret implements java.io.Serializable {
 
@@ -13,25 +20,30 @@ public final class Secret implements java.io.Serializable {
 
   private final transient Supplier<String> supplier;
   private final long expiresAt;
+  /** Shared by the copies {@link #expiringAt} makes: they are one secret whose values rotate together. */
+  private final transient Object identity;
 
-  private Secret(Supplier<String> supplier, long expiresAt) {
+  private Secret(Supplier<String> supplier, long expiresAt, Object identity) {
     this.supplier = Objects.requireNonNull(supplier);
     this.expiresAt = expiresAt;
+    this.identity = identity;
   }
 
   public static Secret of(String value) {
     Objects.requireNonNull(value, "value");
-    return new Secret(() -> value, 0);
+    Secret secret = new Secret(() -> value, 0, new Object());
+    SecretRegistry.global().record(secret.identity, value);
+    return secret;
   }
 
   /** A secret re-read from its supplier at every use. */
   public static Secret from(Supplier<String> supplier) {
-    return new Secret(supplier, 0);
+    return new Secret(supplier, 0, new Object());
   }
 
   /** @param expiresAt epoch milliseconds after which the secret is refused, 0 for never */
   public Secret expiringAt(long expiresAt) {
-    return new Secret(supplier, expiresAt);
+    return new Secret(supplier, expiresAt, identity);
   }
 
   public boolean isExpired() {
@@ -58,6 +70,7 @@ public final class Secret implements java.io.Serializable {
     if (value == null || value.isEmpty()) {
       throw new ToolNotSentException("credentials are missing");
     }
+    SecretRegistry.global().record(identity, value);
     return value;
   }
 

@@ -2,8 +2,15 @@ package dev.ratchet.runtime;
 
 import io.vertx.core.json.JsonObject;
 
-/** Whether a tool source can reach what is behind it (an MCP server, a provider's API), for the catalogue. */
+/**
+ * Whether a tool source can reach what is behind it (an MCP server, a provider's API), for the
+ * catalogue. The detail is scrubbed of secrets: it often quotes what a server answered.
+ */
 public record SourceHealth(String source, String status, String detail) {
+
+  public SourceHealth {
+    detail = Redaction.scrub(detail);
+  }
 
   public static SourceHealth healthy(String source) {
     return new SourceHealth(source, "healthy", null);

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles;
 
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.verticles.bench.BenchCommand;
 import dev.ratchet.verticles.cli.ChaosCommand;
 import dev.ratchet.verticles.cli.InspectCommand;
@@ -13,6 +14,7 @@ import picocli.CommandLine;
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
+    prepareProcess();
     CommandLine cli = new CommandLine(new Main());
     String[] effective = args.length == 0 || args[0].startsWith("-") && !isHelpOrVersion(args[0])
         ? prepend("run", args) : args;
@@ -20,6 +22,14 @@ public final class Main implements Runnable {
     if (code != 0 || !"run".equals(effective[0])) {
       System.exit(code);
     }
+  }
+
+  /**
+   * Runs before anything else, before any logger exists: whatever a library logs to standard error
+   * or prints to standard output (the MCP SDK logs what servers send) is scrubbed of secrets.
+   */
+  static void prepareProcess() {
+    Redaction.redactStandardStreams();
   }
 
   private static boolean isHelpOrVersion(String arg) {

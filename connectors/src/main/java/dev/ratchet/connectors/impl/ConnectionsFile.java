@@ -2,6 +2,7 @@ package dev.ratchet.connectors.impl;
 
 import dev.ratchet.connectors.Connection;
 import dev.ratchet.connectors.ConnectionsException;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Secret;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -46,6 +47,8 @@ public final class ConnectionsFile {
         credentials.put(credential, Secret.from(() -> reread(file, name).getJsonObject("credentials",
             new JsonObject()).getString(credential)));
       }
+      // known to the redactor from the start, not only from their first use
+      credentials.values().forEach(Redaction::remember);
       result.add(Connection.create(name, entry.getString("connector"), entry.getJsonObject("config"), credentials,
           () -> expiresAt(reread(file, name), file, name), origin));
     }

@@ -2,6 +2,7 @@ package dev.ratchet.connectors.impl;
 
 import dev.ratchet.connectors.Connection;
 import dev.ratchet.connectors.ConnectionsException;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Secret;
 import io.vertx.core.json.JsonObject;
 
@@ -90,6 +91,8 @@ public final class EnvironmentConnections {
             + "' (expected CONNECTOR, EXPIRES_AT, CONFIG_<KEY> or CREDENTIAL_<KEY>)");
       }
     }
+    // known to the redactor from the start, not only from their first use
+    credentials.values().forEach(Redaction::remember);
     String expires = expiresVar;
     return Connection.create(name, connector, config, credentials,
         () -> expires == null ? Optional.empty() : expiresAt(env, expires),

@@ -6,6 +6,7 @@ import dev.ratchet.connectors.OperationDefinition;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.RetryPolicy;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
@@ -100,15 +101,18 @@ public final class OperationTool implements Tool {
     return operation.lookup(invocation).map(found -> found.map(r -> classify(definition, r)));
   }
 
-  /** Applies the manifest's outcome for the branch an attempt ended in. */
+  /**
+   * Applies the manifest's outcome for the branch an attempt ended in, and scrubs secrets from the
+   * result: a provider may echo the credential it was sent.
+   */
   public static ToolResult classify(OperationDefinition definition, ToolResult r) {
     String branch = r.branch() == null ? "unknown" : r.branch();
     Outcome outcome = definition.outcomeOf(branch);
     if (outcome == Outcome.SUCCEEDED) {
-      return new ToolResult(Outcome.SUCCEEDED, r.value(), null, branch, false, 0);
+      return Redaction.scrub(new ToolResult(Outcome.SUCCEEDED, r.value(), null, branch, false, 0));
     }
     String error = r.error() != null ? r.error() : "operation " + definition.name() + " ended in branch '" + branch + "'";
-    return new ToolResult(outcome, null, error, branch, r.retryable(), r.retryAfterMillis());
+    return Redaction.scrub(new ToolResult(outcome, null, error, branch, r.retryable(), r.retryAfterMillis()));
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.ratchet.connectors.mcp;
 
+import dev.ratchet.connectors.mcp.impl.CredentialNames;
 import dev.ratchet.runtime.Secret;
 
 import java.time.Duration;
@@ -12,12 +13,23 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * How to reach one MCP server and which of its features to offer. Environment values and HTTP
- * headers are held as {@link Secret}s: they are revealed only when a process starts or a request
- * is sent, and {@link #toString()} prints every one of them as {@code ***}.
+ * How to reach one MCP server and which of its features to offer.
+ *
+ * <p>A stdio server starts with a minimal environment: {@code PATH}, {@code HOME}, {@code LANG},
+ * {@code TMPDIR} and a few like them (those this process has), plus the variables its
+ * configuration names. It never sees the rest of this JVM's environment, where other servers' and
+ * connections' credentials live, unless {@link Builder#inheritEnvironment(boolean)} asks for it.
+ *
+ * <p>An environment variable or header given as a {@link Secret} is a secret: revealed only when
+ * the process starts or a request is sent, printed as {@code ***}, and scrubbed from everything the
+ * server answers. One given as a {@code String} is a plain value (a mode, a region, a URL) and is
+ * left as it is, unless its name says it holds a credential ({@code GITHUB_TOKEN},
+ * {@code X-Api-Key}, {@code Authorization}: see {@link Builder#env(String, String)}), in which case
+ * it is a secret too.
  * <pre>{@code
  * McpServerConfig github = McpServerConfig.stdio("github", "npx", "-y", "@modelcontextprotocol/server-github")
  *     .env("GITHUB_TOKEN", Secret.from(() -> System.getenv("GITHUB_TOKEN")))
+ *     .env("GITHUB_TOOLSETS", "issues")
  *     .pin("create_issue", McpToolPin.of(EffectClass.NON_IDEMPOTENT_WRITE, true))
  *     .build();
  * }</pre>
@@ -31,8 +43,11 @@ public final class McpServerConfig {
   private final String command;
   private final List<String> args;
   private final Map<String, Secret> env;
+  private final Map<String, String> plainEnv;
+  private final boolean inheritEnvironment;
   private final String url;
   private final Map<String, Secret> headers;
+  private final Map<String, String> plainHeaders;
   private final Map<String, McpToolPin> pins;
   private final String toolPrefix;
   private final boolean offerResources;
@@ -48,8 +63,11 @@ public final class McpServerConfig {
     this.command = b.command;
     this.args = List.copyOf(b.args);
     this.env = Collections.unmodifiableMap(new LinkedHashMap<>(b.env));
+    this.plainEnv = Collections.unmodifiableMap(new LinkedHashMap<>(b.plainEnv));
+    this.inheritEnvironment = b.inheritEnvironment;
     this.url = b.url;
     this.headers = Collections.unmodifiableMap(new LinkedHashMap<>(b.headers));
+    this.plainHeaders = Collections.unmodifiableMap(new LinkedHashMap<>(b.plainHeaders));
     this.pins = Collections.unmodifiableMap(new LinkedHashMap<>(b.pins));
     this.toolPrefix = b.toolPrefix;
     this.offerResources = b.offerResources;
@@ -91,16 +109,33 @@ public final class McpServerConfig {
     return args;
   }
 
+  /** The environment variables of a stdio server whose values are secrets. */
   public Map<String, Secret> env() {
     return env;
+  }
+
+  /** The environment variables of a stdio server whose values are plain configuration. */
+  public Map<String, String> plainEnv() {
+    return plainEnv;
+  }
+
+  /** Whether a stdio server starts with this JVM's whole environment rather than a minimal one. */
+  public boolean inheritEnvironment() {
+    return inheritEnvironment;
   }
 
   public String url() {
     return url;
   }
 
+  /** The HTTP headers whose values are secrets. */
   public Map<String, Secret> headers() {
     return headers;
+  }
+
+  /** The HTTP headers whose values are plain configuration. */
+  public Map<String, String> plainHeaders() {
+    return plainHeaders;
   }
 
   public Map<String, McpToolPin> pins() {
@@ -139,16 +174,21 @@ public final class McpServerConfig {
   public String toString() {
     StringBuilder sb = new StringBuilder("McpServerConfig{name=").append(name).append(", transport=").append(transport);
     if (transport == McpTransportKind.STDIO) {
-      sb.append(", command=").append(command).append(", args=").append(args).append(", env=").append(redacted(env));
+      sb.append(", command=").append(command).append(", args=").append(args).append(", env=")
+          .append(shown(env, plainEnv));
+      if (inheritEnvironment) {
+        sb.append(", inheritEnvironment=true");
+      }
     } else {
-      sb.append(", url=").append(url).append(", headers=").append(redacted(headers));
+      sb.append(", url=").append(url).append(", headers=").append(shown(headers, plainHeaders));
     }
     return sb.append(", pins=").append(pins.keySet()).append('}').toString();
   }
 
-  private static String redacted(Map<String, Secret> values) {
+  private static String shown(Map<String, Secret> secrets, Map<String, String> plain) {
     StringBuilder sb = new StringBuilder("{");
-    values.keySet().forEach(k -> sb.append(sb.length() > 1 ? ", " : "").append(k).append("=***"));
+    plain.forEach((k, v) -> sb.append(sb.length() > 1 ? ", " : "").append(k).append('=').append(v));
+    secrets.keySet().forEach(k -> sb.append(sb.length() > 1 ? ", " : "").append(k).append("=***"));
     return sb.append('}').toString();
   }
 
@@ -159,8 +199,11 @@ public final class McpServerConfig {
     private String command;
     private final List<String> args = new ArrayList<>();
     private final Map<String, Secret> env = new LinkedHashMap<>();
+    private final Map<String, String> plainEnv = new LinkedHashMap<>();
+    private boolean inheritEnvironment;
     private String url;
     private final Map<String, Secret> headers = new LinkedHashMap<>();
+    private final Map<String, String> plainHeaders = new LinkedHashMap<>();
     private final Map<String, McpToolPin> pins = new LinkedHashMap<>();
     private String toolPrefix = "";
     private boolean offerResources;
@@ -178,26 +221,65 @@ public final class McpServerConfig {
       this.transport = transport;
     }
 
-    /** An environment variable of the child process; its value is treated as a secret. */
+    /** An environment variable of the child process whose value is a secret. */
     public Builder env(String key, Secret value) {
       requireTransport(McpTransportKind.STDIO, "env");
-      env.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
+      plainEnv.remove(Objects.requireNonNull(key));
+      env.put(key, Objects.requireNonNull(value));
       return this;
     }
 
+    /**
+     * An environment variable of the child process with a plain value, shown as it is and never
+     * scrubbed from results. A name that says it holds a credential (a part such as {@code TOKEN},
+     * {@code SECRET}, {@code PASSWORD}, {@code KEY}, {@code AUTH} or {@code CREDENTIALS}, as in
+     * {@code GITHUB_TOKEN}) makes it a secret all the same; pass a {@link Secret} to say so outright.
+     */
     public Builder env(String key, String value) {
-      return env(key, Secret.of(value));
+      Objects.requireNonNull(value);
+      if (CredentialNames.looksSecret(key)) {
+        return env(key, Secret.of(value));
+      }
+      requireTransport(McpTransportKind.STDIO, "env");
+      env.remove(Objects.requireNonNull(key));
+      plainEnv.put(key, value);
+      return this;
     }
 
-    /** An HTTP header sent with every request; its value is treated as a secret. */
+    /**
+     * Starts a stdio server with this JVM's whole environment instead of a minimal one. Every
+     * variable of this process, credentials of other servers and connections included, is then
+     * readable by the server and may come back in its answers (a debugging tool that prints its
+     * environment does exactly that). Only for a server that is trusted with all of them.
+     */
+    public Builder inheritEnvironment(boolean inherit) {
+      requireTransport(McpTransportKind.STDIO, "inheritEnvironment");
+      this.inheritEnvironment = inherit;
+      return this;
+    }
+
+    /** An HTTP header sent with every request whose value is a secret. */
     public Builder header(String key, Secret value) {
       requireTransport(McpTransportKind.STREAMABLE_HTTP, "header");
-      headers.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
+      plainHeaders.remove(Objects.requireNonNull(key));
+      headers.put(key, Objects.requireNonNull(value));
       return this;
     }
 
+    /**
+     * An HTTP header with a plain value. {@code Authorization}, {@code Proxy-Authorization},
+     * {@code Cookie} and names with a credential part ({@code X-Api-Key}, {@code X-Auth-Token})
+     * are secrets all the same.
+     */
     public Builder header(String key, String value) {
-      return header(key, Secret.of(value));
+      Objects.requireNonNull(value);
+      if (CredentialNames.looksSecret(key)) {
+        return header(key, Secret.of(value));
+      }
+      requireTransport(McpTransportKind.STREAMABLE_HTTP, "header");
+      headers.remove(Objects.requireNonNull(key));
+      plainHeaders.put(key, value);
+      return this;
     }
 
     /** Fixes the effect class and/or approval of one tool (by its name on the server). */

@@ -6,7 +6,7 @@ import dev.ratchet.connectors.ConnectorOperation;
 import dev.ratchet.connectors.OperationDefinition;
 import dev.ratchet.connectors.OperationKind;
 import dev.ratchet.connectors.impl.HttpFailures;
-import dev.ratchet.connectors.impl.Redactor;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
@@ -97,7 +97,6 @@ final class OpenApiHttpOperation implements ConnectorOperation {
   }
 
   private Future<ToolResult> send(String url, JsonObject args, ToolInvocation invocation, List<String> secrets) {
-    Redactor redactor = new Redactor(secrets);
     HttpRequest<Buffer> request = client.requestAbs(HttpMethod.valueOf(spec.method().toUpperCase(Locale.ROOT)), url)
         .putHeader("Accept", "application/json")
         .timeout(timeoutMillis(invocation));
@@ -130,12 +129,12 @@ final class OpenApiHttpOperation implements ConnectorOperation {
     String what = spec.method().toUpperCase(Locale.ROOT) + " " + spec.path();
     return sent.transform(ar -> {
       if (ar.succeeded()) {
-        return Future.succeededFuture(redact(answer(what, ar.result()), redactor));
+        return Future.succeededFuture(Redaction.scrub(answer(what, ar.result())));
       }
       if (HttpFailures.neverSent(ar.cause())) {
         return Future.failedFuture(HttpFailures.asNotSent(what, ar.cause()));
       }
-      String lost = "connection lost during " + what + " (" + redactor.text(HttpFailures.describe(ar.cause())) + ")";
+      String lost = "connection lost during " + what + " (" + Redaction.scrub(HttpFailures.describe(ar.cause())) + ")";
       return Future.succeededFuture(isWrite()
           ? ToolResult.uncertain(lost + " after the request was sent; it may have been applied")
           : ToolResult.retryable(lost, 0));
@@ -172,11 +171,6 @@ final class OpenApiHttpOperation implements ConnectorOperation {
     }
     // 1xx or 3xx: redirects are not followed, because a write must not be sent to a second place
     return isWrite() ? ToolResult.uncertain(msg) : ToolResult.rejected(msg).withBranch("defect");
-  }
-
-  private static ToolResult redact(ToolResult r, Redactor redactor) {
-    return new ToolResult(r.outcome(), redactor.value(r.value()), redactor.text(r.error()), r.branch(), r.retryable(),
-        r.retryAfterMillis());
   }
 
   private String path(JsonObject args) {

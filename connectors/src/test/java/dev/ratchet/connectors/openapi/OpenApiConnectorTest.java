@@ -220,6 +220,25 @@ class OpenApiConnectorTest {
   }
 
   @Test
+  void basicCredentialsEchoedInBase64NeverReachTheError() {
+    String password = "pw-" + java.util.UUID.randomUUID();
+    try (OpenApiConnector basic = OpenApiConnector.load(vertx, "orders", resource("orders.yaml"),
+        connection(new JsonObject().put("auth", "basic"),
+            Map.of("username", Secret.of("support-bot"), "password", Secret.of(password))))) {
+      server.failNext(Fault.ECHO_AUTHORIZATION);
+      ToolResult r = await(basic.operation("getOrder").execute(invocation("t1", 0,
+          new JsonObject().put("orderId", "1002"))));
+      String sent = Base64.getEncoder().encodeToString(("support-bot:" + password).getBytes());
+      assertThat(server.lastHeaders().get("Authorization")).isEqualTo("Basic " + sent);
+      assertThat(r.error()).contains("HTTP 400").contains("Basic ***");
+      // no stretch of the header's base64 survives: the password is in base64, never in plain text
+      for (int i = 0; i + 12 <= sent.length(); i++) {
+        assertThat(r.error()).doesNotContain(sent.substring(i, i + 12));
+      }
+    }
+  }
+
+  @Test
   void apiKeyAndBasicAuthAreSentAsConfigured() {
     try (OpenApiConnector header = OpenApiConnector.load(vertx, "orders", resource("orders.yaml"),
         connection(new JsonObject().put("auth", "apiKeyHeader").put("apiKeyName", "X-API-Key"),

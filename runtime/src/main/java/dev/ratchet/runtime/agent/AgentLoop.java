@@ -5,6 +5,7 @@ import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
@@ -281,8 +282,9 @@ public final class AgentLoop {
       int max = agent.modelRetry().maxAttempts();
       if (attempt < max) {
         long delay = Math.max(1, agent.modelRetry().backoffMillis(attempt + 1));
-        JsonObject data = new JsonObject().put("step", nextStep).put("attempt", attempt).put("error", error)
-            .put("retryInMs", delay);
+        // a model client's error may quote the API key it was given
+        JsonObject data = new JsonObject().put("step", nextStep).put("attempt", attempt)
+            .put("error", Redaction.scrub(error)).put("retryInMs", delay);
         journal.appendEvent(sessionId, engine.epoch(), "model.attempt_failed", turnId(nextStep), null, data)
             .onComplete(j -> {
               if (j.failed() && isFencing(j.cause())) {
@@ -294,7 +296,7 @@ public final class AgentLoop {
             });
         return;
       }
-      String message = "the model failed " + attempt + " time(s): " + error;
+      String message = "the model failed " + attempt + " time(s): " + Redaction.scrub(error);
       end(round, AgentReply.MODEL_FAILED, null, nextStep, message, entries.size(), "model.failed");
     });
   }

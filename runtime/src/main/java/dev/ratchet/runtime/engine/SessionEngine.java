@@ -10,6 +10,7 @@ import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
@@ -572,7 +573,8 @@ public final class SessionEngine {
       OutcomeRules.Verdict verdict = OutcomeRules.judge(tool.effectClass(), a.kind, attempt, max, anyUncertain);
       if (verdict.retry()) {
         long delay = Math.max(tool.retryPolicy().backoffMillis(attempt + 1), a.retryAfterMillis);
-        JsonObject data = new JsonObject().put("attempt", attempt).put("error", a.error).put("retryInMs", delay);
+        JsonObject data = new JsonObject().put("attempt", attempt).put("error", Redaction.scrub(a.error))
+            .put("retryInMs", delay);
         journal.appendEvent(sessionId, epoch, "call.attempt_failed", run.turn.turnId(), slot.callId.value(), data)
             .onComplete(j -> {
               if (j.failed() && isFencing(j.cause())) {
@@ -671,6 +673,8 @@ public final class SessionEngine {
 
   private void complete(TurnRun run, CallSlot slot, Outcome outcome, Object value, String error, int attempts,
                         boolean skipped, ApprovalRecord approval) {
+    value = Redaction.scrubValue(value); // whatever a tool source missed never reaches the journal (J6)
+    error = Redaction.scrub(error);
     boolean truncated = false;
     slot.resultText = null;
     if (outcome == Outcome.SUCCEEDED && value != null) {

@@ -8,6 +8,7 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.impl.ChildEnvironment;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.RedisServerProcess;
@@ -492,8 +493,10 @@ public final class ChaosRun {
 
     Child(String redisUrl, String providerUrl, Path logFile) throws IOException {
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      process = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-          "-cp", System.getProperty("java.class.path"), ChaosNode.class.getName(), redisUrl, prefix, providerUrl)
+      // a minimal environment: the node needs nothing of this JVM's, credentials least of all
+      process = ChildEnvironment.minimal(new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
+          "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ChaosNode.class.getName(), redisUrl,
+          prefix, providerUrl))
           .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
       Thread reader = new Thread(this::read, "chaos-child-stdout");
       reader.setDaemon(true);

@@ -1,6 +1,7 @@
 package dev.ratchet.connectors.mcp.impl;
 
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
@@ -23,13 +24,11 @@ final class McpCall {
   private final Vertx vertx;
   private final McpConnection connection;
   private final String server;
-  private final Redactor redactor;
 
-  McpCall(Vertx vertx, McpConnection connection, String server, Redactor redactor) {
+  McpCall(Vertx vertx, McpConnection connection, String server) {
     this.vertx = vertx;
     this.connection = connection;
     this.server = server;
-    this.redactor = redactor;
   }
 
   <T> Future<ToolResult> run(ToolInvocation invocation, EffectClass effect, Function<McpAsyncClient, Mono<T>> request,
@@ -44,7 +43,7 @@ final class McpCall {
     try {
       mono = request.apply(client);
     } catch (ToolNotSentException e) {
-      return McpOutcomes.notSent(server, "could not be called: " + redactor.scrub(e.getMessage()));
+      return McpOutcomes.notSent(server, "could not be called: " + Redaction.scrub(e.getMessage()));
     }
     long remaining = invocation == null ? 0 : invocation.remainingMillis();
     if (remaining > 0) {
@@ -57,7 +56,7 @@ final class McpCall {
       Throwable cause = ar.cause();
       McpError mcpError = McpOutcomes.mcpError(cause);
       if (mcpError != null) {
-        return Future.succeededFuture(McpOutcomes.fromMcpError(mcpError, effect, redactor));
+        return Future.succeededFuture(McpOutcomes.fromMcpError(mcpError, effect));
       }
       String why = connection.describe(cause);
       if (McpOutcomes.neverSent(cause)) {

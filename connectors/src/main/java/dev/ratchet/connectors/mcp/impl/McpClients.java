@@ -2,6 +2,7 @@ package dev.ratchet.connectors.mcp.impl;
 
 import dev.ratchet.connectors.mcp.McpServerConfig;
 import dev.ratchet.connectors.mcp.McpTransportKind;
+import dev.ratchet.runtime.Redaction;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -30,16 +31,17 @@ final class McpClients {
   }
 
   /** Reveals secrets, so it must run where a {@code ToolNotSentException} can be reported as "did not run". */
-  static Created create(McpServerConfig config, Redactor redactor) {
+  static Created create(McpServerConfig config) {
     McpClientTransport transport;
     StdioClientTransport stdio = null;
     if (config.transport() == McpTransportKind.STDIO) {
-      Map<String, String> env = new LinkedHashMap<>();
+      Map<String, String> env = new LinkedHashMap<>(config.plainEnv());
       config.env().forEach((k, secret) -> env.put(k, secret.reveal()));
       ServerParameters params = ServerParameters.builder(config.command()).args(config.args()).env(env).build();
-      stdio = new StdioClientTransport(params, McpJsonDefaults.getMapper());
+      stdio = config.inheritEnvironment() ? new StdioClientTransport(params, McpJsonDefaults.getMapper())
+          : new MinimalEnvironmentTransport(params);
       String server = config.name();
-      stdio.setStdErrorHandler(line -> LOG.info("[mcp:{}] {}", server, redactor.scrub(line)));
+      stdio.setStdErrorHandler(line -> LOG.info("[mcp:{}] {}", server, Redaction.scrub(line)));
       transport = stdio;
     } else {
       URI uri = URI.create(config.url());
@@ -49,8 +51,10 @@ final class McpClients {
           .endpoint(endpoint)
           .connectTimeout(config.requestTimeout())
           // revealed per request, so a rotated credential is picked up without reconnecting
-          .httpRequestCustomizer((builder, method, target, body, context) ->
-              config.headers().forEach((name, secret) -> builder.setHeader(name, secret.reveal())))
+          .httpRequestCustomizer((builder, method, target, body, context) -> {
+            config.plainHeaders().forEach(builder::setHeader);
+            config.headers().forEach((name, secret) -> builder.setHeader(name, secret.reveal()));
+          })
           .build();
     }
     McpAsyncClient client = McpClient.async(transport)

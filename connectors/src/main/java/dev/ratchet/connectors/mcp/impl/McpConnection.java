@@ -2,6 +2,7 @@ package dev.ratchet.connectors.mcp.impl;
 
 import dev.ratchet.connectors.mcp.McpHealth;
 import dev.ratchet.connectors.mcp.McpServerConfig;
+import dev.ratchet.runtime.Redaction;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -20,7 +21,6 @@ final class McpConnection {
 
   private final Vertx vertx;
   private final McpServerConfig config;
-  private final Redactor redactor;
 
   private McpAsyncClient client;
   private Future<Void> connecting;
@@ -29,10 +29,9 @@ final class McpConnection {
   private int attempts;
   private McpHealth health;
 
-  McpConnection(Vertx vertx, McpServerConfig config, Redactor redactor) {
+  McpConnection(Vertx vertx, McpServerConfig config) {
     this.vertx = vertx;
     this.config = config;
-    this.redactor = redactor;
     this.health = new McpHealth(config.name(), false, "not connected yet", System.currentTimeMillis(), 0);
   }
 
@@ -58,7 +57,7 @@ final class McpConnection {
     connecting = done.future();
     // process start, secret reads and the initialize handshake may block: keep them off the event loop
     vertx.<McpClients.Created>executeBlocking(() -> {
-      McpClients.Created created = McpClients.create(config, redactor);
+      McpClients.Created created = McpClients.create(config);
       try {
         created.client().initialize().block(config.requestTimeout());
       } catch (RuntimeException e) {
@@ -143,11 +142,11 @@ final class McpConnection {
     }
     String msg = root.getMessage() == null ? root.getClass().getSimpleName()
         : root.getClass().getSimpleName() + ": " + root.getMessage();
-    return redactor.scrub(msg);
+    return Redaction.scrub(msg);
   }
 
   private void markUnhealthy(String error) {
-    String scrubbed = redactor.scrub(error);
+    String scrubbed = Redaction.scrub(error);
     long since = health.healthy() ? System.currentTimeMillis() : health.since();
     health = new McpHealth(config.name(), false, scrubbed, since, attempts);
   }

@@ -1,6 +1,7 @@
 package dev.ratchet.connectors.mcp.impl;
 
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
 import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
@@ -48,8 +49,8 @@ final class McpOutcomes {
   }
 
   /** A JSON-RPC error answer from the server: it did respond, so the outcome is known unless it failed internally. */
-  static ToolResult fromMcpError(McpError error, EffectClass effect, Redactor redactor) {
-    String message = redactor.scrub(error.getJsonRpcError() == null ? String.valueOf(error.getMessage())
+  static ToolResult fromMcpError(McpError error, EffectClass effect) {
+    String message = Redaction.scrub(error.getJsonRpcError() == null ? String.valueOf(error.getMessage())
         : error.getJsonRpcError().message());
     int code = error.getJsonRpcError() == null ? INTERNAL_ERROR : error.getJsonRpcError().code();
     if (code == INTERNAL_ERROR && effect.isWrite()) {
@@ -58,13 +59,13 @@ final class McpOutcomes {
     return ToolResult.rejected("the MCP server refused the call: " + message);
   }
 
-  static ToolResult fromCallResult(McpSchema.CallToolResult result, Redactor redactor) {
+  static ToolResult fromCallResult(McpSchema.CallToolResult result) {
     Object value = valueOf(result);
     if (Boolean.TRUE.equals(result.isError())) {
       String text = value instanceof String s ? s : String.valueOf(value);
-      return ToolResult.rejected(redactor.scrub("the tool reported an error: " + text));
+      return ToolResult.rejected(Redaction.scrub("the tool reported an error: " + text));
     }
-    return ToolResult.success(redactor.scrubValue(value));
+    return ToolResult.success(Redaction.scrubValue(value));
   }
 
   /** Structured content when the server gave it, plain text when every part is text, else the content parts. */

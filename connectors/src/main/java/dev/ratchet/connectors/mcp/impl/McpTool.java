@@ -25,16 +25,14 @@ final class McpTool extends DescribedTool {
   private final String remoteName;
   private final McpCall call;
   private final Runnable checkCredentials;
-  private final Redactor redactor;
 
   McpTool(String name, McpSchema.Tool remote, EffectClass effect, ApprovalRule approval, Duration timeout,
-          String source, McpCall call, Runnable checkCredentials, Redactor redactor) {
+          String source, McpCall call, Runnable checkCredentials) {
     super(name, remote.description() == null ? remote.title() : remote.description(), schemaOf(remote), effect,
         approval, timeout, source);
     this.remoteName = remote.name();
     this.call = call;
     this.checkCredentials = checkCredentials;
-    this.redactor = redactor;
   }
 
 
@@ -56,7 +54,7 @@ final class McpTool extends DescribedTool {
       checkCredentials.run();
       Map<String, Object> meta = Map.of(IDEMPOTENCY_KEY_META, invocation.idempotencyKey().value());
       return client.callTool(new McpSchema.CallToolRequest(remoteName, JsonBridge.toMap(invocation.arguments()), meta));
-    }, result -> McpOutcomes.fromCallResult(result, redactor));
+    }, result -> McpOutcomes.fromCallResult(result));
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.ratchet.connectors.mcp.McpToolPin;
 import dev.ratchet.connectors.mcp.McpToolSource;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolResult;
@@ -26,7 +27,6 @@ public final class McpToolSourceImpl implements McpToolSource {
 
   private final Vertx vertx;
   private final McpServerConfig config;
-  private final Redactor redactor;
   private final McpConnection connection;
   private final McpCall call;
   private final String source;
@@ -36,12 +36,15 @@ public final class McpToolSourceImpl implements McpToolSource {
   public McpToolSourceImpl(Vertx vertx, McpServerConfig config) {
     this.vertx = vertx;
     this.config = config;
-    List<Secret> secrets = new ArrayList<>(config.env().values());
-    secrets.addAll(config.headers().values());
-    this.redactor = new Redactor(secrets);
-    this.connection = new McpConnection(vertx, config, redactor);
-    this.call = new McpCall(vertx, connection, config.name(), redactor);
+    this.connection = new McpConnection(vertx, config);
+    this.call = new McpCall(vertx, connection, config.name());
     this.source = "mcp:" + config.name();
+    // known to the redactor before the first connect: another server may print them before this one starts
+    vertx.executeBlocking(() -> {
+      config.env().values().forEach(Redaction::remember);
+      config.headers().values().forEach(Redaction::remember);
+      return null;
+    }, false);
     long every = config.healthCheckInterval().toMillis();
     this.healthTimer = every > 0 ? vertx.setPeriodic(every, id -> pingIfConnected()) : -1;
   }
@@ -152,7 +155,7 @@ public final class McpToolSourceImpl implements McpToolSource {
     EffectClass effect = McpEffects.effectClass(remote.annotations(), pin);
     ApprovalRule approval = McpEffects.approval(remote.annotations(), pin, effect);
     return new McpTool(config.toolPrefix() + remote.name(), remote, effect, approval, config.requestTimeout(), source,
-        call, this::checkCredentials, redactor);
+        call, this::checkCredentials);
   }
 
   /** Reading each header secret first turns a missing credential into "did not run" before anything is sent. */
@@ -179,7 +182,7 @@ public final class McpToolSourceImpl implements McpToolSource {
                 .put("description", r.description()).put("mimeType", r.mimeType()));
           }
           JsonObject value = new JsonObject().put("resources", items).put("nextCursor", result.nextCursor());
-          return ToolResult.success(redactor.scrubValue(value));
+          return ToolResult.success(Redaction.scrubValue(value));
         }));
     JsonObject readSchema = new JsonObject().put("type", "object")
         .put("properties", new JsonObject().put("uri", new JsonObject().put("type", "string")))
@@ -193,7 +196,7 @@ public final class McpToolSourceImpl implements McpToolSource {
               for (McpSchema.ResourceContents c : result.contents()) {
                 contents.add(JsonBridge.toJsonObject(c));
               }
-              return ToolResult.success(redactor.scrubValue(new JsonObject().put("contents", contents)));
+              return ToolResult.success(Redaction.scrubValue(new JsonObject().put("contents", contents)));
             }));
     return List.of(list, read);
   }
@@ -211,7 +214,7 @@ public final class McpToolSourceImpl implements McpToolSource {
           JsonObject args = inv.arguments().getJsonObject("arguments", new JsonObject());
           return client.getPrompt(new McpSchema.GetPromptRequest(inv.arguments().getString("name"),
               JsonBridge.toMap(args)));
-        }, result -> ToolResult.success(redactor.scrubValue(JsonBridge.toJsonObject(result)))));
+        }, result -> ToolResult.success(Redaction.scrubValue(JsonBridge.toJsonObject(result)))));
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.ratchet.connectors.provider.ProviderHealth;
 import dev.ratchet.connectors.provider.ResolveOptions;
 import dev.ratchet.connectors.provider.ToolProvider;
 import dev.ratchet.connectors.provider.ToolProviderOptions;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolNotSentException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -70,7 +71,7 @@ public abstract class BaseToolProvider implements ToolProvider {
     return http.send(HttpMethod.GET, path, query, null).map(resp -> resp.statusCode() / 100 == 2
             ? new ProviderHealth(true, true, null)
             : new ProviderHealth(true, false, id + " answered " + resp.statusCode() + ": " + http.errorText(resp)))
-        .otherwise(err -> new ProviderHealth(true, false, http.redactor().scrub(err.getMessage())));
+        .otherwise(err -> new ProviderHealth(true, false, Redaction.scrub(err.getMessage())));
   }
 
   @Override

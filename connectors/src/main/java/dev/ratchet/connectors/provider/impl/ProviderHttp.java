@@ -1,7 +1,7 @@
 package dev.ratchet.connectors.provider.impl;
 
-import dev.ratchet.connectors.mcp.impl.Redactor;
 import dev.ratchet.connectors.provider.ProviderException;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.ToolNotSentException;
 import io.vertx.core.Future;
@@ -17,7 +17,6 @@ import io.vertx.ext.web.client.WebClientOptions;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
@@ -33,7 +32,6 @@ public final class ProviderHttp {
   private final Secret apiKey;
   private final BiConsumer<HttpRequest<Buffer>, String> auth;
   private final Duration timeout;
-  private final Redactor redactor;
   private final String provider;
 
   public ProviderHttp(Vertx vertx, String provider, String baseUrl, Secret apiKey,
@@ -45,11 +43,6 @@ public final class ProviderHttp {
     this.apiKey = apiKey;
     this.auth = auth;
     this.timeout = timeout;
-    this.redactor = new Redactor(List.of(apiKey));
-  }
-
-  public Redactor redactor() {
-    return redactor;
   }
 
   public Secret apiKey() {
@@ -77,8 +70,9 @@ public final class ProviderHttp {
     Future<HttpResponse<Buffer>> sent = body == null ? request.send() : request.sendJsonObject(body);
     return sent.recover(err -> Future.failedFuture(neverLeft(err)
         ? new ToolNotSentException("the tool did not run, so it is safe to call again: " + provider
-            + " could not be reached (" + redactor.scrub(String.valueOf(err.getMessage())) + ")")
-        : new ProviderCallException(provider + " did not answer: " + redactor.scrub(String.valueOf(err.getMessage())))));
+            + " could not be reached (" + Redaction.scrub(String.valueOf(err.getMessage())) + ")")
+        : new ProviderCallException(provider + " did not answer: "
+            + Redaction.scrub(String.valueOf(err.getMessage())))));
   }
 
   /** For catalogue and connection calls: the JSON body of a 2xx answer, or a {@link ProviderException}. */
@@ -112,7 +106,7 @@ public final class ProviderHttp {
       // keep the raw text
     }
     text = text == null ? "" : text;
-    return redactor.scrub(text.length() > 500 ? text.substring(0, 500) + "..." : text);
+    return Redaction.scrub(text.length() > 500 ? text.substring(0, 500) + "..." : text);
   }
 
   private static boolean neverLeft(Throwable err) {

@@ -3,6 +3,7 @@ package dev.ratchet.connectors.provider.impl;
 import dev.ratchet.connectors.impl.DescribedTool;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
 import io.vertx.core.Future;
@@ -44,7 +45,7 @@ public final class ProviderTool extends DescribedTool {
   @Override
   public Future<ToolResult> invoke(ToolInvocation invocation) {
     try {
-      return run.apply(invocation);
+      return run.apply(invocation).map(Redaction::scrub);
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }

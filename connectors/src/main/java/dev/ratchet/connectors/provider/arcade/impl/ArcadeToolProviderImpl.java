@@ -24,6 +24,7 @@ import dev.ratchet.connectors.provider.impl.EffectHints;
 import dev.ratchet.connectors.provider.impl.HttpOutcomes;
 import dev.ratchet.connectors.provider.impl.ProviderTool;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
@@ -185,14 +186,14 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
       JsonObject json = resp.bodyAsJsonObject();
       JsonObject output = json == null ? new JsonObject() : json.getJsonObject("output", new JsonObject());
       if (json != null && json.getBoolean("success", false)) {
-        return ToolResult.success(http.redactor().scrubValue(output.getValue("value")));
+        return ToolResult.success(Redaction.scrubValue(output.getValue("value")));
       }
       JsonObject auth = output.getJsonObject("authorization", output.getJsonObject("requires_authorization"));
       if (auth != null && !"completed".equals(auth.getString("status"))) {
         return ToolResult.rejected("the user has not authorized this tool yet: ask them to open " + auth.getString("url"));
       }
       JsonObject error = output.getJsonObject("error", new JsonObject());
-      String message = http.redactor().scrub("arcade reported an error: " + error.getString("message", "unknown error"));
+      String message = Redaction.scrub("arcade reported an error: " + error.getString("message", "unknown error"));
       return error.getBoolean("can_retry", false)
           ? ToolResult.retryable(message, error.getLong("retry_after_ms", 0L))
           : ToolResult.rejected(message);

@@ -24,6 +24,7 @@ import dev.ratchet.connectors.provider.impl.EffectHints;
 import dev.ratchet.connectors.provider.impl.HttpOutcomes;
 import dev.ratchet.connectors.provider.impl.ProviderTool;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
@@ -201,10 +202,10 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
       }
       JsonObject json = resp.bodyAsJsonObject();
       if (json != null && json.getBoolean("successful", false)) {
-        return ToolResult.success(http.redactor().scrubValue(json.getValue("data")));
+        return ToolResult.success(Redaction.scrubValue(json.getValue("data")));
       }
       Object error = json == null ? "empty answer" : json.getValue("error");
-      return ToolResult.rejected(http.redactor().scrub("composio reported an error: " + error));
+      return ToolResult.rejected(Redaction.scrub("composio reported an error: " + error));
     });
   }
 
