@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.redis;
 
+import dev.ratchet.runtime.impl.ChildEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,7 +90,7 @@ final class IdleChildren implements AutoCloseable {
   private void makeIdle(long child) throws InterruptedException {
     String failure;
     try {
-      Process p = new ProcessBuilder(chrt, "--idle", "--pid", "0", String.valueOf(child))
+      Process p = ChildEnvironment.minimal(new ProcessBuilder(chrt, "--idle", "--pid", "0", String.valueOf(child)))
           .redirectErrorStream(true).start();
       if (!p.waitFor(5, TimeUnit.SECONDS)) {
         p.destroyForcibly();

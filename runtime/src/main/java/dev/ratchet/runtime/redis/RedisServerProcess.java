@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.redis;
 
+import dev.ratchet.runtime.impl.ChildEnvironment;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -188,7 +189,8 @@ public final class RedisServerProcess implements AutoCloseable {
     } else {
       cmd.addAll(List.of("--appendonly", "yes", "--appendfsync", launch.appendfsync()));
     }
-    Process process = new ProcessBuilder(cmd).redirectErrorStream(true)
+    // redis-server needs none of this JVM's variables, which hold credentials
+    Process process = ChildEnvironment.minimal(new ProcessBuilder(cmd)).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     RedisServerProcess server = new RedisServerProcess(process, p, dataDir, launch.binary(), socket,
         launch.password(), cmd);
