@@ -24,10 +24,12 @@ public final class EventStream {
 
   private final Vertx vertx;
   private final Ratchet ratchet;
+  private final SessionAccess access;
 
-  public EventStream(Vertx vertx, Ratchet ratchet) {
+  public EventStream(Vertx vertx, Ratchet ratchet, SessionAccess access) {
     this.vertx = vertx;
     this.ratchet = ratchet;
+    this.access = access;
   }
 
   public void mount(Router router) {
@@ -37,6 +39,17 @@ public final class EventStream {
 
   private void stream(RoutingContext ctx) {
     String sessionId = ctx.pathParam("sessionId");
+    // checked before the stream opens, so a session that is not the caller's answers a JSON 404
+    access.visible(AuthHandler.principal(ctx), sessionId).onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+      } else if (!ctx.response().closed()) {
+        open(ctx, sessionId);
+      }
+    });
+  }
+
+  private void open(RoutingContext ctx, String sessionId) {
     HttpServerResponse response = ctx.response();
     response.setChunked(true).putHeader("Content-Type", "text/event-stream; charset=utf-8")
         .putHeader("Cache-Control", "no-store").putHeader("X-Accel-Buffering", "no");

@@ -69,6 +69,7 @@ public final class LoginRoutes {
       session.put(AuthHandler.SESSION_NAME, p.name());
       session.put(AuthHandler.SESSION_ROLE, p.role().wireName());
       session.put(AuthHandler.SESSION_CALLER, p.callerId());
+      session.put(AuthHandler.SESSION_TENANTS, p.tenants().encode());
       session.put(AuthHandler.SESSION_CSRF, PasswordHash.newToken());
       if (json) {
         Replies.json(ctx, 200, new JsonObject().put("name", p.name()).put("role", p.role().wireName())
@@ -99,7 +100,8 @@ public final class LoginRoutes {
   private void me(RoutingContext ctx) {
     Principal p = AuthHandler.principal(ctx);
     JsonObject me = new JsonObject().put("name", p.name()).put("role", p.role().wireName())
-        .put("callerId", p.callerId());
+        .put("callerId", p.callerId()).put("tenants", p.tenants().all() ? (Object) "*"
+            : new io.vertx.core.json.JsonArray(p.tenants().callers()));
     if (!p.viaToken()) {
       // the page reads its CSRF token here; same-origin only, and the response is never cached
       me.put("csrfToken", (String) ctx.session().get(AuthHandler.SESSION_CSRF));

@@ -24,10 +24,14 @@ public final class SessionRoutes {
 
   private final Ratchet ratchet;
   private final RatchetMetrics metrics;
+  private final SessionAccess access;
+  private final SessionList sessions;
 
-  public SessionRoutes(Ratchet ratchet, RatchetMetrics metrics) {
+  public SessionRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
     this.ratchet = ratchet;
     this.metrics = metrics;
+    this.access = access;
+    this.sessions = new SessionList(ratchet.journal());
   }
 
   public void mount(Router router) {
@@ -50,26 +54,7 @@ public final class SessionRoutes {
       Replies.fail(ctx, e);
       return;
     }
-    ratchet.journal().recentSessions(offset, limit).compose(ids -> {
-      List<Future<JsonObject>> infos = new ArrayList<>();
-      for (String id : ids) {
-        infos.add(ratchet.journal().sessionInfo(id).map(info -> info.copy().put("sessionId", id)));
-      }
-      return Future.all(infos).map(cf -> {
-        JsonArray list = new JsonArray();
-        for (int i = 0; i < cf.size(); i++) {
-          JsonObject info = cf.resultAt(i);
-          info.remove("owner");
-          info.remove("epoch");
-          list.add(info);
-        }
-        JsonObject page = new JsonObject().put("sessions", list).put("offset", offset).put("limit", limit);
-        if (ids.size() == limit) {
-          page.put("next", "/api/sessions?offset=" + (offset + limit) + "&limit=" + limit);
-        }
-        return page;
-      });
-    }).onComplete(ar -> {
+    sessions.page(AuthHandler.principal(ctx), offset, limit).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
       } else {
@@ -80,14 +65,9 @@ public final class SessionRoutes {
 
   private void timeline(RoutingContext ctx) {
     String sessionId = ctx.pathParam("sessionId");
-    ratchet.journal().sessionInfo(sessionId).compose(info -> {
-      if (info.getString("agent") == null) {
-        return Future.failedFuture(new RatchetException("UNKNOWN_SESSION", "no session '" + sessionId + "'"));
-      }
-      return JournalReader.all(ratchet.journal(), sessionId)
-          .compose(events -> JournalReader.withResults(ratchet.journal(), sessionId, events))
-          .map(events -> Timeline.build(sessionId, info, events));
-    }).onComplete(ar -> {
+    access.visible(AuthHandler.principal(ctx), sessionId).compose(info -> JournalReader.all(ratchet.journal(), sessionId)
+        .compose(events -> JournalReader.withResults(ratchet.journal(), sessionId, events))
+        .map(events -> Timeline.build(sessionId, info, events))).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
       } else {
@@ -120,7 +100,8 @@ public final class SessionRoutes {
     // who: the logged-in user or token name, never a value from the body
     String who = AuthHandler.principal(ctx).name();
     long started = System.nanoTime();
-    ratchet.reconcile(sessionId, new CallId(callId), outcome, who, note).onComplete(ar -> {
+    access.visible(AuthHandler.principal(ctx), sessionId)
+        .compose(info -> ratchet.reconcile(sessionId, new CallId(callId), outcome, who, note)).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
         return;

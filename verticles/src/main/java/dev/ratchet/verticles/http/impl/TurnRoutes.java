@@ -27,11 +27,13 @@ public final class TurnRoutes {
   private final Vertx vertx;
   private final Ratchet ratchet;
   private final RatchetMetrics metrics;
+  private final SessionAccess access;
 
-  public TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics) {
+  public TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
     this.vertx = vertx;
     this.ratchet = ratchet;
     this.metrics = metrics;
+    this.access = access;
   }
 
   public void mount(Router router) {
@@ -66,11 +68,12 @@ public final class TurnRoutes {
       return;
     }
     long started = System.nanoTime();
+    Principal principal = AuthHandler.principal(ctx);
     // the session's caller is who authenticated, never what the body says
-    String callerId = AuthHandler.principal(ctx).callerId();
-    accept(agent, sessionId, callerId, turn).onComplete(ar -> {
+    String callerId = principal.callerId();
+    access.mayUse(principal, sessionId).compose(v -> accept(agent, sessionId, callerId, turn)).onComplete(ar -> {
       if (ar.failed()) {
-        Replies.fail(ctx, ar.cause());
+        access.edgeError(principal, sessionId, ar.cause()).onComplete(err -> Replies.fail(ctx, err.result()));
         return;
       }
       metrics.journalAppend("submit", System.nanoTime() - started);
@@ -108,8 +111,10 @@ public final class TurnRoutes {
       Replies.fail(ctx, Replies.invalid("'wait' must be a number of seconds"));
       return;
     }
-    Future<TurnResult> lookup = wait == 0 ? ratchet.journal().turnResult(sessionId, turnId)
-        : awaitResult(sessionId, turnId, wait * 1000L);
+    // the session is checked once: its caller never changes after it exists
+    Future<TurnResult> lookup = access.visible(AuthHandler.principal(ctx), sessionId)
+        .compose(info -> wait == 0 ? ratchet.journal().turnResult(sessionId, turnId)
+            : awaitResult(sessionId, turnId, wait * 1000L));
     lookup.onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
