@@ -19,7 +19,7 @@ import static dev.ratchet.runtime.testing.Await.await;
 
 /**
  * A runtime on real Redis with one agent, {@code shop}, and the HTTP server on a free port.
- * Users: ana (approver), vic (viewer); token {@link #AGENT_TOKEN} (agent).
+ * Users: ana (approver), vic (viewer), both seeing every tenant; token {@link #AGENT_TOKEN} (agent).
  */
 final class ShopRuntime implements AutoCloseable {
 
@@ -33,6 +33,11 @@ final class ShopRuntime implements AutoCloseable {
   final List<JsonObject> writes = new CopyOnWriteArrayList<>();
 
   ShopRuntime(TestRedis redis) {
+    this(redis, null);
+  }
+
+  /** As {@link #ShopRuntime(TestRedis)}, serving HTTP with these settings (port and host are set here). */
+  ShopRuntime(TestRedis redis, HttpOptions http) {
     ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redis.url()).keyPrefix(redis.keyPrefix())
         .sessionIdleMillis(2_000)));
     FunctionToolSource tools = FunctionToolSource.create("shop-tools")
@@ -58,9 +63,9 @@ final class ShopRuntime implements AutoCloseable {
               return Future.succeededFuture(ToolResult.uncertain("the provider did not answer in time"));
             }));
     await(ratchet.register(AgentDefinition.builder("shop").toolSource(tools).build()));
-    HttpOptions options = HttpOptions.create().port(0).host("127.0.0.1").bodyLimitBytes(64 * 1024)
-        .user("ana", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000))
-        .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000))
+    HttpOptions options = http != null ? http.port(0).host("127.0.0.1") : HttpOptions.create().port(0).host("127.0.0.1").bodyLimitBytes(64 * 1024)
+        .user("ana", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null, List.of("*"))
+        .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null, List.of("*"))
         .token("support-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN));
     server = new HttpServerVerticle(ratchet, options);
     await(vertx.deployVerticle(server));

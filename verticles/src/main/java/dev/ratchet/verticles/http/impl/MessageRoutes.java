@@ -73,7 +73,7 @@ public final class MessageRoutes {
     String callerId = principal.callerId();
     Future<Future<AgentReply>> accepted = access.mayUse(principal, sessionId).compose(v ->
         ratchet instanceof RatchetImpl
-            ? ((RatchetImpl) ratchet).acceptMessage(agent, sessionId, callerId, messageId, text)
+            ? ((RatchetImpl) ratchet).acceptMessage(agent, sessionId, callerId, principal.name(), messageId, text)
             : Future.succeededFuture(ratchet.send(agent, sessionId, callerId, text)));
     accepted.onComplete(ar -> {
       if (ar.failed()) {

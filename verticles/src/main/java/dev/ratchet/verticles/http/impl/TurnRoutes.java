@@ -71,7 +71,10 @@ public final class TurnRoutes {
     Principal principal = AuthHandler.principal(ctx);
     // the session's caller is who authenticated, never what the body says
     String callerId = principal.callerId();
-    access.mayUse(principal, sessionId).compose(v -> accept(agent, sessionId, callerId, turn)).onComplete(ar -> {
+    // the creator's name is kept with a session it creates, for the four-eyes rule
+    Future<Future<TurnResult>> accepted = access.mayUse(principal, sessionId)
+        .compose(v -> accept(agent, sessionId, callerId, principal.name(), turn));
+    accepted.onComplete(ar -> {
       if (ar.failed()) {
         access.edgeError(principal, sessionId, ar.cause()).onComplete(err -> Replies.fail(ctx, err.result()));
         return;
@@ -92,9 +95,10 @@ public final class TurnRoutes {
   }
 
   /** Answers once the turn is journaled; the inner future completes with the results. */
-  private Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, Turn turn) {
+  private Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
+                                            Turn turn) {
     if (ratchet instanceof RatchetImpl) {
-      return ((RatchetImpl) ratchet).accept(agent, sessionId, callerId, turn);
+      return ((RatchetImpl) ratchet).accept(agent, sessionId, callerId, creator, turn);
     }
     // another implementation: no "journaled" signal, so answer with the submission itself
     return Future.succeededFuture(ratchet.submit(agent, sessionId, callerId, turn));
