@@ -75,12 +75,13 @@ public final class RunCommand implements Callable<Integer> {
     HttpOptions http = HttpOptions.fromConfig(cfg.getJsonObject("http"));
     String generated = null;
     if (http.users().isEmpty()) {
-      // a fresh install has nobody to log in as: make one approver for this run
+      // a fresh install has nobody to log in as: make one approver for this run, who sees every session
       String password = env.get("RATCHET_ADMIN_PASSWORD");
       if (password == null || password.isBlank()) {
         password = generated = PasswordHash.newToken().substring(0, 16);
       }
-      http.user("admin", Role.APPROVER, PasswordHash.hashPassword(password.toCharArray()));
+      http.user("admin", Role.APPROVER, PasswordHash.hashPassword(password.toCharArray()), null,
+          java.util.List.of(HttpOptions.ALL_TENANTS));
     }
     String demoToken = null;
     if (demo != null && http.tokens().isEmpty()) {
