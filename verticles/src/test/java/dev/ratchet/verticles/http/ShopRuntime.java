@@ -19,7 +19,8 @@ import static dev.ratchet.runtime.testing.Await.await;
 
 /**
  * A runtime on real Redis with one agent, {@code shop}, and the HTTP server on a free port.
- * Users: ana (approver), vic (viewer), both seeing every tenant; token {@link #AGENT_TOKEN} (agent).
+ * Users: ana (approver), vic (viewer), both seeing every tenant, and tess (approver) who sees
+ * tenant-t's sessions only; token {@link #AGENT_TOKEN} (agent).
  */
 final class ShopRuntime implements AutoCloseable {
 
@@ -66,6 +67,8 @@ final class ShopRuntime implements AutoCloseable {
     HttpOptions options = http != null ? http.port(0).host("127.0.0.1") : HttpOptions.create().port(0).host("127.0.0.1").bodyLimitBytes(64 * 1024)
         .user("ana", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null, List.of("*"))
         .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null, List.of("*"))
+        .user("tess", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null,
+            List.of("tenant-t"))
         .token("support-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN));
     server = new HttpServerVerticle(ratchet, options);
     await(vertx.deployVerticle(server));
