@@ -18,9 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -147,18 +150,19 @@ class TenantIsolationTest {
     JsonObject reconcile = new JsonObject().put("outcome", "succeeded").put("note", "checked");
 
     for (String id : List.of(s, never)) {
-      List<Http.Answer> answers = List.of(
-          botB().get("/api/sessions/" + id + "/turns/t1"),
-          botB().get("/api/sessions/" + id + "/turns/t1?wait=1"),
-          botB().get("/api/sessions/" + id + "/events"),
-          botB().get("/api/sessions/" + id + "/messages"),
-          bob.get("/api/sessions/" + id),
-          bob.post("/api/sessions/" + id + "/calls/" + callId + "/reconcile", reconcile),
-          bob.post("/api/approvals/" + id + "/" + callId, decision));
-      for (Http.Answer a : answers) {
-        assertThat(a.status()).as(a.raw().uri() + " " + a.body()).isEqualTo(404);
-        assertThat(a.json()).as(a.raw().uri().toString()).isEqualTo(missing(id));
-      }
+      Map<String, Supplier<Http.Answer>> routes = new LinkedHashMap<>();
+      routes.put("results", () -> botB().get("/api/sessions/" + id + "/turns/t1"));
+      routes.put("long poll", () -> botB().get("/api/sessions/" + id + "/turns/t1?wait=1"));
+      routes.put("events", () -> botB().getOrStream("/api/sessions/" + id + "/events"));
+      routes.put("messages", () -> botB().get("/api/sessions/" + id + "/messages"));
+      routes.put("timeline", () -> bob.get("/api/sessions/" + id));
+      routes.put("reconcile", () -> bob.post("/api/sessions/" + id + "/calls/" + callId + "/reconcile", reconcile));
+      routes.put("decide", () -> bob.post("/api/approvals/" + id + "/" + callId, decision));
+      routes.forEach((route, call) -> {
+        Http.Answer a = call.get();
+        assertThat(a.status()).as(route + " " + id + ": " + a.body()).isEqualTo(404);
+        assertThat(a.json()).as(route + " " + id).isEqualTo(missing(id));
+      });
     }
     // a turn or a message into it is refused in the same words, and nothing is journaled
     Http.Answer submit = botB().post("/api/sessions/" + s + "/turns", HttpApiTest.turn("t1",
@@ -264,17 +268,15 @@ class TenantIsolationTest {
       HttpApiTest.sleep(50);
     }
     assertThat(chatWrites).filteredOn(w -> "C-7".equals(w.getString("order"))).hasSize(1);
-  }
 
-  @Test
-  void fourEyesLetsTheCreatorsTenantColleagueDecideAWriteOfAnAgentsSession() {
-    // alice did not create this session (tenant a's agent token did): the rule does not stop her
-    String s = tenantASessionWithAPendingWrite();
-    JsonObject request = HttpApiTest.awaitPending(person("alice"), s);
-    Http.Answer decided = person("alice").post("/api/approvals/" + s + "/" + request.getString("callId"),
-        new JsonObject().put("argumentsHash", request.getString("argumentsHash")).put("approved", false)
+    // a session alice did not create (tenant a's agent token did): the rule does not stop her
+    String agents = tenantASessionWithAPendingWrite();
+    JsonObject theirs = HttpApiTest.awaitPending(alice, agents);
+    Http.Answer decided = alice.post("/api/approvals/" + agents + "/" + theirs.getString("callId"),
+        new JsonObject().put("argumentsHash", theirs.getString("argumentsHash")).put("approved", false)
             .put("reason", "not today"));
     assertThat(decided.status()).as(decided.body()).isEqualTo(200);
     assertThat(decided.json().getString("status")).isEqualTo("rejected");
   }
 }
+
