@@ -319,7 +319,7 @@ async function showSession(sessionId) {
       turn.calls.map(c => callView(sessionId, c, render))));
     view.replaceChildren(el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
       el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + (t.caller ? ' · caller ' + t.caller : '')
-        + ' · started ' + when(t.createdAt) }),
+        + (t.creator ? ' · created by ' + t.creator : '') + ' · started ' + when(t.createdAt) }),
       conversationView(sessionId, t, render),
       ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]));
   };

@@ -258,6 +258,7 @@ class TenantIsolationTest {
     assertThat(own.json().getString("message")).contains("alice").contains("http.fourEyes");
     assertThat(HttpApiTest.awaitPending(alice, s).getString("callId")).isEqualTo(request.getString("callId"));
     assertThat(chatWrites).noneMatch(w -> "C-7".equals(w.getString("order")));
+    assertThat(person("bea").get("/api/sessions/" + s).json().getString("creator")).isEqualTo("alice");
 
     Http.Answer other = person("bea").post("/api/approvals/" + s + "/" + request.getString("callId"), approve);
     assertThat(other.status()).as(other.body()).isEqualTo(200);
