@@ -5,18 +5,14 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
-import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Sessions: {@code GET /api/sessions?offset=&limit=} (recent first), {@code GET /api/sessions/:id}
- * (the timeline) and {@code POST /api/sessions/:id/calls/:callId/reconcile}.
+ * (the timeline) and {@code POST /api/sessions/:id/calls/:callId/reconcile}, each for the
+ * principal's tenants only ({@link SessionAccess}, {@link SessionList}).
  */
 public final class SessionRoutes {
 
