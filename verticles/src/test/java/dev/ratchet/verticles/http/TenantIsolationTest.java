@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
@@ -8,10 +9,13 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.agent.ModelResponse;
 import dev.ratchet.runtime.agent.ScriptedModel;
+import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -216,6 +220,33 @@ class TenantIsolationTest {
     assertThat(metrics.json().getString("code")).isEqualTo("FORBIDDEN");
     assertThat(person("alice").get("/api/me").json().getJsonArray("tenants")).containsExactly("tenant-a");
     assertThat(person("olga").get("/api/me").json().getString("tenants")).isEqualTo("*");
+  }
+
+  @Test
+  void aTenantsRequestReachesItsInboxEvenBehindAThousandOfAnotherTenant() {
+    RedisJournal journal = shop.ratchet.journal();
+    String a = tenantASessionWithAPendingWrite();
+    String flood = newId("flood");
+    try {
+      // then tenant b's requests, journaled as the oldest of all: the first thousand of the shared index
+      List<Future<String>> requested = new ArrayList<>();
+      for (int i = 0; i < 1_000; i++) {
+        String s = flood + "-" + i;
+        Turn t = Turn.of("t1", new ToolCall("refund_order", new JsonObject().put("order", "F-" + i)));
+        long at = i + 1;
+        requested.add(journal.claim(s, "flood-node").compose(epoch -> journal.submitTurn(s, epoch, "shop", "tenant-b", t,
+            false, null).compose(v -> journal.approvalRequested(epoch, new ApprovalRequest("shop", s, "t1",
+            t.callId(s, 0), "refund_order", EffectClass.NON_IDEMPOTENT_WRITE, t.calls().get(0).arguments(), "h",
+            "approval required by tool", at, 0)))));
+      }
+      await(Future.all(requested));
+
+      assertThat(approvalSessions(person("alice"))).contains(a).noneMatch(id -> id.startsWith(flood));
+      assertThat(approvalSessions(person("bob"))).hasSize(1_000).allMatch(id -> id.startsWith(flood));
+    } finally {
+      await(journal.send(Request.cmd(Command.ZREMRANGEBYSCORE).arg(REDIS.keyPrefix() + ":approvals").arg(1)
+          .arg(1_000)));
+    }
   }
 
   @Test

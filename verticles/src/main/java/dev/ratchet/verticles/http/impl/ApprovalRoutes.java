@@ -26,6 +26,14 @@ import java.util.Map;
  */
 public final class ApprovalRoutes {
 
+  /** Most requests one answer lists (an operator's: the oldest across every tenant). */
+  static final int MAX_SHOWN = 1_000;
+  /**
+   * Most pending requests read, oldest first, to find those of a principal limited to some
+   * tenants, so that other tenants' requests cannot push its own out of the first {@value #MAX_SHOWN}.
+   */
+  static final int MAX_SCANNED = 5_000;
+
   private final Ratchet ratchet;
   private final RatchetMetrics metrics;
   private final SessionAccess access;
@@ -46,13 +54,18 @@ public final class ApprovalRoutes {
 
   private void list(RoutingContext ctx) {
     Tenants tenants = AuthHandler.principal(ctx).tenants();
-    ratchet.pendingApprovals().compose(all -> visible(tenants, all)).onComplete(ar -> {
+    Future<List<ApprovalRequest>> pending = tenants.all() ? ratchet.pendingApprovals()
+        : ratchet.journal().pendingApprovals(MAX_SCANNED).compose(all -> visible(tenants, all));
+    pending.onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
         return;
       }
       JsonArray list = new JsonArray();
       for (ApprovalRequest r : ar.result()) {
+        if (list.size() == MAX_SHOWN) {
+          break;
+        }
         list.add(r.toJson());
       }
       if (tenants.all()) {
@@ -65,9 +78,6 @@ public final class ApprovalRoutes {
 
   /** The requests of sessions the principal sees; one metadata read per distinct session. */
   private Future<List<ApprovalRequest>> visible(Tenants tenants, List<ApprovalRequest> all) {
-    if (tenants.all()) {
-      return Future.succeededFuture(all);
-    }
     Map<String, Future<JsonObject>> infos = new LinkedHashMap<>();
     for (ApprovalRequest r : all) {
       infos.computeIfAbsent(r.sessionId(), id -> ratchet.journal().sessionInfo(id));
