@@ -192,9 +192,12 @@ async function showSessions(offset) {
     el('td', { text: s.caller || '—' }),
     el('td', { text: when(s.updatedAt) }),
     el('td', { text: when(s.createdAt) })));
+  // the server says where the next page starts: a page shows only your tenants' sessions, so it
+  // may cover more of the session index than its length
+  const next = data.next ? parseInt(new URLSearchParams(data.next.split('?')[1]).get('offset'), 10) : null;
   const pager = el('p', {},
-    offset > 0 ? el('a', { href: '#/sessions/' + Math.max(0, offset - limit) }, '← newer') : null, ' ',
-    data.next ? el('a', { href: '#/sessions/' + (offset + limit) }, 'older →') : null);
+    offset > 0 ? el('a', { href: '#/sessions/0' }, '← newest') : null, ' ',
+    next !== null ? el('a', { href: '#/sessions/' + next }, 'older →') : null);
   document.getElementById('view').replaceChildren(el('h2', {}, 'Sessions'),
     rows.length === 0 ? el('p', { className: 'empty' }, 'No sessions yet.')
       : el('table', { id: 'sessions' }, el('thead', {}, el('tr', {}, el('th', {}, 'Session'), el('th', {}, 'Agent'),
@@ -330,7 +333,7 @@ async function showSession(sessionId) {
       turn.calls.map(c => callView(sessionId, c, render))));
     view.replaceChildren(el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
       el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + (t.caller ? ' · caller ' + t.caller : '')
-        + ' · started ' + when(t.createdAt) }),
+        + (t.creator ? ' · created by ' + t.creator : '') + ' · started ' + when(t.createdAt) }),
       conversationView(sessionId, t, render),
       ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]), more);
   };

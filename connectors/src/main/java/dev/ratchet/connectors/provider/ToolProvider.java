@@ -47,12 +47,22 @@ public interface ToolProvider {
 
   Future<AuthStatus> getAuthStatus(String authId);
 
-  /** Whether each connection is still active, keyed by connection id. */
-  Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items);
+  /**
+   * Whether each connection is still active for {@code identity} (resolved as in
+   * {@link #resolveTools}), keyed by connection id. A connection of another identity reads
+   * {@code false}, exactly like a missing one: its state is never revealed. Fails with
+   * {@code NO_IDENTITY} when {@code identity} names nobody.
+   */
+  Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items, ResolveOptions identity);
 
   Future<ProviderPage<ProviderConnection>> listConnections(ListConnectionsOptions options);
 
   Future<ProviderHealth> getHealth();
 
-  Future<Void> revokeConnection(String connectionId);
+  /**
+   * Revokes one of {@code identity}'s connections. Fails with {@code CONNECTION_NOT_OWNED} when the
+   * connection is not one of its own (another identity's, or none: the answer is the same), and
+   * with {@code NO_IDENTITY} when {@code identity} names nobody; nothing is revoked then.
+   */
+  Future<Void> revokeConnection(String connectionId, ResolveOptions identity);
 }

@@ -158,6 +158,11 @@ public final class AgentLoop {
    * message with {@code CALLER_MISMATCH}. Null accepts the session's own caller (trusted callers only).
    */
   public Future<Future<AgentReply>> accept(String messageId, String text, String callerId) {
+    return accept(messageId, text, callerId, null);
+  }
+
+  /** As {@link #accept(String, String, String)}; a session this message creates records {@code creator}. */
+  public Future<Future<AgentReply>> accept(String messageId, String text, String callerId, String creator) {
     RatchetException badId = messageId == null ? null : Ids.problem("messageId", messageId);
     if (badId != null) {
       return Future.failedFuture(badId);
@@ -171,7 +176,8 @@ public final class AgentLoop {
       long now = System.currentTimeMillis();
       JsonObject entry = new JsonObject().put("type", "user").put("messageId", id).put("text", text).put("at", now);
       JsonObject data = new JsonObject().put("messageId", id).put("text", text);
-      return append(() -> journal.messageUser(sessionId, engine.epoch(), catalog.agent(), callerId, id, entry, data))
+      return append(() -> journal.messageUser(sessionId, engine.epoch(), catalog.agent(), callerId, creator, id, entry,
+          data))
           .map(appended -> {
             engine.callerAccepted(callerId);
             if (appended.created()) {

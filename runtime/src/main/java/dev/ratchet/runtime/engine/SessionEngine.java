@@ -186,6 +186,14 @@ public final class SessionEngine {
    * A turn over the engine's limits ({@link TurnLimits}) is refused whole and journals nothing.
    */
   public Future<Future<TurnResult>> accept(Turn turn, String callerId) {
+    return accept(turn, callerId, null);
+  }
+
+  /**
+   * As {@link #accept(Turn, String)}; a session this turn creates records {@code creator}, the
+   * name of the user or token that submitted it (null: none), for the four-eyes rule.
+   */
+  public Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator) {
     RatchetException overLimit = TurnLimits.problem(turn, options);
     if (overLimit != null) {
       return Future.failedFuture(overLimit);
@@ -214,7 +222,7 @@ public final class SessionEngine {
       boolean index = indexedAt < 0 || now - indexedAt >= INDEX_REFRESH_MILLIS;
       CallStart start = first == null ? null : new CallStart(first.callId, 1, first.startData(1));
       submitting++;
-      return journal.submitTurn(sessionId, epoch, catalog.agent(), callerId, turn, index, start).onComplete(ar -> {
+      return journal.submitTurn(sessionId, epoch, catalog.agent(), callerId, creator, turn, index, start).onComplete(ar -> {
         submitting--;
         if (ar.succeeded() && index) {
           indexedAt = now;

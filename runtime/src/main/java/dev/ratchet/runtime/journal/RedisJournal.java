@@ -210,6 +210,15 @@ public final class RedisJournal {
    */
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, Turn turn,
                                          boolean index, CallStart firstWrite) {
+    return submitTurn(sessionId, epoch, agent, callerId, null, turn, index, firstWrite);
+  }
+
+  /**
+   * As {@link #submitTurn(String, long, String, String, Turn, boolean, CallStart)}; a session this
+   * turn creates also records {@code creator}, the name of the user or token that submitted it (null: none).
+   */
+  public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
+                                         Turn turn, boolean index, CallStart firstWrite) {
     JsonObject spec = turn.toJson();
     String encodedSpec = spec.encode();
     String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
@@ -227,6 +236,7 @@ public final class RedisJournal {
     args.add(agent);
     args.add(now);
     args.add(callerId == null ? "" : callerId);
+    args.add(creator == null ? "" : creator);
     if (firstWrite != null) {
       keyList.add(keys.call(sessionId, firstWrite.callId().value()));
       args.add(StepEntries.field("call.started", firstWrite.callId().value()));
@@ -668,6 +678,13 @@ public final class RedisJournal {
   /** As {@link #messageUser(String, long, String, String, JsonObject, JsonObject)}, with the caller rule of {@link #submitTurn(String, long, String, String, Turn)}. */
   public Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String callerId,
                                                 String messageId, JsonObject entry, JsonObject eventData) {
+    return messageUser(sessionId, epoch, agent, callerId, null, messageId, entry, eventData);
+  }
+
+  /** As {@link #messageUser(String, long, String, String, String, JsonObject, JsonObject)}; a session it creates records {@code creator}. */
+  public Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String callerId,
+                                                String creator, String messageId, JsonObject entry,
+                                                JsonObject eventData) {
     String now = now();
     List<Request> indexes = List.of(
         Request.cmd(Command.SADD).arg(keys.activeSessions()).arg(sessionId),
@@ -675,7 +692,7 @@ public final class RedisJournal {
     return batch(indexes)
         .compose(v -> run(Script.MESSAGE_USER, loopKeys(sessionId),
             List.of(String.valueOf(epoch), messageId, entry.encode(), agent, now, eventData.encode(),
-                callerId == null ? "" : callerId)))
+                callerId == null ? "" : callerId, creator == null ? "" : creator)))
         .map(r -> new ConversationAppend(Long.parseLong(r.get(1).toString()), "ok".equals(r.get(0).toString()), entry));
   }
 
@@ -787,16 +804,19 @@ public final class RedisJournal {
     });
   }
 
-  /** Session metadata: agent, epoch, owner, createdAt, updatedAt and caller (when it has one); empty when unknown. */
+  /**
+   * Session metadata: agent, epoch, owner, createdAt, updatedAt, caller and creator (each when it
+   * has one); empty when unknown.
+   */
   public Future<JsonObject> sessionInfo(String sessionId) {
     return send(Request.cmd(Command.HMGET).arg(keys.meta(sessionId)).arg("agent").arg("epoch").arg("owner")
-        .arg("createdAt").arg("updatedAt").arg("caller")).map(r -> {
+        .arg("createdAt").arg("updatedAt").arg("caller").arg("creator")).map(r -> {
           JsonObject json = new JsonObject();
-          String[] names = {"agent", "epoch", "owner", "createdAt", "updatedAt", "caller"};
+          String[] names = {"agent", "epoch", "owner", "createdAt", "updatedAt", "caller", "creator"};
           for (int i = 0; i < names.length; i++) {
             if (r.get(i) != null) {
               String v = r.get(i).toString();
-              json.put(names[i], i == 0 || i == 2 || i == 5 ? v : (Object) Long.parseLong(v));
+              json.put(names[i], i == 1 || i == 3 || i == 4 ? (Object) Long.parseLong(v) : v);
             }
           }
           return json;

@@ -2,6 +2,7 @@
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] loop  KEYS[4] conversation
 -- ARGV[1] epoch  ARGV[2] message id  ARGV[3] entry (json)  ARGV[4] agent  ARGV[5] now  ARGV[6] event data (json)
 -- ARGV[7] caller ('' for none: a new session gets no caller, an existing one keeps its own)
+-- ARGV[8] creator: the name of the user or token that sends ('' for none); kept only by a new session
 if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
 end
@@ -24,6 +25,9 @@ if not agent then
   redis.call('HSET', KEYS[1], 'agent', ARGV[4], 'createdAt', ARGV[5])
   if ARGV[7] ~= '' then
     redis.call('HSET', KEYS[1], 'caller', ARGV[7])
+  end
+  if ARGV[8] and ARGV[8] ~= '' then
+    redis.call('HSET', KEYS[1], 'creator', ARGV[8])
   end
 end
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[5])

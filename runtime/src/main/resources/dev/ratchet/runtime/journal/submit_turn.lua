@@ -4,7 +4,8 @@
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight  KEYS[5] the first write's call (optional)
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] turn spec (json)  ARGV[4] spec hash  ARGV[5] agent  ARGV[6] now
 -- ARGV[7] caller ('' for none: a new session gets no caller, an existing one keeps its own)
--- ARGV[8] the first write's event field ('call.started <call id>')  ARGV[9] its attempt  ARGV[10] its started event data (json), when KEYS[5] is given
+-- ARGV[8] creator: the name of the user or token that submits ('' for none); kept only by a new session
+-- ARGV[9] the first write's event field ('call.started <call id>')  ARGV[10] its attempt  ARGV[11] its started event data (json), when KEYS[5] is given
 local meta = redis.call('HMGET', KEYS[1], 'epoch', 'agent', 'caller')
 if meta[1] ~= ARGV[1] then
   return redis.error_reply('FENCED session owned by a newer epoch')
@@ -33,6 +34,9 @@ if not agent then
   if ARGV[7] ~= '' then
     redis.call('HSET', KEYS[1], 'caller', ARGV[7])
   end
+  if ARGV[8] ~= '' then
+    redis.call('HSET', KEYS[1], 'creator', ARGV[8])
+  end
 end
 redis.call('HSET', KEYS[1], 'updatedAt', ARGV[6])
 redis.call('HSET', KEYS[3], 'spec', ARGV[3], 'specHash', ARGV[4], 'status', 'running', 'submittedAt', ARGV[6])
@@ -42,8 +46,8 @@ redis.call('SADD', KEYS[4], ARGV[2])
 -- turn's spec, which the turn's hash holds and RedisJournal.events reads from there
 -- the turn is new, so no call of it has a record yet (J1): its first write needs no lookup
 if KEYS[5] then
-  redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[9], 'startedAt', ARGV[6])
-  redis.call('XADD', KEYS[2], '*', 'turn', ARGV[2], 'at', ARGV[6], 'turn.submitted', '', ARGV[8], ARGV[10])
+  redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[10], 'startedAt', ARGV[6])
+  redis.call('XADD', KEYS[2], '*', 'turn', ARGV[2], 'at', ARGV[6], 'turn.submitted', '', ARGV[9], ARGV[11])
   return {'new', '1'}
 end
 redis.call('XADD', KEYS[2], '*', 'turn', ARGV[2], 'at', ARGV[6], 'turn.submitted', '')

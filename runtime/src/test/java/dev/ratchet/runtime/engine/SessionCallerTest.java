@@ -232,6 +232,24 @@ class SessionCallerTest {
     assertThat(await(node.journal.conversation(sessionId))).hasSize(4).noneMatch(e -> "m2".equals(e.getString("messageId")));
   }
 
+  @Test
+  void theSessionKeepsTheNameOfWhoCreatedItAndALaterTurnNeverChangesIt() {
+    Node node = new Node();
+    SessionEngine engine = node.start();
+    await(engine.accept(turn("t1", "look"), "tenant-a", "alice").compose(done -> done));
+    await(engine.accept(turn("t2", "look"), "tenant-a", "bea").compose(done -> done));
+    await(engine.submit(turn("t3", "look")));
+    JsonObject info = await(node.journal.sessionInfo(sessionId));
+    assertThat(info.getString("creator")).isEqualTo("alice");
+    assertThat(info.getString("caller")).isEqualTo("tenant-a");
+
+    // the trusted Java API names no creator: the session has none
+    String other = "java-" + UUID.randomUUID();
+    long epoch = await(node.journal.claim(other, "n"));
+    await(node.journal.submitTurn(other, epoch, "caller-agent", "tenant-a", turn("t1", "look")));
+    assertThat(await(node.journal.sessionInfo(other)).containsKey("creator")).isFalse();
+  }
+
   private static void sleep(long ms) {
     try {
       Thread.sleep(ms);

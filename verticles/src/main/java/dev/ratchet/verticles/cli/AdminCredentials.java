@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -83,7 +84,9 @@ final class AdminCredentials {
       if (generated) {
         password = stored.password;
       }
-      http.user("admin", Role.APPROVER, PasswordHash.hashPassword(password.toCharArray()));
+      // the one person of a fresh install approves every session, whichever caller it belongs to
+      http.user("admin", Role.APPROVER, PasswordHash.hashPassword(password.toCharArray()), null,
+          List.of(HttpOptions.ALL_TENANTS));
       out.lines.add("  Log in as admin with " + (!generated ? "the password from RATCHET_ADMIN_PASSWORD"
           : stored.created ? "password " + password + " (generated; kept in " + file + ", readable only by you)"
           : "the password in " + file) + " (configure http.users to choose your own)");

@@ -11,25 +11,36 @@ import java.util.List;
  * <pre>{@code
  * "http": {
  *   "port": 8080, "host": "127.0.0.1", "bodyLimitBytes": 1048576, "preAuthBodyLimitBytes": 16384,
- *   "secureCookies": false, "sessionStore": "redis",
+ *   "secureCookies": false, "sessionStore": "redis", "fourEyes": false,
  *   "login": {"freeFailures": 5, "lockoutMillis": 1000, "maxLockoutMillis": 900000},
- *   "users":  [{"name": "ana", "role": "approver", "passwordHash": "pbkdf2-sha256$310000$..."}],
+ *   "users":  [{"name": "ana", "role": "approver", "passwordHash": "pbkdf2-sha256$310000$...",
+ *               "tenants": ["tenant-acme"]},
+ *              {"name": "ops", "role": "viewer", "passwordHash": "pbkdf2-sha256$310000$...", "tenants": "*"}],
  *   "tokens": [{"name": "support-bot", "role": "agent", "tokenHash": "<hex sha-256>"},
  *              {"name": "acme-bot", "role": "agent", "tokenHash": "<hex sha-256>", "resourceId": "tenant-acme"}]
  * }
  * }</pre>
  * The sessions a user or token creates over HTTP belong to its caller id: its {@code resourceId}
  * when one is configured, else its name. Tools with caller-supplied connections run as that id.
+ * A user or token sees the sessions of its own caller id and of the callers in its {@code tenants}
+ * ({@code "*"}: every session, also those created without a caller through the Java API).
  * {@code RATCHET_HTTP_PORT} overrides the port. The default host answers on this machine only;
  * {@code "host": "0.0.0.0"} serves every interface (then behind TLS, with {@code secureCookies}).
  */
 public final class HttpOptions {
 
-  /** A person who logs in to the dashboard; {@code resourceId} may be null (the name is the caller id). */
-  public record User(String name, Role role, String passwordHash, String resourceId) {
+  /**
+   * A person who logs in to the dashboard; {@code resourceId} may be null (the name is the caller id),
+   * {@code tenants} may be null (sees its own caller id's sessions only).
+   */
+  public record User(String name, Role role, String passwordHash, String resourceId, List<String> tenants) {
 
     public User(String name, Role role, String passwordHash) {
-      this(name, role, passwordHash, null);
+      this(name, role, passwordHash, null, null);
+    }
+
+    public User(String name, Role role, String passwordHash, String resourceId) {
+      this(name, role, passwordHash, resourceId, null);
     }
 
     /** The caller id of the sessions this user creates. */
@@ -38,11 +49,18 @@ public final class HttpOptions {
     }
   }
 
-  /** An API token for an agent or script, known only by its SHA-256; {@code resourceId} may be null (the name is the caller id). */
-  public record Token(String name, Role role, String tokenHash, String resourceId) {
+  /**
+   * An API token for an agent or script, known only by its SHA-256; {@code resourceId} may be null
+   * (the name is the caller id), {@code tenants} may be null (sees its own caller id's sessions only).
+   */
+  public record Token(String name, Role role, String tokenHash, String resourceId, List<String> tenants) {
 
     public Token(String name, Role role, String tokenHash) {
-      this(name, role, tokenHash, null);
+      this(name, role, tokenHash, null, null);
+    }
+
+    public Token(String name, Role role, String tokenHash, String resourceId) {
+      this(name, role, tokenHash, resourceId, null);
     }
 
     /** The caller id of the sessions this token creates. */
@@ -54,6 +72,8 @@ public final class HttpOptions {
   /** What a caller id may hold: it is also sent to tool providers as their user id. */
   private static final java.util.regex.Pattern CALLER_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.:@+-]{1,128}");
 
+  /** The {@code tenants} value of an operator: every session, also those created without a caller. */
+  public static final String ALL_TENANTS = "*";
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_BODY_LIMIT = 1024 * 1024;
   public static final long DEFAULT_PRE_AUTH_BODY_LIMIT = 16 * 1024;
@@ -72,6 +92,7 @@ public final class HttpOptions {
   private long loginLockoutMillis = 1_000;
   private long loginMaxLockoutMillis = 15 * 60_000L;
   private long sessionTimeoutMillis = 8 * 3600_000L;
+  private boolean fourEyes;
   private final List<User> users = new ArrayList<>();
   private final List<Token> tokens = new ArrayList<>();
 
@@ -105,15 +126,22 @@ public final class HttpOptions {
     o.loginLockout(login.getInteger("freeFailures", o.loginFreeFailures),
         login.getLong("lockoutMillis", o.loginLockoutMillis), login.getLong("maxLockoutMillis", o.loginMaxLockoutMillis));
     o.sessionTimeoutMillis = json.getLong("sessionTimeoutMillis", o.sessionTimeoutMillis);
+    Object fourEyes = json.getValue("fourEyes", false);
+    if (!(fourEyes instanceof Boolean)) {
+      throw new IllegalArgumentException("http.fourEyes must be true or false");
+    }
+    o.fourEyes = (Boolean) fourEyes;
     for (Object u : json.getJsonArray("users", new JsonArray())) {
       JsonObject user = (JsonObject) u;
       o.user(user.getString("name"), Role.fromWireName(user.getString("role", "viewer")),
-          user.getString("passwordHash"), user.getString("resourceId"));
+          user.getString("passwordHash"), user.getString("resourceId"),
+          tenants("http.users", user.getString("name"), user.getValue("tenants")));
     }
     for (Object t : json.getJsonArray("tokens", new JsonArray())) {
       JsonObject token = (JsonObject) t;
       o.token(token.getString("name"), Role.fromWireName(token.getString("role", "agent")),
-          token.getString("tokenHash"), token.getString("resourceId"));
+          token.getString("tokenHash"), token.getString("resourceId"),
+          tenants("http.tokens", token.getString("name"), token.getValue("tenants")));
     }
     return o;
   }
@@ -181,13 +209,65 @@ public final class HttpOptions {
 
   /** Adds a dashboard user whose sessions belong to {@code resourceId} (null: to its name). */
   public HttpOptions user(String name, Role role, String passwordHash, String resourceId) {
+    return user(name, role, passwordHash, resourceId, null);
+  }
+
+  /**
+   * Adds a dashboard user whose sessions belong to {@code resourceId} (null: to its name) and who
+   * sees the sessions of its own caller id and of {@code tenants} (null: its own only;
+   * {@code ["*"]}: every session).
+   */
+  public HttpOptions user(String name, Role role, String passwordHash, String resourceId, List<String> tenants) {
     if (name == null || name.isBlank() || passwordHash == null || passwordHash.isBlank()) {
       throw new IllegalArgumentException("http.users entries need 'name' and 'passwordHash'");
     }
-    User user = new User(name, role, passwordHash, resourceId);
     checkResourceId("http.users", name, resourceId);
-    users.add(user);
+    checkTenants("http.users", name, tenants);
+    users.add(new User(name, role, passwordHash, resourceId, tenants == null ? null : List.copyOf(tenants)));
     return this;
+  }
+
+  /** The {@code tenants} setting as a list: absent is null, {@code "*"} is {@code ["*"]}. */
+  private static List<String> tenants(String section, String name, Object value) {
+    if (value == null) {
+      return null;
+    }
+    if (ALL_TENANTS.equals(value)) {
+      return List.of(ALL_TENANTS);
+    }
+    if (!(value instanceof JsonArray)) {
+      throw new IllegalArgumentException(section + " entry '" + name + "': 'tenants' must be \"*\" or a list of"
+          + " caller ids");
+    }
+    List<String> list = new ArrayList<>();
+    for (Object t : (JsonArray) value) {
+      if (!(t instanceof String)) {
+        throw new IllegalArgumentException(section + " entry '" + name + "': 'tenants' must hold caller ids"
+            + " (strings), found " + t);
+      }
+      list.add((String) t);
+    }
+    return list;
+  }
+
+  private static void checkTenants(String section, String name, List<String> tenants) {
+    if (tenants == null) {
+      return;
+    }
+    if (tenants.isEmpty()) {
+      throw new IllegalArgumentException(section + " entry '" + name + "': 'tenants' is empty; leave it out to see"
+          + " only the entry's own sessions");
+    }
+    if (tenants.contains(ALL_TENANTS) && tenants.size() > 1) {
+      throw new IllegalArgumentException(section + " entry '" + name + "': 'tenants' \"*\" already means every"
+          + " tenant; give it alone");
+    }
+    for (String t : tenants) {
+      if (!ALL_TENANTS.equals(t) && (t == null || !CALLER_ID.matcher(t).matches())) {
+        throw new IllegalArgumentException(section + " entry '" + name + "': tenant '" + t + "' is not a caller id"
+            + " (1-128 of [A-Za-z0-9_.:@+-]) nor \"*\"");
+      }
+    }
   }
 
   private static void checkResourceId(String section, String name, String resourceId) {
@@ -204,12 +284,31 @@ public final class HttpOptions {
 
   /** Adds an API token whose sessions belong to {@code resourceId} (null: to the token's name). */
   public HttpOptions token(String name, Role role, String tokenHash, String resourceId) {
+    return token(name, role, tokenHash, resourceId, null);
+  }
+
+  /**
+   * Adds an API token whose sessions belong to {@code resourceId} (null: to the token's name) and
+   * which sees the sessions of its own caller id and of {@code tenants} (null: its own only;
+   * {@code ["*"]}: every session).
+   */
+  public HttpOptions token(String name, Role role, String tokenHash, String resourceId, List<String> tenants) {
     if (name == null || name.isBlank() || tokenHash == null || !tokenHash.matches("[0-9a-fA-F]{64}")) {
       throw new IllegalArgumentException("http.tokens entries need 'name' and 'tokenHash' (hex SHA-256)");
     }
-    Token token = new Token(name, role, tokenHash.toLowerCase(java.util.Locale.ROOT), resourceId);
     checkResourceId("http.tokens", name, resourceId);
-    tokens.add(token);
+    checkTenants("http.tokens", name, tenants);
+    tokens.add(new Token(name, role, tokenHash.toLowerCase(java.util.Locale.ROOT), resourceId,
+        tenants == null ? null : List.copyOf(tenants)));
+    return this;
+  }
+
+  /**
+   * Four-eyes approvals: when on, nobody may decide a write in a session they created themselves
+   * (over HTTP, under their user or token name). Off by default.
+   */
+  public HttpOptions fourEyes(boolean fourEyes) {
+    this.fourEyes = fourEyes;
     return this;
   }
 
@@ -251,6 +350,10 @@ public final class HttpOptions {
 
   public long sessionTimeoutMillis() {
     return sessionTimeoutMillis;
+  }
+
+  public boolean fourEyes() {
+    return fourEyes;
   }
 
   public List<User> users() {

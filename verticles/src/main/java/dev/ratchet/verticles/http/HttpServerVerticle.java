@@ -14,6 +14,7 @@ import dev.ratchet.verticles.http.impl.PreAuthBody;
 import dev.ratchet.verticles.http.impl.PrefixedSessionRedis;
 import dev.ratchet.verticles.http.impl.RatchetMetrics;
 import dev.ratchet.verticles.http.impl.Replies;
+import dev.ratchet.verticles.http.impl.SessionAccess;
 import dev.ratchet.verticles.http.impl.SessionRoutes;
 import dev.ratchet.verticles.http.impl.TurnRoutes;
 import dev.ratchet.verticles.impl.RatchetImpl;
@@ -137,12 +138,14 @@ public final class HttpServerVerticle extends VerticleBase {
     router.route().handler(BodyHandler.create(false).setBodyLimit(options.bodyLimitBytes()));
     login.mountProtected(router);
     health.mountProtected(router);
-    new TurnRoutes(vertx, ratchet, metrics).mount(router);
-    new EventStream(vertx, ratchet).mount(router);
-    new SessionRoutes(ratchet, metrics).mount(router);
-    new ApprovalRoutes(ratchet, metrics).mount(router);
+    // every route that names a session answers only for sessions the caller's tenants include
+    SessionAccess access = new SessionAccess(ratchet.journal());
+    new TurnRoutes(vertx, ratchet, metrics, access).mount(router);
+    new EventStream(vertx, ratchet, access).mount(router);
+    new SessionRoutes(ratchet, metrics, access).mount(router);
+    new ApprovalRoutes(ratchet, metrics, access, options.fourEyes()).mount(router);
     new CatalogRoutes(ratchet).mount(router);
-    new MessageRoutes(vertx, ratchet).mount(router);
+    new MessageRoutes(vertx, ratchet, access).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, 404, "NOT_FOUND", "no such endpoint"));
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
 

@@ -38,6 +38,7 @@ public final class ErrorCodes {
         return 401;
       case "FORBIDDEN":
       case "CALLER_MISMATCH":
+      case "FOUR_EYES":
         return 403;
       case "UNKNOWN_AGENT":
       case "UNKNOWN_CALL":

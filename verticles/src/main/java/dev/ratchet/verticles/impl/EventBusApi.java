@@ -16,7 +16,8 @@ import java.util.List;
 
 /**
  * Ratchet's event-bus protocol. The event bus is in-process (or the application's own cluster), so
- * it is trusted like the Java API: a submit or message may name the session's {@code callerId}.
+ * it is trusted like the Java API: a submit or message may name the session's {@code callerId}, and
+ * no address applies the HTTP API's tenants (docs/HTTP-API.md): never bridge it to untrusted clients.
  * Every malformed message gets an error reply with a status code
  * and a {@code CODE: message} text; nothing here lets a bad message stop the verticle.
  */

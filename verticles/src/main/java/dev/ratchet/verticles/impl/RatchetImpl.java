@@ -174,6 +174,15 @@ public final class RatchetImpl implements Ratchet {
    * {@link Ratchet#submit(String, String, String, Turn)}); null accepts the session's own caller.
    */
   public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, Turn turn) {
+    return accept(agent, sessionId, callerId, null, turn);
+  }
+
+  /**
+   * As {@link #accept(String, String, String, Turn)}; a session this turn creates records
+   * {@code creator}, the name of the user or token that submitted it over HTTP (null: none).
+   */
+  public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
+                                           Turn turn) {
     // before the session is claimed: a refused turn leaves no trace in the journal
     RatchetException refused = Ids.problem("sessionId", sessionId);
     refused = refused != null ? refused : Ids.problem("agent", agent);
@@ -190,15 +199,15 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException("UNKNOWN_AGENT", "no agent named '" + agent
           + "'; registered agents: " + agents.keySet()));
     }
-    return accept(catalog, sessionId, callerId, turn, 3);
+    return accept(catalog, sessionId, callerId, creator, turn, 3);
   }
 
-  private Future<Future<TurnResult>> accept(ToolCatalog catalog, String sessionId, String callerId, Turn turn,
-                                            int tries) {
-    return manager.session(sessionId, catalog).compose(v -> v.accept(turn, callerId)).recover(err -> {
+  private Future<Future<TurnResult>> accept(ToolCatalog catalog, String sessionId, String callerId, String creator,
+                                            Turn turn, int tries) {
+    return manager.session(sessionId, catalog).compose(v -> v.accept(turn, callerId, creator)).recover(err -> {
       if (tries > 1 && err instanceof RatchetException
           && SessionVerticle.PASSIVATED.equals(((RatchetException) err).code())) {
-        return accept(catalog, sessionId, callerId, turn, tries - 1);
+        return accept(catalog, sessionId, callerId, creator, turn, tries - 1);
       }
       return Future.failedFuture(err);
     });
@@ -220,6 +229,12 @@ public final class RatchetImpl implements Ratchet {
   /** As {@link #acceptMessage(String, String, String, String)} for the session of {@code callerId}; null accepts the session's own. */
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String messageId,
                                                   String text) {
+    return acceptMessage(agent, sessionId, callerId, null, messageId, text);
+  }
+
+  /** As {@link #acceptMessage(String, String, String, String, String)}; a session it creates records {@code creator}. */
+  public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
+                                                  String messageId, String text) {
     if (callerId != null && !CALLER_ID.matcher(callerId).matches()) {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST",
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
@@ -242,15 +257,15 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException("UNKNOWN_AGENT", "no agent named '" + agent
           + "'; registered agents: " + agents.keySet()));
     }
-    return acceptMessage(catalog, sessionId, callerId, messageId, text, 3);
+    return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, 3);
   }
 
   private Future<Future<AgentReply>> acceptMessage(ToolCatalog catalog, String sessionId, String callerId,
-                                                   String messageId, String text, int tries) {
-    return manager.session(sessionId, catalog).compose(v -> v.message(messageId, text, callerId)).recover(err -> {
+                                                   String creator, String messageId, String text, int tries) {
+    return manager.session(sessionId, catalog).compose(v -> v.message(messageId, text, callerId, creator)).recover(err -> {
       if (tries > 1 && err instanceof RatchetException
           && SessionVerticle.PASSIVATED.equals(((RatchetException) err).code())) {
-        return acceptMessage(catalog, sessionId, callerId, messageId, text, tries - 1);
+        return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, tries - 1);
       }
       return Future.failedFuture(err);
     });

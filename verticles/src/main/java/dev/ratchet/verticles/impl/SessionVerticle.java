@@ -115,7 +115,7 @@ final class SessionVerticle extends VerticleBase {
   }
 
   /** Journals the turn; the outer future completes once journaled, the inner one with the results. */
-  Future<Future<TurnResult>> accept(Turn turn, String callerId) {
+  Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator) {
     Promise<Future<TurnResult>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
@@ -125,7 +125,7 @@ final class SessionVerticle extends VerticleBase {
       }
       accepting++;
       lastActivity = System.currentTimeMillis();
-      engine.accept(turn, callerId).onComplete(ar -> {
+      engine.accept(turn, callerId, creator).onComplete(ar -> {
         accepting--;
         lastActivity = System.currentTimeMillis();
         if (ar.succeeded()) {
@@ -138,7 +138,7 @@ final class SessionVerticle extends VerticleBase {
   }
 
   /** Journals a user message for the agent loop; the outer future completes once journaled, the inner with the reply. */
-  Future<Future<AgentReply>> message(String messageId, String text, String callerId) {
+  Future<Future<AgentReply>> message(String messageId, String text, String callerId, String creator) {
     Promise<Future<AgentReply>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
@@ -152,7 +152,7 @@ final class SessionVerticle extends VerticleBase {
       }
       accepting++;
       lastActivity = System.currentTimeMillis();
-      loop.accept(messageId, text, callerId).onComplete(ar -> {
+      loop.accept(messageId, text, callerId, creator).onComplete(ar -> {
         accepting--;
         lastActivity = System.currentTimeMillis();
         accepted.handle(ar);

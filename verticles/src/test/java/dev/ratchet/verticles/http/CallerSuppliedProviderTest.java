@@ -69,7 +69,8 @@ class CallerSuppliedProviderTest {
     HttpServerVerticle server = new HttpServerVerticle(ratchet, HttpOptions.create().port(0).host("127.0.0.1")
         .token("acme-bot", Role.AGENT, PasswordHash.hashToken(TOKEN_A), "tenant-a")
         .token("tenant-b", Role.AGENT, PasswordHash.hashToken(TOKEN_B))
-        .user("vic", Role.VIEWER, PasswordHash.hashPassword(ShopRuntime.PASSWORD.toCharArray(), 1_000)));
+        .user("vic", Role.VIEWER, PasswordHash.hashPassword(ShopRuntime.PASSWORD.toCharArray(), 1_000), null,
+            List.of("*")));
     await(vertx.deployVerticle(server));
     base = "http://127.0.0.1:" + server.actualPort();
   }
@@ -137,15 +138,16 @@ class CallerSuppliedProviderTest {
     assertThat(viewer.get("/api/me").json().getString("callerId")).isEqualTo("vic");
     assertThat(tenantA.get("/api/me").json().getString("callerId")).isEqualTo("tenant-a");
 
-    // tenant-b cannot submit into tenant-a's session, nor read a turn's results by submitting it again
+    // tenant-b cannot submit into tenant-a's session, nor read a turn's results by submitting it again:
+    // the session answers as if it did not exist
     int eventsBefore = await(ratchet.journal().events(sessionA, null, 10_000)).size();
     int executed = composio.executions.size();
     Http.Answer intruder = tenantB.post("/api/sessions/" + sessionA + "/turns", turn("t2"));
-    assertThat(intruder.status()).as(intruder.body()).isEqualTo(403);
-    assertThat(intruder.json().getString("code")).isEqualTo("CALLER_MISMATCH");
-    assertThat(intruder.json().getString("message")).contains("another caller").doesNotContain("tenant-a");
+    assertThat(intruder.status()).as(intruder.body()).isEqualTo(404);
+    assertThat(intruder.json()).isEqualTo(new JsonObject().put("code", "UNKNOWN_SESSION")
+        .put("message", "no session '" + sessionA + "'"));
     Http.Answer replay = tenantB.post("/api/sessions/" + sessionA + "/turns", turn("t1"));
-    assertThat(replay.status()).isEqualTo(403);
+    assertThat(replay.status()).isEqualTo(404);
     assertThat(replay.json().containsKey("results")).isFalse();
     assertThat(await(ratchet.journal().events(sessionA, null, 10_000))).hasSize(eventsBefore);
     assertThat(await(ratchet.journal().turnResult(sessionA, "t2"))).isNull();
@@ -193,7 +195,7 @@ class CallerSuppliedProviderTest {
 
     // and over HTTP, tenant-a's token cannot join it
     Http.Answer intruder = Http.bearer(base, TOKEN_A).post("/api/sessions/" + session + "/turns", turn("t3"));
-    assertThat(intruder.status()).isEqualTo(403);
+    assertThat(intruder.status()).isEqualTo(404);
     assertThat(composio.executions).hasSize(2);
   }
 }

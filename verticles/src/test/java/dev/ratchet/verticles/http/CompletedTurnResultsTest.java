@@ -94,7 +94,8 @@ class CompletedTurnResultsTest {
     String s = session();
     long epoch = await(journal.claim(s, "older-node"));
     Turn t = Turn.of("t1", new ToolCall("look_up_order", new JsonObject().put("id", "B-1")));
-    await(journal.submitTurn(s, epoch, "shop", t));
+    // the agent token's own session: its stream is read with that token below
+    await(journal.submitTurn(s, epoch, "shop", "support-bot", t));
     CallResult record = new CallResult(0, t.callId(s, 0), "look_up_order", null, EffectClass.READ,
         Outcome.SUCCEEDED, order("B-1"), null, 1, false, false, null, 3, null);
     await(journal.callCompleted(s, epoch, "t1", record));

@@ -115,6 +115,30 @@ class DashboardBrowserTest {
   }
 
   @Test
+  void anApproverOfOneTenantSeesOnlyItsRequestsCountAndSessions() {
+    HttpApiTest.base = base;
+    String theirs = submit("t1", HttpApiTest.call("refund_order", new JsonObject().put("order", "T-0")));
+    String mine = "tenant-t-" + UUID.randomUUID().toString().substring(0, 8);
+    shop.ratchet.submit("shop", mine, "tenant-t", dev.ratchet.runtime.Turn.of("t1",
+        new dev.ratchet.runtime.ToolCall("refund_order", new JsonObject().put("order", "T-1"))));
+    HttpApiTest.awaitPending(Http.login(base, "ana", ShopRuntime.PASSWORD), theirs);
+    HttpApiTest.awaitPending(Http.login(base, "ana", ShopRuntime.PASSWORD), mine);
+
+    browser = Browser.open(base);
+    browser.login("tess", ShopRuntime.PASSWORD);
+    browser.approvalCard(mine);
+    assertThat(browser.driver.findElements(By.cssSelector("section.approval"))).hasSize(1);
+    assertThat(browser.driver.findElement(By.id("inbox-count")).getText()).isEqualTo("1");
+
+    browser.driver.get(base + "/#/sessions");
+    browser.waitFor(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-session-id='" + mine + "']")));
+    assertThat(browser.driver.findElements(By.cssSelector("#sessions tbody tr"))).hasSize(1);
+    browser.driver.get(base + "/#/session/" + theirs);
+    assertThat(browser.waitFor(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#view p.error")))
+        .getText()).contains("no session '" + theirs + "'");
+  }
+
+  @Test
   void approverRejectsWithAReasonAndTheWriteNeverRuns() {
     HttpApiTest.base = base;
     browser = Browser.open(base);

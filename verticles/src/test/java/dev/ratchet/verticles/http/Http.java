@@ -91,6 +91,25 @@ final class Http {
     }
   }
 
+  /** A GET whose answer may be an endless event stream: a stream is closed unread, its body given as "(event stream)". */
+  Answer getOrStream(String path) {
+    try {
+      HttpResponse<java.io.InputStream> r = client.send(request(path).GET().build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      String body;
+      try (java.io.InputStream in = r.body()) {
+        body = r.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream") ? "(event stream)"
+            : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      }
+      return new Answer(r.statusCode(), body, null);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   HttpClient client() {
     return client;
   }

@@ -4,6 +4,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,6 +78,37 @@ class HttpOptionsTest {
     JsonObject bad = new JsonObject().put("tokens", new JsonArray().add(new JsonObject().put("name", "bot")
         .put("tokenHash", TOKEN_HASH).put("resourceId", "has spaces")));
     assertThatThrownBy(() -> HttpOptions.fromConfig(bad, null)).hasMessageContaining("resourceId");
+  }
+
+  @Test
+  void usersAndTokensMayBeGivenTenantsToSeeAndFourEyesIsOffUnlessTurnedOn() {
+    JsonObject http = new JsonObject().put("fourEyes", true)
+        .put("users", new JsonArray()
+            .add(new JsonObject().put("name", "ana").put("role", "approver").put("passwordHash", "h")
+                .put("tenants", new JsonArray().add("tenant-a").add("tenant-b")))
+            .add(new JsonObject().put("name", "ops").put("role", "viewer").put("passwordHash", "h").put("tenants", "*")))
+        .put("tokens", new JsonArray()
+            .add(new JsonObject().put("name", "bot").put("tokenHash", TOKEN_HASH).put("tenants", new JsonArray().add("*")))
+            .add(new JsonObject().put("name", "plain").put("tokenHash", TOKEN_HASH)));
+    HttpOptions o = HttpOptions.fromConfig(http, null);
+    assertThat(o.fourEyes()).isTrue();
+    assertThat(o.users()).extracting(HttpOptions.User::tenants).containsExactly(List.of("tenant-a", "tenant-b"),
+        List.of("*"));
+    assertThat(o.tokens()).extracting(HttpOptions.Token::tenants).containsExactly(List.of("*"), null);
+    assertThat(HttpOptions.fromConfig(new JsonObject(), null).fourEyes()).isFalse();
+  }
+
+  @Test
+  void badTenantListsAreRefusedNamingTheEntry() {
+    for (Object bad : List.of(new JsonArray(), new JsonArray().add("*").add("tenant-a"), new JsonArray().add("a b"),
+        new JsonArray().add(5), "tenant-a", 7)) {
+      JsonObject http = new JsonObject().put("tokens", new JsonArray().add(new JsonObject().put("name", "bot")
+          .put("tokenHash", TOKEN_HASH).put("tenants", bad)));
+      assertThatThrownBy(() -> HttpOptions.fromConfig(http, null)).as(String.valueOf(bad))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'bot'").hasMessageContaining("tenant");
+    }
+    assertThatThrownBy(() -> HttpOptions.fromConfig(new JsonObject().put("fourEyes", "yes"), null))
+        .hasMessageContaining("http.fourEyes");
   }
 
   @Test

@@ -19,7 +19,8 @@ import static dev.ratchet.runtime.testing.Await.await;
 
 /**
  * A runtime on real Redis with one agent, {@code shop}, and the HTTP server on a free port.
- * Users: ana (approver), vic (viewer); token {@link #AGENT_TOKEN} (agent).
+ * Users: ana (approver), vic (viewer), both seeing every tenant, and tess (approver) who sees
+ * tenant-t's sessions only; token {@link #AGENT_TOKEN} (agent).
  */
 final class ShopRuntime implements AutoCloseable {
 
@@ -33,11 +34,20 @@ final class ShopRuntime implements AutoCloseable {
   final List<JsonObject> writes = new CopyOnWriteArrayList<>();
 
   ShopRuntime(TestRedis redis) {
-    this(redis, java.util.function.UnaryOperator.identity());
+    this(redis, null, java.util.function.UnaryOperator.identity());
   }
 
   /** With the HTTP options changed by {@code tune} (before the server starts). */
   ShopRuntime(TestRedis redis, java.util.function.UnaryOperator<HttpOptions> tune) {
+    this(redis, null, tune);
+  }
+
+  /** As {@link #ShopRuntime(TestRedis)}, serving HTTP with these settings (port and host are set here). */
+  ShopRuntime(TestRedis redis, HttpOptions http) {
+    this(redis, http, java.util.function.UnaryOperator.identity());
+  }
+
+  private ShopRuntime(TestRedis redis, HttpOptions http, java.util.function.UnaryOperator<HttpOptions> tune) {
     ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redis.url()).keyPrefix(redis.keyPrefix())
         .sessionIdleMillis(2_000)));
     FunctionToolSource tools = FunctionToolSource.create("shop-tools")
@@ -63,9 +73,11 @@ final class ShopRuntime implements AutoCloseable {
               return Future.succeededFuture(ToolResult.uncertain("the provider did not answer in time"));
             }));
     await(ratchet.register(AgentDefinition.builder("shop").toolSource(tools).build()));
-    HttpOptions options = HttpOptions.create().port(0).host("127.0.0.1").bodyLimitBytes(64 * 1024)
-        .user("ana", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000))
-        .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000))
+    HttpOptions options = http != null ? http.port(0).host("127.0.0.1") : HttpOptions.create().port(0).host("127.0.0.1").bodyLimitBytes(64 * 1024)
+        .user("ana", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null, List.of("*"))
+        .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null, List.of("*"))
+        .user("tess", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null,
+            List.of("tenant-t"))
         .token("support-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN));
     server = new HttpServerVerticle(ratchet, tune.apply(options));
     await(vertx.deployVerticle(server));

@@ -57,6 +57,12 @@ public abstract class BaseToolProvider implements ToolProvider {
     }
   }
 
+  /** The one refusal for a connection that is not the identity's own, whether it exists or not. */
+  protected ProviderException notOwned(String connectionId) {
+    return new ProviderException("CONNECTION_NOT_OWNED", "connection '" + connectionId + "' is not one of this"
+        + " caller's connections at " + id);
+  }
+
   protected static ProviderException notAllowed(String what) {
     return new ProviderException("NOT_ALLOWED", what + " is not allowed by this provider's allow-list");
   }

@@ -161,16 +161,33 @@ class ArcadeToolProviderTest {
     ToolProvider arcade = provider(options());
     Tool create = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")).await()
         .get("Github.CreateIssue");
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github"))).await())
+    ResolveOptions alice = ResolveOptions.author("alice");
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github")), alice).await())
         .containsEntry("uc_alice", true);
 
-    arcade.revokeConnection("uc_alice").await();
+    arcade.revokeConnection("uc_alice", alice).await();
 
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github"))).await())
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github")), alice).await())
         .containsEntry("uc_alice", false);
     ToolResult r = create.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
     assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(fake.executions).isEmpty();
+  }
+
+  @Test
+  void anotherCallersConnectionReadsAsMissingAndCannotBeRevoked() {
+    ToolProvider arcade = provider(options());
+    ResolveOptions alice = ResolveOptions.author("alice");
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_bob", "github"),
+        new ConnectionRef("uc_nobody", "github")), alice).await())
+        .containsEntry("uc_bob", false).containsEntry("uc_nobody", false);
+
+    Throwable taken = failure(arcade.revokeConnection("uc_bob", alice));
+    Throwable missing = failure(arcade.revokeConnection("uc_nobody", alice));
+    assertThat(((ProviderException) taken).code()).isEqualTo("CONNECTION_NOT_OWNED");
+    assertThat(taken.getMessage()).isEqualTo(missing.getMessage().replace("uc_nobody", "uc_bob"));
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_bob", "github")),
+        ResolveOptions.author("bob")).await()).containsEntry("uc_bob", true);
   }
 
   @Test
@@ -201,5 +218,14 @@ class ArcadeToolProviderTest {
     assertThatThrownBy(() -> repo.invoke(of(new JsonObject().put("repo", "a/b"))).await())
         .isInstanceOf(dev.ratchet.runtime.ToolNotSentException.class).hasMessageContaining("no resource id");
     assertThat(fake.executions).hasSize(3);
+  }
+
+  private static Throwable failure(io.vertx.core.Future<?> future) {
+    try {
+      future.await();
+    } catch (Throwable t) {
+      return t;
+    }
+    throw new AssertionError("expected a failure");
   }
 }

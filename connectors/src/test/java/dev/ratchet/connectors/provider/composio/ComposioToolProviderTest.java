@@ -284,18 +284,38 @@ class ComposioToolProviderTest {
     Tool create = composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"),
         Map.of("GITHUB_CREATE_ISSUE", ProviderToolConfig.connection("ca_alice_github")),
         ResolveOptions.author("alice")).await().get("GITHUB_CREATE_ISSUE");
-    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_alice_github", "github"))).await())
+    ResolveOptions alice = ResolveOptions.author("alice");
+    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_alice_github", "github")), alice).await())
         .containsEntry("ca_alice_github", true);
 
-    composio.revokeConnection("ca_alice_github").await();
+    composio.revokeConnection("ca_alice_github", alice).await();
 
     ToolResult r = create.invoke(of(new JsonObject())).await();
     assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(r.retryable()).isFalse();
     assertThat(fake.executions).isEmpty();
     assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_alice_github", "github"),
-        new ConnectionRef("ca_bob_github", "github"))).await())
+        new ConnectionRef("ca_bob_github", "github")), ResolveOptions.author("bob")).await())
         .containsEntry("ca_alice_github", false).containsEntry("ca_bob_github", true);
+  }
+
+  @Test
+  void anotherCallersConnectionReadsAsMissingAndCannotBeRevoked() {
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    ResolveOptions alice = ResolveOptions.caller("author", "alice");
+    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_bob_github", "github"),
+        new ConnectionRef("ca_nobody", "github")), alice).await())
+        .containsEntry("ca_bob_github", false).containsEntry("ca_nobody", false);
+
+    Throwable taken = failure(composio.revokeConnection("ca_bob_github", alice));
+    Throwable missing = failure(composio.revokeConnection("ca_nobody", alice));
+    assertThat(((ProviderException) taken).code()).isEqualTo("CONNECTION_NOT_OWNED");
+    assertThat(taken.getMessage()).isEqualTo(missing.getMessage().replace("ca_nobody", "ca_bob_github"));
+    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_bob_github", "github")),
+        ResolveOptions.caller("author", "bob")).await()).containsEntry("ca_bob_github", true);
+
+    Throwable nobody = failure(composio.revokeConnection("ca_bob_github", ResolveOptions.caller("author", null)));
+    assertThat(((ProviderException) nobody).code()).isEqualTo("NO_IDENTITY");
   }
 
   @Test
@@ -411,5 +431,14 @@ class ComposioToolProviderTest {
         .put("toolkits", new JsonArray().add("github")).put("timeout_seconds", 10))).await();
     assertThat(((JsonObject) waited.value()).getBoolean("all_connected")).isTrue();
     assertThat(System.currentTimeMillis() - started).isGreaterThanOrEqualTo(300);
+  }
+
+  private static Throwable failure(io.vertx.core.Future<?> future) {
+    try {
+      future.await();
+    } catch (Throwable t) {
+      return t;
+    }
+    throw new AssertionError("expected a failure");
   }
 }

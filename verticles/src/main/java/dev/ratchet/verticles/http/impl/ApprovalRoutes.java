@@ -8,10 +8,16 @@ import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.impl.ErrorCodes;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The approvals inbox: {@code GET /api/approvals} and
@@ -20,12 +26,24 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class ApprovalRoutes {
 
+  /** Most requests one answer lists (an operator's: the oldest across every tenant). */
+  static final int MAX_SHOWN = 1_000;
+  /**
+   * Most pending requests read, oldest first, to find those of a principal limited to some
+   * tenants, so that other tenants' requests cannot push its own out of the first {@value #MAX_SHOWN}.
+   */
+  static final int MAX_SCANNED = 5_000;
+
   private final Ratchet ratchet;
   private final RatchetMetrics metrics;
+  private final SessionAccess access;
+  private final boolean fourEyes;
 
-  public ApprovalRoutes(Ratchet ratchet, RatchetMetrics metrics) {
+  public ApprovalRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAccess access, boolean fourEyes) {
     this.ratchet = ratchet;
     this.metrics = metrics;
+    this.access = access;
+    this.fourEyes = fourEyes;
   }
 
   public void mount(Router router) {
@@ -35,17 +53,44 @@ public final class ApprovalRoutes {
   }
 
   private void list(RoutingContext ctx) {
-    ratchet.pendingApprovals().onComplete(ar -> {
+    Tenants tenants = AuthHandler.principal(ctx).tenants();
+    Future<List<ApprovalRequest>> pending = tenants.all() ? ratchet.pendingApprovals()
+        : ratchet.journal().pendingApprovals(MAX_SCANNED).compose(all -> visible(tenants, all));
+    pending.onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
         return;
       }
       JsonArray list = new JsonArray();
       for (ApprovalRequest r : ar.result()) {
+        if (list.size() == MAX_SHOWN) {
+          break;
+        }
         list.add(r.toJson());
       }
-      metrics.pendingApprovals(ar.result().size());
+      if (tenants.all()) {
+        // the gauge counts every tenant's approvals: only an unfiltered list may set it
+        metrics.pendingApprovals(ar.result().size());
+      }
       Replies.json(ctx, 200, new JsonObject().put("approvals", list));
+    });
+  }
+
+  /** The requests of sessions the principal sees; one metadata read per distinct session. */
+  private Future<List<ApprovalRequest>> visible(Tenants tenants, List<ApprovalRequest> all) {
+    Map<String, Future<JsonObject>> infos = new LinkedHashMap<>();
+    for (ApprovalRequest r : all) {
+      infos.computeIfAbsent(r.sessionId(), id -> ratchet.journal().sessionInfo(id));
+    }
+    return Future.all(new ArrayList<>(infos.values())).map(cf -> {
+      List<ApprovalRequest> mine = new ArrayList<>();
+      for (ApprovalRequest r : all) {
+        JsonObject info = infos.get(r.sessionId()).result();
+        if (SessionAccess.exists(info) && tenants.sees(SessionAccess.caller(info))) {
+          mine.add(r);
+        }
+      }
+      return mine;
     });
   }
 
@@ -78,7 +123,14 @@ public final class ApprovalRoutes {
       return;
     }
     long started = System.nanoTime();
-    ratchet.decide(decision).onComplete(ar -> {
+    Principal principal = AuthHandler.principal(ctx);
+    access.visible(principal, sessionId).compose(info -> {
+      if (fourEyes && principal.name().equals(info.getString("creator"))) {
+        return Future.failedFuture(new RatchetException("FOUR_EYES", "four-eyes rule (http.fourEyes): '"
+            + principal.name() + "' created this session and may not decide its writes; another approver must"));
+      }
+      return ratchet.decide(decision);
+    }).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
       } else if (ar.result() != DecisionAnswer.ACCEPTED) {

@@ -23,6 +23,7 @@ public final class AuthHandler implements Handler<RoutingContext> {
   static final String SESSION_ROLE = "role";
   static final String SESSION_CSRF = "csrf";
   static final String SESSION_CALLER = "caller";
+  static final String SESSION_TENANTS = "tenants";
 
   private final Authenticator authenticator;
 
@@ -50,8 +51,9 @@ public final class AuthHandler implements Handler<RoutingContext> {
       return;
     }
     String caller = session.get(SESSION_CALLER);
-    Principal p = new Principal(name, Role.fromWireName(session.get(SESSION_ROLE)), false,
-        caller == null ? name : caller);
+    String callerId = caller == null ? name : caller;
+    Principal p = new Principal(name, Role.fromWireName(session.get(SESSION_ROLE)), false, callerId,
+        Tenants.decode(callerId, session.get(SESSION_TENANTS)));
     if (changesState(ctx.request().method()) && !csrfMatches(ctx.request().getHeader(CSRF_HEADER),
         session.get(SESSION_CSRF))) {
       Replies.error(ctx, 403, "CSRF", "missing or wrong " + CSRF_HEADER + " header; reload the page");

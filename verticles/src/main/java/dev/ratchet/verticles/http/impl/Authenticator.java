@@ -34,7 +34,7 @@ public final class Authenticator {
     }
     boolean ok = PasswordHash.verifyPassword(password.toCharArray(), match == null ? DUMMY : match.passwordHash());
     return ok && match != null ? new Principal(match.name(), match.role(), false,
-        match.callerId()) : null;
+        match.callerId(), Tenants.of(match.callerId(), match.tenants())) : null;
   }
 
   /** The token's principal, or null. Compares hashes in constant time. */
@@ -46,7 +46,7 @@ public final class Authenticator {
     Principal found = null;
     for (HttpOptions.Token t : tokens) {
       if (MessageDigest.isEqual(hash, t.tokenHash().getBytes(StandardCharsets.US_ASCII))) {
-        found = new Principal(t.name(), t.role(), true, t.callerId());
+        found = new Principal(t.name(), t.role(), true, t.callerId(), Tenants.of(t.callerId(), t.tenants()));
       }
     }
     return found;

@@ -26,10 +26,12 @@ public final class EventStream {
 
   private final Vertx vertx;
   private final Ratchet ratchet;
+  private final SessionAccess access;
 
-  public EventStream(Vertx vertx, Ratchet ratchet) {
+  public EventStream(Vertx vertx, Ratchet ratchet, SessionAccess access) {
     this.vertx = vertx;
     this.ratchet = ratchet;
+    this.access = access;
   }
 
   public void mount(Router router) {
@@ -44,6 +46,18 @@ public final class EventStream {
       Replies.error(ctx, 400, "INVALID_REQUEST", "Last-Event-ID must be an id this stream sent, like 1700000000000-0");
       return;
     }
+    // checked before the stream opens, so a session that is not the caller's answers a JSON 404
+    access.visible(AuthHandler.principal(ctx), sessionId).onComplete(ar -> {
+      if (ar.failed()) {
+        Replies.fail(ctx, ar.cause());
+      } else if (!ctx.response().closed()) {
+        open(ctx, sessionId);
+      }
+    });
+  }
+
+  private void open(RoutingContext ctx, String sessionId) {
+    String lastEventId = ctx.request().getHeader("Last-Event-ID");
     HttpServerResponse response = ctx.response();
     response.setChunked(true).putHeader("Content-Type", "text/event-stream; charset=utf-8")
         .putHeader("Cache-Control", "no-store").putHeader("X-Accel-Buffering", "no");

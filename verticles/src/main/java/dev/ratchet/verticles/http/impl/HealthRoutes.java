@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code GET /health} (no login: load balancers call it; it reveals nothing but up or down) and
- * {@code GET /metrics} (Prometheus text; login or token required).
+ * {@code GET /metrics} (Prometheus text; a login or token that sees every tenant, {@code "tenants": "*"}).
  */
 public final class HealthRoutes {
 
@@ -58,6 +58,12 @@ public final class HealthRoutes {
   }
 
   private void metrics(RoutingContext ctx) {
+    if (!AuthHandler.principal(ctx).tenants().all()) {
+      // the figures (pending approvals, calls, turns) cover every tenant
+      Replies.error(ctx, 403, "FORBIDDEN", "metrics cover every tenant: only a user or token with \"tenants\": \"*\""
+          + " may read them");
+      return;
+    }
     ctx.response().putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
         .putHeader("Cache-Control", "no-store").end(metrics.scrape());
   }

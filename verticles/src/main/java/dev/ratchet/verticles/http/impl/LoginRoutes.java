@@ -100,6 +100,7 @@ public final class LoginRoutes {
       session.put(AuthHandler.SESSION_NAME, p.name());
       session.put(AuthHandler.SESSION_ROLE, p.role().wireName());
       session.put(AuthHandler.SESSION_CALLER, p.callerId());
+      session.put(AuthHandler.SESSION_TENANTS, p.tenants().encode());
       session.put(AuthHandler.SESSION_CSRF, PasswordHash.newToken());
       // stored before the browser holds its cookie, so that its next request finds the session
       sessions.flush(ctx).onComplete(stored -> {
@@ -159,7 +160,8 @@ public final class LoginRoutes {
   private void me(RoutingContext ctx) {
     Principal p = AuthHandler.principal(ctx);
     JsonObject me = new JsonObject().put("name", p.name()).put("role", p.role().wireName())
-        .put("callerId", p.callerId());
+        .put("callerId", p.callerId()).put("tenants", p.tenants().all() ? (Object) "*"
+            : new io.vertx.core.json.JsonArray(p.tenants().callers()));
     if (!p.viaToken()) {
       // the page reads its CSRF token here; same-origin only, and the response is never cached
       me.put("csrfToken", (String) ctx.session().get(AuthHandler.SESSION_CSRF));

@@ -23,10 +23,12 @@ public final class MessageRoutes {
 
   private final Vertx vertx;
   private final Ratchet ratchet;
+  private final SessionAccess access;
 
-  public MessageRoutes(Vertx vertx, Ratchet ratchet) {
+  public MessageRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access) {
     this.vertx = vertx;
     this.ratchet = ratchet;
+    this.access = access;
   }
 
   public void mount(Router router) {
@@ -66,14 +68,16 @@ public final class MessageRoutes {
       Replies.fail(ctx, e);
       return;
     }
+    Principal principal = AuthHandler.principal(ctx);
     // the session's caller is who authenticated, never what the body says
-    String callerId = AuthHandler.principal(ctx).callerId();
-    Future<Future<AgentReply>> accepted = ratchet instanceof RatchetImpl
-        ? ((RatchetImpl) ratchet).acceptMessage(agent, sessionId, callerId, messageId, text)
-        : Future.succeededFuture(ratchet.send(agent, sessionId, callerId, text));
+    String callerId = principal.callerId();
+    Future<Future<AgentReply>> accepted = access.mayUse(principal, sessionId).compose(v ->
+        ratchet instanceof RatchetImpl
+            ? ((RatchetImpl) ratchet).acceptMessage(agent, sessionId, callerId, principal.name(), messageId, text)
+            : Future.succeededFuture(ratchet.send(agent, sessionId, callerId, text)));
     accepted.onComplete(ar -> {
       if (ar.failed()) {
-        Replies.fail(ctx, ar.cause());
+        access.edgeError(principal, sessionId, ar.cause()).onComplete(err -> Replies.fail(ctx, err.result()));
         return;
       }
       Future<AgentReply> reply = ar.result();
@@ -105,13 +109,15 @@ public final class MessageRoutes {
   }
 
   private void conversation(RoutingContext ctx) {
-    ratchet.conversation(ctx.pathParam("sessionId")).onComplete(ar -> {
-      if (ar.failed()) {
-        Replies.fail(ctx, ar.cause());
-      } else {
-        Replies.json(ctx, 200, ar.result());
-      }
-    });
+    String sessionId = ctx.pathParam("sessionId");
+    access.visible(AuthHandler.principal(ctx), sessionId).compose(info -> ratchet.conversation(sessionId))
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            Replies.fail(ctx, ar.cause());
+          } else {
+            Replies.json(ctx, 200, ar.result());
+          }
+        });
   }
 
   private static String string(JsonObject body, String field, boolean required) {

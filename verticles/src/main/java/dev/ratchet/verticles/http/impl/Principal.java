@@ -9,12 +9,17 @@ import dev.ratchet.verticles.http.Role;
  * @param viaToken true for bearer-token requests, which carry no cookie and so need no CSRF token
  * @param callerId the resource id the sessions this principal creates belong to: the configured
  *     {@code resourceId} of the user or token, else its name. Never taken from a request body.
+ * @param tenants whose sessions this principal may see; always includes {@code callerId}
  */
-public record Principal(String name, Role role, boolean viaToken, String callerId) {
+public record Principal(String name, Role role, boolean viaToken, String callerId, Tenants tenants) {
 
   static final String KEY = "ratchet.principal";
 
   public Principal(String name, Role role, boolean viaToken) {
-    this(name, role, viaToken, name);
+    this(name, role, viaToken, name, Tenants.of(name, null));
+  }
+
+  public Principal(String name, Role role, boolean viaToken, String callerId) {
+    this(name, role, viaToken, callerId, Tenants.of(callerId, null));
   }
 }

@@ -5,18 +5,15 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
-import io.vertx.core.Future;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Sessions: {@code GET /api/sessions?offset=&limit=} (recent first), {@code GET /api/sessions/:id[?before=&limit=]}
- * (the timeline, a page of turns at a time: {@link TimelinePage}) and {@code POST /api/sessions/:id/calls/:callId/reconcile}.
+ * (the timeline, a page of turns at a time: {@link TimelinePage}) and
+ * {@code POST /api/sessions/:id/calls/:callId/reconcile}, each for the principal's tenants only
+ * ({@link SessionAccess}, {@link SessionList}).
  */
 public final class SessionRoutes {
 
@@ -24,10 +21,14 @@ public final class SessionRoutes {
 
   private final Ratchet ratchet;
   private final RatchetMetrics metrics;
+  private final SessionAccess access;
+  private final SessionList sessions;
 
-  public SessionRoutes(Ratchet ratchet, RatchetMetrics metrics) {
+  public SessionRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
     this.ratchet = ratchet;
     this.metrics = metrics;
+    this.access = access;
+    this.sessions = new SessionList(ratchet.journal());
   }
 
   public void mount(Router router) {
@@ -50,26 +51,7 @@ public final class SessionRoutes {
       Replies.fail(ctx, e);
       return;
     }
-    ratchet.journal().recentSessions(offset, limit).compose(ids -> {
-      List<Future<JsonObject>> infos = new ArrayList<>();
-      for (String id : ids) {
-        infos.add(ratchet.journal().sessionInfo(id).map(info -> info.copy().put("sessionId", id)));
-      }
-      return Future.all(infos).map(cf -> {
-        JsonArray list = new JsonArray();
-        for (int i = 0; i < cf.size(); i++) {
-          JsonObject info = cf.resultAt(i);
-          info.remove("owner");
-          info.remove("epoch");
-          list.add(info);
-        }
-        JsonObject page = new JsonObject().put("sessions", list).put("offset", offset).put("limit", limit);
-        if (ids.size() == limit) {
-          page.put("next", "/api/sessions?offset=" + (offset + limit) + "&limit=" + limit);
-        }
-        return page;
-      });
-    }).onComplete(ar -> {
+    sessions.page(AuthHandler.principal(ctx), offset, limit).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
       } else {
@@ -87,12 +69,8 @@ public final class SessionRoutes {
       Replies.fail(ctx, e);
       return;
     }
-    ratchet.journal().sessionInfo(sessionId).compose(info -> {
-      if (info.getString("agent") == null) {
-        return Future.failedFuture(new RatchetException("UNKNOWN_SESSION", "no session '" + sessionId + "'"));
-      }
-      return page.read(ratchet.journal(), sessionId, info);
-    }).onComplete(ar -> {
+    access.visible(AuthHandler.principal(ctx), sessionId)
+        .compose(info -> page.read(ratchet.journal(), sessionId, info)).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
       } else {
@@ -125,7 +103,8 @@ public final class SessionRoutes {
     // who: the logged-in user or token name, never a value from the body
     String who = AuthHandler.principal(ctx).name();
     long started = System.nanoTime();
-    ratchet.reconcile(sessionId, new CallId(callId), outcome, who, note).onComplete(ar -> {
+    access.visible(AuthHandler.principal(ctx), sessionId)
+        .compose(info -> ratchet.reconcile(sessionId, new CallId(callId), outcome, who, note)).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
         return;

@@ -133,7 +133,7 @@ public final class Timeline {
     JsonArray list = new JsonArray();
     turns.values().forEach(list::add);
     return new JsonObject().put("sessionId", sessionId).put("agent", info.getString("agent"))
-        .put("caller", info.getString("caller"))
+        .put("caller", info.getString("caller")).put("creator", info.getString("creator"))
         .put("createdAt", info.getLong("createdAt")).put("updatedAt", info.getLong("updatedAt"))
         .put("turns", list).put("messages", messages).put("events", events.size());
   }

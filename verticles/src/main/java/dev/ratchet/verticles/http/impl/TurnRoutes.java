@@ -27,11 +27,13 @@ public final class TurnRoutes {
   private final Vertx vertx;
   private final Ratchet ratchet;
   private final RatchetMetrics metrics;
+  private final SessionAccess access;
 
-  public TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics) {
+  public TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
     this.vertx = vertx;
     this.ratchet = ratchet;
     this.metrics = metrics;
+    this.access = access;
   }
 
   public void mount(Router router) {
@@ -66,11 +68,15 @@ public final class TurnRoutes {
       return;
     }
     long started = System.nanoTime();
+    Principal principal = AuthHandler.principal(ctx);
     // the session's caller is who authenticated, never what the body says
-    String callerId = AuthHandler.principal(ctx).callerId();
-    accept(agent, sessionId, callerId, turn).onComplete(ar -> {
+    String callerId = principal.callerId();
+    // the creator's name is kept with a session it creates, for the four-eyes rule
+    Future<Future<TurnResult>> accepted = access.mayUse(principal, sessionId)
+        .compose(v -> accept(agent, sessionId, callerId, principal.name(), turn));
+    accepted.onComplete(ar -> {
       if (ar.failed()) {
-        Replies.fail(ctx, ar.cause());
+        access.edgeError(principal, sessionId, ar.cause()).onComplete(err -> Replies.fail(ctx, err.result()));
         return;
       }
       metrics.journalAppend("submit", System.nanoTime() - started);
@@ -89,9 +95,10 @@ public final class TurnRoutes {
   }
 
   /** Answers once the turn is journaled; the inner future completes with the results. */
-  private Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, Turn turn) {
+  private Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
+                                            Turn turn) {
     if (ratchet instanceof RatchetImpl) {
-      return ((RatchetImpl) ratchet).accept(agent, sessionId, callerId, turn);
+      return ((RatchetImpl) ratchet).accept(agent, sessionId, callerId, creator, turn);
     }
     // another implementation: no "journaled" signal, so answer with the submission itself
     return Future.succeededFuture(ratchet.submit(agent, sessionId, callerId, turn));
@@ -108,8 +115,10 @@ public final class TurnRoutes {
       Replies.fail(ctx, Replies.invalid("'wait' must be a number of seconds"));
       return;
     }
-    Future<TurnResult> lookup = wait == 0 ? ratchet.journal().turnResult(sessionId, turnId)
-        : awaitResult(sessionId, turnId, wait * 1000L);
+    // the session is checked once: its caller never changes after it exists
+    Future<TurnResult> lookup = access.visible(AuthHandler.principal(ctx), sessionId)
+        .compose(info -> wait == 0 ? ratchet.journal().turnResult(sessionId, turnId)
+            : awaitResult(sessionId, turnId, wait * 1000L));
     lookup.onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());

@@ -238,8 +238,8 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
   }
 
   @Override
-  public Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items) {
-    return connections(Map.of()).map(all -> {
+  public Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items, ResolveOptions identity) {
+    return ownConnections(identity).map(all -> {
       Map<String, Boolean> out = new LinkedHashMap<>();
       for (ConnectionRef ref : items) {
         out.put(ref.connectionId(), all.stream().anyMatch(c -> c.id().equals(ref.connectionId()) && c.active()
@@ -258,6 +258,12 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
       return connections(query).map(items -> new ProviderPage<>(
           items.stream().filter(c -> userId.equals(c.userId())).toList(), null));
     });
+  }
+
+  /** The identity's connections only: the listing is asked for its user and filtered again here. */
+  private Future<List<ProviderConnection>> ownConnections(ResolveOptions identity) {
+    return userId(identity).compose(userId -> connections(Map.of("user_id", userId))
+        .map(items -> items.stream().filter(c -> userId.equals(c.userId())).toList()));
   }
 
   private Future<List<ProviderConnection>> connections(Map<String, String> query) {
@@ -279,7 +285,9 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
   }
 
   @Override
-  public Future<Void> revokeConnection(String connectionId) {
-    return http.json(HttpMethod.DELETE, "/v1/admin/user_connections/" + connectionId, Map.of(), null).mapEmpty();
+  public Future<Void> revokeConnection(String connectionId, ResolveOptions identity) {
+    return ownConnections(identity).compose(own -> own.stream().noneMatch(c -> connectionId.equals(c.id()))
+        ? Future.failedFuture(notOwned(connectionId))
+        : http.json(HttpMethod.DELETE, "/v1/admin/user_connections/" + connectionId, Map.of(), null).mapEmpty());
   }
 }

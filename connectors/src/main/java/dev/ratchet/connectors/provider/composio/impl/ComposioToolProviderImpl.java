@@ -280,22 +280,29 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
   }
 
   @Override
-  public Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items) {
-    Map<String, Boolean> out = new LinkedHashMap<>();
-    Future<Void> chain = Future.succeededFuture();
-    for (ConnectionRef ref : items) {
-      chain = chain.compose(v -> http.json(HttpMethod.GET, "/api/v3/connected_accounts/" + ref.connectionId(),
-              Map.of(), null)
-          .map(acc -> "ACTIVE".equalsIgnoreCase(acc.getString("status"))
-              && (ref.toolkit() == null || ref.toolkit().equalsIgnoreCase(toolkitOf(acc))))
-          .recover(err -> err instanceof ProviderException p && "NOT_FOUND".equals(p.code())
-              ? Future.succeededFuture(false) : Future.failedFuture(err))
-          .map(connected -> {
-            out.put(ref.connectionId(), connected);
-            return null;
-          }));
-    }
-    return chain.map(v -> out);
+  public Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items, ResolveOptions identity) {
+    return userId(identity).compose(userId -> {
+      Map<String, Boolean> out = new LinkedHashMap<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (ConnectionRef ref : items) {
+        chain = chain.compose(v -> ownAccount(ref.connectionId(), userId)
+            .map(acc -> acc != null && "ACTIVE".equalsIgnoreCase(acc.getString("status"))
+                && (ref.toolkit() == null || ref.toolkit().equalsIgnoreCase(toolkitOf(acc))))
+            .map(connected -> {
+              out.put(ref.connectionId(), connected);
+              return null;
+            }));
+      }
+      return chain.map(v -> out);
+    });
+  }
+
+  /** The connected account when it belongs to {@code userId}; null when it is someone else's or missing. */
+  private Future<JsonObject> ownAccount(String connectionId, String userId) {
+    return http.json(HttpMethod.GET, "/api/v3/connected_accounts/" + connectionId, Map.of(), null)
+        .map(acc -> userId.equals(acc.getString("user_id")) ? acc : null)
+        .recover(err -> err instanceof ProviderException p && "NOT_FOUND".equals(p.code())
+            ? Future.succeededFuture(null) : Future.failedFuture(err));
   }
 
   @Override
@@ -328,8 +335,10 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
   }
 
   @Override
-  public Future<Void> revokeConnection(String connectionId) {
-    return http.json(HttpMethod.DELETE, "/api/v3/connected_accounts/" + connectionId, Map.of(), null).mapEmpty();
+  public Future<Void> revokeConnection(String connectionId, ResolveOptions identity) {
+    return userId(identity).compose(userId -> ownAccount(connectionId, userId)).compose(acc -> acc == null
+        ? Future.failedFuture(notOwned(connectionId))
+        : http.json(HttpMethod.DELETE, "/api/v3/connected_accounts/" + connectionId, Map.of(), null).mapEmpty());
   }
 
   // --- helpers ---

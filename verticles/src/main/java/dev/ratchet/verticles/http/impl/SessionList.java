@@ -1,0 +1,112 @@
+package dev.ratchet.verticles.http.impl;
+
+import dev.ratchet.runtime.journal.RedisJournal;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One page of {@code GET /api/sessions}, recent first, holding only the sessions the principal
+ * sees. The journal keeps one index of every session, so a principal limited to some tenants gets
+ * its page by scanning that index from {@code offset} and keeping its own sessions until the page
+ * is full: {@code offset} is a position in the index and {@code next} the position where the scan
+ * stopped. One request scans at most {@value #MAX_SCANNED} entries; a page cut short by that bound
+ * still carries {@code next}, so a tenant with few sessions among very many pages on, never misses one.
+ */
+final class SessionList {
+
+  static final int SCAN_CHUNK = 250;
+  static final int MAX_SCANNED = 5_000;
+
+  private final RedisJournal journal;
+
+  SessionList(RedisJournal journal) {
+    this.journal = journal;
+  }
+
+  Future<JsonObject> page(Principal principal, int offset, int limit) {
+    Future<Scan> scan = principal.tenants().all() ? everything(offset, limit)
+        : scan(principal.tenants(), new Scan(offset, limit));
+    return scan.map(s -> {
+      JsonObject page = new JsonObject().put("sessions", s.sessions).put("offset", offset).put("limit", limit);
+      if (s.next >= 0) {
+        page.put("next", "/api/sessions?offset=" + s.next + "&limit=" + limit);
+      }
+      return page;
+    });
+  }
+
+  /** An operator's page: the index as it is. */
+  private Future<Scan> everything(int offset, int limit) {
+    return journal.recentSessions(offset, limit).compose(ids -> infos(ids).map(infos -> {
+      Scan s = new Scan(offset, limit);
+      infos.forEach(s.sessions::add);
+      s.next = ids.size() == limit ? offset + limit : -1;
+      return s;
+    }));
+  }
+
+  private Future<Scan> scan(Tenants tenants, Scan s) {
+    return journal.recentSessions(s.position, SCAN_CHUNK).compose(ids -> infos(ids).compose(infos -> {
+      boolean last = ids.size() < SCAN_CHUNK;
+      for (int i = 0; i < infos.size(); i++) {
+        JsonObject info = infos.get(i);
+        if (SessionAccess.exists(info) && tenants.sees(SessionAccess.caller(info))) {
+          s.sessions.add(info);
+          if (s.sessions.size() == s.limit) {
+            s.next = last && i == infos.size() - 1 ? -1 : s.position + i + 1;
+            return Future.succeededFuture(s);
+          }
+        }
+      }
+      s.position += ids.size();
+      s.scanned += ids.size();
+      if (last) {
+        s.next = -1;
+        return Future.succeededFuture(s);
+      }
+      if (s.scanned >= MAX_SCANNED) {
+        s.next = s.position;
+        return Future.succeededFuture(s);
+      }
+      return scan(tenants, s);
+    }));
+  }
+
+  /** Each session's metadata, with its id and without the owner's node and epoch. */
+  private Future<List<JsonObject>> infos(List<String> ids) {
+    List<Future<JsonObject>> reads = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      reads.add(journal.sessionInfo(id).map(info -> {
+        JsonObject copy = info.copy().put("sessionId", id);
+        copy.remove("owner");
+        copy.remove("epoch");
+        return copy;
+      }));
+    }
+    return Future.all(reads).map(cf -> {
+      List<JsonObject> list = new ArrayList<>(ids.size());
+      for (int i = 0; i < cf.size(); i++) {
+        list.add(cf.resultAt(i));
+      }
+      return list;
+    });
+  }
+
+  /** Where a scan stands: the index position it reads next, what it kept, where the next page starts (-1: none). */
+  private static final class Scan {
+    final int limit;
+    final JsonArray sessions = new JsonArray();
+    int position;
+    int scanned;
+    int next = -1;
+
+    Scan(int position, int limit) {
+      this.position = position;
+      this.limit = limit;
+    }
+  }
+}
