@@ -121,6 +121,13 @@ class MalformedRequestTest {
 
   @Test
   void aWellFormedLastEventIdStillStreams() throws IOException {
+    // the agent's own session: a stream of any other answers 404
+    JsonObject turn = new JsonObject().put("agent", "shop").put("turn", new JsonObject().put("turnId", "t1")
+        .put("calls", new io.vertx.core.json.JsonArray().add(new JsonObject().put("name", "look_up_order")
+            .put("arguments", new JsonObject().put("id", "A-1")))));
+    assertThat(Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN).post("/api/sessions/s-1/turns", turn).status())
+        .isEqualTo(200);
+
     Raw answer = get("/api/sessions/s-1/events", "Last-Event-ID: 1700000000000-0.3");
     assertThat(answer.status()).isEqualTo(200);
     assertThat(answer.body()).contains(": ratchet session s-1");
