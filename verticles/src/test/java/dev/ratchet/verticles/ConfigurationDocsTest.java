@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -33,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       behaviour, through {@link RatchetOptions#fromConfig(JsonObject)}.</li>
  * </ul>
  * Every {@code RATCHET_*} variable named in a table appears as a string literal in the same
- * sources. Every relative link in README.md, CHANGELOG.md and docs/*.md points at a file that exists.
+ * sources. Every relative link in README.md, CHANGELOG.md and docs/*.md points at a file that exists,
+ * and a link to a heading at a heading of that page.
  */
 class ConfigurationDocsTest {
 
@@ -96,7 +98,7 @@ class ConfigurationDocsTest {
   }
 
   @Test
-  void everyRelativeLinkInTheDocsPointsAtAFile() throws IOException {
+  void everyRelativeLinkInTheDocsLeadsToAnExistingFileAndHeading() throws IOException {
     List<Path> pages = new ArrayList<>(List.of(ROOT.resolve("README.md")));
     if (Files.exists(ROOT.resolve("CHANGELOG.md"))) {
       pages.add(ROOT.resolve("CHANGELOG.md"));
@@ -107,13 +109,33 @@ class ConfigurationDocsTest {
     List<String> broken = new ArrayList<>();
     for (Path page : pages) {
       for (String target : relativeLinks(page)) {
-        String file = target.contains("#") ? target.substring(0, target.indexOf('#')) : target;
-        if (!file.isEmpty() && !Files.exists(page.getParent().resolve(file).normalize())) {
+        int hash = target.indexOf('#');
+        String file = hash < 0 ? target : target.substring(0, hash);
+        Path linked = file.isEmpty() ? page : page.getParent().resolve(file).normalize();
+        if (!Files.exists(linked)) {
           broken.add(ROOT.relativize(page) + ": " + target);
+        } else if (hash >= 0 && linked.toString().endsWith(".md")
+            && !headingAnchors(linked).contains(target.substring(hash + 1))) {
+          broken.add(ROOT.relativize(page) + ": " + target + " (no such heading)");
         }
       }
     }
-    assertThat(broken).as("relative links to files that do not exist").isEmpty();
+    assertThat(broken).as("relative links to files or headings that do not exist").isEmpty();
+  }
+
+  /** The anchors a Markdown renderer such as GitHub's gives a page's headings. */
+  private static Set<String> headingAnchors(Path page) {
+    Set<String> anchors = new LinkedHashSet<>();
+    boolean fenced = false;
+    for (String line : lines(page)) {
+      if (line.strip().startsWith("```")) {
+        fenced = !fenced;
+      } else if (!fenced && line.matches("^#+\\s+.*")) {
+        String title = line.replaceFirst("^#+\\s+", "").strip().toLowerCase(Locale.ROOT);
+        anchors.add(title.replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-'));
+      }
+    }
+    return anchors;
   }
 
   private static List<String> relativeLinks(Path page) {
@@ -130,7 +152,7 @@ class ConfigurationDocsTest {
       Matcher m = LINK.matcher(line);
       while (m.find()) {
         String target = m.group(1);
-        if (!target.matches("^[a-z]+:.*") && !target.startsWith("#")) {
+        if (!target.matches("^[a-z]+:.*")) {
           links.add(target);
         }
       }
