@@ -1,6 +1,6 @@
 package dev.ratchet.verticles;
 
-/** The event-bus addresses of Ratchet's API; the README documents their messages. */
+/** The event-bus addresses of Ratchet's API; docs/EVENT-BUS.md documents their messages. */
 public final class Addresses {
 
   /** Request/reply: submit a turn; the reply acknowledges once the turn is journaled. */

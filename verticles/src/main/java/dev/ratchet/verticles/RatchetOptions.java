@@ -12,6 +12,7 @@ public final class RatchetOptions {
   private String redisUrl;
   private String keyPrefix = JournalOptions.DEFAULT_PREFIX;
   private int maxPoolSize = 16;
+  private int maxWaiting = 100_000;
   private EngineOptions engine = EngineOptions.DEFAULT;
   private long sessionIdleMillis = 60_000;
   private String nodeId = "node-" + UUID.randomUUID().toString().substring(0, 8);
@@ -27,6 +28,7 @@ public final class RatchetOptions {
     JsonObject journal = config.getJsonObject("journal", new JsonObject());
     o.keyPrefix = journal.getString("keyPrefix", o.keyPrefix);
     o.maxPoolSize = journal.getInteger("maxPoolSize", o.maxPoolSize);
+    o.maxWaiting = journal.getInteger("maxWaiting", o.maxWaiting);
     o.engine = EngineOptions.fromJson(config.getJsonObject("engine"));
     o.sessionIdleMillis = config.getJsonObject("sessions", new JsonObject()).getLong("idleTimeoutMillis",
         o.sessionIdleMillis);
@@ -67,6 +69,12 @@ public final class RatchetOptions {
     return this;
   }
 
+  /** Commands that may wait for a pooled Redis connection before the journal refuses more. */
+  public RatchetOptions maxWaiting(int waiting) {
+    this.maxWaiting = waiting;
+    return this;
+  }
+
   public String redisUrl() {
     return redisUrl;
   }
@@ -88,6 +96,7 @@ public final class RatchetOptions {
   }
 
   public JournalOptions journalOptions() {
-    return JournalOptions.of(redisUrl).withKeyPrefix(keyPrefix).withMaxPoolSize(maxPoolSize);
+    return JournalOptions.of(redisUrl).withKeyPrefix(keyPrefix).withMaxPoolSize(maxPoolSize)
+        .withMaxWaiting(maxWaiting);
   }
 }

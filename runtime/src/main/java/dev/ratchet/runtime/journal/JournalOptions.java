@@ -31,6 +31,10 @@ public record JournalOptions(String redisUrl, String keyPrefix, int maxPoolSize,
     return new JournalOptions(redisUrl, keyPrefix, size, maxWaiting);
   }
 
+  public JournalOptions withMaxWaiting(int waiting) {
+    return new JournalOptions(redisUrl, keyPrefix, maxPoolSize, waiting);
+  }
+
   public static JournalOptions fromJson(String redisUrl, JsonObject journal) {
     JsonObject j = journal == null ? new JsonObject() : journal;
     return new JournalOptions(redisUrl, j.getString("keyPrefix", DEFAULT_PREFIX), j.getInteger("maxPoolSize", 16),
