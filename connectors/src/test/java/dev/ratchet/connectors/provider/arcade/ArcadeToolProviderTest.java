@@ -116,7 +116,7 @@ class ArcadeToolProviderTest {
     // bob has not authorized: his call is refused with the link, it never runs with alice's grant
     ToolResult needsAuth = asBob.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
     assertThat(needsAuth.outcome()).isEqualTo(Outcome.FAILED);
-    assertThat(needsAuth.error()).contains("https://auth.arcade.example/for-bob");
+    assertThat(needsAuth.error()).contains("https://auth.arcade.example/auth_");
     assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice");
 
     assertThatThrownBy(() -> arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
@@ -218,6 +218,75 @@ class ArcadeToolProviderTest {
     assertThatThrownBy(() -> repo.invoke(of(new JsonObject().put("repo", "a/b"))).await())
         .isInstanceOf(dev.ratchet.runtime.ToolNotSentException.class).hasMessageContaining("no resource id");
     assertThat(fake.executions).hasSize(3);
+  }
+
+  @Test
+  void aSearchFillsItsPageFromLaterPagesOfTheCatalogue() {
+    ToolProvider arcade = provider(options());
+    ProviderPage<ProviderToolInfo> first = arcade.listTools(ListToolsOptions.all().withSearch("send").withPageSize(1)).await();
+    assertThat(first.items()).extracting(ProviderToolInfo::slug).containsExactly("Slack.SendMessage");
+    ProviderPage<ProviderToolInfo> second = arcade.listTools(ListToolsOptions.all().withSearch("send").withPageSize(1)
+        .withCursor(first.nextCursor())).await();
+    assertThat(second.items()).extracting(ProviderToolInfo::slug).containsExactly("Gmail.SendEmail");
+    assertThat(second.nextCursor()).isNull();
+  }
+
+  @Test
+  void anUpstreamServerErrorDuringAWriteIsAnUnknownOutcomeNotASafeRetry() {
+    ToolProvider arcade = provider(options());
+    Map<String, Tool> tools = arcade.resolveTools(List.of("Github.CreateIssue", "Github.GetRepository"), Map.of(),
+        ResolveOptions.author("alice")).await();
+    JsonObject serverError = new JsonObject().put("kind", "UPSTREAM_RUNTIME_SERVER_ERROR").put("can_retry", true)
+        .put("message", "GitHub answered 502").put("status_code", 502);
+
+    fake.nextErrors.add(serverError);
+    ToolResult write = tools.get("Github.CreateIssue").invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(write.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
+    assertThat(write.error()).contains("GitHub answered 502");
+
+    fake.nextErrors.add(serverError);
+    ToolResult read = tools.get("Github.GetRepository").invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(read.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(read.retryable()).isTrue();
+
+    fake.nextErrors.add(new JsonObject().put("kind", "TOOL_RUNTIME_RETRY").put("can_retry", true)
+        .put("message", "title too long").put("additional_prompt_content", "use at most 80 characters"));
+    ToolResult retry = tools.get("Github.CreateIssue").invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(retry.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(retry.retryable()).isFalse();
+    assertThat(retry.error()).contains("title too long").contains("use at most 80 characters");
+  }
+
+  @Test
+  void eachExecutionCarriesTheCallsIdempotencyKey() {
+    ToolProvider arcade = provider(options());
+    Tool create = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")).await()
+        .get("Github.CreateIssue");
+    dev.ratchet.runtime.ToolInvocation call = of(new JsonObject().put("repo", "acme/app"));
+    create.invoke(call).await();
+    create.invoke(call).await();
+    assertThat(fake.idempotencyKeys).containsExactly(call.idempotencyKey().value(), call.idempotencyKey().value());
+  }
+
+  @Test
+  void anExecutionRefusedForWantOfAuthorizationAnswersWithTheLinkToAuthorize() {
+    ToolProvider arcade = provider(options());
+    Tool asBob = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("bob")).await()
+        .get("Github.CreateIssue");
+    ToolResult refused = asBob.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(refused.outcome()).isEqualTo(Outcome.FAILED);
+    JsonObject flow = fake.authFlows.values().stream().filter(f -> "bob".equals(f.getString("user_id")))
+        .findFirst().orElseThrow();
+    assertThat(flow.getString("tool")).isEqualTo("Github.CreateIssue");
+    assertThat(refused.error()).contains(flow.getString("url"));
+
+    fake.expiredGrants.add("alice");
+    Tool asAlice = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")).await()
+        .get("Github.CreateIssue");
+    ToolResult expired = asAlice.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(expired.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(expired.retryable()).isFalse();
+    assertThat(expired.error()).contains("https://auth.arcade.example/auth_");
   }
 
   private static Throwable failure(io.vertx.core.Future<?> future) {
