@@ -25,6 +25,15 @@ public interface ToolProvider {
 
   Future<ProviderPage<ProviderToolkit>> listToolkits();
 
+  /**
+   * The page of toolkits that {@code cursor} (a {@link ProviderPage#nextCursor()} of this method)
+   * points at; null for the first. A provider without pages of toolkits refuses any cursor.
+   */
+  default Future<ProviderPage<ProviderToolkit>> listToolkits(String cursor) {
+    return cursor == null ? listToolkits()
+        : Future.failedFuture(new ProviderException("INVALID_CURSOR", "not a toolkit cursor of this provider: " + cursor));
+  }
+
   Future<ProviderPage<ProviderToolInfo>> listTools(ListToolsOptions options);
 
   /** The input JSON Schema of a tool, or null when the tool is unknown or not allowed. */
