@@ -289,6 +289,38 @@ class ArcadeToolProviderTest {
     assertThat(expired.error()).contains("https://auth.arcade.example/auth_");
   }
 
+  @Test
+  void connectionsAreFoundByTheAuthProviderTheirToolkitNeedsOnWhicheverPageTheyAre() {
+    for (int i = 0; i < 130; i++) {
+      fake.connection(String.format("uc_a%03d", i), "alice", "slack");
+    }
+    fake.connection("uc_alice_google", "alice", "google");
+    ToolProvider arcade = provider(options());
+    ResolveOptions alice = ResolveOptions.author("alice");
+
+    assertThat(arcade.listConnections(new ListConnectionsOptions(alice, "Gmail")).await().items())
+        .extracting(ProviderConnection::id, ProviderConnection::toolkit).containsExactly(
+            org.assertj.core.groups.Tuple.tuple("uc_alice_google", "google"));
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "Github"),
+        new ConnectionRef("uc_alice_google", "Gmail"), new ConnectionRef("uc_alice_google", "Github")), alice).await())
+        .containsEntry("uc_alice", true).containsEntry("uc_alice_google", false);
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice_google", "Gmail")), alice).await())
+        .containsEntry("uc_alice_google", true);
+
+    List<String> all = new ArrayList<>();
+    String cursor = null;
+    do {
+      ProviderPage<ProviderConnection> page = arcade.listConnections(new ListConnectionsOptions(alice, null)
+          .withCursor(cursor)).await();
+      page.items().forEach(c -> all.add(c.id()));
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    assertThat(all).hasSize(132).contains("uc_alice", "uc_alice_google").doesNotContain("uc_bob");
+
+    arcade.revokeConnection("uc_alice_google", alice).await();
+    assertThat(fake.connections).doesNotContainKey("uc_alice_google");
+  }
+
   private static Throwable failure(io.vertx.core.Future<?> future) {
     try {
       future.await();

@@ -55,8 +55,11 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
   /** Pages of Arcade's listing read for one filtered page; past it the page comes back short, with a cursor. */
   private static final int MAX_SCAN_PAGES = 10;
 
+  private final ArcadeConnections connections;
+
   public ArcadeToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
     super(vertx, "arcade", DEFAULT_BASE_URL, options, (req, key) -> req.putHeader("Authorization", "Bearer " + key));
+    this.connections = new ArcadeConnections(http);
   }
 
   @Override
@@ -289,43 +292,54 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
 
   @Override
   public Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items, ResolveOptions identity) {
-    return ownConnections(identity).map(all -> {
-      Map<String, Boolean> out = new LinkedHashMap<>();
-      for (ConnectionRef ref : items) {
-        out.put(ref.connectionId(), all.stream().anyMatch(c -> c.id().equals(ref.connectionId()) && c.active()
-            && (ref.toolkit() == null || ref.toolkit().equalsIgnoreCase(c.toolkit()))));
+    return userId(identity).compose(userId -> connections.all(userId, null)).compose(all -> {
+      Map<String, Set<String>> providers = new HashMap<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (String toolkit : items.stream().map(ConnectionRef::toolkit).filter(t -> t != null).distinct().toList()) {
+        chain = chain.compose(v -> connections.providersOf(toolkit).map(p -> {
+          providers.put(toolkit, p);
+          return null;
+        }));
       }
-      return out;
+      return chain.map(v -> {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        for (ConnectionRef ref : items) {
+          out.put(ref.connectionId(), all.stream().anyMatch(c -> c.id().equals(ref.connectionId()) && c.active()
+              && (ref.toolkit() == null || providers.get(ref.toolkit()).contains(c.toolkit()))));
+        }
+        return out;
+      });
     });
   }
 
+  /**
+   * The identity's connections; for a toolkit, those of the auth provider its tools require. The
+   * connections' {@code toolkit} is that auth provider. A toolkit whose tools require several
+   * providers is listed in one page.
+   */
   @Override
   public Future<ProviderPage<ProviderConnection>> listConnections(ListConnectionsOptions o) {
+    int offset;
+    try {
+      offset = o.cursor() == null ? 0 : Integer.parseInt(o.cursor());
+    } catch (NumberFormatException e) {
+      return Future.failedFuture(new ProviderException("INVALID_CURSOR", "not an Arcade cursor: " + o.cursor()));
+    }
     return userId(o.identity()).compose(userId -> {
-      Map<String, String> query = new HashMap<>();
-      query.put("user_id", userId);
-      query.put("provider_id", o.toolkit() == null ? null : o.toolkit().toLowerCase(Locale.ROOT));
-      return connections(query).map(items -> new ProviderPage<>(
-          items.stream().filter(c -> userId.equals(c.userId())).toList(), null));
-    });
-  }
-
-  /** The identity's connections only: the listing is asked for its user and filtered again here. */
-  private Future<List<ProviderConnection>> ownConnections(ResolveOptions identity) {
-    return userId(identity).compose(userId -> connections(Map.of("user_id", userId))
-        .map(items -> items.stream().filter(c -> userId.equals(c.userId())).toList()));
-  }
-
-  private Future<List<ProviderConnection>> connections(Map<String, String> query) {
-    return http.json(HttpMethod.GET, "/v1/admin/user_connections", query, null).map(json -> {
-      List<ProviderConnection> out = new ArrayList<>();
-      for (Object i : json.getJsonArray("items", new JsonArray())) {
-        JsonObject c = (JsonObject) i;
-        String status = c.getString("connection_status", c.getString("status", "active"));
-        out.add(new ProviderConnection(c.getString("id"), c.getString("provider_id"), c.getString("user_id"), status,
-            "active".equalsIgnoreCase(status) || "completed".equalsIgnoreCase(status)));
+      if (o.toolkit() == null) {
+        return connections.page(userId, null, offset, PAGE);
       }
-      return out;
+      return connections.providersOf(o.toolkit()).compose(providers -> {
+        if (providers.size() == 1) {
+          return connections.page(userId, providers.iterator().next(), offset, PAGE);
+        }
+        List<ProviderConnection> all = new ArrayList<>();
+        Future<Void> chain = Future.succeededFuture();
+        for (String provider : providers) {
+          chain = chain.compose(v -> connections.all(userId, provider).map(all::addAll).mapEmpty());
+        }
+        return chain.map(v -> new ProviderPage<>(all, null));
+      });
     });
   }
 
@@ -336,7 +350,8 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
 
   @Override
   public Future<Void> revokeConnection(String connectionId, ResolveOptions identity) {
-    return ownConnections(identity).compose(own -> own.stream().noneMatch(c -> connectionId.equals(c.id()))
+    return userId(identity).compose(userId -> connections.all(userId, null))
+        .compose(own -> own.stream().noneMatch(c -> connectionId.equals(c.id()))
         ? Future.failedFuture(notOwned(connectionId))
         : http.json(HttpMethod.DELETE, "/v1/admin/user_connections/" + connectionId, Map.of(), null).mapEmpty());
   }
