@@ -10,6 +10,7 @@ import dev.ratchet.connectors.provider.ListToolsOptions;
 import dev.ratchet.connectors.provider.ProviderConnection;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderPage;
+import dev.ratchet.connectors.provider.ProviderToolConfig;
 import dev.ratchet.connectors.provider.ProviderToolInfo;
 import dev.ratchet.connectors.provider.ProviderToolSource;
 import dev.ratchet.connectors.provider.ProviderToolkit;
@@ -319,6 +320,49 @@ class ArcadeToolProviderTest {
 
     arcade.revokeConnection("uc_alice_google", alice).await();
     assertThat(fake.connections).doesNotContainKey("uc_alice_google");
+  }
+
+  @Test
+  void aConfiguredConnectionMustBeTheCallersOwnForTheToolsAuthProvider() {
+    fake.connection("uc_alice_google", "alice", "google");
+    ToolProvider arcade = provider(options());
+    ResolveOptions alice = ResolveOptions.author("alice");
+    List<String> create = List.of("Github.CreateIssue");
+
+    Throwable bobs = failure(arcade.resolveTools(create,
+        Map.of("Github.CreateIssue", ProviderToolConfig.connection("uc_bob")), alice));
+    assertThat(((ProviderException) bobs).code()).isEqualTo("CONNECTION_NOT_OWNED");
+    Throwable otherProvider = failure(arcade.resolveTools(create,
+        Map.of("Github.CreateIssue", ProviderToolConfig.connection("uc_alice_google")), alice));
+    assertThat(((ProviderException) otherProvider).code()).isEqualTo("CONNECTION_NOT_OWNED");
+
+    Tool own = arcade.resolveTools(create, Map.of("Github.CreateIssue", ProviderToolConfig.connection("uc_alice")),
+        alice).await().get("Github.CreateIssue");
+    assertThat(own.invoke(of(new JsonObject().put("repo", "a/b"))).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice");
+  }
+
+  @Test
+  void aCallerSuppliedToolRunsAsTheResourceIdThenTheNamedUserThenTheSharedIdentity() {
+    List<String> repo = List.of("Github.GetRepository");
+    ToolProvider arcade = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    ToolProvider shared = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED).sharedIdentity("team"));
+
+    assertThat(boundTo(arcade, new ResolveOptions("author", "alice", null, "carol"))).isEqualTo("alice");
+    assertThat(boundTo(arcade, new ResolveOptions("author", null, null, "carol"))).isEqualTo("carol");
+    assertThat(boundTo(shared, new ResolveOptions("author", null, null, "carol"))).isEqualTo("carol");
+    assertThat(boundTo(shared, ResolveOptions.author("author"))).isEqualTo("team");
+    // never the author's own connections, and never anybody's when nothing names a user
+    Throwable nobody = failure(arcade.resolveTools(repo, Map.of(), ResolveOptions.author("author")));
+    assertThat(((ProviderException) nobody).code()).isEqualTo("NO_IDENTITY");
+    // the per-author scope runs as the author whatever else is given
+    assertThat(boundTo(arcade, new ResolveOptions("author", "alice", ConnectionScope.PER_AUTHOR, "carol")))
+        .isEqualTo("author");
+  }
+
+  private static String boundTo(ToolProvider provider, ResolveOptions options) {
+    return ((dev.ratchet.connectors.provider.impl.ProviderTool) provider.resolveTools(List.of("Github.GetRepository"),
+        Map.of(), options).await().get("Github.GetRepository")).boundTo();
   }
 
   private static Throwable failure(io.vertx.core.Future<?> future) {

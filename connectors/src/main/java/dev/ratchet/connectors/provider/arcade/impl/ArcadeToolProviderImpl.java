@@ -188,12 +188,31 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
           if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
             return Future.failedFuture(notAllowed("tool " + slug));
           }
-          resolved.put(slug, tool(slug, def, cfg.get(slug), userId));
-          return Future.succeededFuture();
+          ProviderToolConfig config = cfg.get(slug);
+          Future<Void> owned = config == null || config.connectionId() == null ? Future.succeededFuture()
+              : checkConnection(config.connectionId(), ArcadeSchemas.authProvider(def), userId);
+          return owned.map(ok -> {
+            resolved.put(slug, tool(slug, def, config, userId));
+            return null;
+          });
         });
       }
       return chain.map(v -> resolved);
     });
+  }
+
+  /**
+   * Arcade runs a tool with the user's connection to the tool's auth provider and takes no
+   * connection id, so a configured connection is held to be exactly that one: the identity's own,
+   * for that provider. Anything else is refused rather than ignored.
+   */
+  private Future<Void> checkConnection(String connectionId, String authProvider, String userId) {
+    return connections.all(userId, authProvider).compose(own -> own.stream()
+        .anyMatch(c -> c.id().equals(connectionId) && (authProvider == null || authProvider.equals(c.toolkit())))
+        ? Future.succeededFuture()
+        : Future.failedFuture(new ProviderException("CONNECTION_NOT_OWNED", "connection '" + connectionId
+            + "' is not this caller's connection to " + (authProvider == null ? "arcade" : authProvider)
+            + ", which the tool runs with")));
   }
 
   private Tool tool(String slug, JsonObject def, ProviderToolConfig config, String userId) {
