@@ -6,11 +6,15 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Which toolkits and tools of a provider the application allows. Toolkit entries match exactly or,
- * with a trailing {@code *}, by prefix ({@code google*} allows {@code googledrive}); tool entries
- * per toolkit work the same way ({@code GMAIL_SEND_*}). Matching ignores case. Without toolkit
- * entries every toolkit is allowed; a toolkit without tool entries allows all of its tools.
- * Anything not allowed is neither listed nor resolvable.
+ * Which toolkits and tools of a provider the application allows. An entry matches exactly, or with
+ * {@code *} standing for any run of characters: a trailing {@code *} matches by prefix
+ * ({@code google*} allows {@code googledrive}, {@code GMAIL_SEND_*} allows {@code GMAIL_SEND_EMAIL}),
+ * a leading one by suffix ({@code *drive}, {@code *_DELETE}), {@code *} alone matches everything.
+ * Tool entries are keyed by toolkit, and a key may use {@code *} the same way; a tool is allowed
+ * when an entry of any key that matches its toolkit matches it. Matching ignores case. Without
+ * toolkit entries every toolkit is allowed; a toolkit that no key matches allows all of its tools.
+ * Anything not allowed is neither listed nor resolvable. An empty entry would match nothing and is
+ * refused when the list is built.
  */
 public final class AllowList {
 
@@ -20,10 +24,18 @@ public final class AllowList {
   private final Map<String, List<String>> tools;
 
   private AllowList(List<String> toolkits, Map<String, List<String>> tools) {
-    this.toolkits = toolkits == null ? null : toolkits.stream().map(AllowList::norm).toList();
+    this.toolkits = toolkits == null ? null : toolkits.stream().map(e -> entry(e, "allowed toolkit")).toList();
     Map<String, List<String>> byToolkit = new TreeMap<>();
-    tools.forEach((toolkit, patterns) -> byToolkit.put(norm(toolkit), patterns.stream().map(AllowList::norm).toList()));
+    tools.forEach((toolkit, patterns) -> byToolkit.put(entry(toolkit, "allowed tools key"),
+        patterns.stream().map(e -> entry(e, "allowed tool of '" + toolkit + "'")).toList()));
     this.tools = byToolkit;
+  }
+
+  private static String entry(String entry, String what) {
+    if (entry == null || entry.isBlank()) {
+      throw new IllegalArgumentException(what + " is empty: an empty allow-list entry matches nothing");
+    }
+    return norm(entry);
   }
 
   public static AllowList everything() {
@@ -53,16 +65,36 @@ public final class AllowList {
     if (!toolkitAllowed(toolkit) || slug == null) {
       return false;
     }
-    List<String> patterns = toolkit == null ? null : tools.get(norm(toolkit));
-    if (patterns == null) {
+    String t = toolkit == null ? null : norm(toolkit);
+    List<List<String>> keyed = t == null ? List.of() : tools.entrySet().stream().filter(e -> matches(e.getKey(), t))
+        .map(Map.Entry::getValue).toList();
+    if (keyed.isEmpty()) {
       return true;
     }
+    List<String> patterns = keyed.stream().flatMap(List::stream).toList();
     String s = norm(slug);
     return patterns.stream().anyMatch(p -> matches(p, s));
   }
 
-  private static boolean matches(String pattern, String value) {
-    return pattern.endsWith("*") ? value.startsWith(pattern.substring(0, pattern.length() - 1)) : pattern.equals(value);
+  /** {@code *} matches any run of characters, anywhere in the pattern; everything else matches itself. */
+  static boolean matches(String pattern, String value) {
+    if (pattern.indexOf('*') < 0) {
+      return pattern.equals(value);
+    }
+    String[] parts = pattern.split("\\*", -1);
+    if (!value.startsWith(parts[0])) {
+      return false;
+    }
+    int at = parts[0].length();
+    for (int i = 1; i < parts.length - 1; i++) {
+      int found = value.indexOf(parts[i], at);
+      if (found < 0) {
+        return false;
+      }
+      at = found + parts[i].length();
+    }
+    String last = parts[parts.length - 1];
+    return value.length() - last.length() >= at && value.endsWith(last);
   }
 
   private static String norm(String s) {

@@ -35,15 +35,27 @@ public final class ToolProviderOptions {
     return this;
   }
 
-  /** Allowed toolkits: exact names, or a prefix ending in {@code *}. */
+  /**
+   * Allowed toolkits: exact names, or patterns where {@code *} stands for any characters
+   * ({@code google*}, {@code *drive}); see {@link AllowList}.
+   *
+   * @throws IllegalArgumentException for an empty entry
+   */
   public ToolProviderOptions allowedToolkits(String... toolkits) {
     this.allowedToolkits = List.of(toolkits);
+    AllowList.of(allowedToolkits, allowedTools);
     return this;
   }
 
-  /** Allowed tools per toolkit: exact slugs, or a prefix ending in {@code *}. */
+  /**
+   * Allowed tools per toolkit: exact slugs, or patterns with {@code *} ({@code GMAIL_SEND_*},
+   * {@code *_DELETE}); toolkit keys may be patterns too. See {@link AllowList}.
+   *
+   * @throws IllegalArgumentException for an empty entry
+   */
   public ToolProviderOptions allowedTools(Map<String, List<String>> tools) {
     this.allowedTools = Map.copyOf(tools);
+    AllowList.of(allowedToolkits, allowedTools);
     return this;
   }
 

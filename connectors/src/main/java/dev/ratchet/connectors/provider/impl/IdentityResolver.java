@@ -5,9 +5,9 @@ import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ResolveOptions;
 
 /**
- * Chooses the provider-side user id that tools run as. It never falls back to a shared identity
- * unless the application named one: a missing caller must fail loudly, not quietly share
- * somebody's connections.
+ * Chooses the provider-side user id that tools run as, in the order {@link ResolveOptions} gives.
+ * It never falls back to a shared identity unless the application named one: a missing caller must
+ * fail loudly, not quietly share somebody's connections.
  */
 public final class IdentityResolver {
 
@@ -35,11 +35,15 @@ public final class IdentityResolver {
     if (resource != null && !resource.isBlank()) {
       return resource;
     }
+    String user = options == null ? null : options.userId();
+    if (user != null && !user.isBlank()) {
+      return user;
+    }
     if (sharedIdentity != null) {
       return sharedIdentity;
     }
     throw new ProviderException("NO_IDENTITY", "tool provider '" + provider
-        + "' runs tools as the session's caller (caller-supplied scope), but this session has no resource id:"
-        + " create the session with a resource id through the authenticated API");
+        + "' runs tools as the session's caller (caller-supplied scope), but this session has no resource id"
+        + " and no user id was named: create the session with a resource id through the authenticated API");
   }
 }

@@ -51,6 +51,12 @@ public final class ProviderHttp {
 
   /** Sends one request; query values that are null are left out. The body is sent as JSON when not null. */
   public Future<HttpResponse<Buffer>> send(HttpMethod method, String path, Map<String, String> query, JsonObject body) {
+    return send(method, path, query, body, Map.of());
+  }
+
+  /** As {@link #send(HttpMethod, String, Map, JsonObject)}, with extra request headers. */
+  public Future<HttpResponse<Buffer>> send(HttpMethod method, String path, Map<String, String> query, JsonObject body,
+                                           Map<String, String> headers) {
     String key;
     try {
       key = apiKey.reveal();
@@ -66,6 +72,7 @@ public final class ProviderHttp {
         }
       });
     }
+    headers.forEach(request::putHeader);
     auth.accept(request, key);
     Future<HttpResponse<Buffer>> sent = body == null ? request.send() : request.sendJsonObject(body);
     return sent.recover(err -> Future.failedFuture(neverLeft(err)

@@ -10,6 +10,7 @@ import dev.ratchet.connectors.provider.ListToolsOptions;
 import dev.ratchet.connectors.provider.ProviderConnection;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderPage;
+import dev.ratchet.connectors.provider.ProviderToolConfig;
 import dev.ratchet.connectors.provider.ProviderToolInfo;
 import dev.ratchet.connectors.provider.ProviderToolSource;
 import dev.ratchet.connectors.provider.ProviderToolkit;
@@ -116,7 +117,7 @@ class ArcadeToolProviderTest {
     // bob has not authorized: his call is refused with the link, it never runs with alice's grant
     ToolResult needsAuth = asBob.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
     assertThat(needsAuth.outcome()).isEqualTo(Outcome.FAILED);
-    assertThat(needsAuth.error()).contains("https://auth.arcade.example/for-bob");
+    assertThat(needsAuth.error()).contains("https://auth.arcade.example/auth_");
     assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice");
 
     assertThatThrownBy(() -> arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
@@ -218,6 +219,150 @@ class ArcadeToolProviderTest {
     assertThatThrownBy(() -> repo.invoke(of(new JsonObject().put("repo", "a/b"))).await())
         .isInstanceOf(dev.ratchet.runtime.ToolNotSentException.class).hasMessageContaining("no resource id");
     assertThat(fake.executions).hasSize(3);
+  }
+
+  @Test
+  void aSearchFillsItsPageFromLaterPagesOfTheCatalogue() {
+    ToolProvider arcade = provider(options());
+    ProviderPage<ProviderToolInfo> first = arcade.listTools(ListToolsOptions.all().withSearch("send").withPageSize(1)).await();
+    assertThat(first.items()).extracting(ProviderToolInfo::slug).containsExactly("Slack.SendMessage");
+    ProviderPage<ProviderToolInfo> second = arcade.listTools(ListToolsOptions.all().withSearch("send").withPageSize(1)
+        .withCursor(first.nextCursor())).await();
+    assertThat(second.items()).extracting(ProviderToolInfo::slug).containsExactly("Gmail.SendEmail");
+    assertThat(second.nextCursor()).isNull();
+  }
+
+  @Test
+  void anUpstreamServerErrorDuringAWriteIsAnUnknownOutcomeNotASafeRetry() {
+    ToolProvider arcade = provider(options());
+    Map<String, Tool> tools = arcade.resolveTools(List.of("Github.CreateIssue", "Github.GetRepository"), Map.of(),
+        ResolveOptions.author("alice")).await();
+    JsonObject serverError = new JsonObject().put("kind", "UPSTREAM_RUNTIME_SERVER_ERROR").put("can_retry", true)
+        .put("message", "GitHub answered 502").put("status_code", 502);
+
+    fake.nextErrors.add(serverError);
+    ToolResult write = tools.get("Github.CreateIssue").invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(write.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
+    assertThat(write.error()).contains("GitHub answered 502");
+
+    fake.nextErrors.add(serverError);
+    ToolResult read = tools.get("Github.GetRepository").invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(read.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(read.retryable()).isTrue();
+
+    fake.nextErrors.add(new JsonObject().put("kind", "TOOL_RUNTIME_RETRY").put("can_retry", true)
+        .put("message", "title too long").put("additional_prompt_content", "use at most 80 characters"));
+    ToolResult retry = tools.get("Github.CreateIssue").invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(retry.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(retry.retryable()).isFalse();
+    assertThat(retry.error()).contains("title too long").contains("use at most 80 characters");
+  }
+
+  @Test
+  void eachExecutionCarriesTheCallsIdempotencyKey() {
+    ToolProvider arcade = provider(options());
+    Tool create = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")).await()
+        .get("Github.CreateIssue");
+    dev.ratchet.runtime.ToolInvocation call = of(new JsonObject().put("repo", "acme/app"));
+    create.invoke(call).await();
+    create.invoke(call).await();
+    assertThat(fake.idempotencyKeys).containsExactly(call.idempotencyKey().value(), call.idempotencyKey().value());
+  }
+
+  @Test
+  void anExecutionRefusedForWantOfAuthorizationAnswersWithTheLinkToAuthorize() {
+    ToolProvider arcade = provider(options());
+    Tool asBob = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("bob")).await()
+        .get("Github.CreateIssue");
+    ToolResult refused = asBob.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(refused.outcome()).isEqualTo(Outcome.FAILED);
+    JsonObject flow = fake.authFlows.values().stream().filter(f -> "bob".equals(f.getString("user_id")))
+        .findFirst().orElseThrow();
+    assertThat(flow.getString("tool")).isEqualTo("Github.CreateIssue");
+    assertThat(refused.error()).contains(flow.getString("url"));
+
+    fake.expiredGrants.add("alice");
+    Tool asAlice = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")).await()
+        .get("Github.CreateIssue");
+    ToolResult expired = asAlice.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    assertThat(expired.outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(expired.retryable()).isFalse();
+    assertThat(expired.error()).contains("https://auth.arcade.example/auth_");
+  }
+
+  @Test
+  void connectionsAreFoundByTheAuthProviderTheirToolkitNeedsOnWhicheverPageTheyAre() {
+    for (int i = 0; i < 130; i++) {
+      fake.connection(String.format("uc_a%03d", i), "alice", "slack");
+    }
+    fake.connection("uc_alice_google", "alice", "google");
+    ToolProvider arcade = provider(options());
+    ResolveOptions alice = ResolveOptions.author("alice");
+
+    assertThat(arcade.listConnections(new ListConnectionsOptions(alice, "Gmail")).await().items())
+        .extracting(ProviderConnection::id, ProviderConnection::toolkit).containsExactly(
+            org.assertj.core.groups.Tuple.tuple("uc_alice_google", "google"));
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "Github"),
+        new ConnectionRef("uc_alice_google", "Gmail"), new ConnectionRef("uc_alice_google", "Github")), alice).await())
+        .containsEntry("uc_alice", true).containsEntry("uc_alice_google", false);
+    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice_google", "Gmail")), alice).await())
+        .containsEntry("uc_alice_google", true);
+
+    List<String> all = new ArrayList<>();
+    String cursor = null;
+    do {
+      ProviderPage<ProviderConnection> page = arcade.listConnections(new ListConnectionsOptions(alice, null)
+          .withCursor(cursor)).await();
+      page.items().forEach(c -> all.add(c.id()));
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    assertThat(all).hasSize(132).contains("uc_alice", "uc_alice_google").doesNotContain("uc_bob");
+
+    arcade.revokeConnection("uc_alice_google", alice).await();
+    assertThat(fake.connections).doesNotContainKey("uc_alice_google");
+  }
+
+  @Test
+  void aConfiguredConnectionMustBeTheCallersOwnForTheToolsAuthProvider() {
+    fake.connection("uc_alice_google", "alice", "google");
+    ToolProvider arcade = provider(options());
+    ResolveOptions alice = ResolveOptions.author("alice");
+    List<String> create = List.of("Github.CreateIssue");
+
+    Throwable bobs = failure(arcade.resolveTools(create,
+        Map.of("Github.CreateIssue", ProviderToolConfig.connection("uc_bob")), alice));
+    assertThat(((ProviderException) bobs).code()).isEqualTo("CONNECTION_NOT_OWNED");
+    Throwable otherProvider = failure(arcade.resolveTools(create,
+        Map.of("Github.CreateIssue", ProviderToolConfig.connection("uc_alice_google")), alice));
+    assertThat(((ProviderException) otherProvider).code()).isEqualTo("CONNECTION_NOT_OWNED");
+
+    Tool own = arcade.resolveTools(create, Map.of("Github.CreateIssue", ProviderToolConfig.connection("uc_alice")),
+        alice).await().get("Github.CreateIssue");
+    assertThat(own.invoke(of(new JsonObject().put("repo", "a/b"))).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice");
+  }
+
+  @Test
+  void aCallerSuppliedToolRunsAsTheResourceIdThenTheNamedUserThenTheSharedIdentity() {
+    List<String> repo = List.of("Github.GetRepository");
+    ToolProvider arcade = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    ToolProvider shared = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED).sharedIdentity("team"));
+
+    assertThat(boundTo(arcade, new ResolveOptions("author", "alice", null, "carol"))).isEqualTo("alice");
+    assertThat(boundTo(arcade, new ResolveOptions("author", null, null, "carol"))).isEqualTo("carol");
+    assertThat(boundTo(shared, new ResolveOptions("author", null, null, "carol"))).isEqualTo("carol");
+    assertThat(boundTo(shared, ResolveOptions.author("author"))).isEqualTo("team");
+    // never the author's own connections, and never anybody's when nothing names a user
+    Throwable nobody = failure(arcade.resolveTools(repo, Map.of(), ResolveOptions.author("author")));
+    assertThat(((ProviderException) nobody).code()).isEqualTo("NO_IDENTITY");
+    // the per-author scope runs as the author whatever else is given
+    assertThat(boundTo(arcade, new ResolveOptions("author", "alice", ConnectionScope.PER_AUTHOR, "carol")))
+        .isEqualTo("author");
+  }
+
+  private static String boundTo(ToolProvider provider, ResolveOptions options) {
+    return ((dev.ratchet.connectors.provider.impl.ProviderTool) provider.resolveTools(List.of("Github.GetRepository"),
+        Map.of(), options).await().get("Github.GetRepository")).boundTo();
   }
 
   private static Throwable failure(io.vertx.core.Future<?> future) {

@@ -380,7 +380,7 @@ class ComposioToolProviderTest {
     ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
     Authorization auth = composio.authorize(AuthorizeOptions.toolkit("github", ResolveOptions.caller("a", "dave"))).await();
     assertThat(auth.url()).startsWith("https://connect.composio.example/");
-    assertThat(fake.accounts.get(auth.authId()).getString("user_id")).isEqualTo("dave");
+    assertThat(fake.ownerOf(auth.authId())).isEqualTo("dave");
     assertThat(composio.getAuthStatus(auth.authId()).await().state()).isEqualTo(AuthStatus.PENDING);
 
     fake.accounts.get(auth.authId()).put("status", "ACTIVE");
@@ -418,7 +418,7 @@ class ComposioToolProviderTest {
     JsonObject value = (JsonObject) link.value();
     assertThat(value.getString("redirect_url")).startsWith("https://connect.composio.example/");
     String connectionId = value.getString("connection_id");
-    assertThat(fake.accounts.get(connectionId).getString("user_id")).isEqualTo("erin");
+    assertThat(fake.ownerOf(connectionId)).isEqualTo("erin");
 
     ToolResult refused = tools.get(ComposioToolProvider.MANAGE_CONNECTIONS)
         .invoke(of(new JsonObject().put("toolkit", "gmail"))).await();
@@ -431,6 +431,63 @@ class ComposioToolProviderTest {
         .put("toolkits", new JsonArray().add("github")).put("timeout_seconds", 10))).await();
     assertThat(((JsonObject) waited.value()).getBoolean("all_connected")).isTrue();
     assertThat(System.currentTimeMillis() - started).isGreaterThanOrEqualTo(300);
+  }
+
+  @Test
+  void aCallRunsTheToolVersionWhoseSchemaTheModelSaw() {
+    ToolProvider composio = provider(options());
+    Tool create = composio.resolveTools(List.of("GITHUB_CREATE_ISSUE"), Map.of(), ResolveOptions.author("alice")).await()
+        .get("GITHUB_CREATE_ISSUE");
+    fake.release("GITHUB_CREATE_ISSUE", "20251001_00", new JsonObject().put("type", "object")
+        .put("properties", new JsonObject().put("issue_title", new JsonObject().put("type", "string"))));
+    assertThat(create.invoke(of(new JsonObject().put("title", "t"))).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(fake.executions).extracting(e -> e.getString("version")).containsExactly(FakeComposio.VERSION);
+  }
+
+  @Test
+  void listingsFollowComposiosCursorsAndHandThemBack() {
+    fake.pageSize = 1;
+    ToolProvider composio = provider(options());
+    List<String> toolkits = new ArrayList<>();
+    String cursor = null;
+    do {
+      ProviderPage<ProviderToolkit> page = composio.listToolkits(cursor).await();
+      page.items().forEach(t -> toolkits.add(t.slug()));
+      cursor = page.nextCursor();
+    } while (cursor != null);
+    assertThat(toolkits).containsExactly("composio", "github", "gmail", "googledrive", "slack");
+
+    ResolveOptions alice = ResolveOptions.author("alice");
+    ProviderPage<ProviderConnection> first = composio.listConnections(new ListConnectionsOptions(alice, null)).await();
+    assertThat(first.items()).extracting(ProviderConnection::id).containsExactly("ca_alice_github");
+    ProviderPage<ProviderConnection> second = composio.listConnections(new ListConnectionsOptions(alice, null)
+        .withCursor(first.nextCursor())).await();
+    assertThat(second.items()).extracting(ProviderConnection::id).containsExactly("ca_alice_gmail");
+    assertThat(second.nextCursor()).isNull();
+
+    Tool wait = composio.resolveTools(List.of(ComposioToolProvider.WAIT_FOR_CONNECTIONS), Map.of(), alice).await()
+        .get(ComposioToolProvider.WAIT_FOR_CONNECTIONS);
+    ToolResult both = wait.invoke(of(new JsonObject().put("toolkits", new JsonArray().add("github").add("gmail"))
+        .put("timeout_seconds", 1))).await();
+    assertThat(((JsonObject) both.value()).getBoolean("all_connected")).isTrue();
+  }
+
+  @Test
+  void askingForAConnectionLinkTwiceGivesTheSamePendingAccount() {
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    Tool manage = composio.resolveTools(List.of(ComposioToolProvider.MANAGE_CONNECTIONS), Map.of(),
+        ResolveOptions.caller("author", "erin")).await().get(ComposioToolProvider.MANAGE_CONNECTIONS);
+    JsonObject first = (JsonObject) manage.invoke(of(new JsonObject().put("toolkit", "gmail"))).await().value();
+    JsonObject again = (JsonObject) manage.invoke(of(new JsonObject().put("toolkit", "gmail"))).await().value();
+    assertThat(again.getString("connection_id")).isEqualTo(first.getString("connection_id"));
+    assertThat(again.getString("redirect_url")).isEqualTo(first.getString("redirect_url")).isNotNull();
+    assertThat(fake.created).hasSize(1);
+
+    fake.accounts.get(first.getString("connection_id")).put("status", "ACTIVE");
+    JsonObject connected = (JsonObject) manage.invoke(of(new JsonObject().put("toolkit", "gmail"))).await().value();
+    assertThat(connected.getString("status")).isEqualTo("ACTIVE");
+    assertThat(connected.getString("redirect_url")).isNull();
+    assertThat(fake.created).hasSize(1);
   }
 
   private static Throwable failure(io.vertx.core.Future<?> future) {

@@ -59,6 +59,13 @@ final class ArcadeSchemas {
         behavior.getBoolean("destructive"));
   }
 
+  /** The auth provider ({@code google}) whose connection the tool runs with; null when it needs none. */
+  static String authProvider(JsonObject definition) {
+    JsonObject auth = definition.getJsonObject("requirements", new JsonObject()).getJsonObject("authorization");
+    String id = auth == null ? null : auth.getString("provider_id");
+    return id == null ? null : id.toLowerCase(java.util.Locale.ROOT);
+  }
+
   static String toolkit(JsonObject definition) {
     JsonObject toolkit = definition.getJsonObject("toolkit");
     if (toolkit != null && toolkit.getString("name") != null) {

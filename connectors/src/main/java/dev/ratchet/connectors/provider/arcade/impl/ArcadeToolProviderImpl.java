@@ -34,6 +34,8 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -50,9 +52,14 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
   private static final int PAGE = 100;
   /** Toolkits are gathered from tool pages; stop somewhere on a huge catalogue. */
   private static final int MAX_TOOLKIT_PAGES = 20;
+  /** Pages of Arcade's listing read for one filtered page; past it the page comes back short, with a cursor. */
+  private static final int MAX_SCAN_PAGES = 10;
+
+  private final ArcadeConnections connections;
 
   public ArcadeToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
     super(vertx, "arcade", DEFAULT_BASE_URL, options, (req, key) -> req.putHeader("Authorization", "Bearer " + key));
+    this.connections = new ArcadeConnections(http);
   }
 
   @Override
@@ -88,7 +95,7 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
     query.put("toolkit", toolkit);
     query.put("offset", String.valueOf(offset));
     query.put("limit", String.valueOf(limit));
-    return http.json(HttpMethod.GET, "/v1/tools/list", query, null);
+    return http.json(HttpMethod.GET, "/v1/tools", query, null);
   }
 
   @Override
@@ -105,33 +112,57 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
     }
     int limit = opts.pageSize() == null ? 25 : Math.max(1, Math.min(PAGE, opts.pageSize()));
     String search = opts.search() == null ? null : opts.search().toLowerCase(Locale.ROOT);
-    return page(opts.toolkit(), offset, limit).map(json -> {
+    List<ProviderToolInfo> out = new ArrayList<>();
+    return fill(opts.toolkit(), search, offset, limit, 0, out).map(next -> new ProviderPage<>(out, next));
+  }
+
+  /**
+   * Arcade's listing has no search parameter and knows nothing of the allow-list, so both filter
+   * here; pages of Arcade's listing are read until {@code limit} tools match, and the cursor points
+   * just past the last tool read, so no tool is skipped or repeated.
+   *
+   * @return the next cursor, null when the listing is exhausted
+   */
+  private Future<String> fill(String toolkit, String search, int offset, int limit, int pages,
+                              List<ProviderToolInfo> out) {
+    return page(toolkit, offset, PAGE).compose(json -> {
       JsonArray items = json.getJsonArray("items", new JsonArray());
-      List<ProviderToolInfo> out = new ArrayList<>();
+      int read = 0;
       for (Object i : items) {
+        read++;
         JsonObject def = (JsonObject) i;
-        String slug = ArcadeSchemas.slug(def);
-        String description = def.getString("description", "");
-        if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
-          continue;
+        if (matches(def, search)) {
+          EffectHints hints = ArcadeSchemas.hints(def);
+          out.add(new ProviderToolInfo(ArcadeSchemas.slug(def), def.getString("name"), def.getString("description", ""),
+              ArcadeSchemas.toolkit(def), hints.effectClass(), hints.approvalRecommended()));
+          if (out.size() == limit) {
+            break;
+          }
         }
-        // Arcade's listing has no search parameter, so search filters each page here
-        if (search != null && !slug.toLowerCase(Locale.ROOT).contains(search)
-            && !description.toLowerCase(Locale.ROOT).contains(search)) {
-          continue;
-        }
-        EffectHints hints = ArcadeSchemas.hints(def);
-        out.add(new ProviderToolInfo(slug, def.getString("name"), description, ArcadeSchemas.toolkit(def),
-            hints.effectClass(), hints.approvalRecommended()));
       }
-      int next = offset + items.size();
-      boolean more = !items.isEmpty() && next < json.getInteger("total_count", 0);
-      return new ProviderPage<>(out, more ? String.valueOf(next) : null);
+      int next = offset + read;
+      boolean more = read > 0 && next < json.getInteger("total_count", 0);
+      if (!more) {
+        return Future.succeededFuture(null);
+      }
+      if (out.size() == limit || pages + 1 >= MAX_SCAN_PAGES) {
+        return Future.succeededFuture(String.valueOf(next));
+      }
+      return fill(toolkit, search, next, limit, pages + 1, out);
     });
   }
 
+  private boolean matches(JsonObject def, String search) {
+    String slug = ArcadeSchemas.slug(def);
+    if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
+      return false;
+    }
+    return search == null || slug.toLowerCase(Locale.ROOT).contains(search)
+        || def.getString("description", "").toLowerCase(Locale.ROOT).contains(search);
+  }
+
   private Future<JsonObject> definition(String slug) {
-    return http.json(HttpMethod.GET, "/v1/tools/definition", Map.of("name", slug), null)
+    return http.json(HttpMethod.GET, "/v1/tools/" + URLEncoder.encode(slug, StandardCharsets.UTF_8), Map.of(), null)
         .recover(err -> err instanceof ProviderException p && "NOT_FOUND".equals(p.code())
             ? Future.succeededFuture(null) : Future.failedFuture(err));
   }
@@ -157,12 +188,31 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
           if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
             return Future.failedFuture(notAllowed("tool " + slug));
           }
-          resolved.put(slug, tool(slug, def, cfg.get(slug), userId));
-          return Future.succeededFuture();
+          ProviderToolConfig config = cfg.get(slug);
+          Future<Void> owned = config == null || config.connectionId() == null ? Future.succeededFuture()
+              : checkConnection(config.connectionId(), ArcadeSchemas.authProvider(def), userId);
+          return owned.map(ok -> {
+            resolved.put(slug, tool(slug, def, config, userId));
+            return null;
+          });
         });
       }
       return chain.map(v -> resolved);
     });
+  }
+
+  /**
+   * Arcade runs a tool with the user's connection to the tool's auth provider and takes no
+   * connection id, so a configured connection is held to be exactly that one: the identity's own,
+   * for that provider. Anything else is refused rather than ignored.
+   */
+  private Future<Void> checkConnection(String connectionId, String authProvider, String userId) {
+    return connections.all(userId, authProvider).compose(own -> own.stream()
+        .anyMatch(c -> c.id().equals(connectionId) && (authProvider == null || authProvider.equals(c.toolkit())))
+        ? Future.succeededFuture()
+        : Future.failedFuture(new ProviderException("CONNECTION_NOT_OWNED", "connection '" + connectionId
+            + "' is not this caller's connection to " + (authProvider == null ? "arcade" : authProvider)
+            + ", which the tool runs with")));
   }
 
   private Tool tool(String slug, JsonObject def, ProviderToolConfig config, String userId) {
@@ -177,27 +227,49 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
     JsonObject body = new JsonObject().put("tool_name", slug)
         .put("input", inv.arguments() == null ? new JsonObject() : inv.arguments())
         .put("user_id", userId);
-    return http.send(HttpMethod.POST, "/v1/tools/execute", Map.of(), body).map(resp -> {
+    Map<String, String> headers = inv.idempotencyKey() == null ? Map.of()
+        : Map.of("Idempotency-Key", inv.idempotencyKey().value());
+    return http.send(HttpMethod.POST, "/v1/tools/execute", Map.of(), body, headers).compose(resp -> {
+      if (resp.statusCode() == 403) {
+        return authorizationNeeded(slug, userId, "arcade answered 403: " + http.errorText(resp));
+      }
       ToolResult byStatus = HttpOutcomes.forStatus(resp, effect, "arcade answered " + resp.statusCode() + ": "
           + http.errorText(resp));
       if (byStatus != null) {
-        return byStatus;
+        return Future.succeededFuture(byStatus);
       }
       JsonObject json = resp.bodyAsJsonObject();
       JsonObject output = json == null ? new JsonObject() : json.getJsonObject("output", new JsonObject());
       if (json != null && json.getBoolean("success", false)) {
-        return ToolResult.success(Redaction.scrubValue(output.getValue("value")));
+        return Future.succeededFuture(ToolResult.success(Redaction.scrubValue(output.getValue("value"))));
       }
-      JsonObject auth = output.getJsonObject("authorization", output.getJsonObject("requires_authorization"));
-      if (auth != null && !"completed".equals(auth.getString("status"))) {
-        return ToolResult.rejected("the user has not authorized this tool yet: ask them to open " + auth.getString("url"));
+      JsonObject auth = output.getJsonObject("authorization");
+      if (auth != null && !"completed".equals(auth.getString("status")) && auth.getString("url") != null) {
+        return Future.succeededFuture(notAuthorized(auth.getString("url")));
       }
       JsonObject error = output.getJsonObject("error", new JsonObject());
-      String message = Redaction.scrub("arcade reported an error: " + error.getString("message", "unknown error"));
-      return error.getBoolean("can_retry", false)
-          ? ToolResult.retryable(message, error.getLong("retry_after_ms", 0L))
-          : ToolResult.rejected(message);
+      if (ArcadeErrors.needsAuthorization(error.getString("kind"))) {
+        return authorizationNeeded(slug, userId, ArcadeErrors.result(error, effect).error());
+      }
+      return Future.succeededFuture(ArcadeErrors.result(error, effect));
     });
+  }
+
+  /**
+   * The call was refused for want of the user's authorization: starts the flow, so that the result
+   * carries the link the user must open. Nothing ran, whatever the flow answers.
+   */
+  private Future<ToolResult> authorizationNeeded(String slug, String userId, String refusal) {
+    JsonObject body = new JsonObject().put("tool_name", slug).put("user_id", userId);
+    return http.json(HttpMethod.POST, "/v1/tools/authorize", Map.of(), body)
+        .map(json -> json.getString("url") != null && !"completed".equals(json.getString("status"))
+            ? notAuthorized(json.getString("url")) : ToolResult.rejected(refusal))
+        .otherwise(err -> ToolResult.rejected(refusal + " (authorization could not be started: "
+            + Redaction.scrub(String.valueOf(err.getMessage())) + ")"));
+  }
+
+  private static ToolResult notAuthorized(String url) {
+    return ToolResult.rejected("the user has not authorized this tool yet: ask them to open " + url);
   }
 
   @Override
@@ -239,43 +311,54 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
 
   @Override
   public Future<Map<String, Boolean>> getConnectionStatus(List<ConnectionRef> items, ResolveOptions identity) {
-    return ownConnections(identity).map(all -> {
-      Map<String, Boolean> out = new LinkedHashMap<>();
-      for (ConnectionRef ref : items) {
-        out.put(ref.connectionId(), all.stream().anyMatch(c -> c.id().equals(ref.connectionId()) && c.active()
-            && (ref.toolkit() == null || ref.toolkit().equalsIgnoreCase(c.toolkit()))));
+    return userId(identity).compose(userId -> connections.all(userId, null)).compose(all -> {
+      Map<String, Set<String>> providers = new HashMap<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (String toolkit : items.stream().map(ConnectionRef::toolkit).filter(t -> t != null).distinct().toList()) {
+        chain = chain.compose(v -> connections.providersOf(toolkit).map(p -> {
+          providers.put(toolkit, p);
+          return null;
+        }));
       }
-      return out;
+      return chain.map(v -> {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        for (ConnectionRef ref : items) {
+          out.put(ref.connectionId(), all.stream().anyMatch(c -> c.id().equals(ref.connectionId()) && c.active()
+              && (ref.toolkit() == null || providers.get(ref.toolkit()).contains(c.toolkit()))));
+        }
+        return out;
+      });
     });
   }
 
+  /**
+   * The identity's connections; for a toolkit, those of the auth provider its tools require. The
+   * connections' {@code toolkit} is that auth provider. A toolkit whose tools require several
+   * providers is listed in one page.
+   */
   @Override
   public Future<ProviderPage<ProviderConnection>> listConnections(ListConnectionsOptions o) {
+    int offset;
+    try {
+      offset = o.cursor() == null ? 0 : Integer.parseInt(o.cursor());
+    } catch (NumberFormatException e) {
+      return Future.failedFuture(new ProviderException("INVALID_CURSOR", "not an Arcade cursor: " + o.cursor()));
+    }
     return userId(o.identity()).compose(userId -> {
-      Map<String, String> query = new HashMap<>();
-      query.put("user_id", userId);
-      query.put("provider_id", o.toolkit() == null ? null : o.toolkit().toLowerCase(Locale.ROOT));
-      return connections(query).map(items -> new ProviderPage<>(
-          items.stream().filter(c -> userId.equals(c.userId())).toList(), null));
-    });
-  }
-
-  /** The identity's connections only: the listing is asked for its user and filtered again here. */
-  private Future<List<ProviderConnection>> ownConnections(ResolveOptions identity) {
-    return userId(identity).compose(userId -> connections(Map.of("user_id", userId))
-        .map(items -> items.stream().filter(c -> userId.equals(c.userId())).toList()));
-  }
-
-  private Future<List<ProviderConnection>> connections(Map<String, String> query) {
-    return http.json(HttpMethod.GET, "/v1/admin/user_connections", query, null).map(json -> {
-      List<ProviderConnection> out = new ArrayList<>();
-      for (Object i : json.getJsonArray("items", new JsonArray())) {
-        JsonObject c = (JsonObject) i;
-        String status = c.getString("connection_status", c.getString("status", "active"));
-        out.add(new ProviderConnection(c.getString("id"), c.getString("provider_id"), c.getString("user_id"), status,
-            "active".equalsIgnoreCase(status) || "completed".equalsIgnoreCase(status)));
+      if (o.toolkit() == null) {
+        return connections.page(userId, null, offset, PAGE);
       }
-      return out;
+      return connections.providersOf(o.toolkit()).compose(providers -> {
+        if (providers.size() == 1) {
+          return connections.page(userId, providers.iterator().next(), offset, PAGE);
+        }
+        List<ProviderConnection> all = new ArrayList<>();
+        Future<Void> chain = Future.succeededFuture();
+        for (String provider : providers) {
+          chain = chain.compose(v -> connections.all(userId, provider).map(all::addAll).mapEmpty());
+        }
+        return chain.map(v -> new ProviderPage<>(all, null));
+      });
     });
   }
 
@@ -286,7 +369,8 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
 
   @Override
   public Future<Void> revokeConnection(String connectionId, ResolveOptions identity) {
-    return ownConnections(identity).compose(own -> own.stream().noneMatch(c -> connectionId.equals(c.id()))
+    return userId(identity).compose(userId -> connections.all(userId, null))
+        .compose(own -> own.stream().noneMatch(c -> connectionId.equals(c.id()))
         ? Future.failedFuture(notOwned(connectionId))
         : http.json(HttpMethod.DELETE, "/v1/admin/user_connections/" + connectionId, Map.of(), null).mapEmpty());
   }

@@ -49,7 +49,7 @@ final class ComposioMetaTools {
   List<ProviderToolInfo> infos() {
     return List.of(
         new ProviderToolInfo(MANAGE, "Manage connections", manageDescription(), ComposioToolProvider.META_TOOLKIT,
-            EffectClass.NON_IDEMPOTENT_WRITE, false),
+            EffectClass.IDEMPOTENT_WRITE, false),
         new ProviderToolInfo(WAIT, "Wait for connections", waitDescription(), ComposioToolProvider.META_TOOLKIT,
             EffectClass.READ, false));
   }
@@ -69,8 +69,9 @@ final class ComposioMetaTools {
   }
 
   Tool resolve(String slug, String userId, ProviderToolConfig config) {
-    // creating a link changes nothing until the user acts on it, so it needs no approval by default
-    EffectHints hints = MANAGE.equals(slug) ? new EffectHints(false, false, false) : new EffectHints(true, null, false);
+    // a link changes nothing until the user acts on it, so it needs no approval by default; asking
+    // again answers with the same pending link, so the tool is an idempotent write
+    EffectHints hints = MANAGE.equals(slug) ? new EffectHints(false, true, false) : new EffectHints(true, null, false);
     String description = MANAGE.equals(slug) ? manageDescription() : waitDescription();
     return new ProviderTool(slug, description, schema(slug), hints.effectClass(config), hints.approval(config),
         provider.timeout(), provider.sourceName(), userId,
@@ -83,14 +84,27 @@ final class ComposioMetaTools {
         || ComposioToolProvider.META_TOOLKIT.equalsIgnoreCase(toolkit)) {
       return Future.succeededFuture(ToolResult.rejected("toolkit '" + toolkit + "' is not available to connect"));
     }
-    return provider.createLink(toolkit.toLowerCase(Locale.ROOT), userId, null).map(acc -> ToolResult.success(new JsonObject()
-            .put("toolkit", toolkit)
-            .put("redirect_url", ComposioToolProviderImpl.redirectUrl(acc))
-            .put("connection_id", acc.getString("id"))
-            .put("status", acc.getString("status"))
-            .put("instructions", "Ask the user to open redirect_url and finish connecting " + toolkit + ".")))
-        .recover(err -> err instanceof ProviderException p
-            ? Future.succeededFuture(ToolResult.rejected(p.getMessage())) : Future.failedFuture(err));
+    String slug = toolkit.toLowerCase(Locale.ROOT);
+    return provider.accountsOf(userId, List.of(slug)).compose(accounts -> {
+      JsonObject active = accounts.stream().filter(a -> "ACTIVE".equalsIgnoreCase(a.getString("status")))
+          .findFirst().orElse(null);
+      if (active != null) {
+        return Future.succeededFuture(ToolResult.success(new JsonObject().put("toolkit", toolkit)
+            .put("connection_id", active.getString("id")).put("status", "ACTIVE")
+            .put("instructions", "The user has already connected " + toolkit + ".")));
+      }
+      // a pending link of this user is handed out again rather than piling up pending accounts
+      JsonObject pending = accounts.stream().filter(a -> "INITIATED".equalsIgnoreCase(a.getString("status")))
+          .filter(a -> ComposioToolProviderImpl.redirectUrl(a) != null).findFirst().orElse(null);
+      return (pending != null ? Future.succeededFuture(pending) : provider.createLink(slug, userId, null))
+          .map(acc -> ToolResult.success(new JsonObject()
+              .put("toolkit", toolkit)
+              .put("redirect_url", ComposioToolProviderImpl.redirectUrl(acc))
+              .put("connection_id", acc.getString("id"))
+              .put("status", acc.getString("status", "INITIATED"))
+              .put("instructions", "Ask the user to open redirect_url and finish connecting " + toolkit + ".")));
+    }).recover(err -> err instanceof ProviderException p
+        ? Future.succeededFuture(ToolResult.rejected(p.getMessage())) : Future.failedFuture(err));
   }
 
   private Future<ToolResult> await(String userId, ToolInvocation inv) {

@@ -66,19 +66,33 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
 
   @Override
   public Future<ProviderPage<ProviderToolkit>> listToolkits() {
-    return http.json(HttpMethod.GET, "/api/v3/toolkits", Map.of(), null).map(json -> {
-      List<ProviderToolkit> items = new ArrayList<>();
-      if (allow.toolkitAllowed(META_TOOLKIT)) {
-        items.add(new ProviderToolkit(META_TOOLKIT, "Composio", "Connect accounts from the conversation"));
-      }
+    return listToolkits(null);
+  }
+
+  @Override
+  public Future<ProviderPage<ProviderToolkit>> listToolkits(String cursor) {
+    List<ProviderToolkit> items = new ArrayList<>();
+    if (cursor == null && allow.toolkitAllowed(META_TOOLKIT)) {
+      items.add(new ProviderToolkit(META_TOOLKIT, "Composio", "Connect accounts from the conversation"));
+    }
+    return toolkitPages(cursor, 0, items).map(next -> new ProviderPage<>(items, next));
+  }
+
+  /** Reads pages until one has an allowed toolkit, so that a page is empty only at the end. */
+  private Future<String> toolkitPages(String cursor, int pages, List<ProviderToolkit> into) {
+    Map<String, String> query = new HashMap<>();
+    query.put("cursor", cursor);
+    return http.json(HttpMethod.GET, "/api/v3/toolkits", query, null).compose(json -> {
       for (JsonObject t : objects(json.getJsonArray("items"))) {
         String slug = t.getString("slug");
         if (allow.toolkitAllowed(slug) && !META_TOOLKIT.equalsIgnoreCase(slug)) {
           JsonObject m = t.getJsonObject("meta", new JsonObject());
-          items.add(new ProviderToolkit(slug, t.getString("name", slug), m.getString("description")));
+          into.add(new ProviderToolkit(slug, t.getString("name", slug), m.getString("description")));
         }
       }
-      return new ProviderPage<>(items, json.getString("next_cursor"));
+      String next = ComposioPages.cursor(json);
+      return next == null || !into.isEmpty() || pages + 1 >= ComposioPages.MAX_PAGES ? Future.succeededFuture(next)
+          : toolkitPages(next, pages + 1, into);
     });
   }
 
@@ -96,22 +110,28 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
     if (META_TOOLKIT.equalsIgnoreCase(opts.toolkit())) {
       return Future.succeededFuture(new ProviderPage<>(items, null));
     }
+    return toolPages(opts, opts.cursor(), 0, items).map(next -> new ProviderPage<>(items, next));
+  }
+
+  /** Reads pages until one has an allowed tool, so that a page is empty only at the end. */
+  private Future<String> toolPages(ListToolsOptions opts, String cursor, int pages, List<ProviderToolInfo> into) {
     Map<String, String> query = new HashMap<>();
     query.put("toolkit_slug", opts.toolkit());
     query.put("search", opts.search());
-    query.put("cursor", opts.cursor());
+    query.put("cursor", cursor);
     query.put("limit", opts.pageSize() == null ? null : String.valueOf(opts.pageSize()));
-    return http.json(HttpMethod.GET, "/api/v3/tools", query, null).map(json -> {
+    return http.json(HttpMethod.GET, "/api/v3/tools", query, null).compose(json -> {
       for (JsonObject t : objects(json.getJsonArray("items"))) {
         String toolkit = toolkitOf(t);
         if (allow.toolAllowed(toolkit, t.getString("slug"))) {
           EffectHints hints = hints(t);
-          items.add(new ProviderToolInfo(t.getString("slug"), t.getString("name"), t.getString("description"),
+          into.add(new ProviderToolInfo(t.getString("slug"), t.getString("name"), t.getString("description"),
               toolkit, hints.effectClass(), hints.approvalRecommended()));
         }
       }
-      String next = json.getString("next_cursor");
-      return new ProviderPage<>(items, next == null || next.isEmpty() ? null : next);
+      String next = ComposioPages.cursor(json);
+      return next == null || !into.isEmpty() || pages + 1 >= ComposioPages.MAX_PAGES ? Future.succeededFuture(next)
+          : toolPages(opts, next, pages + 1, into);
     });
   }
 
@@ -167,10 +187,9 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
 
   /** A configured connection must be the caller's own: a tenant never runs a tool with another's account. */
   private Future<Void> checkOwner(String connectionId, String toolkit, String userId) {
-    return http.json(HttpMethod.GET, "/api/v3/connected_accounts/" + connectionId, Map.of(), null).compose(acc -> {
-      String owner = acc.getString("user_id");
-      String accToolkit = toolkitOf(acc);
-      if (!userId.equals(owner) || (accToolkit != null && !accToolkit.equalsIgnoreCase(toolkit))) {
+    return ownAccount(connectionId, userId).compose(acc -> {
+      String accToolkit = acc == null ? null : toolkitOf(acc);
+      if (acc == null || (accToolkit != null && !accToolkit.equalsIgnoreCase(toolkit))) {
         return Future.failedFuture(new ProviderException("CONNECTION_NOT_OWNED",
             "connection " + connectionId + " does not belong to this caller for toolkit " + toolkit));
       }
@@ -184,13 +203,17 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
     EffectClass effect = hints.effectClass(config);
     return new ProviderTool(ProviderTool.toolName(slug), t.getString("description"), schemaOf(t), effect,
         hints.approval(config), options.requestTimeout(), source(), userId,
-        inv -> execute(slug, effect, userId, connectionId, inv));
+        inv -> execute(slug, t.getString("version"), effect, userId, connectionId, inv));
   }
 
-  private Future<ToolResult> execute(String slug, EffectClass effect, String userId, String connectionId,
-                                     ToolInvocation inv) {
+  /** Runs the version whose schema the model saw: a newer release may expect other arguments. */
+  private Future<ToolResult> execute(String slug, String version, EffectClass effect, String userId,
+                                     String connectionId, ToolInvocation inv) {
     JsonObject body = new JsonObject().put("arguments", inv.arguments() == null ? new JsonObject() : inv.arguments())
         .put("user_id", userId);
+    if (version != null) {
+      body.put("version", version);
+    }
     if (connectionId != null) {
       body.put("connected_account_id", connectionId);
     }
@@ -222,8 +245,7 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
 
   /** Creates a pending connected account for {@code userId} with the toolkit's first auth config. */
   Future<JsonObject> createLink(String toolkit, String userId, String callbackUrl) {
-    return http.json(HttpMethod.GET, "/api/v3/auth_configs", Map.of("toolkit_slug", toolkit), null).compose(cfgs -> {
-      List<JsonObject> items = objects(cfgs.getJsonArray("items"));
+    return authConfigs(toolkit).compose(items -> {
       if (items.isEmpty()) {
         return Future.failedFuture(new ProviderException("PROVIDER_ERROR",
             "composio has no auth config for toolkit " + toolkit + ": create one in the Composio dashboard"));
@@ -238,7 +260,21 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
     });
   }
 
+  Future<List<JsonObject>> authConfigs(String toolkit) {
+    return ComposioPages.all(http, "/api/v3/auth_configs", Map.of("toolkit_slug", toolkit));
+  }
+
+  /**
+   * Where the user goes to connect: {@code connectionData.val.redirectUrl} of a new account,
+   * {@code state.val.redirectUrl} of a listed one; the older top-level fields only when those are absent.
+   */
   static String redirectUrl(JsonObject acc) {
+    for (String holder : List.of("connectionData", "state")) {
+      JsonObject val = acc.getJsonObject(holder, new JsonObject()).getJsonObject("val", new JsonObject());
+      if (val.getString("redirectUrl") != null) {
+        return val.getString("redirectUrl");
+      }
+    }
     return acc.getString("redirect_url", acc.getString("redirect_uri"));
   }
 
@@ -299,34 +335,46 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
 
   /** The connected account when it belongs to {@code userId}; null when it is someone else's or missing. */
   private Future<JsonObject> ownAccount(String connectionId, String userId) {
-    return http.json(HttpMethod.GET, "/api/v3/connected_accounts/" + connectionId, Map.of(), null)
-        .map(acc -> userId.equals(acc.getString("user_id")) ? acc : null)
-        .recover(err -> err instanceof ProviderException p && "NOT_FOUND".equals(p.code())
-            ? Future.succeededFuture(null) : Future.failedFuture(err));
+    // Composio filters by owner: the account's own fields do not say reliably whose it is
+    return ComposioPages.all(http, "/api/v3/connected_accounts",
+            Map.of("user_ids", userId, "connected_account_ids", connectionId))
+        .map(items -> items.stream().filter(a -> connectionId.equals(a.getString("id"))).findFirst().orElse(null));
   }
 
   @Override
   public Future<ProviderPage<ProviderConnection>> listConnections(ListConnectionsOptions o) {
-    return userId(o.identity()).compose(userId -> connectionsOf(userId, o.toolkit() == null ? null : List.of(o.toolkit()))
-        .map(items -> new ProviderPage<>(items, null)));
+    return userId(o.identity()).compose(userId -> {
+      Map<String, String> query = new HashMap<>();
+      query.put("user_ids", userId);
+      query.put("toolkit_slugs", o.toolkit());
+      query.put("cursor", o.cursor());
+      return http.json(HttpMethod.GET, "/api/v3/connected_accounts", query, null).map(json -> new ProviderPage<>(
+          connections(objects(json.getJsonArray("items")), userId), ComposioPages.cursor(json)));
+    });
   }
 
-  Future<List<ProviderConnection>> connectionsOf(String userId, List<String> toolkits) {
+  /** All of {@code userId}'s accounts for the toolkits (all toolkits when null), filtered by Composio by owner. */
+  Future<List<JsonObject>> accountsOf(String userId, List<String> toolkits) {
     Map<String, String> query = new HashMap<>();
     query.put("user_ids", userId);
     query.put("toolkit_slugs", toolkits == null ? null : String.join(",", toolkits));
-    return http.json(HttpMethod.GET, "/api/v3/connected_accounts", query, null).map(json -> {
-      List<ProviderConnection> items = new ArrayList<>();
-      for (JsonObject acc : objects(json.getJsonArray("items"))) {
-        // filter again locally: a listing must never show another user's connections
-        if (userId.equals(acc.getString("user_id")) && allow.toolkitAllowed(toolkitOf(acc))) {
-          String status = acc.getString("status");
-          items.add(new ProviderConnection(acc.getString("id"), toolkitOf(acc), userId, status,
-              "ACTIVE".equalsIgnoreCase(status)));
-        }
+    return ComposioPages.all(http, "/api/v3/connected_accounts", query);
+  }
+
+  Future<List<ProviderConnection>> connectionsOf(String userId, List<String> toolkits) {
+    return accountsOf(userId, toolkits).map(items -> connections(items, userId));
+  }
+
+  private List<ProviderConnection> connections(List<JsonObject> accounts, String userId) {
+    List<ProviderConnection> items = new ArrayList<>();
+    for (JsonObject acc : accounts) {
+      if (allow.toolkitAllowed(toolkitOf(acc))) {
+        String status = acc.getString("status");
+        items.add(new ProviderConnection(acc.getString("id"), toolkitOf(acc), userId, status,
+            "ACTIVE".equalsIgnoreCase(status)));
       }
-      return items;
-    });
+    }
+    return items;
   }
 
   @Override
