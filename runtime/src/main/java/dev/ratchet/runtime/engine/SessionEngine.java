@@ -862,7 +862,10 @@ public final class SessionEngine {
    */
   private Supplier<Future<Void>> journalStartWhenSending(TurnRun run, CallSlot slot, int attempt, SendGate gate) {
     return () -> onContext(() -> {
-      if (gate.ended || gate.opened || slot.done.future().isComplete()) {
+      if (gate.opened) {
+        return Future.failedFuture(new ToolNotSentException("this attempt already announced its sending"));
+      }
+      if (gate.ended || slot.done.future().isComplete()) {
         return Future.failedFuture(new ToolNotSentException("the attempt already ended"));
       }
       if (fenced || stopped) {
