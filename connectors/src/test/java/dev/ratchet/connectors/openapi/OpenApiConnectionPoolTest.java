@@ -7,6 +7,9 @@ import dev.ratchet.connectors.OpenApiConnector;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.IdempotencyKey;
+import dev.ratchet.runtime.ToolInvocation;
+import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
@@ -34,6 +37,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.ratchet.connectors.ConnectorTool.connectorTool;
+import static dev.ratchet.connectors.testing.Invocations.failure;
+import static dev.ratchet.connectors.testing.Invocations.invocation;
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -136,6 +141,24 @@ class OpenApiConnectionPoolTest {
     assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(r.result()).isEqualTo(new JsonObject().put("orderId", "o-1"));
     assertThat(ordersReceived).hasValue(1);
+  }
+
+  @Test
+  void aWriteThatNeverGetsAConnectionWithinItsTimeoutSaysNothingWasSent() {
+    Vertx vertx = Vertx.vertx();
+    nodes.add(vertx);
+    OpenApiConnector shop = OpenApiConnector.parse(vertx, "shop", DOCUMENT, "shop.json", connection(1));
+    shop.operation("slowWrite").execute(invocation("t1", 0, new JsonObject()));
+    Await.until(() -> slowReceived.get() == 1, 10);
+
+    ToolInvocation shortOne = new ToolInvocation("session-1", CallId.of("session-1", "t1", 1),
+        IdempotencyKey.of(CallId.of("session-1", "t1", 1), new JsonObject()), 1, new JsonObject(),
+        System.currentTimeMillis() + 300);
+    Throwable failed = failure(shop.operation("createOrder").execute(shortOne));
+
+    assertThat(failed).isInstanceOf(ToolNotSentException.class).hasMessageContaining("nothing was sent");
+    assertThat(failed.getMessage()).doesNotContain("after the request was sent");
+    assertThat(ordersReceived).hasValue(0);
   }
 
   @Test
