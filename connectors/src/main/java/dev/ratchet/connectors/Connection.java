@@ -68,6 +68,25 @@ public final class Connection {
     return value == null ? defaultValue : String.valueOf(value);
   }
 
+  /** A whole-number setting, given as a number or as text (as environment variables give it). */
+  public int configInt(String key, int defaultValue, int min, int max) {
+    Object value = config.getValue(key);
+    if (value == null) {
+      return defaultValue;
+    }
+    try {
+      int n = value instanceof Number num && num.doubleValue() == num.intValue() ? num.intValue()
+          : Integer.parseInt(String.valueOf(value).trim());
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new ConnectionsException("connection '" + name + "' (" + origin + "): field 'config." + key
+        + "' must be a whole number from " + min + " to " + max + " (found '" + value + "')");
+  }
+
   public String origin() {
     return origin;
   }

@@ -27,6 +27,14 @@ public interface ConnectorOperation {
    */
   Future<ToolResult> execute(ToolInvocation invocation);
 
+  /**
+   * Whether {@link #execute} calls {@link ToolInvocation#sending()} once its connection is in hand
+   * and writes only after it succeeds; see {@link dev.ratchet.runtime.Tool#announcesSending()}.
+   */
+  default boolean announcesSending() {
+    return false;
+  }
+
   /** Whether {@link #lookup} can find an earlier effect of the same call id at the provider. */
   default boolean supportsLookup() {
     return false;

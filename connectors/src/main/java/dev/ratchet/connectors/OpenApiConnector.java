@@ -3,8 +3,9 @@ package dev.ratchet.connectors;
 import dev.ratchet.connectors.openapi.OpenApiDocument;
 import dev.ratchet.connectors.openapi.OpenApiOperations;
 import io.vertx.core.Vertx;
-import io.vertx.ext.web.client.WebClient;
-import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -28,12 +29,18 @@ public final class OpenApiConnector implements AutoCloseable {
 
   private final OpenApiDocument document;
   private final OpenApiOperations operations;
-  private final WebClient client;
+  /** The connection setting for how many connections to the API may be open at once. */
+  public static final String MAX_CONNECTIONS = "maxConnections";
+  public static final int DEFAULT_MAX_CONNECTIONS = 20;
+
+  private final HttpClient client;
 
   private OpenApiConnector(Vertx vertx, OpenApiDocument document, Connection connection) {
     this.document = document;
-    this.client = WebClient.create(vertx, new WebClientOptions().setUserAgent("ratchet-connector-openapi")
-        .setFollowRedirects(false));
+    // writes queue for a connection here, not in the journal: see OpenApiHttpOperation
+    int pool = connection.configInt(MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS, 1, 10_000);
+    this.client = vertx.createHttpClient(new HttpClientOptions(),
+        new PoolOptions().setHttp1MaxSize(pool).setHttp2MaxSize(pool));
     try {
       this.operations = new OpenApiOperations(vertx, client, document, connection);
     } catch (RuntimeException e) {

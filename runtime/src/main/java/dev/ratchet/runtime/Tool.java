@@ -44,6 +44,16 @@ public interface Tool {
    */
   Future<ToolResult> invoke(ToolInvocation invocation);
 
+  /**
+   * Whether {@link #invoke} calls {@link ToolInvocation#sending()} once its connection is in hand,
+   * and writes its request only after that succeeds. A write that does is journaled as started
+   * there (J2) rather than before {@code invoke}, so a request still waiting for a connection when
+   * the runtime stops is known not to have been sent, and an attempt that ends before it is not sent.
+   */
+  default boolean announcesSending() {
+    return false;
+  }
+
   /** Whether {@link #lookup(ToolInvocation)} can find an earlier effect of a call at the provider. */
   default boolean supportsLookup() {
     return false;

@@ -1,6 +1,9 @@
 package dev.ratchet.runtime;
 
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
+
+import java.util.function.Supplier;
 
 /**
  * What a tool receives for one attempt. {@code deadline} is epoch milliseconds after which the
@@ -9,6 +12,7 @@ import io.vertx.core.json.JsonObject;
  * @param callerId the resource id of the session's caller, fixed when the session was created
  *     (from the authenticated API or the trusted Java API); null when the session has none. Tools
  *     that act for a tenant (caller-supplied connections) run as this caller and no one else.
+ * @param beforeSend what {@link #sending()} runs; null when nothing needs to happen first
  */
 public record ToolInvocation(
     String sessionId,
@@ -17,12 +21,28 @@ public record ToolInvocation(
     int attempt,
     JsonObject arguments,
     long deadline,
-    String callerId) {
+    String callerId,
+    Supplier<Future<Void>> beforeSend) {
+
+  public ToolInvocation(String sessionId, CallId callId, IdempotencyKey idempotencyKey, int attempt,
+                        JsonObject arguments, long deadline, String callerId) {
+    this(sessionId, callId, idempotencyKey, attempt, arguments, deadline, callerId, null);
+  }
 
   /** An invocation for a session without a caller. */
   public ToolInvocation(String sessionId, CallId callId, IdempotencyKey idempotencyKey, int attempt,
                         JsonObject arguments, long deadline) {
     this(sessionId, callId, idempotencyKey, attempt, arguments, deadline, null);
+  }
+
+  /**
+   * For a tool that {@link Tool#announcesSending() announces sending}: call once a connection is in
+   * hand and the request is about to be written, and write it only if this succeeds. A failure
+   * means the request must not be sent (the session moved to another node, or the attempt already
+   * ended); end the attempt with {@link ToolNotSentException} then.
+   */
+  public Future<Void> sending() {
+    return beforeSend == null ? Future.succeededFuture() : beforeSend.get();
   }
 
   public long remainingMillis() {

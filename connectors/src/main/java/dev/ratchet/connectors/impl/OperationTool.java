@@ -89,6 +89,11 @@ public final class OperationTool implements Tool {
   }
 
   @Override
+  public boolean announcesSending() {
+    return operation.announcesSending();
+  }
+
+  @Override
   public boolean supportsLookup() {
     return operation.supportsLookup();
   }

@@ -2,9 +2,11 @@ package dev.ratchet.connectors.openapi;
 
 import dev.ratchet.connectors.Connection;
 import dev.ratchet.connectors.ConnectionsException;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.ext.web.client.HttpRequest;
+import io.netty.handler.codec.http.QueryStringEncoder;
+import io.vertx.core.MultiMap;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 
@@ -57,12 +59,13 @@ final class OpenApiAuth {
     };
   }
 
-  void apply(HttpRequest<Buffer> request, List<String> values) {
+  void apply(MultiMap headers, QueryStringEncoder query, List<String> values) {
     switch (kind) {
-      case "bearer" -> request.bearerTokenAuthentication(values.get(0));
-      case "apiKeyHeader" -> request.putHeader(apiKeyName, values.get(0));
-      case "apiKeyQuery" -> request.addQueryParam(apiKeyName, values.get(0));
-      case "basic" -> request.basicAuthentication(values.get(0), values.get(1));
+      case "bearer" -> headers.set("Authorization", "Bearer " + values.get(0));
+      case "apiKeyHeader" -> headers.set(apiKeyName, values.get(0));
+      case "apiKeyQuery" -> query.addParam(apiKeyName, values.get(0));
+      case "basic" -> headers.set("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+          (values.get(0) + ":" + values.get(1)).getBytes(StandardCharsets.UTF_8)));
       default -> {
       }
     }

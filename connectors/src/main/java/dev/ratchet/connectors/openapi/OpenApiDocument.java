@@ -30,6 +30,8 @@ public final class OpenApiDocument {
 
   private static final List<String> METHODS = List.of("get", "head", "options", "put", "delete", "post", "patch",
       "trace");
+  /** Above this many bytes an input schema is offered with a warning: it is sent to the model every turn. */
+  public static final int LARGE_SCHEMA_BYTES = 100_000;
   private static final Set<String> IGNORED_HEADERS = Set.of("accept", "content-type", "authorization");
 
   private final String origin;
@@ -48,8 +50,17 @@ public final class OpenApiDocument {
       throw new ManifestException(origin + ": field 'openapi': only OpenAPI 3.x documents are supported (found "
           + (version == null ? "none" : "'" + version + "'") + ")");
     }
-    if (!(doc.getValue("paths") instanceof JsonObject paths)) {
+    JsonObject paths;
+    if (doc.getValue("paths") instanceof JsonObject p) {
+      paths = p;
+    } else if (doc.getValue("paths") == null && !v.startsWith("3.0")) {
+      // valid from 3.1 on: a document of webhooks or components only
+      paths = new JsonObject();
+    } else {
       throw new ManifestException(origin + ": field 'paths' is missing or not an object");
+    }
+    if (paths.isEmpty()) {
+      warnings.add(new OpenApiWarning(null, "paths", "no paths: nothing to offer"));
     }
     if (doc.getValue("webhooks") instanceof JsonObject hooks && !hooks.isEmpty()) {
       warnings.add(new OpenApiWarning(null, "webhooks", "webhooks are not supported and are not offered as tools"));
@@ -134,10 +145,12 @@ public final class OpenApiDocument {
 
   private OpenApiOperationSpec operation(String path, String method, JsonObject pathItem, JsonObject op) {
     String where = "paths." + path + "." + method;
-    String operationId = op.getString("operationId");
-    if (operationId == null || operationId.isBlank()) {
-      warnings.add(new OpenApiWarning(null, where, "operation has no operationId and is not offered"));
-      return null;
+    JsonObject ext = op.getValue("x-ratchet-agent") instanceof JsonObject x ? x : new JsonObject();
+    String chosen = OperationNames.chosen(op, ext, origin, where);
+    String operationId = chosen != null ? chosen : OperationNames.derive(method, path);
+    if (chosen == null) {
+      warnings.add(OpenApiWarning.notice(operationId, where, "operation has no operationId; it is named '"
+          + operationId + "' from its method and path (x-ratchet-agent.name chooses another)"));
     }
     List<OpenApiWarning> problems = new ArrayList<>();
     List<String> found = new ArrayList<>();
@@ -187,7 +200,9 @@ public final class OpenApiDocument {
             + "' without a plain 'schema' (for example with 'content') is not supported"));
         continue;
       }
-      JsonObject schema = (JsonObject) SchemaConverter.convert(param.getJsonObject("schema"));
+      found.clear();
+      JsonObject schema = (JsonObject) SchemaConverter.convert(param.getJsonObject("schema"), found);
+      found.forEach(m -> problems.add(new OpenApiWarning(operationId, at, m)));
       String style = param.getString("style");
       boolean objectValued = "object".equals(schema.getValue("type"));
       if ((style != null && !style.equals(in.equals("query") ? "form" : "simple"))
@@ -226,8 +241,10 @@ public final class OpenApiDocument {
               + String.join(", ", content.fieldNames()) + " is not supported (only JSON bodies are)"));
         } else {
           JsonObject media = content.getJsonObject(json);
+          found.clear();
           JsonObject schema = media.getValue("schema") instanceof JsonObject s
-              ? (JsonObject) SchemaConverter.convert(s) : new JsonObject();
+              ? (JsonObject) SchemaConverter.convert(s, found) : new JsonObject();
+          found.forEach(m -> problems.add(new OpenApiWarning(operationId, where + ".requestBody", m)));
           if (body.getValue("description") instanceof String d && !schema.containsKey("description")) {
             schema.put("description", d);
           }
@@ -245,9 +262,19 @@ public final class OpenApiDocument {
     if (!required.isEmpty()) {
       input.put("required", required);
     }
+    String invalid = problems.isEmpty() ? MetaSchema.problem(input) : null;
+    if (invalid != null) {
+      problems.add(new OpenApiWarning(operationId, where, "its input schema is not valid JSON Schema 2020-12 ("
+          + invalid + ")"));
+    }
+    int size = input.encode().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (size > LARGE_SCHEMA_BYTES) {
+      // offered all the same: it is valid, only costly, and the application chose to name it
+      warnings.add(OpenApiWarning.notice(operationId, where, "its input schema is " + size + " bytes, over "
+          + LARGE_SCHEMA_BYTES / 1000 + " KB; the model is sent all of it with every turn"));
+    }
     OperationKind kind = Set.of("get", "head", "options").contains(method) ? OperationKind.QUERY
         : OperationKind.MUTATION;
-    JsonObject ext = op.getValue("x-ratchet-agent") instanceof JsonObject x ? x : new JsonObject();
     AgentSettings agent = AgentExtension.read(ext, kind, method, origin, operationId);
     String description = op.getString("summary", "");
     if (op.getValue("description") instanceof String d && !d.isBlank()) {

@@ -18,9 +18,12 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.client.HttpRequest;
-import io.vertx.ext.web.client.HttpResponse;
-import io.vertx.ext.web.client.WebClient;
+import io.netty.handler.codec.http.QueryStringEncoder;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.RequestOptions;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -40,14 +43,14 @@ final class OpenApiHttpOperation implements ConnectorOperation {
   static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
 
   private final Vertx vertx;
-  private final WebClient client;
+  private final HttpClient client;
   private final ConnectorManifest manifest;
   private final OpenApiOperationSpec spec;
   private final Connection connection;
   private final OpenApiAuth auth;
   private final String baseUrl;
 
-  OpenApiHttpOperation(Vertx vertx, WebClient client, ConnectorManifest manifest, OpenApiOperationSpec spec,
+  OpenApiHttpOperation(Vertx vertx, HttpClient client, ConnectorManifest manifest, OpenApiOperationSpec spec,
                        Connection connection, OpenApiAuth auth, String baseUrl) {
     this.vertx = vertx;
     this.client = client;
@@ -66,6 +69,12 @@ final class OpenApiHttpOperation implements ConnectorOperation {
   @Override
   public OperationDefinition definition() {
     return spec.definition();
+  }
+
+  /** The attempt is journaled as started once the connection pool lends it a connection (J2). */
+  @Override
+  public boolean announcesSending() {
+    return isWrite();
   }
 
   @Override
@@ -97,9 +106,9 @@ final class OpenApiHttpOperation implements ConnectorOperation {
   }
 
   private Future<ToolResult> send(String url, JsonObject args, ToolInvocation invocation, List<String> secrets) {
-    HttpRequest<Buffer> request = client.requestAbs(HttpMethod.valueOf(spec.method().toUpperCase(Locale.ROOT)), url)
-        .putHeader("Accept", "application/json")
-        .timeout(timeoutMillis(invocation));
+    QueryStringEncoder query = new QueryStringEncoder(url);
+    MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Accept", "application/json")
+        .add("User-Agent", "ratchet-connector-openapi");
     for (OpenApiParameter p : spec.parameters()) {
       Object value = args.getValue(p.name());
       if (value == null) {
@@ -107,43 +116,68 @@ final class OpenApiHttpOperation implements ConnectorOperation {
       }
       if (p.in().equals("query")) {
         if (value instanceof JsonArray arr) {
-          arr.forEach(v -> request.addQueryParam(p.name(), String.valueOf(v)));
+          arr.forEach(v -> query.addParam(p.name(), String.valueOf(v)));
         } else {
-          request.addQueryParam(p.name(), String.valueOf(value));
+          query.addParam(p.name(), String.valueOf(value));
         }
       } else if (p.in().equals("header")) {
-        request.putHeader(p.name(), value instanceof JsonArray arr ? join(arr) : String.valueOf(value));
+        headers.set(p.name(), value instanceof JsonArray arr ? join(arr) : String.valueOf(value));
       }
     }
     if (isWrite()) {
-      request.putHeader(IDEMPOTENCY_HEADER, invocation.idempotencyKey().value());
+      headers.set(IDEMPOTENCY_HEADER, invocation.idempotencyKey().value());
     }
-    auth.apply(request, secrets);
-    Future<HttpResponse<Buffer>> sent;
+    auth.apply(headers, query, secrets);
+    Buffer body = null;
     if (spec.hasBody() && args.containsKey("body")) {
-      request.putHeader("Content-Type", "application/json");
-      sent = request.sendBuffer(Buffer.buffer(Json.encode(args.getValue("body"))));
-    } else {
-      sent = request.send();
+      headers.set("Content-Type", "application/json");
+      body = Buffer.buffer(Json.encode(args.getValue("body")));
     }
+    long limit = timeoutMillis(invocation);
+    RequestOptions options = new RequestOptions().setMethod(HttpMethod.valueOf(spec.method().toUpperCase(Locale.ROOT)))
+        .setAbsoluteURI(query.toString()).setHeaders(headers).setConnectTimeout(limit).setIdleTimeout(limit)
+        .setFollowRedirects(false);
     String what = spec.method().toUpperCase(Locale.ROOT) + " " + spec.path();
-    return sent.transform(ar -> {
-      if (ar.succeeded()) {
-        return Future.succeededFuture(Redaction.scrub(answer(what, ar.result())));
+    Buffer payload = body;
+    // the request future completes once the pool lends a connection: until then nothing has left, and
+    // the runtime journals the attempt as started only now (J2)
+    return client.request(options).transform(connected -> {
+      if (connected.failed()) {
+        return Future.failedFuture(HttpFailures.asNotSent(what, connected.cause()));
       }
-      if (HttpFailures.neverSent(ar.cause())) {
-        return Future.failedFuture(HttpFailures.asNotSent(what, ar.cause()));
-      }
-      String lost = "connection lost during " + what + " (" + Redaction.scrub(HttpFailures.describe(ar.cause())) + ")";
-      return Future.succeededFuture(isWrite()
-          ? ToolResult.uncertain(lost + " after the request was sent; it may have been applied")
-          : ToolResult.retryable(lost, 0));
+      HttpClientRequest request = connected.result();
+      return invocation.sending().transform(go -> {
+        if (go.failed()) {
+          request.reset();
+          return Future.failedFuture(go.cause() instanceof ToolNotSentException ? go.cause()
+              : new ToolNotSentException(what + " was not sent (" + HttpFailures.describe(go.cause()) + ")"));
+        }
+        Future<HttpClientResponse> response = payload == null ? request.send() : request.send(payload);
+        return response.compose(r -> r.body().map(b -> new Reply(r.statusCode(), r.getHeader("Retry-After"),
+            r.getHeader("Content-Type"), b.toString(StandardCharsets.UTF_8)))).transform(ar -> {
+              if (ar.succeeded()) {
+                return Future.succeededFuture(Redaction.scrub(answer(what, ar.result())));
+              }
+              if (HttpFailures.neverSent(ar.cause())) {
+                return Future.failedFuture(HttpFailures.asNotSent(what, ar.cause()));
+              }
+              String lost = "connection lost during " + what + " (" + Redaction.scrub(HttpFailures.describe(ar.cause()))
+                  + ")";
+              return Future.succeededFuture(isWrite()
+                  ? ToolResult.uncertain(lost + " after the request was sent; it may have been applied")
+                  : ToolResult.retryable(lost, 0));
+            });
+      });
     });
   }
 
-  private ToolResult answer(String what, HttpResponse<Buffer> response) {
-    int status = response.statusCode();
-    String body = response.bodyAsString();
+  /** What a response said, read whole. */
+  private record Reply(int status, String retryAfter, String contentType, String body) {
+  }
+
+  private ToolResult answer(String what, Reply response) {
+    int status = response.status();
+    String body = response.body();
     if (status >= 200 && status < 300) {
       if (body == null || body.isBlank()) {
         return ToolResult.success(new JsonObject().put("status", status));
@@ -160,14 +194,14 @@ final class OpenApiHttpOperation implements ConnectorOperation {
     String msg = what + " answered HTTP " + status + (body == null || body.isBlank() ? ""
         : ": " + HttpFailures.excerpt(body, 500));
     if (status == 408 || status == 429) {
-      return ToolResult.retryable(msg, HttpFailures.retryAfterMillis(response.getHeader("Retry-After")));
+      return ToolResult.retryable(msg, HttpFailures.retryAfterMillis(response.retryAfter()));
     }
     if (status >= 400 && status < 500) {
       return ToolResult.rejected(msg);
     }
     if (status >= 500) {
       return isWrite() ? ToolResult.uncertain(msg + "; the request may have been applied")
-          : ToolResult.retryable(msg, HttpFailures.retryAfterMillis(response.getHeader("Retry-After")));
+          : ToolResult.retryable(msg, HttpFailures.retryAfterMillis(response.retryAfter()));
     }
     // 1xx or 3xx: redirects are not followed, because a write must not be sent to a second place
     return isWrite() ? ToolResult.uncertain(msg) : ToolResult.rejected(msg).withBranch("defect");
@@ -203,8 +237,8 @@ final class OpenApiHttpOperation implements ConnectorOperation {
     return limit;
   }
 
-  private static String contentType(HttpResponse<Buffer> response) {
-    String ct = response.getHeader("Content-Type");
+  private static String contentType(Reply response) {
+    String ct = response.contentType();
     return ct == null ? "no content type" : ct;
   }
 

@@ -5,7 +5,7 @@ import dev.ratchet.connectors.ConnectionsException;
 import dev.ratchet.connectors.ConnectorOperation;
 import dev.ratchet.connectors.OpenApiWarning;
 import io.vertx.core.Vertx;
-import io.vertx.ext.web.client.WebClient;
+import io.vertx.core.http.HttpClient;
 
 import java.util.List;
 import java.util.stream.Collectors;
@@ -14,13 +14,13 @@ import java.util.stream.Collectors;
 public final class OpenApiOperations {
 
   private final Vertx vertx;
-  private final WebClient client;
+  private final HttpClient client;
   private final OpenApiDocument document;
   private final Connection connection;
   private final OpenApiAuth auth;
   private final String baseUrl;
 
-  public OpenApiOperations(Vertx vertx, WebClient client, OpenApiDocument document, Connection connection) {
+  public OpenApiOperations(Vertx vertx, HttpClient client, OpenApiDocument document, Connection connection) {
     this.vertx = vertx;
     this.client = client;
     this.document = document;

@@ -60,9 +60,15 @@ public final class ArgumentsValidator {
     List<String> messages = new ArrayList<>();
     List<OutputUnit> errors = out.getErrors() == null ? List.of() : out.getErrors();
     for (OutputUnit e : errors) {
+      if (isWrapper(e) && errors.stream().anyMatch(o -> !isWrapper(o) && within(o, e))) {
+        // "does not match schema" around the real problem, or additionalProperties repeating it for a
+        // declared property that failed its own schema, which a model reads as "not allowed"
+        continue;
+      }
       String where = e.getInstanceLocation() == null || e.getInstanceLocation().isEmpty()
           || "#".equals(e.getInstanceLocation()) ? "arguments" : "field '" + pointer(e.getInstanceLocation()) + "'";
-      String msg = where + ": " + e.getError();
+      String msg = where + ": " + (keyword(e).equals("additionalProperties")
+          ? "is not a known field; the schema allows no other fields" : e.getError());
       if (!messages.contains(msg)) {
         messages.add(msg);
       }
@@ -104,6 +110,30 @@ public final class ArgumentsValidator {
       }
     }
     return null;
+  }
+
+  private static final java.util.Set<String> WRAPPERS = java.util.Set.of("properties", "additionalProperties",
+      "patternProperties", "items", "prefixItems", "allOf", "$ref", "unevaluatedProperties");
+
+  /** An error that only says a subschema failed, the subschema's own errors being reported as well. */
+  private static boolean isWrapper(OutputUnit e) {
+    return WRAPPERS.contains(keyword(e));
+  }
+
+  private static String keyword(OutputUnit e) {
+    String k = e.getKeywordLocation() == null ? "" : e.getKeywordLocation();
+    return k.substring(k.lastIndexOf('/') + 1);
+  }
+
+  private static boolean within(OutputUnit inner, OutputUnit outer) {
+    String in = location(inner);
+    String out = location(outer);
+    return inner != outer && (in.equals(out) || in.startsWith(out + "/"));
+  }
+
+  private static String location(OutputUnit e) {
+    String loc = e.getInstanceLocation() == null ? "" : e.getInstanceLocation();
+    return loc.startsWith("#") ? loc.substring(1) : loc;
   }
 
   private static String pointer(String location) {

@@ -308,7 +308,7 @@ public final class SessionEngine {
   /** The slot itself when it would be sent as soon as its turn in the queue comes, else null. */
   private static CallSlot startsAtOnce(CallSlot slot) {
     return slot != null && slot.problem == null && !slot.prior.isDone() && !slot.prior.wasStarted()
-        && slot.prior.approval() == null && slot.askReason() == null ? slot : null;
+        && slot.prior.approval() == null && slot.askReason() == null && !announcesSending(slot) ? slot : null;
   }
 
   private static boolean sameCalls(Turn a, Turn b) {
@@ -553,7 +553,7 @@ public final class SessionEngine {
       send(run, slot, attempt, anyUncertain, approval);
       return;
     }
-    if (slot.isWrite()) {
+    if (slot.isWrite() && !announcesSending(slot)) {
       // a fenced step before every write attempt: a node that lost the session sends nothing more (J4)
       JsonObject data = slot.startData(attempt);
       durably("call_started", () -> journal.callStarted(sessionId, epoch, run.turn.turnId(), slot.callId, attempt, data))
@@ -575,8 +575,13 @@ public final class SessionEngine {
   private void send(TurnRun run, CallSlot slot, int attempt, boolean anyUncertain, ApprovalRecord approval) {
     Tool tool = slot.entry.tool();
     int max = tool.retryPolicy().maxAttempts();
-    invoke(slot, attempt).onComplete(ar -> {
-      Attempt a = classify(ar.succeeded() ? ar.result() : null, ar.cause());
+    SendGate gate = slot.isWrite() && announcesSending(slot) && !(attempt == 1 && slot.startJournaled != null)
+        ? new SendGate() : null;
+    invoke(slot, attempt, gate == null ? null : journalStartWhenSending(run, slot, attempt, gate)).onComplete(ar -> {
+      if (gate != null && gate.end(slot)) {
+        return;
+      }
+      Attempt a = gate == null ? classify(ar.succeeded() ? ar.result() : null, ar.cause()) : gate.classify(ar);
       boolean uncertain = anyUncertain || a.kind == AttemptKind.UNCERTAIN;
       OutcomeRules.Verdict verdict = OutcomeRules.judge(tool.effectClass(), a.kind, attempt, max, anyUncertain);
       if (verdict.retry()) {
@@ -608,6 +613,16 @@ public final class SessionEngine {
     }
     if (fenced || stopped) {
       slot.done.tryFail(notOwner());
+      return;
+    }
+    if (slot.startJournaled == null && announcesSending(slot)) {
+      SendGate gate = new SendGate();
+      invoke(slot, 1, journalStartWhenSending(run, slot, 1, gate)).onComplete(res -> {
+        if (!gate.end(slot)) {
+          Attempt a = gate.classify(res);
+          finish(run, slot, OutcomeRules.judge(EffectClass.NON_IDEMPOTENT_WRITE, a.kind, 1, 1, false), a, 1, approval);
+        }
+      });
       return;
     }
     JsonObject data = slot.startJournaled != null ? slot.startJournaled : slot.startData(1);
@@ -650,20 +665,37 @@ public final class SessionEngine {
     });
   }
 
-  /** Recovery of an idempotent write (J3): look for an earlier effect first; resend with the same key only if none. */
+  /**
+   * Recovery of an idempotent write (J3): look for an earlier effect first; resend with the same key
+   * only if none, and only within what is left of its retry budget (J8): the attempts journaled
+   * before the restart count.
+   */
   private void lookupThenAttempt(TurnRun run, CallSlot slot, ApprovalRecord approval) {
     Tool tool = slot.entry.tool();
+    int sent = Math.max(1, slot.prior.attempts());
     if (!tool.supportsLookup()) {
-      attempt(run, slot, 1, true, approval);
+      resendWithinBudget(run, slot, sent, approval, "");
       return;
     }
-    lookup(slot, 1).onComplete(ar -> {
+    lookup(slot, sent).onComplete(ar -> {
       if (ar.succeeded() && ar.result().isPresent()) {
-        complete(run, slot, Outcome.SUCCEEDED, ar.result().get().value(), null, 1, false, approval);
+        complete(run, slot, Outcome.SUCCEEDED, ar.result().get().value(), null, sent, false, approval);
       } else {
-        attempt(run, slot, 1, true, approval);
+        resendWithinBudget(run, slot, sent, approval, ar.failed()
+            ? " (looking it up failed: " + ar.cause().getMessage() + ")" : " (not found by lookup)");
       }
     });
+  }
+
+  private void resendWithinBudget(TurnRun run, CallSlot slot, int sent, ApprovalRecord approval, String lookedUp) {
+    int max = slot.entry.tool().retryPolicy().maxAttempts();
+    if (sent < max) {
+      attempt(run, slot, sent + 1, true, approval);
+      return;
+    }
+    complete(run, slot, Outcome.OUTCOME_UNKNOWN, null, "sent " + sent + " times, its whole retry budget; the runtime"
+        + " stopped while the last request may have been in flight, so it was not sent again" + lookedUp
+        + ". Check with the provider before calling it again", sent, false, approval);
   }
 
   private void finish(TurnRun run, CallSlot slot, OutcomeRules.Verdict verdict, Attempt a, int attempts,
@@ -808,11 +840,74 @@ public final class SessionEngine {
   // ------------------------------------------------------------------ calling tools
 
   private Future<ToolResult> invoke(CallSlot slot, int attempt) {
+    return invoke(slot, attempt, null);
+  }
+
+  private Future<ToolResult> invoke(CallSlot slot, int attempt, Supplier<Future<Void>> beforeSend) {
     Tool tool = slot.entry.tool();
     long timeout = Math.max(1, tool.timeout().toMillis());
     ToolInvocation inv = new ToolInvocation(sessionId, slot.callId, slot.key, attempt, slot.call.arguments().copy(),
-        System.currentTimeMillis() + timeout, callerId);
+        System.currentTimeMillis() + timeout, callerId, beforeSend);
     return withTimeout(() -> tool.invoke(inv), timeout, tool.name());
+  }
+
+  private static boolean announcesSending(CallSlot slot) {
+    return slot.entry != null && slot.entry.tool().announcesSending();
+  }
+
+  /**
+   * What {@link ToolInvocation#sending()} runs for an attempt of a write whose tool announces it:
+   * journals "started" (J2, J8) once the tool has its connection. Refused once the attempt ended or
+   * this node no longer runs the session, so that nothing is sent then.
+   */
+  private Supplier<Future<Void>> journalStartWhenSending(TurnRun run, CallSlot slot, int attempt, SendGate gate) {
+    return () -> onContext(() -> {
+      if (gate.opened) {
+        return Future.failedFuture(new ToolNotSentException("this attempt already announced its sending"));
+      }
+      if (gate.ended || slot.done.future().isComplete()) {
+        return Future.failedFuture(new ToolNotSentException("the attempt already ended"));
+      }
+      if (fenced || stopped) {
+        slot.done.tryFail(notOwner());
+        return Future.failedFuture(new ToolNotSentException("session " + sessionId + " is no longer run here"));
+      }
+      gate.opened = true;
+      JsonObject data = slot.startData(attempt);
+      return durably("call_started", () -> journal.callStarted(sessionId, epoch, run.turn.turnId(), slot.callId,
+          attempt, data)).transform(ar -> {
+            if (ar.failed()) {
+              slot.done.tryFail(ar.cause());
+              return Future.failedFuture(new ToolNotSentException("the attempt could not be journaled"));
+            }
+            if (ar.result() != null) {
+              slot.done.tryComplete(ar.result());
+              return Future.failedFuture(new ToolNotSentException("the call already has an outcome"));
+            }
+            emit("call.started", run.turn.turnId(), slot.callId.value(), data);
+            return gate.ended ? Future.failedFuture(new ToolNotSentException("the attempt already ended"))
+                : Future.<Void>succeededFuture();
+          });
+    });
+  }
+
+  /** One attempt of a tool that announces sending: whether it was journaled as started, and whether it ended. */
+  private static final class SendGate {
+    boolean opened;
+    boolean ended;
+
+    /** Ends the attempt; true when the gate already settled the call (an earlier outcome, or fencing). */
+    boolean end(CallSlot slot) {
+      ended = true;
+      return slot.done.future().isComplete();
+    }
+
+    /** An attempt that failed before it announced sending never left (rule 7), whatever the failure. */
+    Attempt classify(io.vertx.core.AsyncResult<ToolResult> ar) {
+      Attempt a = SessionEngine.classify(ar.succeeded() ? ar.result() : null, ar.cause());
+      return ar.failed() && !opened && a.kind != AttemptKind.NOT_SENT ? new Attempt(AttemptKind.NOT_SENT, null, a.error
+          + " (before its request was sent)", 0) : a;
+    }
   }
 
   private Future<Optional<ToolResult>> lookup(CallSlot slot, int attempt) {

@@ -93,6 +93,11 @@ final class RenamedTool implements Tool {
   }
 
   @Override
+  public boolean announcesSending() {
+    return tool.announcesSending();
+  }
+
+  @Override
   public boolean supportsLookup() {
     return tool.supportsLookup();
   }
