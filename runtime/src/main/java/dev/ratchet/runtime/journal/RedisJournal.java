@@ -32,9 +32,11 @@ import java.util.function.Function;
 
 /**
  * The Redis journal: every step of every session, appended by one Lua script per state transition,
- * each fenced by the session owner's epoch (J4). Safe to share between sessions and threads.
+ * each fenced by the session owner's epoch (J4). Safe to share between sessions and threads. Beyond
+ * {@link SessionJournal}, it answers what only Redis knows: {@link #persistence()}, {@link #info},
+ * {@link #commandStats()} and raw commands ({@link #send}), for the CLI, the benchmark and tests.
  */
-public final class RedisJournal {
+public final class RedisJournal implements SessionJournal {
 
   /** How long a replaced client may finish the commands it still has before it is closed. */
   private static final long RETIRE_MILLIS = 30_000;
@@ -94,6 +96,7 @@ public final class RedisJournal {
         });
   }
 
+  @Override
   public Future<Void> close() {
     closed = true;
     redis.close();
@@ -119,6 +122,7 @@ public final class RedisJournal {
   }
 
   /** The Redis URL with any password hidden. */
+  @Override
   public String describe() {
     return redactUrl(redisUrl);
   }
@@ -126,6 +130,7 @@ public final class RedisJournal {
   // ---------------------------------------------------------------- session ownership
 
   /** Takes ownership of a session and returns its new fencing epoch. */
+  @Override
   public Future<Long> claim(String sessionId, String owner) {
     return run(Script.CLAIM, List.of(keys.meta(sessionId), keys.events(sessionId)),
         List.of(owner, now())).map(Response::toLong);
@@ -137,6 +142,7 @@ public final class RedisJournal {
    * turns in the same script, then every call's state is read at once. Sessions starting together
    * on one event loop (recovery) share that loop's connection, so their steps leave pipelined.
    */
+  @Override
   public Future<ClaimedSession> claimAndLoad(String sessionId, String owner) {
     return run(Script.CLAIM_AND_LOAD, List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
         List.of(owner, now(), keys.turn(sessionId, ""))).compose(r -> {
@@ -181,6 +187,7 @@ public final class RedisJournal {
     });
   }
 
+  @Override
   public Future<Long> currentEpoch(String sessionId) {
     return send(Request.cmd(Command.HGET).arg(keys.meta(sessionId)).arg("epoch"))
         .map(r -> r == null ? 0L : r.toLong());
@@ -188,35 +195,7 @@ public final class RedisJournal {
 
   // ---------------------------------------------------------------- turns
 
-  public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, Turn turn) {
-    return submitTurn(sessionId, epoch, agent, null, turn);
-  }
-
-  /**
-   * Journals a turn for a session of {@code callerId}. A new session is created with that caller
-   * (or none when null); an existing session's caller never changes: a different caller, or a
-   * caller for a session created without one, fails with {@code CALLER_MISMATCH} and journals
-   * nothing. Null means "whoever the session belongs to", for the trusted Java API.
-   */
-  public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, Turn turn) {
-    return submitTurn(sessionId, epoch, agent, callerId, turn, true, null);
-  }
-
-  /**
-   * Journals a turn once, as {@link #submitTurn(String, long, String, String, Turn)}. {@code index}
-   * also writes the session into the recovery and recent indexes, which a session's owner needs only
-   * once in a while; {@code firstWrite}, when given, is journaled as started in the same step if the
-   * turn is new.
-   */
-  public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, Turn turn,
-                                         boolean index, CallStart firstWrite) {
-    return submitTurn(sessionId, epoch, agent, callerId, null, turn, index, firstWrite);
-  }
-
-  /**
-   * As {@link #submitTurn(String, long, String, String, Turn, boolean, CallStart)}; a session this
-   * turn creates also records {@code creator}, the name of the user or token that submitted it (null: none).
-   */
+  @Override
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
                                          Turn turn, boolean index, CallStart firstWrite) {
     JsonObject spec = turn.toJson();
@@ -286,6 +265,7 @@ public final class RedisJournal {
   }
 
   /** Journals a turn's results (J7); answers the results journaled first if the turn was already completed. */
+  @Override
   public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
     List<String> records = new ArrayList<>(result.calls().size());
     result.calls().forEach(c -> records.add(RecordText.full(c, null)));
@@ -300,6 +280,7 @@ public final class RedisJournal {
   }
 
   /** A completed turn's results, or null when the turn is unknown or still running. */
+  @Override
   public Future<TurnResult> turnResult(String sessionId, String turnId) {
     return send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, turnId)).arg("status").arg("results").arg("spec"))
         .compose(r -> {
@@ -336,6 +317,7 @@ public final class RedisJournal {
   }
 
   /** Turns journaled but not completed, with each call's state: what recovery resumes. */
+  @Override
   public Future<List<InflightTurn>> inflightTurns(String sessionId) {
     return send(Request.cmd(Command.SMEMBERS).arg(keys.inflight(sessionId))).compose(members -> {
       List<Future<Response>> specs = new ArrayList<>();
@@ -364,6 +346,7 @@ public final class RedisJournal {
    * Journals that an attempt is about to send its request. Answers the call's existing record
    * when it already has an outcome (then nothing may be sent), else null.
    */
+  @Override
   public Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallId callId, int attempt,
                                         JsonObject data) {
     return run(Script.CALL_STARTED,
@@ -373,6 +356,7 @@ public final class RedisJournal {
   }
 
   /** Journals a terminal outcome once (J1); answers the record that is journaled, which may be an earlier one. */
+  @Override
   public Future<CallResult> callCompleted(String sessionId, long epoch, String turnId, CallResult record) {
     String resultText = record.result() == null ? null : Json.encode(record.result());
     return run(Script.CALL_COMPLETED,
@@ -382,31 +366,7 @@ public final class RedisJournal {
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : record);
   }
 
-  /**
-   * Journals several calls' terminal outcomes of one turn in one step, each once (J1). When
-   * {@code turnResult} is given and every call was new, the turn is completed in the same step.
-   * Answers the journaled records (earlier ones where a call already had one) and whether the turn
-   * was completed.
-   */
-  public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
-                                               TurnResult turnResult) {
-    return callsCompleted(sessionId, epoch, turnId, records, turnResult, null);
-  }
-
-  /**
-   * Like {@link #callsCompleted(String, long, String, List, TurnResult)}; {@code nextWrite}, when
-   * given, is journaled as started in the same step if every outcome was new and the turn goes on.
-   */
-  public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
-                                               TurnResult turnResult, CallStart nextWrite) {
-    return callsCompleted(sessionId, epoch, turnId, records, turnResult, nextWrite, r -> null);
-  }
-
-  /**
-   * Like {@link #callsCompleted(String, long, String, List, TurnResult, CallStart)}; {@code resultTexts}
-   * gives a record's result already encoded (the engine encodes every result once, to measure it), or
-   * null when it has to be encoded here.
-   */
+  @Override
   public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
                                                TurnResult turnResult, CallStart nextWrite,
                                                Function<CallResult, String> resultTexts) {
@@ -467,6 +427,7 @@ public final class RedisJournal {
   }
 
   /** Appends an informational step event, fenced like every other append. */
+  @Override
   public Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
                                   JsonObject data) {
     return run(Script.APPEND_EVENT, List.of(keys.meta(sessionId), keys.events(sessionId)),
@@ -474,6 +435,7 @@ public final class RedisJournal {
             data.encode())).mapEmpty();
   }
 
+  @Override
   public Future<CallState> callState(String sessionId, CallId callId) {
     return send(callStateRequest(sessionId, callId.value())).map(r -> callStateOf(callId.value(), r));
   }
@@ -509,6 +471,7 @@ public final class RedisJournal {
    * Journals an approval request (J5) and indexes it for the inbox. Answers the existing approval
    * status if the call already asked (for example before a restart), else "pending".
    */
+  @Override
   public Future<String> approvalRequested(long epoch, ApprovalRequest request) {
     String sessionId = request.sessionId();
     String member = approvalMember(sessionId, request.callId().value());
@@ -527,6 +490,7 @@ public final class RedisJournal {
   }
 
   /** Journals a decision after checking it (rule 8) and drops it from the inbox once decided. */
+  @Override
   public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, String argumentsHash,
                                                 String status, String approver, String reason) {
     return run(Script.APPROVAL_DECIDED,
@@ -555,6 +519,7 @@ public final class RedisJournal {
   }
 
   /** Pending approvals across sessions, oldest first. */
+  @Override
   public Future<List<ApprovalRequest>> pendingApprovals(int limit) {
     return send(Request.cmd(Command.ZRANGE).arg(keys.pendingApprovals()).arg(0).arg(Math.max(0, limit - 1)))
         .compose(members -> {
@@ -603,6 +568,7 @@ public final class RedisJournal {
    * Records a person's finding for an {@code outcome_unknown} call. Fails with code
    * {@code UNKNOWN_CALL} or {@code NOT_UNKNOWN} when the call is not open to reconciliation.
    */
+  @Override
   public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
     if (outcome == Outcome.OUTCOME_UNKNOWN) {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST", "reconcile to succeeded or failed"));
@@ -669,19 +635,7 @@ public final class RedisJournal {
 
   // ---------------------------------------------------------------- agent loop
 
-  /** Appends a user message once per message id; a repeated id answers where the first one is. */
-  public Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String messageId,
-                                                JsonObject entry, JsonObject eventData) {
-    return messageUser(sessionId, epoch, agent, null, messageId, entry, eventData);
-  }
-
-  /** As {@link #messageUser(String, long, String, String, JsonObject, JsonObject)}, with the caller rule of {@link #submitTurn(String, long, String, String, Turn)}. */
-  public Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String callerId,
-                                                String messageId, JsonObject entry, JsonObject eventData) {
-    return messageUser(sessionId, epoch, agent, callerId, null, messageId, entry, eventData);
-  }
-
-  /** As {@link #messageUser(String, long, String, String, String, JsonObject, JsonObject)}; a session it creates records {@code creator}. */
+  @Override
   public Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String callerId,
                                                 String creator, String messageId, JsonObject entry,
                                                 JsonObject eventData) {
@@ -700,6 +654,7 @@ public final class RedisJournal {
    * Records a model response for a loop step once. Fails with {@code STEP_OUT_OF_ORDER} when the
    * step does not follow the last recorded one; answers the first record when the step has one.
    */
+  @Override
   public Future<ConversationAppend> modelResponse(String sessionId, long epoch, long step, String turnId,
                                                   JsonObject entry, JsonObject eventData) {
     String now = now();
@@ -721,6 +676,7 @@ public final class RedisJournal {
   }
 
   /** Ends a round once per end id: {@code message.assistant} with the answer, or {@code model.failed}. */
+  @Override
   public Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
                                                JsonObject entry, JsonObject eventData) {
     return run(Script.MESSAGE_ASSISTANT, loopKeys(sessionId),
@@ -729,6 +685,7 @@ public final class RedisJournal {
   }
 
   /** A session's conversation entries in order ({@code type}: user, model, end). */
+  @Override
   public Future<List<JsonObject>> conversation(String sessionId) {
     return send(Request.cmd(Command.LRANGE).arg(keys.conversation(sessionId)).arg(0).arg(-1)).map(r -> {
       List<JsonObject> list = new ArrayList<>();
@@ -750,6 +707,7 @@ public final class RedisJournal {
    * {@code count} of them after the event {@code afterId} (from the start when null). Fewer than
    * {@code count} means there are no more for now.
    */
+  @Override
   public Future<List<JsonObject>> events(String sessionId, String afterId, int count) {
     StepEntries.After after = StepEntries.After.of(afterId);
     String start = after == null ? "-" : after.rangeStart();
@@ -808,6 +766,7 @@ public final class RedisJournal {
    * Session metadata: agent, epoch, owner, createdAt, updatedAt, caller and creator (each when it
    * has one); empty when unknown.
    */
+  @Override
   public Future<JsonObject> sessionInfo(String sessionId) {
     return send(Request.cmd(Command.HMGET).arg(keys.meta(sessionId)).arg("agent").arg("epoch").arg("owner")
         .arg("createdAt").arg("updatedAt").arg("caller").arg("creator")).map(r -> {
@@ -824,6 +783,7 @@ public final class RedisJournal {
   }
 
   /** Sessions by last activity, most recent first. */
+  @Override
   public Future<List<String>> recentSessions(int offset, int limit) {
     return send(Request.cmd(Command.ZREVRANGE).arg(keys.recentSessions()).arg(offset).arg(offset + limit - 1))
         .map(r -> {
@@ -837,6 +797,7 @@ public final class RedisJournal {
    * The agent of each of these sessions (sessions the journal does not know are left out), read in
    * pipelines of {@value #PIPELINE} commands: one round trip per pipeline, not per session.
    */
+  @Override
   public Future<Map<String, String>> sessionAgents(List<String> sessionIds) {
     List<Future<List<Response>>> chunks = new ArrayList<>();
     for (int from = 0; from < sessionIds.size(); from += PIPELINE) {
@@ -862,6 +823,7 @@ public final class RedisJournal {
   }
 
   /** Sessions that may have turns in flight. */
+  @Override
   public Future<List<String>> activeSessions() {
     return send(Request.cmd(Command.SMEMBERS).arg(keys.activeSessions())).map(r -> {
       List<String> list = new ArrayList<>();
@@ -871,11 +833,13 @@ public final class RedisJournal {
   }
 
   /** Drops a session from the recovery set; called when it has nothing in flight. */
+  @Override
   public Future<Void> markIdle(String sessionId) {
     return send(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId)).mapEmpty();
   }
 
   /** Whether Redis answers and accepts writes. */
+  @Override
   public Future<Void> ping() {
     return send(Request.cmd(Command.SET).arg(keys.session("health") + ":ping").arg(now()).arg("PX").arg(60_000))
         .mapEmpty();
