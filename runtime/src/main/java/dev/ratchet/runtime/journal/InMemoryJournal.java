@@ -55,7 +55,11 @@ public final class InMemoryJournal implements SessionJournal {
     this.vertx = vertx;
   }
 
-  /** An empty journal whose answers arrive on the contexts of {@code vertx}. */
+  /**
+   * An empty journal. Answers arrive on the caller's context; for callers outside any context, on a
+   * context of {@code vertx}. One journal may serve engines of several Vert.x instances, as one
+   * Redis serves several nodes.
+   */
   public static InMemoryJournal create(Vertx vertx) {
     return new InMemoryJournal(vertx);
   }
@@ -758,7 +762,8 @@ public final class InMemoryJournal implements SessionJournal {
     T answer = value;
     RuntimeException failure = error instanceof RatchetException ? error
         : error == null ? null : new RatchetException("JOURNAL_ERROR", "the journal refused a step: " + error, error);
-    vertx.getOrCreateContext().runOnContext(v -> {
+    io.vertx.core.Context caller = Vertx.currentContext();
+    (caller != null ? caller : vertx.getOrCreateContext()).runOnContext(v -> {
       if (failure != null) {
         promise.fail(failure);
       } else {
