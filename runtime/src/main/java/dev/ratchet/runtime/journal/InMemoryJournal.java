@@ -693,6 +693,11 @@ public final class InMemoryJournal implements SessionJournal {
   }
 
   @Override
+  public Future<Void> reachable() {
+    return step(() -> null);
+  }
+
+  @Override
   public Future<Void> ping() {
     return step(() -> null);
   }

@@ -56,6 +56,22 @@ public interface JournalQueries {
   /** What the journal holds about one call; {@link CallState#fresh} when nothing. */
   Future<CallState> callState(String sessionId, CallId callId);
 
+  // ---------------------------------------------------------------- health and figures
+
+  /** Succeeds when the journal's store answers a read. */
+  Future<Void> reachable();
+
+  /** Succeeds when the journal's store accepts writes: a probe that touches no session. */
+  Future<Void> ping();
+
+  /**
+   * The store's own figures of one section, for metrics and the benchmark: for Redis, the fields of
+   * {@code INFO section}; empty for a store that keeps none.
+   */
+  default Future<Map<String, String>> info(String section) {
+    return Future.succeededFuture(Map.of());
+  }
+
   /** Where the journal is, for logs and errors, with any password hidden. */
   String describe();
 }

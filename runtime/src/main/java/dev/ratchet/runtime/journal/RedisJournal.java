@@ -838,6 +838,11 @@ public final class RedisJournal implements SessionJournal {
     return send(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId)).mapEmpty();
   }
 
+  @Override
+  public Future<Void> reachable() {
+    return send(Request.cmd(Command.PING)).mapEmpty();
+  }
+
   /** Whether Redis answers and accepts writes. */
   @Override
   public Future<Void> ping() {
@@ -879,6 +884,7 @@ public final class RedisJournal implements SessionJournal {
   }
 
   /** One INFO section as a map of its fields. */
+  @Override
   public Future<Map<String, String>> info(String section) {
     return send(Request.cmd(Command.INFO).arg(section)).map(r -> {
       Map<String, String> map = new HashMap<>();

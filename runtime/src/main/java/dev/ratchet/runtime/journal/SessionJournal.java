@@ -211,9 +211,6 @@ public interface SessionJournal extends JournalQueries {
   /** Drops a session from {@link #activeSessions}; called when it has nothing in flight. */
   Future<Void> markIdle(String sessionId);
 
-  /** Succeeds when the journal answers and accepts writes. */
-  Future<Void> ping();
-
   /** Releases the journal's connections; the journal is not used afterwards. */
   Future<Void> close();
 }
