@@ -26,8 +26,8 @@ class ArchitectureTest {
   }
 
   @Test
-  void nothingOutsideTheImplPackagesReachesTheFacadesImplementation() {
-    noClasses().that().resideOutsideOfPackages("..impl..", "dev.ratchet.verticles.bench..",
+  void theHttpApiAndTheCliReachTheRuntimeThroughTheRatchetInterfaceOnly() {
+    noClasses().that().resideOutsideOfPackages("dev.ratchet.verticles.impl..", "dev.ratchet.verticles.bench..",
             "dev.ratchet.verticles.chaos..")
         .and().doNotHaveFullyQualifiedName(Ratchet.class.getName())
         .should().dependOnClassesThat().areAssignableTo(RatchetImpl.class)
