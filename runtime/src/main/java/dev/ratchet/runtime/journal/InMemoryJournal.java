@@ -1,6 +1,5 @@
 package dev.ratchet.runtime.journal;
 
-import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
@@ -10,7 +9,6 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.MemorySession.CallEntry;
-import dev.ratchet.runtime.journal.MemorySession.Event;
 import dev.ratchet.runtime.journal.MemorySession.TurnEntry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -22,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +81,7 @@ public final class InMemoryJournal implements SessionJournal {
     return step(() -> {
       long epoch = claimNow(sessionId, owner);
       MemorySession s = sessions.get(sessionId);
-      return new ClaimedSession(epoch, s.caller, inflight(sessionId, s));
+      return new ClaimedSession(epoch, s.caller, MemoryReads.inflight(sessionId, s));
     });
   }
 
@@ -100,27 +97,8 @@ public final class InMemoryJournal implements SessionJournal {
   public Future<List<InflightTurn>> inflightTurns(String sessionId) {
     return step(() -> {
       MemorySession s = sessions.get(sessionId);
-      return s == null ? List.<InflightTurn>of() : inflight(sessionId, s);
+      return s == null ? List.<InflightTurn>of() : MemoryReads.inflight(sessionId, s);
     });
-  }
-
-  private static List<InflightTurn> inflight(String sessionId, MemorySession s) {
-    List<InflightTurn> list = new ArrayList<>();
-    for (String turnId : s.inflight) {
-      TurnEntry t = s.turns.get(turnId);
-      if (t == null || t.spec == null) {
-        continue;
-      }
-      Turn turn = Turn.fromJson(new JsonObject(t.spec));
-      Map<String, CallState> calls = new LinkedHashMap<>();
-      for (int c = 0; c < turn.calls().size(); c++) {
-        String callId = turn.callId(sessionId, c).value();
-        calls.put(callId, callState(callId, s.calls.get(callId)));
-      }
-      list.add(new InflightTurn(turn, t.submittedAt, calls));
-    }
-    list.sort(Comparator.comparingLong(InflightTurn::submittedAt));
-    return list;
   }
 
   // ---------------------------------------------------------------- turns
@@ -146,7 +124,7 @@ public final class InMemoryJournal implements SessionJournal {
           return new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null);
         }
         return "completed".equals(existing.status)
-            ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, results(sessionId, s, turn.turnId()))
+            ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, MemoryReads.results(sessionId, s, turn.turnId()))
             : new SubmitAnswer(SubmitAnswer.Status.RUNNING, null);
       }
       ownSession(s, agent, callerId, creator, now);
@@ -176,7 +154,7 @@ public final class InMemoryJournal implements SessionJournal {
       MemorySession s = fenced(sessionId, epoch);
       TurnEntry t = s.turns.computeIfAbsent(result.turnId(), id -> new TurnEntry());
       if ("completed".equals(t.status)) {
-        return results(sessionId, s, result.turnId());
+        return MemoryReads.results(sessionId, s, result.turnId());
       }
       long now = now();
       t.status = "completed";
@@ -194,31 +172,8 @@ public final class InMemoryJournal implements SessionJournal {
     return step(() -> {
       MemorySession s = sessions.get(sessionId);
       TurnEntry t = s == null ? null : s.turns.get(turnId);
-      return t == null || !"completed".equals(t.status) ? null : results(sessionId, s, turnId);
+      return t == null || !"completed".equals(t.status) ? null : MemoryReads.results(sessionId, s, turnId);
     });
-  }
-
-  /** A completed turn's results: as journaled, or from its calls' records when a group commit completed it. */
-  private static TurnResult results(String sessionId, MemorySession s, String turnId) {
-    TurnEntry t = s.turns.get(turnId);
-    if (t.results != null) {
-      return TurnResult.fromJson(new JsonObject(t.results));
-    }
-    if (t.spec == null) {
-      throw new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn " + turnId
-          + " is completed but has no spec");
-    }
-    Turn turn = Turn.fromJson(new JsonObject(t.spec));
-    List<CallResult> calls = new ArrayList<>(turn.calls().size());
-    for (int i = 0; i < turn.calls().size(); i++) {
-      CallEntry c = s.calls.get(turn.callId(sessionId, i).value());
-      if (c == null || c.record == null) {
-        throw new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn " + turnId
-            + " is completed but call #" + i + " has no record");
-      }
-      calls.add(CallResult.fromJson(new JsonObject(c.record)));
-    }
-    return new TurnResult(sessionId, turnId, calls);
   }
 
   // ---------------------------------------------------------------- calls
@@ -344,22 +299,8 @@ public final class InMemoryJournal implements SessionJournal {
   public Future<CallState> callState(String sessionId, CallId callId) {
     return step(() -> {
       MemorySession s = sessions.get(sessionId);
-      return callState(callId.value(), s == null ? null : s.calls.get(callId.value()));
+      return MemoryReads.callState(callId.value(), s == null ? null : s.calls.get(callId.value()));
     });
-  }
-
-  private static CallState callState(String callId, CallEntry c) {
-    if (c == null || (c.state == null && c.record == null)) {
-      return CallState.fresh(callId);
-    }
-    CallResult record = c.record == null ? null : CallResult.fromJson(new JsonObject(c.record));
-    ApprovalRecord approval = null;
-    if (c.approvalStatus != null) {
-      approval = new ApprovalRecord(c.approvalStatus, new JsonObject(c.approvalRequest).getString("askedBecause"),
-          c.requestedAt, c.approver, c.approvalReason, c.decidedAt);
-    }
-    return new CallState(callId, record != null ? "done" : c.state, record, c.attempts, approval, c.argumentsHash,
-        c.expiresAt);
   }
 
   // ---------------------------------------------------------------- approvals
@@ -478,7 +419,7 @@ public final class InMemoryJournal implements SessionJournal {
       TurnEntry t = s.turns.get(turnId);
       if (t != null && t.spec != null && "completed".equals(t.status) && t.results == null) {
         // the turn keeps answering its results as first journaled (J7)
-        t.results = results(sessionId, s, turnId).toJson().encode();
+        t.results = MemoryReads.results(sessionId, s, turnId).toJson().encode();
       }
       long now = now();
       if (c.completedRecord == null) {
@@ -587,72 +528,16 @@ public final class InMemoryJournal implements SessionJournal {
   public Future<List<JsonObject>> events(String sessionId, String afterId, int count) {
     return step(() -> {
       MemorySession s = sessions.get(sessionId);
-      List<JsonObject> list = new ArrayList<>();
-      if (s == null) {
-        return list;
-      }
-      long after = afterId == null ? 0 : sequenceOf(afterId);
-      for (Event e : s.events) {
-        if (list.size() >= count) {
-          break;
-        }
-        if (e.seq() > after) {
-          list.add(withStoredData(sessionId, s, e));
-        }
-      }
-      return list;
+      return s == null ? new ArrayList<JsonObject>() : MemoryReads.events(sessionId, s, afterId, count);
     });
-  }
-
-  /** What the Redis journal's reads add to an event: a submitted turn's spec, a completed call's first record. */
-  private static JsonObject withStoredData(String sessionId, MemorySession s, Event e) {
-    JsonObject json = e.toJson(e.seq() + "-0");
-    if ("turn.submitted".equals(e.type())) {
-      TurnEntry t = s.turns.get(e.turn());
-      json.put("data", t == null || t.spec == null ? new JsonObject() : new JsonObject(t.spec));
-    } else if (StepEntries.needsRecord(json)) {
-      CallEntry c = s.calls.get(e.call());
-      String first = c == null ? null : c.completedRecord != null ? c.completedRecord : c.record;
-      json.put("data", StepEntries.completedData(json.getJsonObject("data"), first));
-    }
-    return json;
-  }
-
-  /** The sequence number of an event id ({@code "<seq>-0"}); ids of another journal read from the start. */
-  private static long sequenceOf(String eventId) {
-    int dash = eventId.indexOf('-');
-    try {
-      return Long.parseLong(dash < 0 ? eventId : eventId.substring(0, dash));
-    } catch (NumberFormatException e) {
-      return 0;
-    }
   }
 
   @Override
   public Future<JsonObject> sessionInfo(String sessionId) {
     return step(() -> {
       MemorySession s = sessions.get(sessionId);
-      JsonObject json = new JsonObject();
-      if (s == null) {
-        return json;
-      }
-      putIf(json, "agent", s.agent);
-      if (s.epoch > 0) {
-        json.put("epoch", s.epoch);
-      }
-      putIf(json, "owner", s.owner);
-      putIf(json, "createdAt", s.createdAt);
-      putIf(json, "updatedAt", s.updatedAt);
-      putIf(json, "caller", s.caller);
-      putIf(json, "creator", s.creator);
-      return json;
+      return s == null ? new JsonObject() : MemoryReads.sessionInfo(s);
     });
-  }
-
-  private static void putIf(JsonObject json, String name, Object value) {
-    if (value != null) {
-      json.put(name, value);
-    }
   }
 
   @Override
