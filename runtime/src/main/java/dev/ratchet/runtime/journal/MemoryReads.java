@@ -123,7 +123,7 @@ final class MemoryReads {
     return json;
   }
 
-  /** The sequence number of an event id ({@code "<seq>-0"}); ids of another journal read from the start. */
+  /** The sequence number of an event id ({@code "<seq>-0"}); 0, the start, for an id of no such form. */
   private static long sequenceOf(String eventId) {
     int dash = eventId.indexOf('-');
     try {
