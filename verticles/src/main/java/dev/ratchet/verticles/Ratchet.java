@@ -11,7 +11,7 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.journal.DecisionAnswer;
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -62,6 +62,14 @@ public interface Ratchet {
   Future<TurnResult> submit(String agent, String sessionId, String callerId, Turn turn);
 
   /**
+   * Journals a turn as {@link #submit(String, String, String, Turn)} does, and answers as soon as it
+   * is journaled (durable: it runs to its end, also after a restart); the inner future completes
+   * with its results. A session this turn creates records {@code creator}, the name of the user or
+   * token that submitted it (null: none).
+   */
+  Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn);
+
+  /**
    * Sends a user message to a session of an agent that has a model, and completes with the reply
    * that ends its round: the model's final answer, the turn limit, or the model's failure. The
    * message, every model response and the answer are journaled; after a restart the round goes on
@@ -73,6 +81,15 @@ public interface Ratchet {
 
   /** As {@link #send(String, String, String)}, for the session of {@code callerId}; the caller rule of {@link #submit(String, String, String, Turn)} applies. */
   Future<AgentReply> send(String agent, String sessionId, String callerId, String userMessage);
+
+  /**
+   * Journals a user message as {@link #send(String, String, String, String)} does, and answers as
+   * soon as it is journaled; the inner future completes with the reply that ends its round. A
+   * {@code messageId} given again is not appended twice (null: a new message); a session it creates
+   * records {@code creator} (null: none).
+   */
+  Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
+                                           String messageId, String text);
 
   /**
    * A session's conversation rebuilt from the journal: {@code {"sessionId", "messages": [...]}}
@@ -89,7 +106,11 @@ public interface Ratchet {
   /** Records a person's finding for an outcome_unknown call, with who made it. */
   Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note);
 
-  RedisJournal journal();
+  /** The journal's read side: sessions, their events, turns' results, approvals, and the journal's health. */
+  JournalQueries journal();
+
+  /** The options it was deployed with. */
+  RatchetOptions options();
 
   /** Number of session verticles deployed right now. */
   int activeSessions();

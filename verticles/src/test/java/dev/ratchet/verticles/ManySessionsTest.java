@@ -116,7 +116,7 @@ class ManySessionsTest {
       Await.until(() -> ratchet.activeSessions() == 0 && ratchet.trackedSessions() == 0, 30);
       Await.until(() -> vertx.deploymentIDs().size() == deploymentsBefore, 10);
       // idle sessions leave the recovery index: a restart has nothing to resume
-      Await.until(() -> await(ratchet.journal().activeSessions()).isEmpty(), 10);
+      Await.until(() -> await(ratchet.redisJournal().activeSessions()).isEmpty(), 10);
       await(ratchet.close());
     } finally {
       await(vertx.close());
@@ -138,7 +138,7 @@ class ManySessionsTest {
       assertThat(ratchet.activeSessions()).isEqualTo(1);
 
       // another node takes the session over; this one learns it at its next append
-      await(ratchet.journal().claim("f-1", "node-2"));
+      await(ratchet.redisJournal().claim("f-1", "node-2"));
       vertx.runOnContext(v -> answer.complete("late"));
 
       assertThat(((dev.ratchet.runtime.RatchetException) Await.failure(result)).code()).isEqualTo("FENCED");

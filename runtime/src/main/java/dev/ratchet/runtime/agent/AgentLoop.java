@@ -15,7 +15,7 @@ import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.impl.Contexts;
 import dev.ratchet.runtime.impl.StepEvents;
 import dev.ratchet.runtime.journal.ConversationAppend;
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -54,7 +54,7 @@ public final class AgentLoop {
 
   private final Vertx vertx;
   private final Context context;
-  private final RedisJournal journal;
+  private final SessionJournal journal;
   private final SessionEngine engine;
   private final AgentDefinition agent;
   private final ToolCatalog catalog;
@@ -73,7 +73,7 @@ public final class AgentLoop {
   private record Waiter(long index, Promise<AgentReply> promise) {
   }
 
-  public AgentLoop(Vertx vertx, RedisJournal journal, SessionEngine engine, AgentDefinition agent, ToolCatalog catalog,
+  public AgentLoop(Vertx vertx, SessionJournal journal, SessionEngine engine, AgentDefinition agent, ToolCatalog catalog,
                    Consumer<JsonObject> events) {
     if (agent.model() == null) {
       throw new IllegalArgumentException("agent '" + agent.name() + "' has no model");

@@ -27,7 +27,7 @@ import dev.ratchet.runtime.journal.CallStart;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.InflightTurn;
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -59,7 +59,7 @@ public final class SessionEngine {
 
   private final Vertx vertx;
   private final Context context;
-  private final RedisJournal journal;
+  private final SessionJournal journal;
   private final String sessionId;
   private final ToolCatalog catalog;
   private final EngineOptions options;
@@ -83,7 +83,7 @@ public final class SessionEngine {
   private volatile boolean fenced;
   private boolean stopped;
 
-  public SessionEngine(Vertx vertx, RedisJournal journal, String sessionId, ToolCatalog catalog,
+  public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, ToolCatalog catalog,
                        EngineOptions options, Consumer<JsonObject> events) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
@@ -978,7 +978,7 @@ public final class SessionEngine {
 
   // ------------------------------------------------------------------ journal plumbing
 
-  /** Runs a journal step, retrying while Redis is unreachable; a fencing refusal stops the session (J4). */
+  /** Runs a journal step, retrying while the journal is unreachable; a fencing refusal stops the session (J4). */
   private <T> Future<T> durably(String step, Supplier<Future<T>> op) {
     Promise<T> promise = Promise.promise();
     long giveUpAt = System.currentTimeMillis() + options.journalRetryMillis();

@@ -12,16 +12,14 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.engine.SessionEngine;
-import dev.ratchet.runtime.journal.JournalOptions;
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.InMemoryJournal;
+import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.runtime.testing.Await;
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -32,16 +30,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The agent loop on a real journal: model responses journaled once, tool calls run as turns, answers delivered. */
+/**
+ * The agent loop's rules on the in-memory journal (whose contract SessionJournalContract checks on
+ * Redis too): model responses journaled once, tool calls run as turns, answers delivered.
+ */
 class AgentLoopTest {
-
-  @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
 
   private final Vertx vertx = Vertx.vertx();
   private final String session = "loop-" + UUID.randomUUID().toString().substring(0, 8);
-  private final RedisJournal journal = await(RedisJournal.open(vertx,
-      JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
+  private final SessionJournal journal = InMemoryJournal.create(vertx);
   private final List<JsonObject> events = new CopyOnWriteArrayList<>();
   private final AtomicInteger lookups = new AtomicInteger();
   private final AtomicInteger cancels = new AtomicInteger();

@@ -17,14 +17,12 @@ import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Recorder;
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -33,11 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The effect-class table of docs/ARCHITECTURE.md through the real session engine on real Redis. */
+/** The effect-class table of docs/ARCHITECTURE.md through the real session engine, on the in-memory journal. */
 class EffectClassTableTest {
 
-  @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
 
   private static final RetryPolicy FAST = new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(20), 2.0);
 
@@ -46,7 +42,7 @@ class EffectClassTableTest {
 
   @BeforeEach
   void setUp() {
-    h = new EngineHarness(REDIS);
+    h = new EngineHarness();
     provider = new Recorder();
   }
 

@@ -4,8 +4,10 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolSource;
+import dev.ratchet.runtime.journal.InMemoryJournal;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -16,16 +18,30 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import static dev.ratchet.runtime.testing.Await.await;
 
-/** A real journal on real Redis and a session engine over it, for one test. */
+/**
+ * A journal and a session engine over it, for one test: the in-memory journal for tests of the
+ * engine's rules, a real journal on real Redis for tests of what Redis holds.
+ */
 final class EngineHarness implements AutoCloseable {
 
   final Vertx vertx = Vertx.vertx();
-  final RedisJournal journal;
+  final SessionJournal journal;
   final List<JsonObject> events = new CopyOnWriteArrayList<>();
   final String sessionId = "s-" + UUID.randomUUID();
 
+  /** On the in-memory journal. */
+  EngineHarness() {
+    journal = InMemoryJournal.create(vertx);
+  }
+
+  /** On a real journal on {@code redis}. */
   EngineHarness(TestRedis redis) {
     journal = await(RedisJournal.open(vertx, JournalOptions.of(redis.url()).withKeyPrefix(redis.keyPrefix())));
+  }
+
+  /** The Redis journal, for a harness made with a {@link TestRedis}. */
+  RedisJournal redis() {
+    return (RedisJournal) journal;
   }
 
   SessionEngine engine(ToolSource source, EngineOptions options) {

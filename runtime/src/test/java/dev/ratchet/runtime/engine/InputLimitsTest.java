@@ -84,14 +84,14 @@ class InputLimitsTest {
 
   /** Every key of the session with its length (or hash fields): what the journal holds for it. */
   private Map<String, Long> journaled(String sessionId) {
-    Response keys = await(h.journal.send(Request.cmd(Command.KEYS).arg(REDIS.keyPrefix() + ":{" + sessionId + "}*")));
+    Response keys = await(h.redis().send(Request.cmd(Command.KEYS).arg(REDIS.keyPrefix() + ":{" + sessionId + "}*")));
     Map<String, Long> out = new TreeMap<>();
     for (Response k : keys) {
       String key = k.toString();
-      String type = await(h.journal.send(Request.cmd(Command.TYPE).arg(key))).toString();
+      String type = await(h.redis().send(Request.cmd(Command.TYPE).arg(key))).toString();
       Command size = "stream".equals(type) ? Command.XLEN : "hash".equals(type) ? Command.HLEN
           : "set".equals(type) ? Command.SCARD : "zset".equals(type) ? Command.ZCARD : Command.STRLEN;
-      out.put(key, await(h.journal.send(Request.cmd(size).arg(key))).toLong());
+      out.put(key, await(h.redis().send(Request.cmd(size).arg(key))).toLong());
     }
     return out;
   }

@@ -12,16 +12,14 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentLoop;
 import dev.ratchet.runtime.agent.ModelResponse;
 import dev.ratchet.runtime.agent.ScriptedModel;
-import dev.ratchet.runtime.journal.JournalOptions;
-import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.runtime.journal.InMemoryJournal;
+import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,13 +36,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SessionCallerTest {
 
-  @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
-
   private static final JsonObject SCHEMA = new JsonObject("""
       {"type":"object","properties":{"orderId":{"type":"string"}},"required":["orderId"]}""");
 
   private final String sessionId = "s-" + UUID.randomUUID();
+  /** The journal every node shares, as nodes share one Redis. */
+  private final Vertx journalVertx = Vertx.vertx();
+  private final SessionJournal sharedJournal = InMemoryJournal.create(journalVertx);
   private final List<Node> nodes = new ArrayList<>();
   /** Each invocation's caller id, as "tool:callerId". */
   private final List<String> seen = new CopyOnWriteArrayList<>();
@@ -53,8 +51,7 @@ class SessionCallerTest {
 
   private final class Node {
     final Vertx vertx = Vertx.vertx();
-    final RedisJournal journal = await(RedisJournal.open(vertx,
-        JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
+    final SessionJournal journal = sharedJournal;
     SessionEngine engine;
 
     Node() {
@@ -69,7 +66,6 @@ class SessionCallerTest {
     }
 
     void kill() {
-      journal.close();
       await(vertx.close());
     }
   }
@@ -105,6 +101,7 @@ class SessionCallerTest {
         // already gone
       }
     }
+    await(journalVertx.close());
   }
 
   private static Turn turn(String id, String... tools) {
@@ -115,7 +112,7 @@ class SessionCallerTest {
     return new Turn(id, calls);
   }
 
-  private int eventCount(RedisJournal journal) {
+  private int eventCount(SessionJournal journal) {
     return await(journal.events(sessionId, null, 10_000)).size();
   }
 

@@ -16,9 +16,8 @@ import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.journal.JournalOptions;
-import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.runtime.journal.InMemoryJournal;
+import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -31,7 +30,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,15 +62,14 @@ class TurnRulesPropertyTest {
   record Spec(EffectClass effectClass, Behaviour behaviour, Approval approval) {
   }
 
-  private static volatile String redisUrl;
+  /** Where the journal shared by both nodes of a try answers callers outside any context. */
+  private static volatile Vertx journalVertx;
 
-  private static synchronized String redis() throws Exception {
-    if (redisUrl == null) {
-      String shared = System.getenv("RATCHET_TEST_REDIS_URL");
-      redisUrl = shared != null && !shared.isBlank() ? shared
-          : RedisServerProcess.start(0, Files.createTempDirectory("ratchet-prop-redis"), "everysec").url();
+  private static synchronized Vertx journalVertx() {
+    if (journalVertx == null) {
+      journalVertx = Vertx.vertx();
     }
-    return redisUrl;
+    return journalVertx;
   }
 
   @Provide
@@ -167,11 +164,11 @@ class TurnRulesPropertyTest {
 
   private static final class Node implements AutoCloseable {
     final Vertx vertx = Vertx.vertx();
-    final RedisJournal journal;
+    final SessionJournal journal;
     final SessionEngine engine;
 
-    Node(String url, String prefix, String sessionId, World world, boolean first) {
-      journal = await(RedisJournal.open(vertx, JournalOptions.of(url).withKeyPrefix(prefix)));
+    Node(SessionJournal journal, String sessionId, World world, boolean first) {
+      this.journal = journal;
       ToolCatalog catalog = await(ToolCatalog.resolve(vertx, agent(vertx, world, first)));
       engine = new SessionEngine(vertx, journal, sessionId, catalog, EngineOptions.DEFAULT, null);
       await(engine.start(first ? "node-1" : "node-2"));
@@ -190,8 +187,8 @@ class TurnRulesPropertyTest {
   @Property(tries = 40, shrinking = ShrinkingMode.OFF)
   void theTurnRulesHoldForAnyTurnOutcomeApprovalAndCrashPoint(
       @ForAll("turns") List<Spec> specs, @ForAll Crash crash, @ForAll("crashIndex") int crashIndex) throws Exception {
-    String url = redis();
-    String prefix = "prop-" + UUID.randomUUID().toString().substring(0, 8);
+    // both nodes share one journal, as two nodes share one Redis
+    SessionJournal journal = InMemoryJournal.create(journalVertx());
     String sessionId = "s-" + UUID.randomUUID();
     World world = new World();
     int crashAt = crashIndex % specs.size();
@@ -208,7 +205,7 @@ class TurnRulesPropertyTest {
 
     TurnResult result;
     boolean crashed = false;
-    Node first = new Node(url, prefix, sessionId, world, true);
+    Node first = new Node(journal, sessionId, world, true);
     Node second = null;
     try {
       Future<TurnResult> running = first.engine.submit(turn);
@@ -221,7 +218,7 @@ class TurnRulesPropertyTest {
       if (world.crashed.getCount() == 0) {
         crashed = true;
         first.close();
-        second = new Node(url, prefix, sessionId, world, false);
+        second = new Node(journal, sessionId, world, false);
         Node n = second;
         while (await(n.journal.turnResult(sessionId, "t1")) == null) {
           decide(n.journal, n.engine, sessionId, specs, turn);
@@ -284,7 +281,7 @@ class TurnRulesPropertyTest {
     return m;
   }
 
-  private static void decide(RedisJournal journal, SessionEngine engine, String sessionId, List<Spec> specs,
+  private static void decide(SessionJournal journal, SessionEngine engine, String sessionId, List<Spec> specs,
                              Turn turn) {
     for (ApprovalRequest r : await(journal.pendingApprovals(1000))) {
       if (!r.sessionId().equals(sessionId)) {

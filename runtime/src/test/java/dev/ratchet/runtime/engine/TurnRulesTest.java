@@ -16,14 +16,12 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.testing.Recorder;
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -33,11 +31,11 @@ import static dev.ratchet.runtime.testing.Await.await;
 import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Rules 1-8 of docs/ARCHITECTURE.md, each against a real journal on real Redis. */
+/**
+ * Rules 1-8 of docs/ARCHITECTURE.md, each against the in-memory journal: the engine's rules, over a
+ * journal whose contract SessionJournalContract checks on Redis and in memory alike.
+ */
 class TurnRulesTest {
-
-  @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
 
   private static final JsonObject ORDER_SCHEMA = new JsonObject("""
       {"type":"object","properties":{"orderId":{"type":"string"},"amount":{"type":"number"}},
@@ -48,7 +46,7 @@ class TurnRulesTest {
 
   @BeforeEach
   void setUp() {
-    h = new EngineHarness(REDIS);
+    h = new EngineHarness();
     provider = new Recorder();
   }
 

@@ -11,18 +11,18 @@ class JournalErrorReasonTest {
 
   @Test
   void aConnectionClosedWithoutAMessageSaysSo() {
-    assertThat(RedisJournal.reason(new RuntimeException(new ClosedChannelException())))
+    assertThat(RedisConnections.reason(new RuntimeException(new ClosedChannelException())))
         .isEqualTo("the connection was closed");
   }
 
   @Test
   void theFirstMessageInTheCausesIsTheReason() {
-    assertThat(RedisJournal.reason(new RuntimeException(null, new IllegalStateException("NOAUTH Authentication required."))))
+    assertThat(RedisConnections.reason(new RuntimeException(null, new IllegalStateException("NOAUTH Authentication required."))))
         .isEqualTo("NOAUTH Authentication required.");
   }
 
   @Test
   void anErrorWithNoMessageAnywhereIsNamedByItsKind() {
-    assertThat(RedisJournal.reason(new IllegalStateException())).isEqualTo("java.lang.IllegalStateException");
+    assertThat(RedisConnections.reason(new IllegalStateException())).isEqualTo("java.lang.IllegalStateException");
   }
 }

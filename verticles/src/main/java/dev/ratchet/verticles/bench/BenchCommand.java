@@ -8,6 +8,7 @@ import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.impl.RatchetImpl;
 import dev.ratchet.verticles.impl.TransportChoice;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -253,7 +254,7 @@ public final class BenchCommand implements Callable<Integer> {
       Thread stats = new Thread(() -> {
         while (warming.get()) {
           try {
-            ratchet.journal().commandStats().await();
+            ((RatchetImpl) ratchet).redisJournal().commandStats().await();
             ratchet.journal().info("cpu").await();
           } catch (RuntimeException e) {
             // a statistics read that failed changes nothing in the warm-up
@@ -292,7 +293,7 @@ public final class BenchCommand implements Callable<Integer> {
       Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(pool)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
-      RedisJournal journal = ratchet.journal();
+      RedisJournal journal = ((RatchetImpl) ratchet).redisJournal();
       Workload.Sessions sessions = new Workload.Sessions(n);
       RewriteWatch rewrites = new RewriteWatch(vertx, ratchet);
       sessions.run(ratchet, mix, warmup * 1000L);

@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.http;
 
 import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.http.impl.ApprovalRoutes;
 import dev.ratchet.verticles.http.impl.AuthHandler;
 import dev.ratchet.verticles.http.impl.Authenticator;
@@ -17,7 +18,6 @@ import dev.ratchet.verticles.http.impl.Replies;
 import dev.ratchet.verticles.http.impl.SessionAccess;
 import dev.ratchet.verticles.http.impl.SessionRoutes;
 import dev.ratchet.verticles.http.impl.TurnRoutes;
-import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.CookieSameSite;
@@ -97,9 +97,9 @@ public final class HttpServerVerticle extends VerticleBase {
 
   private SessionStore sessionStore() {
     if (options.sessionStore() == HttpOptions.SessionStore.REDIS) {
-      if (ratchet instanceof RatchetImpl) {
-        RatchetImpl impl = (RatchetImpl) ratchet;
-        return PrefixedSessionRedis.store(vertx, impl.options().redisUrl(), impl.options().keyPrefix());
+      RatchetOptions deployed = ratchet.options();
+      if (deployed != null && deployed.redisUrl() != null) {
+        return PrefixedSessionRedis.store(vertx, deployed.redisUrl(), deployed.keyPrefix());
       }
       LOG.warn("http: this runtime names no Redis for login sessions; they are kept in memory and end with the process");
     }

@@ -14,6 +14,7 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
@@ -177,10 +178,7 @@ public final class RatchetImpl implements Ratchet {
     return accept(agent, sessionId, callerId, null, turn);
   }
 
-  /**
-   * As {@link #accept(String, String, String, Turn)}; a session this turn creates records
-   * {@code creator}, the name of the user or token that submitted it over HTTP (null: none).
-   */
+  @Override
   public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
                                            Turn turn) {
     // before the session is claimed: a refused turn leaves no trace in the journal
@@ -232,7 +230,7 @@ public final class RatchetImpl implements Ratchet {
     return acceptMessage(agent, sessionId, callerId, null, messageId, text);
   }
 
-  /** As {@link #acceptMessage(String, String, String, String, String)}; a session it creates records {@code creator}. */
+  @Override
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
                                                   String messageId, String text) {
     if (callerId != null && !CALLER_ID.matcher(callerId).matches()) {
@@ -349,11 +347,16 @@ public final class RatchetImpl implements Ratchet {
   }
 
   @Override
-  public RedisJournal journal() {
+  public JournalQueries journal() {
     return journal;
   }
 
-  /** The options it was deployed with: the HTTP server keeps its login sessions on the same Redis. */
+  /** The Redis journal itself, for the CLI and the benchmark, which inspect Redis. */
+  public RedisJournal redisJournal() {
+    return journal;
+  }
+
+  @Override
   public RatchetOptions options() {
     return options;
   }

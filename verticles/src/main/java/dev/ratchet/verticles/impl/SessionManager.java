@@ -6,7 +6,7 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.engine.EngineOptions;
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -34,7 +34,7 @@ final class SessionManager {
   }
 
   private final Vertx vertx;
-  private final RedisJournal journal;
+  private final SessionJournal journal;
   private final EngineOptions options;
   private final String nodeId;
   private final long idleMillis;
@@ -45,7 +45,7 @@ final class SessionManager {
   private final long sweepTimer;
   private final MessageConsumer<JsonObject> decisions;
 
-  SessionManager(Vertx vertx, RedisJournal journal, EngineOptions options, String nodeId, long idleMillis,
+  SessionManager(Vertx vertx, SessionJournal journal, EngineOptions options, String nodeId, long idleMillis,
                  Function<String, AgentDefinition> definitions) {
     this.definitions = definitions;
     this.vertx = vertx;

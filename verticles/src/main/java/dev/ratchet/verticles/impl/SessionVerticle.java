@@ -9,7 +9,7 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.engine.SessionEngine;
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.runtime.RatchetException;
 import io.vertx.core.Future;
@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  */
 final class SessionVerticle extends VerticleBase {
 
-  private final RedisJournal journal;
+  private final SessionJournal journal;
   private final String sessionId;
   private final ToolCatalog catalog;
   private final AgentDefinition definition;
@@ -41,7 +41,7 @@ final class SessionVerticle extends VerticleBase {
   private int accepting;
   private volatile boolean closing;
 
-  SessionVerticle(RedisJournal journal, String sessionId, ToolCatalog catalog, AgentDefinition definition,
+  SessionVerticle(SessionJournal journal, String sessionId, ToolCatalog catalog, AgentDefinition definition,
                   EngineOptions options, String nodeId, long idleMillis, Consumer<SessionVerticle> onIdle) {
     this.definition = definition;
     this.journal = journal;

@@ -8,6 +8,7 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -90,7 +91,7 @@ class CompletedTurnResultsTest {
 
   @Test
   void aCompletedTurnsEventThatCarriesTheResultsAsOlderJournalsDoIsShownAsBefore() throws Exception {
-    RedisJournal journal = shop.ratchet.journal();
+    RedisJournal journal = ((RatchetImpl) shop.ratchet).redisJournal();
     String s = session();
     long epoch = await(journal.claim(s, "older-node"));
     Turn t = Turn.of("t1", new ToolCall("look_up_order", new JsonObject().put("id", "B-1")));

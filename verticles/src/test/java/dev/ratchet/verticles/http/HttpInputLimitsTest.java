@@ -8,6 +8,7 @@ import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
@@ -94,7 +95,7 @@ class HttpInputLimitsTest {
 
   /** The Redis keys of the session: none when nothing of it was ever journaled. */
   static List<String> keysOf(String sessionId) {
-    Response keys = await(ratchet.journal().send(Request.cmd(Command.KEYS)
+    Response keys = await(((RatchetImpl) ratchet).redisJournal().send(Request.cmd(Command.KEYS)
         .arg(REDIS.keyPrefix() + ":{" + sessionId + "}*")));
     List<String> out = new ArrayList<>();
     keys.forEach(k -> out.add(k.toString()));

@@ -18,6 +18,7 @@ import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.RedactedLogChild;
+import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -192,7 +193,7 @@ class McpSecretsLeakTest {
       seen.append(results.body());
       seen.append(http.get("/api/sessions/" + session).body());
       seen.append(http.get("/api/agents/leaky/tools").body());
-      seen.append(journal(ratchet.journal()));
+      seen.append(journal(((RatchetImpl) ratchet).redisJournal()));
       await(ratchet.close());
       System.err.flush();
       seen.append(log.toString(StandardCharsets.UTF_8));

@@ -5,8 +5,6 @@ import dev.ratchet.verticles.http.Role;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Request;
 
 import java.util.concurrent.TimeUnit;
 
@@ -36,7 +34,7 @@ public final class HealthRoutes {
 
   private void health(RoutingContext ctx) {
     // reachable: Redis answers PING; writable: the journal can append (a SET under its prefix)
-    ratchet.journal().send(Request.cmd(Command.PING)).timeout(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
+    ratchet.journal().reachable().timeout(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)
         .onComplete(ping -> {
           if (ping.failed()) {
             Replies.json(ctx, 503, new JsonObject().put("status", "DOWN").put("redis", "unreachable")

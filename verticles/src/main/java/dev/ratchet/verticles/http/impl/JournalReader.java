@@ -1,7 +1,7 @@
 package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.JournalQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -20,11 +20,11 @@ public final class JournalReader {
   private JournalReader() {
   }
 
-  public static Future<List<JsonObject>> all(RedisJournal journal, String sessionId) {
+  public static Future<List<JsonObject>> all(JournalQueries journal, String sessionId) {
     return after(journal, sessionId, null, new ArrayList<>());
   }
 
-  private static Future<List<JsonObject>> after(RedisJournal journal, String sessionId, String afterId,
+  private static Future<List<JsonObject>> after(JournalQueries journal, String sessionId, String afterId,
                                                 List<JsonObject> acc) {
     return journal.events(sessionId, afterId, PAGE).compose(page -> {
       acc.addAll(page);
@@ -42,12 +42,12 @@ public final class JournalReader {
    * results as it always did. Events of journals written before, which carry the results, are left as they are, as is an
    * event whose turn the journal does not hold.
    */
-  public static Future<List<JsonObject>> withResults(RedisJournal journal, String sessionId, List<JsonObject> events) {
+  public static Future<List<JsonObject>> withResults(JournalQueries journal, String sessionId, List<JsonObject> events) {
     return withResults(journal, sessionId, events, null);
   }
 
-  /** As {@link #withResults(RedisJournal, String, List)} for the turns named in {@code turns} only (all when null). */
-  public static Future<List<JsonObject>> withResults(RedisJournal journal, String sessionId, List<JsonObject> events,
+  /** As {@link #withResults(JournalQueries, String, List)} for the turns named in {@code turns} only (all when null). */
+  public static Future<List<JsonObject>> withResults(JournalQueries journal, String sessionId, List<JsonObject> events,
                                                      Set<String> turns) {
     Map<String, List<JsonObject>> stripped = new LinkedHashMap<>();
     for (JsonObject e : events) {

@@ -4,7 +4,6 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
-import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -72,9 +71,7 @@ public final class MessageRoutes {
     // the session's caller is who authenticated, never what the body says
     String callerId = principal.callerId();
     Future<Future<AgentReply>> accepted = access.mayUse(principal, sessionId).compose(v ->
-        ratchet instanceof RatchetImpl
-            ? ((RatchetImpl) ratchet).acceptMessage(agent, sessionId, callerId, principal.name(), messageId, text)
-            : Future.succeededFuture(ratchet.send(agent, sessionId, callerId, text)));
+        ratchet.acceptMessage(agent, sessionId, callerId, principal.name(), messageId, text));
     accepted.onComplete(ar -> {
       if (ar.failed()) {
         access.edgeError(principal, sessionId, ar.cause()).onComplete(err -> Replies.fail(ctx, err.result()));

@@ -1,7 +1,7 @@
 package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.JournalQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -13,9 +13,9 @@ import io.vertx.core.json.JsonObject;
  */
 public final class SessionAccess {
 
-  private final RedisJournal journal;
+  private final JournalQueries journal;
 
-  public SessionAccess(RedisJournal journal) {
+  public SessionAccess(JournalQueries journal) {
     this.journal = journal;
   }
 
@@ -25,7 +25,7 @@ public final class SessionAccess {
   }
 
   /**
-   * The session's metadata ({@link RedisJournal#sessionInfo}) when it exists and the principal sees
+   * The session's metadata ({@link JournalQueries#sessionInfo}) when it exists and the principal sees
    * it; else fails with {@link #unknown(String)}.
    */
   public Future<JsonObject> visible(Principal principal, String sessionId) {

@@ -1,6 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.JournalQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,9 +21,9 @@ final class SessionList {
   static final int SCAN_CHUNK = 250;
   static final int MAX_SCANNED = 5_000;
 
-  private final RedisJournal journal;
+  private final JournalQueries journal;
 
-  SessionList(RedisJournal journal) {
+  SessionList(JournalQueries journal) {
     this.journal = journal;
   }
 

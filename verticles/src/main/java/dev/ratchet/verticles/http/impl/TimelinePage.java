@@ -1,6 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
-import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.JournalQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -49,7 +49,7 @@ final class TimelinePage {
   }
 
   /** The timeline of this page: the session's events read once, the page's turns filled with results. */
-  Future<JsonObject> read(RedisJournal journal, String sessionId, JsonObject info) {
+  Future<JsonObject> read(JournalQueries journal, String sessionId, JsonObject info) {
     return JournalReader.all(journal, sessionId).compose(events -> {
       List<String> turnIds = new ArrayList<>();
       for (JsonObject e : events) {

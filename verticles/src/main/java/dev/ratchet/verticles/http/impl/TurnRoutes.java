@@ -6,7 +6,6 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
-import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -97,11 +96,7 @@ public final class TurnRoutes {
   /** Answers once the turn is journaled; the inner future completes with the results. */
   private Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
                                             Turn turn) {
-    if (ratchet instanceof RatchetImpl) {
-      return ((RatchetImpl) ratchet).accept(agent, sessionId, callerId, creator, turn);
-    }
-    // another implementation: no "journaled" signal, so answer with the submission itself
-    return Future.succeededFuture(ratchet.submit(agent, sessionId, callerId, turn));
+    return ratchet.accept(agent, sessionId, callerId, creator, turn);
   }
 
   private void result(RoutingContext ctx) {

@@ -1,0 +1,77 @@
+package dev.ratchet.runtime.journal;
+
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.TurnResult;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The read side of the journal: what the HTTP API, the dashboard and the CLI show. Reads take no
+ * epoch and never change what a session holds; they see every step acknowledged before they were
+ * sent. A read of a session the journal does not know answers empty (an empty object or list, or
+ * null where so stated), never fails for that reason.
+ */
+public interface JournalQueries {
+
+  /**
+   * Session metadata: {@code agent}, {@code epoch}, {@code owner}, {@code createdAt},
+   * {@code updatedAt} (numbers are longs), {@code caller} and {@code creator}, each when the session
+   * has it; an empty object when the session is unknown.
+   */
+  Future<JsonObject> sessionInfo(String sessionId);
+
+  /**
+   * A session's step events in the order journaled, each {@code {id, type, turn, call, at, data}}
+   * ({@code turn} and {@code call} only when the event has them): at most {@code count} events after
+   * the event {@code afterId} (from the first when null). Fewer than {@code count} means there are
+   * no more for now. Ids are opaque, increasing, and stable across reads. A {@code turn.submitted}
+   * event's data is the turn's spec; a {@code call.completed} event's data is the call's record as
+   * first journaled without its result, with the result's size in bytes ({@code resultBytes}).
+   */
+  Future<List<JsonObject>> events(String sessionId, String afterId, int count);
+
+  /**
+   * A completed turn's results, its calls' records in the model's order as they were first journaled
+   * (J7: a later reconciliation does not change what a completed turn answers); null when the turn is
+   * unknown or still running.
+   */
+  Future<TurnResult> turnResult(String sessionId, String turnId);
+
+  /** Session ids by last activity, most recent first: {@code limit} of them from {@code offset}. */
+  Future<List<String>> recentSessions(int offset, int limit);
+
+  /** The agent of each of these sessions; sessions the journal does not know are left out. */
+  Future<Map<String, String>> sessionAgents(List<String> sessionIds);
+
+  /** Pending approvals across sessions, oldest request first, at most {@code limit}; decided ones are never listed. */
+  Future<List<ApprovalRequest>> pendingApprovals(int limit);
+
+  /** A session's conversation entries (agent loop) in order: user messages, model responses, round ends. */
+  Future<List<JsonObject>> conversation(String sessionId);
+
+  /** What the journal holds about one call; {@link CallState#fresh} when nothing. */
+  Future<CallState> callState(String sessionId, CallId callId);
+
+  // ---------------------------------------------------------------- health and figures
+
+  /** Succeeds when the journal's store answers a read. */
+  Future<Void> reachable();
+
+  /** Succeeds when the journal's store accepts writes: a probe that touches no session. */
+  Future<Void> ping();
+
+  /**
+   * The store's own figures of one section, for metrics and the benchmark: for Redis, the fields of
+   * {@code INFO section}; empty for a store that keeps none.
+   */
+  default Future<Map<String, String>> info(String section) {
+    return Future.succeededFuture(Map.of());
+  }
+
+  /** Where the journal is, for logs and errors, with any password hidden. */
+  String describe();
+}

@@ -1,0 +1,242 @@
+package dev.ratchet.runtime.journal;
+
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.journal.LuaScripts.Script;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The Redis journal's connections: the client (replaced when Redis was unreachable), commands,
+ * pipelines and script runs, each failure classified as a {@link RatchetException} with the
+ * journal's codes ({@code FENCED}, {@code JOURNAL_UNAVAILABLE}, {@code JOURNAL_ERROR}, ...).
+ */
+final class RedisConnections {
+
+  /** How long a replaced client may finish the commands it still has before it is closed. */
+  private static final long RETIRE_MILLIS = 30_000;
+  /** At most one replacement of the client per this many milliseconds while Redis is unreachable. */
+  private static final long REPLACE_EVERY_MILLIS = 1_000;
+  /** Most commands one pipeline of the journal's own carries. */
+  static final int PIPELINE = 512;
+  /** Most commands in flight on one connection. */
+  private static final int MAX_PIPELINED = 8 * 1024;
+
+  private final Vertx vertx;
+  private final JournalOptions options;
+  private volatile Redis redis;
+  private final AtomicLong replacedAt = new AtomicLong();
+  private volatile boolean closed;
+  private final LuaScripts scripts;
+  private final LongAdder commandsSent = new LongAdder();
+
+  RedisConnections(Vertx vertx, JournalOptions options) {
+    this.vertx = vertx;
+    this.options = options;
+    this.redis = createClient(vertx, options);
+    this.scripts = new LuaScripts(() -> redis);
+  }
+
+  /** Loads the journal's scripts: the first round trip, which tells whether Redis answers. */
+  Future<Void> load() {
+    return scripts.load();
+  }
+
+  void close() {
+    closed = true;
+    redis.close();
+  }
+
+  /** The Redis URL with any password hidden. */
+  String describe() {
+    return redactUrl(options.redisUrl());
+  }
+
+  /** Commands sent since the journal was opened (each script run counts once). */
+  long commandsSent() {
+    return commandsSent.sum();
+  }
+
+  /**
+   * Runs {@code script} after {@code before} in one pipeline (one round trip); a server that lost
+   * its script cache gets the script body again, without the commands before it.
+   */
+  Future<Response> runAfter(List<Request> before, Script script, List<String> keyList, List<String> args) {
+    List<Request> pipeline = new ArrayList<>(before);
+    pipeline.add(scripts.request(script, keyList, args));
+    commandsSent.add(pipeline.size());
+    return redis.batch(pipeline)
+        .map(replies -> replies.get(before.size()))
+        .recover(err -> {
+          String msg = pipelinedError(err);
+          if (msg.startsWith("NOSCRIPT")) {
+            return run(script, keyList, args);
+          }
+          return Future.failedFuture(failure(msg.equals(String.valueOf(err.getMessage())) ? err
+              : new PipelinedError(msg, err)));
+        });
+  }
+
+  private static Redis createClient(Vertx vertx, JournalOptions options) {
+    Redis pool = Redis.createClient(vertx, new RedisOptions()
+        .setConnectionString(options.redisUrl())
+        .setMaxPoolSize(options.maxPoolSize())
+        .setMaxPoolWaiting(options.maxWaiting())
+        // commands in flight on one connection; each pooled connection holds an array of this size
+        // for as long as it lives, so it is sized for the largest pipeline, not for the pool's waiters
+        .setMaxWaitingHandlers(Math.min(options.maxWaiting(), MAX_PIPELINED)));
+    if (Boolean.getBoolean("ratchet.journal.pooledOnly")) {
+      return pool;
+    }
+    Redis connector = Redis.createClient(vertx, new RedisOptions()
+        .setConnectionString(options.redisUrl())
+        .setMaxPoolSize(1024)
+        .setMaxPoolWaiting(options.maxWaiting())
+        .setMaxWaitingHandlers(Math.min(options.maxWaiting(), MAX_PIPELINED)));
+    return new EventLoopRedis(vertx, pool, connector, Math.min(options.maxWaiting(), MAX_PIPELINED));
+  }
+
+  /**
+   * Replaces the pooled client after Redis was unreachable. The client made by
+   * {@code Redis.createClient} opens new connections on demand, but once its connections were cut
+   * (Redis restarted or unreachable) its pool can stay wedged and refuse every later command with
+   * "Connection pool reached max wait queue size" even when Redis is back. A fresh client opens
+   * fresh connections; the old one is closed once the commands it still holds had time to finish.
+   */
+  private void replaceClient() {
+    long now = System.currentTimeMillis();
+    long last = replacedAt.get();
+    if (closed || now - last < REPLACE_EVERY_MILLIS || !replacedAt.compareAndSet(last, now)) {
+      return;
+    }
+    Redis old = redis;
+    redis = createClient(vertx, options);
+    vertx.setTimer(RETIRE_MILLIS, t -> old.close());
+  }
+
+  /** Sends one command. */
+  Future<Response> send(Request request) {
+    commandsSent.increment();
+    return redis.send(request).recover(err -> Future.failedFuture(failure(err)));
+  }
+
+  Future<Void> batch(List<Request> requests) {
+    return pipeline(requests).mapEmpty();
+  }
+
+  /**
+   * The requests in one round trip, or in pipelines of {@value #PIPELINE} one after another when
+   * there are more; answers their replies in order. One batch larger than the client's queue of
+   * waiting commands would fail whole, every time, as if Redis were unreachable.
+   */
+  Future<List<Response>> pipeline(List<Request> requests) {
+    if (requests.size() <= PIPELINE) {
+      commandsSent.add(requests.size());
+      return redis.batch(requests).recover(err -> Future.failedFuture(failure(err)));
+    }
+    List<Response> replies = new ArrayList<>(requests.size());
+    Future<List<Response>> chain = Future.succeededFuture(replies);
+    for (int from = 0; from < requests.size(); from += PIPELINE) {
+      List<Request> chunk = requests.subList(from, Math.min(requests.size(), from + PIPELINE));
+      chain = chain.compose(acc -> pipeline(chunk).map(part -> {
+        acc.addAll(part);
+        return acc;
+      }));
+    }
+    return chain;
+  }
+
+  Future<Response> run(Script script, List<String> keyList, List<String> args) {
+    commandsSent.increment();
+    return scripts.run(script, keyList, args).recover(err -> Future.failedFuture(failure(err)));
+  }
+
+  /** Classifies a failed command; when Redis could not be reached, the next commands go through a fresh client. */
+  private Throwable failure(Throwable err) {
+    Throwable classified = classify(err);
+    if (classified instanceof RatchetException && "JOURNAL_UNAVAILABLE".equals(((RatchetException) classified).code())) {
+      replaceClient();
+    }
+    return classified;
+  }
+
+  private static final java.util.regex.Pattern TRANSIENT_SERVER_STATE =
+      java.util.regex.Pattern.compile("(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|CONNECTION_CLOSED)\\b");
+
+  /** A batch fails whole with {@code ERR [index] message}; the message is what the failing command said. */
+  private static String pipelinedError(Throwable err) {
+    String msg = String.valueOf(err.getMessage());
+    java.util.regex.Matcher m = PIPELINED.matcher(msg);
+    return m.matches() ? m.group(1) : msg;
+  }
+
+  private static final java.util.regex.Pattern PIPELINED = java.util.regex.Pattern.compile("ERR \\[\\d+\\] (.*)",
+      java.util.regex.Pattern.DOTALL);
+
+  /** A server error reply found inside a failed pipeline. */
+  private static final class PipelinedError extends RuntimeException {
+    PipelinedError(String message, Throwable cause) {
+      super(message, cause, false, false);
+    }
+  }
+
+  private static Throwable classify(Throwable err) {
+    if (err instanceof RatchetException) {
+      return err;
+    }
+    String msg = String.valueOf(err.getMessage());
+    if (msg.startsWith("FENCED")) {
+      return new RatchetException("FENCED", "this node no longer owns the session: " + msg.substring(6).trim());
+    }
+    if (msg.startsWith("AGENT_MISMATCH")) {
+      return new RatchetException("AGENT_MISMATCH", msg.substring(15).trim());
+    }
+    if (msg.startsWith("CALLER_MISMATCH")) {
+      return new RatchetException("CALLER_MISMATCH", msg.substring(16).trim());
+    }
+    if (TRANSIENT_SERVER_STATE.matcher(msg).lookingAt()) {
+      // the server cannot serve yet (loading its AOF after a restart, a failover, a slow script), or the
+      // client failed the command because its connection closed under it
+      return unavailable("the journal (Redis) cannot serve commands yet", err);
+    }
+    if (err instanceof io.vertx.redis.client.impl.types.ErrorType || err instanceof PipelinedError) {
+      return new RatchetException("JOURNAL_ERROR", "the journal refused a step: " + msg);
+    }
+    return unavailable("the journal (Redis) is unreachable", err);
+  }
+
+  static RatchetException unavailable(String message, Throwable cause) {
+    return new RatchetException("JOURNAL_UNAVAILABLE", message + ": " + reason(cause), cause);
+  }
+
+  /**
+   * What went wrong, in words: the first message in the chain of causes, else the error's kind
+   * (Netty reports a connection closed under it without a message).
+   */
+  static String reason(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.nio.channels.ClosedChannelException) {
+        return "the connection was closed";
+      }
+      String message = t.getMessage();
+      // a wrapper's message is its cause's name: the cause says more
+      if (message != null && !message.isBlank() && (t.getCause() == null || !message.equals(t.getCause().toString()))) {
+        return message;
+      }
+    }
+    return error.getClass().getName();
+  }
+
+  static String redactUrl(String url) {
+    return url == null ? null : url.replaceAll("//([^:@/]*):[^@/]*@", "//$1:***@")
+        .replaceAll("([?&]password=)[^&]*", "$1***");
+  }
+}
