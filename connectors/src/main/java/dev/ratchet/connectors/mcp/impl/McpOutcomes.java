@@ -68,7 +68,11 @@ final class McpOutcomes {
     return ToolResult.success(Redaction.scrubValue(value));
   }
 
-  /** Structured content when the server gave it, plain text when every part is text, else the content parts. */
+  /**
+   * Structured content when the server gave it, plain text when every part is text, else the content
+   * parts as MCP defines them, each with its {@code type} ({@code text}, {@code image}, {@code audio},
+   * {@code resource}, {@code resource_link}).
+   */
   static Object valueOf(McpSchema.CallToolResult result) {
     if (result.structuredContent() != null) {
       return JsonBridge.toVertx(result.structuredContent());
@@ -83,8 +87,9 @@ final class McpOutcomes {
       }
       return sb.toString();
     }
-    Object parts = JsonBridge.toVertx(result.content());
-    return parts instanceof JsonArray ? parts : new JsonArray();
+    JsonArray parts = new JsonArray();
+    result.content().forEach(c -> parts.add(JsonBridge.contentPart(c)));
+    return parts;
   }
 
   static Future<ToolResult> notSent(String server, String why) {
