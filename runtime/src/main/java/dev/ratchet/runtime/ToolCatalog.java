@@ -22,7 +22,7 @@ public final class ToolCatalog {
   public record Entry(Tool tool, String sourceName, ApprovalRule approval, ArgumentsValidator validator) {
 
     public JsonObject toJson() {
-      return new JsonObject()
+      JsonObject json = new JsonObject()
           .put("name", tool.name())
           .put("description", tool.description())
           .put("source", tool.source())
@@ -31,6 +31,13 @@ public final class ToolCatalog {
           .put("step", tool.effectClass().step().wireName())
           .put("approval", approval.describe())
           .put("inputSchema", tool.inputSchema());
+      if (tool.title() != null) {
+        json.put("title", tool.title());
+      }
+      if (tool.openWorld() != null) {
+        json.put("openWorld", tool.openWorld());
+      }
+      return json;
     }
   }
 

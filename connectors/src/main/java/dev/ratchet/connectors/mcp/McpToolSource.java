@@ -5,6 +5,8 @@ import dev.ratchet.runtime.ToolSource;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
+import java.util.Map;
+
 /**
  * Offers the tools of one MCP server (stdio or streamable HTTP) as agent tools, with effect
  * classes and approval taken from the tools' annotations unless the application pinned them.
@@ -31,6 +33,12 @@ public interface McpToolSource extends ToolSource {
 
   /** Connects and initialises the MCP session; on failure keeps retrying in the background. */
   Future<Void> connect();
+
+  /**
+   * Tools the server has that are not offered, with the reason (for example a tool the server runs
+   * only as a task), as of the last listing. The catalogue shows them with the source's health.
+   */
+  Map<String, String> withheldTools();
 
   /** The last known state, without contacting the server. */
   McpHealth health();

@@ -2,6 +2,7 @@ package dev.ratchet.connectors.mcp;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.SourceHealth;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolResult;
@@ -80,5 +81,26 @@ class McpEverythingServerTest {
     String declared = named(source.tools(vertx).await(), "get-annotated-message").inputSchema().encode();
     assertThat(entry.tool().inputSchema().encode()).isEqualTo(declared).doesNotContain("__absolute_uri__");
     assertThat(entry.toJson().getJsonObject("inputSchema").encode()).isEqualTo(declared);
+  }
+
+  @Test
+  void aToolThatRunsOnlyAsATaskIsNotOfferedAndTheCatalogueSaysWhy() throws Exception {
+    source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").build());
+    ToolCatalog catalog = ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build()).await();
+    assertThat(catalog.get("simulate-research-query")).isNull();
+    assertThat(catalog.get("echo")).isNotNull();
+    assertThat(source.withheldTools()).containsKey("simulate-research-query");
+    SourceHealth health = catalog.sourcesHealth(vertx, 5_000).await().get(0);
+    assertThat(health.status()).isEqualTo("healthy");
+    assertThat(health.detail()).contains("simulate-research-query").contains("taskSupport: required");
+  }
+
+  @Test
+  void theCatalogueShowsEachToolsTitleAndWhetherItReachesAnOpenWorld() throws Exception {
+    source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").build());
+    ToolCatalog catalog = ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build()).await();
+    JsonObject annotated = catalog.get("get-annotated-message").toJson();
+    assertThat(annotated.getString("title")).isEqualTo("Get Annotated Message Tool");
+    assertThat(annotated.getBoolean("openWorld")).isFalse();
   }
 }

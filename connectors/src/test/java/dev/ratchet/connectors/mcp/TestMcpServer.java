@@ -49,6 +49,11 @@ public final class TestMcpServer {
   public static void main(String[] args) throws Exception {
     // a careless server that prints its credential; the client must not pass it on to its logs
     System.err.println("test server starting with token " + System.getenv("MCP_TEST_TOKEN"));
+    String record = System.getenv("MCP_TEST_RECORD");
+    if (record != null) {
+      // every message the client sends, one a line, for tests of what the SDK's server does not surface
+      System.setIn(new RecordingInput(System.in, java.nio.file.Path.of(record)));
+    }
     McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(McpJsonDefaults.getMapper()))
         .serverInfo("test-mcp", "1.0")
         .capabilities(capabilities())
@@ -193,5 +198,35 @@ public final class TestMcpServer {
     return new McpServerFeatures.SyncPromptSpecification(greet, (exchange, req) ->
         new McpSchema.GetPromptResult("A greeting", List.of(new McpSchema.PromptMessage(McpSchema.Role.USER,
             new McpSchema.TextContent("Please greet " + req.arguments().get("who"))))));
+  }
+
+  /** Standard input copied, as it is read, to a file. */
+  private static final class RecordingInput extends java.io.FilterInputStream {
+    private final java.io.OutputStream copy;
+
+    RecordingInput(java.io.InputStream in, java.nio.file.Path file) throws java.io.IOException {
+      super(in);
+      this.copy = java.nio.file.Files.newOutputStream(file);
+    }
+
+    @Override
+    public int read() throws java.io.IOException {
+      int b = super.read();
+      if (b >= 0) {
+        copy.write(b);
+        copy.flush();
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buf, int off, int len) throws java.io.IOException {
+      int n = super.read(buf, off, len);
+      if (n > 0) {
+        copy.write(buf, off, n);
+        copy.flush();
+      }
+      return n;
+    }
   }
 }

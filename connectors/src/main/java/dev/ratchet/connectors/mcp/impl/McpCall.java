@@ -11,7 +11,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import reactor.core.publisher.Mono;
 
+import reactor.util.context.Context;
+
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -20,6 +23,8 @@ import java.util.function.Function;
  * on the caller's Vert.x context.
  */
 final class McpCall {
+
+  private static final Duration CANCEL_SEND_TIMEOUT = Duration.ofSeconds(1);
 
   private final Vertx vertx;
   private final McpConnection connection;
@@ -49,6 +54,9 @@ final class McpCall {
     if (remaining > 0) {
       mono = mono.timeout(Duration.ofMillis(remaining));
     }
+    ObservedTransport transport = connection.transport();
+    AtomicReference<Object> requestId = new AtomicReference<>();
+    mono = mono.contextWrite(Context.of(ObservedTransport.REQUEST_ID, requestId));
     return Future.fromCompletionStage(mono.toFuture(), vertx.getOrCreateContext()).transform(ar -> {
       if (ar.succeeded()) {
         return Future.succeededFuture(onAnswer.apply(ar.result()));
@@ -63,8 +71,27 @@ final class McpCall {
         connection.lost(client, why);
         return McpOutcomes.notSent(server, "could not be reached: " + why);
       }
-      return Future.failedFuture(new McpCallException("MCP server '" + server + "' did not answer: " + why));
+      McpCallException failure = new McpCallException("MCP server '" + server + "' did not answer: " + why);
+      return cancel(transport, requestId.get(), why).transform(v -> Future.failedFuture(failure));
     });
+  }
+
+  /**
+   * Tells the server to stop working on a request given up on, before the failure is reported: a
+   * retry, or an {@code outcome_unknown}, then never overlaps a first attempt the server still runs
+   * because nobody told it. Sending is bounded; a server that cannot be told is reported all the same.
+   */
+  private Future<Void> cancel(ObservedTransport transport, Object requestId, String why) {
+    if (transport == null || requestId == null) {
+      return Future.succeededFuture();
+    }
+    Mono<Void> sent;
+    try {
+      sent = transport.cancel(requestId, "the client gave up on the request: " + why).timeout(CANCEL_SEND_TIMEOUT);
+    } catch (RuntimeException e) {
+      return Future.succeededFuture();
+    }
+    return Future.<Void>fromCompletionStage(sent.toFuture(), vertx.getOrCreateContext()).otherwiseEmpty();
   }
 
   /** A request that may have reached the server; its message is already redacted. */

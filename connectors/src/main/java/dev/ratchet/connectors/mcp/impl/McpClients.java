@@ -27,7 +27,7 @@ final class McpClients {
   }
 
   /** A client and the stdio transport behind it (null for HTTP), so the caller can watch the process. */
-  record Created(McpAsyncClient client, StdioClientTransport stdio) {
+  record Created(McpAsyncClient client, ObservedTransport transport, StdioClientTransport stdio) {
   }
 
   /** Reveals secrets, so it must run where a {@code ToolNotSentException} can be reported as "did not run". */
@@ -57,11 +57,12 @@ final class McpClients {
           })
           .build();
     }
-    McpAsyncClient client = McpClient.async(transport)
+    ObservedTransport observed = new ObservedTransport(transport);
+    McpAsyncClient client = McpClient.async(observed)
         .requestTimeout(config.requestTimeout())
         .initializationTimeout(config.requestTimeout())
         .clientInfo(new McpSchema.Implementation("ratchet", "0.1.0"))
         .build();
-    return new Created(client, stdio);
+    return new Created(client, observed, stdio);
   }
 }

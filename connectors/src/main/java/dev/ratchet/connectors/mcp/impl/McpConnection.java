@@ -23,6 +23,7 @@ final class McpConnection {
   private final McpServerConfig config;
 
   private McpAsyncClient client;
+  private ObservedTransport transport;
   private Future<Void> connecting;
   private boolean closed;
   private long reconnectTimer = -1;
@@ -37,6 +38,11 @@ final class McpConnection {
 
   synchronized McpAsyncClient client() {
     return client;
+  }
+
+  /** The transport of the live session, or null while disconnected. */
+  synchronized ObservedTransport transport() {
+    return client == null ? null : transport;
   }
 
   synchronized McpHealth health() {
@@ -70,6 +76,7 @@ final class McpConnection {
         connecting = null;
         if (ar.succeeded() && !closed) {
           client = ar.result().client();
+          transport = ar.result().transport();
           attempts = 0;
           health = new McpHealth(config.name(), true, health.lastError(), System.currentTimeMillis(), 0);
           if (ar.result().stdio() != null) {

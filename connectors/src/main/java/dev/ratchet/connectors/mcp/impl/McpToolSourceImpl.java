@@ -20,10 +20,17 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** See {@link McpToolSource}. */
 public final class McpToolSourceImpl implements McpToolSource {
+
+  static final String TASKS_REQUIRED = "the server runs it only as a task (execution.taskSupport: required),"
+      + " which Ratchet does not support yet";
 
   private final Vertx vertx;
   private final McpServerConfig config;
@@ -31,6 +38,7 @@ public final class McpToolSourceImpl implements McpToolSource {
   private final McpCall call;
   private final String source;
   private volatile List<Tool> lastTools;
+  private volatile Map<String, String> withheld = Map.of();
   private final long healthTimer;
 
   public McpToolSourceImpl(Vertx vertx, McpServerConfig config) {
@@ -75,8 +83,20 @@ public final class McpToolSourceImpl implements McpToolSource {
 
   @Override
   public Future<SourceHealth> sourceHealth() {
-    return checkHealth().map(h -> h.healthy() ? SourceHealth.healthy(name())
+    return checkHealth().map(h -> h.healthy() ? healthyWithNotes()
         : SourceHealth.unhealthy(name(), h.lastError() == null ? "not connected" : h.lastError()));
+  }
+
+  /** Healthy, with the tools the server has that are not offered and why, for the catalogue. */
+  private SourceHealth healthyWithNotes() {
+    Map<String, String> notOffered = withheld;
+    if (notOffered.isEmpty()) {
+      return SourceHealth.healthy(name());
+    }
+    StringBuilder sb = new StringBuilder("not offered: ");
+    notOffered.forEach((tool, why) -> sb.append(sb.length() > 13 ? "; " : "").append(tool).append(" (").append(why)
+        .append(')'));
+    return new SourceHealth(name(), "healthy", sb.toString());
   }
 
   @Override
@@ -126,7 +146,18 @@ public final class McpToolSourceImpl implements McpToolSource {
           : Future.failedFuture("MCP server '" + config.name() + "' is not connected");
     }
     List<Tool> tools = new ArrayList<>();
-    return page(client, null, tools).map(v -> {
+    Set<String> names = new HashSet<>();
+    Map<String, String> notOffered = new LinkedHashMap<>();
+    return page(client, null, tools, names, notOffered).compose(v -> {
+      List<String> unknownPins = config.pins().keySet().stream().filter(p -> !names.contains(p)).toList();
+      if (!unknownPins.isEmpty()) {
+        // a misspelt pin would leave the tool it meant to restrict on its annotations, unnoticed
+        return Future.failedFuture(new IllegalArgumentException("MCP server '" + config.name() + "' has no tool "
+            + String.join(", ", unknownPins.stream().map(n -> "'" + n + "'").toList())
+            + " named by a pin; its tools: " + names.stream().sorted().toList()));
+      }
+      return Future.succeededFuture();
+    }).map(v -> {
       McpSchema.ServerCapabilities caps = client.getServerCapabilities();
       if (config.offerResources() && caps != null && caps.resources() != null) {
         tools.addAll(resourceTools());
@@ -134,19 +165,34 @@ public final class McpToolSourceImpl implements McpToolSource {
       if (config.offerPrompts() && caps != null && caps.prompts() != null) {
         tools.add(promptTool());
       }
+      withheld = Map.copyOf(notOffered);
       lastTools = List.copyOf(tools);
       return lastTools;
     });
   }
 
-  private Future<Void> page(McpAsyncClient client, String cursor, List<Tool> into) {
+  @Override
+  public Map<String, String> withheldTools() {
+    return withheld;
+  }
+
+  private Future<Void> page(McpAsyncClient client, String cursor, List<Tool> into, Set<String> names,
+                            Map<String, String> notOffered) {
+    ObservedTransport transport = connection.transport();
     return Future.fromCompletionStage(client.listTools(cursor).toFuture(), vertx.getOrCreateContext())
         .compose(result -> {
           for (McpSchema.Tool remote : result.tools()) {
-            into.add(toTool(remote));
+            names.add(remote.name());
+            String taskSupport = transport == null ? null : transport.taskSupport(remote.name());
+            if ("required".equals(taskSupport)) {
+              notOffered.put(config.toolPrefix() + remote.name(), TASKS_REQUIRED);
+            } else {
+              into.add(toTool(remote));
+            }
           }
           String next = result.nextCursor();
-          return next == null || next.isEmpty() ? Future.succeededFuture() : page(client, next, into);
+          return next == null || next.isEmpty() ? Future.succeededFuture()
+              : page(client, next, into, names, notOffered);
         });
   }
 
