@@ -69,7 +69,9 @@ public final class ToolCatalog {
                 + "' from source '" + source.name() + "' must be 1-128 of [A-Za-z0-9_.-]");
           }
           ToolPolicy policy = agent.policies().get(tool.name());
-          ApprovalRule approval = policy == null ? tool.approvalRule() : policy.approval();
+          ApprovalRule approval = policy != null ? policy.approval()
+              : agent.askForOpenWorldTools() && Boolean.TRUE.equals(tool.openWorld())
+              ? ApprovalRule.always().withSource("agent policy: ask for open-world tools") : tool.approvalRule();
           Entry previous = entries.put(tool.name(),
               new Entry(tool, source.name(), approval, new ArgumentsValidator(tool.inputSchema())));
           if (previous != null) {

@@ -225,4 +225,16 @@ class McpStdioToolSourceTest {
     assertThatThrownBy(() -> ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build())
         .await()).hasMessageContaining("has no tool 'get_wether' named by a pin").hasMessageContaining("get_weather");
   }
+
+  @Test
+  void anAgentCanAskForEveryToolThatMayReachAnOpenWorld() {
+    // the test server's tools carry no openWorldHint, which MCP reads as "open world"; get_weather is read-only
+    source = McpToolSource.create(vertx, stdioServer("local").build());
+    ToolCatalog catalog = ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source)
+        .askForOpenWorldTools(true).policy(dev.ratchet.runtime.ToolPolicy.requireApproval("upsert_note", false))
+        .build()).await();
+    assertThat(catalog.get("get_weather").toJson().getBoolean("openWorld")).isTrue();
+    assertThat(catalog.get("get_weather").approval().reasonToAsk(new JsonObject())).contains("open-world");
+    assertThat(catalog.get("upsert_note").approval().isNever()).isTrue();
+  }
 }
