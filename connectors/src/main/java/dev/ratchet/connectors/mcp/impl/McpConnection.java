@@ -9,6 +9,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
 
 /**
  * The live MCP session with one server: connects, notices when the server goes away, and
@@ -65,7 +66,15 @@ final class McpConnection {
     vertx.<McpClients.Created>executeBlocking(() -> {
       McpClients.Created created = McpClients.create(config);
       try {
-        created.client().initialize().block(config.requestTimeout());
+        Mono<?> initialize = created.client().initialize();
+        if (created.stdio() != null) {
+          // a server that dies while starting fails the attempt at once, not when the request timeout runs out;
+          // the watch outlives a successful initialize (suppressCancel), it reports a later exit
+          Mono<Object> exit = Mono.fromFuture(created.stdio().exited(), true)
+              .flatMap(code -> Mono.error(new ServerExitedException(code)));
+          initialize = Mono.firstWithSignal(initialize, exit);
+        }
+        initialize.block(config.requestTimeout());
       } catch (RuntimeException e) {
         closeQuietly(created.client());
         throw e;
@@ -147,6 +156,9 @@ final class McpConnection {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
+    if (root instanceof ServerExitedException) {
+      return root.getMessage();
+    }
     String msg = root.getMessage() == null ? root.getClass().getSimpleName()
         : root.getClass().getSimpleName() + ": " + root.getMessage();
     return Redaction.scrub(msg);
@@ -175,17 +187,18 @@ final class McpConnection {
   }
 
   private void watchProcess(McpClients.Created created) {
-    // awaitForExit blocks until the child exits, so it gets a thread of its own rather than a worker
-    Thread watcher = new Thread(() -> {
-      try {
-        created.stdio().awaitForExit();
-      } catch (RuntimeException ignored) {
-        // the process is gone either way
-      }
-      lost(created.client(), "the server process exited");
-    }, "mcp-exit-watch-" + config.name());
-    watcher.setDaemon(true);
-    watcher.start();
+    created.stdio().exited().thenAccept(code -> lost(created.client(), ServerExitedException.describe(code)));
+  }
+
+  /** The stdio server's process ended; its message is the whole story, so it is reported without a class name. */
+  static final class ServerExitedException extends RuntimeException {
+    ServerExitedException(int code) {
+      super(describe(code), null, false, false);
+    }
+
+    static String describe(int code) {
+      return code < 0 ? "the server process exited" : "the server process exited with code " + code;
+    }
   }
 
   private static void closeQuietly(McpAsyncClient c) {
