@@ -72,6 +72,24 @@ public final class TestMcpServer {
 
   /** As {@link #startHttp(int, boolean)}, answering 401 to requests without {@code Authorization: <requiredAuth>}. */
   public static Server startHttp(int port, boolean lying, String requiredAuth) throws Exception {
+    return startHttp(port, lying, requiredAuth, true, 404);
+  }
+
+  /**
+   * As {@link #startHttp(int, boolean)}; without a listening stream, {@code GET /mcp} answers 405 (which
+   * the specification allows), so that only the requests a test makes ever reach the server.
+   */
+  public static Server startHttpWithoutListeningStream(int port) throws Exception {
+    return startHttp(port, false, null, false, 404);
+  }
+
+  /** As {@link #startHttpWithoutListeningStream(int)}, answering 400 for an unknown session, as the TypeScript SDK's servers do. */
+  public static Server startHttpAnswering400ForUnknownSessions(int port) throws Exception {
+    return startHttp(port, false, null, false, 400);
+  }
+
+  private static Server startHttp(int port, boolean lying, String requiredAuth, boolean listeningStream,
+                                  int unknownSession) throws Exception {
     HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(McpJsonDefaults.getMapper())
         .mcpEndpoint("/mcp")
@@ -100,6 +118,35 @@ public final class TestMcpServer {
           chain.doFilter(req, res);
         } else {
           ((jakarta.servlet.http.HttpServletResponse) res).sendError(401);
+        }
+      }), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+    }
+    if (unknownSession != 404) {
+      context.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder((jakarta.servlet.Filter) (req, res, chain) ->
+          chain.doFilter(req, new jakarta.servlet.http.HttpServletResponseWrapper(
+              (jakarta.servlet.http.HttpServletResponse) res) {
+            @Override
+            public void setStatus(int sc) {
+              super.setStatus(sc == 404 ? unknownSession : sc);
+            }
+
+            @Override
+            public void sendError(int sc) throws java.io.IOException {
+              super.sendError(sc == 404 ? unknownSession : sc);
+            }
+
+            @Override
+            public void sendError(int sc, String msg) throws java.io.IOException {
+              super.sendError(sc == 404 ? unknownSession : sc, msg);
+            }
+          })), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+    }
+    if (!listeningStream) {
+      context.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder((jakarta.servlet.Filter) (req, res, chain) -> {
+        if ("GET".equals(((jakarta.servlet.http.HttpServletRequest) req).getMethod())) {
+          ((jakarta.servlet.http.HttpServletResponse) res).sendError(405);
+        } else {
+          chain.doFilter(req, res);
         }
       }), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
     }

@@ -159,9 +159,15 @@ final class McpConnection {
     if (root instanceof ServerExitedException) {
       return root.getMessage();
     }
+    String prefix = "";
+    for (Throwable c = t; c != null && c != root; c = c.getCause()) {
+      if (c instanceof McpLiveness.ServerGoneException) {
+        prefix = c.getMessage() + ": ";
+      }
+    }
     String msg = root.getMessage() == null ? root.getClass().getSimpleName()
         : root.getClass().getSimpleName() + ": " + root.getMessage();
-    return Redaction.scrub(msg);
+    return Redaction.scrub(prefix + msg);
   }
 
   private void markUnhealthy(String error) {

@@ -58,7 +58,7 @@ final class McpTool extends DescribedTool {
 
   @Override
   public Future<ToolResult> invoke(ToolInvocation invocation) {
-    return call.run(invocation, effect, client -> {
+    return call.run(invocation, effect, "tools/call", client -> {
       checkCredentials.run();
       Map<String, Object> meta = Map.of(IDEMPOTENCY_KEY_META, invocation.idempotencyKey().value());
       return client.callTool(new McpSchema.CallToolRequest(remoteName, JsonBridge.toMap(invocation.arguments()), meta));

@@ -6,6 +6,7 @@ import dev.ratchet.connectors.mcp.McpHealth;
 import dev.ratchet.connectors.mcp.McpServerConfig;
 import dev.ratchet.connectors.mcp.McpToolPin;
 import dev.ratchet.connectors.mcp.McpToolSource;
+import dev.ratchet.connectors.mcp.McpTransportKind;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Redaction;
@@ -45,7 +46,9 @@ public final class McpToolSourceImpl implements McpToolSource {
     this.vertx = vertx;
     this.config = config;
     this.connection = new McpConnection(vertx, config);
-    this.call = new McpCall(vertx, connection, config.name());
+    this.call = new McpCall(vertx, connection, config.name(),
+        config.transport() == McpTransportKind.STREAMABLE_HTTP && !config.inFlightCheck().isZero()
+            ? config.inFlightCheck() : null);
     this.source = "mcp:" + config.name();
     // known to the redactor before the first connect: another server may print them before this one starts
     vertx.executeBlocking(() -> {
@@ -218,7 +221,7 @@ public final class McpToolSourceImpl implements McpToolSource {
         .put("cursor", new JsonObject().put("type", "string").put("description", "nextCursor of a previous page")));
     Tool list = new McpReadTool(featureToolName("list_resources"),
         "List the resources of MCP server '" + config.name() + "' (uri, name, description, mimeType).",
-        listSchema, source, inv -> call.run(inv, EffectClass.READ, client -> {
+        listSchema, source, inv -> call.run(inv, EffectClass.READ, "resources/list", client -> {
           String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
           return client.listResources(cursor);
         }, result -> {
@@ -235,7 +238,7 @@ public final class McpToolSourceImpl implements McpToolSource {
         .put("required", new JsonArray().add("uri"));
     Tool read = new McpReadTool(featureToolName("read_resource"),
         "Read one resource of MCP server '" + config.name() + "' by its uri.",
-        readSchema, source, inv -> call.run(inv, EffectClass.READ,
+        readSchema, source, inv -> call.run(inv, EffectClass.READ, "resources/read",
             client -> client.readResource(new McpSchema.ReadResourceRequest(inv.arguments().getString("uri"))),
             result -> {
               JsonArray contents = new JsonArray();
@@ -256,7 +259,7 @@ public final class McpToolSourceImpl implements McpToolSource {
         .put("required", new JsonArray().add("name"));
     return new McpReadTool(featureToolName("get_prompt"),
         "Get a prompt of MCP server '" + config.name() + "' by name, with its arguments filled in.",
-        schema, source, inv -> call.run(inv, EffectClass.READ, client -> {
+        schema, source, inv -> call.run(inv, EffectClass.READ, "prompts/get", client -> {
           JsonObject args = inv.arguments().getJsonObject("arguments", new JsonObject());
           return client.getPrompt(new McpSchema.GetPromptRequest(inv.arguments().getString("name"),
               JsonBridge.toMap(args)));

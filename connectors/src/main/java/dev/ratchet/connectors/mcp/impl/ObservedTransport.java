@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -20,8 +20,21 @@ import java.util.function.Function;
  */
 final class ObservedTransport implements McpClientTransport {
 
-  /** Reactor context key under which a request's caller leaves an {@code AtomicReference} for the request's id. */
-  static final String REQUEST_ID = "dev.ratchet.mcp.request-id";
+  /** Reactor context key under which a request's caller leaves a {@link Trace} of its request. */
+  static final String TRACE = "dev.ratchet.mcp.trace";
+
+  /** What became of one request on its way out: its JSON-RPC id, and how its sending ended. */
+  static final class Trace {
+    /** The method traced: the SDK may send other requests (a new session's initialize) on the caller's behalf. */
+    final String method;
+    volatile Object id;
+    /** Completes when sending ended: null when it went through, else why it failed. */
+    final CompletableFuture<Throwable> sent = new CompletableFuture<>();
+
+    Trace(String method) {
+      this.method = method;
+    }
+  }
 
   private final McpClientTransport delegate;
   private final Set<Object> toolListings = ConcurrentHashMap.newKeySet();
@@ -56,8 +69,15 @@ final class ObservedTransport implements McpClientTransport {
       toolListings.add(request.id());
     }
     return Mono.deferContextual(ctx -> {
-      ctx.<AtomicReference<Object>>getOrEmpty(REQUEST_ID).ifPresent(ref -> ref.set(request.id()));
-      return delegate.sendMessage(message);
+      Trace trace = ctx.<Trace>getOrEmpty(TRACE).orElse(null);
+      if (trace == null || !trace.method.equals(request.method()) || trace.id != null) {
+        return delegate.sendMessage(message);
+      }
+      trace.id = request.id();
+      return delegate.sendMessage(message)
+          .doOnSuccess(v -> trace.sent.complete(null))
+          .doOnError(err -> trace.sent.complete(err))
+          .doOnCancel(() -> trace.sent.complete(null));
     });
   }
 
