@@ -302,13 +302,16 @@ public final class McpServerConfig {
       return this;
     }
 
-    /** Offers {@code <server>_list_resources} and {@code <server>_read_resource} as read tools. */
+    /**
+     * Offers {@code <server>_list_resources}, {@code <server>_list_resource_templates} and
+     * {@code <server>_read_resource} as read tools.
+     */
     public Builder offerResources(boolean offer) {
       this.offerResources = offer;
       return this;
     }
 
-    /** Offers {@code <server>_get_prompt} as a read tool. */
+    /** Offers {@code <server>_list_prompts} and {@code <server>_get_prompt} as read tools. */
     public Builder offerPrompts(boolean offer) {
       this.offerPrompts = offer;
       return this;

@@ -103,4 +103,22 @@ class McpEverythingServerTest {
     assertThat(annotated.getString("title")).isEqualTo("Get Annotated Message Tool");
     assertThat(annotated.getBoolean("openWorld")).isFalse();
   }
+
+  @Test
+  void promptsAndResourceTemplatesCanBeListedWhenPromptsAndResourcesAreOffered() throws Exception {
+    source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").offerPrompts(true)
+        .offerResources(true).build());
+    List<Tool> tools = source.tools(vertx).await();
+
+    JsonObject prompts = (JsonObject) named(tools, "everything_list_prompts").invoke(of(new JsonObject())).await()
+        .value();
+    assertThat(prompts.getJsonArray("prompts")).isNotEmpty();
+    String first = prompts.getJsonArray("prompts").getJsonObject(0).getString("name");
+    assertThat(first).isNotBlank();
+
+    JsonObject templates = (JsonObject) named(tools, "everything_list_resource_templates")
+        .invoke(of(new JsonObject())).await().value();
+    assertThat(templates.getJsonArray("resourceTemplates")).isNotEmpty();
+    assertThat(templates.getJsonArray("resourceTemplates").getJsonObject(0).getString("uriTemplate")).contains("{");
+  }
 }

@@ -166,6 +166,7 @@ public final class McpToolSourceImpl implements McpToolSource {
         tools.addAll(resourceTools());
       }
       if (config.offerPrompts() && caps != null && caps.prompts() != null) {
+        tools.add(listPromptsTool());
         tools.add(promptTool());
       }
       withheld = Map.copyOf(notOffered);
@@ -247,7 +248,40 @@ public final class McpToolSourceImpl implements McpToolSource {
               }
               return ToolResult.success(Redaction.scrubValue(new JsonObject().put("contents", contents)));
             }));
-    return List.of(list, read);
+    Tool templates = new McpReadTool(featureToolName("list_resource_templates"),
+        "List the resource templates of MCP server '" + config.name() + "' (uriTemplate, name, description, mimeType):"
+            + " fill one in to get a uri for " + featureToolName("read_resource") + ".",
+        listSchema, source, inv -> call.run(inv, EffectClass.READ, "resources/templates/list", client -> {
+          String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
+          return client.listResourceTemplates(cursor);
+        }, result -> {
+          JsonArray items = new JsonArray();
+          for (McpSchema.ResourceTemplate t : result.resourceTemplates()) {
+            items.add(JsonBridge.toJsonObject(t));
+          }
+          JsonObject value = new JsonObject().put("resourceTemplates", items).put("nextCursor", result.nextCursor());
+          return ToolResult.success(Redaction.scrubValue(value));
+        }));
+    return List.of(list, templates, read);
+  }
+
+  private Tool listPromptsTool() {
+    JsonObject schema = new JsonObject().put("type", "object").put("properties", new JsonObject()
+        .put("cursor", new JsonObject().put("type", "string").put("description", "nextCursor of a previous page")));
+    return new McpReadTool(featureToolName("list_prompts"),
+        "List the prompts of MCP server '" + config.name() + "' (name, description, arguments), for "
+            + featureToolName("get_prompt") + ".",
+        schema, source, inv -> call.run(inv, EffectClass.READ, "prompts/list", client -> {
+          String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
+          return client.listPrompts(cursor);
+        }, result -> {
+          JsonArray items = new JsonArray();
+          for (McpSchema.Prompt p : result.prompts()) {
+            items.add(JsonBridge.toJsonObject(p));
+          }
+          JsonObject value = new JsonObject().put("prompts", items).put("nextCursor", result.nextCursor());
+          return ToolResult.success(Redaction.scrubValue(value));
+        }));
   }
 
   private Tool promptTool() {
