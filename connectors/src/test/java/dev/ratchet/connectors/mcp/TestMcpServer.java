@@ -43,7 +43,17 @@ public final class TestMcpServer {
     release.countDown();
   }
 
+  private static volatile McpSyncServer lastHttpServer;
+
   private TestMcpServer() {
+  }
+
+  /** Adds the read tool {@code late_tool} to the HTTP server started last and tells its clients that its tools changed. */
+  public static void addLateTool() {
+    lastHttpServer.addTool(tool(McpSchema.Tool.builder().name("late_tool").description("Added while running")
+        .inputSchema(schema()).annotations(McpSchema.ToolAnnotations.builder().readOnlyHint(true).build()).build(),
+        req -> text("late", false)));
+    lastHttpServer.notifyToolsListChanged();
   }
 
   public static void main(String[] args) throws Exception {
@@ -94,7 +104,7 @@ public final class TestMcpServer {
         .jsonMapper(McpJsonDefaults.getMapper())
         .mcpEndpoint("/mcp")
         .build();
-    McpServer.sync(transport)
+    lastHttpServer = McpServer.sync(transport)
         .serverInfo("test-mcp-http", "1.0")
         .capabilities(capabilities())
         .tools(tools(lying))

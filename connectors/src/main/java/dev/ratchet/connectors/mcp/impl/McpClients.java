@@ -29,7 +29,7 @@ final class McpClients {
   }
 
   /** Reveals secrets, so it must run where a {@code ToolNotSentException} can be reported as "did not run". */
-  static Created create(McpServerConfig config) {
+  static Created create(McpServerConfig config, Runnable toolsChanged) {
     McpClientTransport transport;
     WatchedStdioTransport stdio = null;
     if (config.transport() == McpTransportKind.STDIO) {
@@ -60,6 +60,7 @@ final class McpClients {
         .requestTimeout(config.requestTimeout())
         .initializationTimeout(config.requestTimeout())
         .clientInfo(new McpSchema.Implementation("ratchet", "0.1.0"))
+        .toolsChangeConsumer(tools -> reactor.core.publisher.Mono.fromRunnable(toolsChanged))
         .build();
     return new Created(client, observed, stdio);
   }

@@ -31,9 +31,13 @@ final class McpConnection {
   private int attempts;
   private McpHealth health;
 
-  McpConnection(Vertx vertx, McpServerConfig config) {
+  private final Runnable toolsChanged;
+
+  /** {@code toolsChanged}: run when the server says its tools changed ({@code notifications/tools/list_changed}). */
+  McpConnection(Vertx vertx, McpServerConfig config, Runnable toolsChanged) {
     this.vertx = vertx;
     this.config = config;
+    this.toolsChanged = toolsChanged;
     this.health = new McpHealth(config.name(), false, "not connected yet", System.currentTimeMillis(), 0);
   }
 
@@ -64,7 +68,7 @@ final class McpConnection {
     connecting = done.future();
     // process start, secret reads and the initialize handshake may block: keep them off the event loop
     vertx.<McpClients.Created>executeBlocking(() -> {
-      McpClients.Created created = McpClients.create(config);
+      McpClients.Created created = McpClients.create(config, toolsChanged);
       try {
         Mono<?> initialize = created.client().initialize();
         if (created.stdio() != null) {

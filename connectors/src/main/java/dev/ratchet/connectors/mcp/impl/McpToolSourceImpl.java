@@ -26,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /** See {@link McpToolSource}. */
 public final class McpToolSourceImpl implements McpToolSource {
@@ -40,12 +42,13 @@ public final class McpToolSourceImpl implements McpToolSource {
   private final String source;
   private volatile List<Tool> lastTools;
   private volatile Map<String, String> withheld = Map.of();
+  private final List<Consumer<List<Tool>>> changeListeners = new CopyOnWriteArrayList<>();
   private final long healthTimer;
 
   public McpToolSourceImpl(Vertx vertx, McpServerConfig config) {
     this.vertx = vertx;
     this.config = config;
-    this.connection = new McpConnection(vertx, config);
+    this.connection = new McpConnection(vertx, config, this::toolsChanged);
     this.call = new McpCall(vertx, connection, config.name(),
         config.transport() == McpTransportKind.STREAMABLE_HTTP && !config.inFlightCheck().isZero()
             ? config.inFlightCheck() : null);
@@ -173,6 +176,22 @@ public final class McpToolSourceImpl implements McpToolSource {
       lastTools = List.copyOf(tools);
       return lastTools;
     });
+  }
+
+  @Override
+  public void onToolsChanged(Consumer<List<Tool>> listener) {
+    changeListeners.add(java.util.Objects.requireNonNull(listener));
+  }
+
+  /** The server's tools changed: list them again (pins and task support checked anew) and tell the listeners. */
+  private void toolsChanged() {
+    vertx.runOnContext(v -> listTools().onSuccess(tools -> changeListeners.forEach(l -> {
+      try {
+        l.accept(tools);
+      } catch (RuntimeException e) {
+        // one listener's failure is not the source's
+      }
+    })));
   }
 
   @Override
