@@ -24,6 +24,7 @@ public final class AgentDefinition {
   private final RetryPolicy modelRetry;
   private final Duration modelTimeout;
   private final String systemPrompt;
+  private final boolean askForOpenWorldTools;
 
   /** Tool turns per user message when none is configured. */
   public static final int DEFAULT_MAX_TURNS = 10;
@@ -37,6 +38,7 @@ public final class AgentDefinition {
     this.modelRetry = b.modelRetry;
     this.modelTimeout = b.modelTimeout;
     this.systemPrompt = b.systemPrompt;
+    this.askForOpenWorldTools = b.askForOpenWorldTools;
   }
 
   public static Builder builder(String name) {
@@ -53,6 +55,11 @@ public final class AgentDefinition {
 
   public Map<String, ToolPolicy> policies() {
     return policies;
+  }
+
+  /** Whether every tool that says it may reach an open world asks for approval, unless a policy names it. */
+  public boolean askForOpenWorldTools() {
+    return askForOpenWorldTools;
   }
 
   /** The model of the agent loop, or null when the agent only runs turns handed to it. */
@@ -90,6 +97,7 @@ public final class AgentDefinition {
     private RetryPolicy modelRetry = RetryPolicy.DEFAULT;
     private Duration modelTimeout = Duration.ofSeconds(120);
     private String systemPrompt;
+    private boolean askForOpenWorldTools;
 
     private Builder(String name) {
       Objects.requireNonNull(name, "name");
@@ -101,6 +109,15 @@ public final class AgentDefinition {
 
     public Builder toolSource(ToolSource source) {
       toolSources.add(Objects.requireNonNull(source));
+      return this;
+    }
+
+    /**
+     * Asks for approval of every call of a tool that says it may reach an open world (MCP's
+     * {@code openWorldHint}: the web, anyone's inbox), reads included. A policy naming the tool wins.
+     */
+    public Builder askForOpenWorldTools(boolean ask) {
+      this.askForOpenWorldTools = ask;
       return this;
     }
 

@@ -21,6 +21,19 @@ public interface Tool {
 
   EffectClass effectClass();
 
+  /** A human-readable name the source gives the tool (MCP's {@code title}), shown in the catalogue; null when none. */
+  default String title() {
+    return null;
+  }
+
+  /**
+   * Whether the tool may reach beyond a closed set of things (MCP's {@code openWorldHint}: the web, anyone's
+   * inbox), shown in the catalogue and usable by an approval policy; null when its source does not say.
+   */
+  default Boolean openWorld() {
+    return null;
+  }
+
   default ApprovalRule approvalRule() {
     return ApprovalRule.never();
   }

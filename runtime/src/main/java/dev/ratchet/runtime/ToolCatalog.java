@@ -22,7 +22,7 @@ public final class ToolCatalog {
   public record Entry(Tool tool, String sourceName, ApprovalRule approval, ArgumentsValidator validator) {
 
     public JsonObject toJson() {
-      return new JsonObject()
+      JsonObject json = new JsonObject()
           .put("name", tool.name())
           .put("description", tool.description())
           .put("source", tool.source())
@@ -31,6 +31,13 @@ public final class ToolCatalog {
           .put("step", tool.effectClass().step().wireName())
           .put("approval", approval.describe())
           .put("inputSchema", tool.inputSchema());
+      if (tool.title() != null) {
+        json.put("title", tool.title());
+      }
+      if (tool.openWorld() != null) {
+        json.put("openWorld", tool.openWorld());
+      }
+      return json;
     }
   }
 
@@ -62,7 +69,9 @@ public final class ToolCatalog {
                 + "' from source '" + source.name() + "' must be 1-128 of [A-Za-z0-9_.-]");
           }
           ToolPolicy policy = agent.policies().get(tool.name());
-          ApprovalRule approval = policy == null ? tool.approvalRule() : policy.approval();
+          ApprovalRule approval = policy != null ? policy.approval()
+              : agent.askForOpenWorldTools() && Boolean.TRUE.equals(tool.openWorld())
+              ? ApprovalRule.always().withSource("agent policy: ask for open-world tools") : tool.approvalRule();
           Entry previous = entries.put(tool.name(),
               new Entry(tool, source.name(), approval, new ArgumentsValidator(tool.inputSchema())));
           if (previous != null) {

@@ -56,6 +56,7 @@ public final class McpServerConfig {
   private final Duration initialBackoff;
   private final Duration maxBackoff;
   private final Duration healthCheckInterval;
+  private final Duration inFlightCheck;
 
   private McpServerConfig(Builder b) {
     this.name = b.name;
@@ -76,6 +77,7 @@ public final class McpServerConfig {
     this.initialBackoff = b.initialBackoff;
     this.maxBackoff = b.maxBackoff;
     this.healthCheckInterval = b.healthCheckInterval;
+    this.inFlightCheck = b.inFlightCheck;
   }
 
   /** A server started as a child process that speaks MCP on its standard input and output. */
@@ -170,6 +172,11 @@ public final class McpServerConfig {
     return healthCheckInterval;
   }
 
+  /** How often a streamable HTTP server is pinged while a call waits for its answer ({@link Duration#ZERO}: never). */
+  public Duration inFlightCheck() {
+    return inFlightCheck;
+  }
+
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder("McpServerConfig{name=").append(name).append(", transport=").append(transport);
@@ -212,6 +219,7 @@ public final class McpServerConfig {
     private Duration initialBackoff = Duration.ofMillis(500);
     private Duration maxBackoff = Duration.ofSeconds(30);
     private Duration healthCheckInterval = Duration.ofSeconds(30);
+    private Duration inFlightCheck = Duration.ofSeconds(5);
 
     private Builder(String name, McpTransportKind transport) {
       if (name == null || !NAME.matcher(name).matches()) {
@@ -294,13 +302,16 @@ public final class McpServerConfig {
       return this;
     }
 
-    /** Offers {@code <server>_list_resources} and {@code <server>_read_resource} as read tools. */
+    /**
+     * Offers {@code <server>_list_resources}, {@code <server>_list_resource_templates} and
+     * {@code <server>_read_resource} as read tools.
+     */
     public Builder offerResources(boolean offer) {
       this.offerResources = offer;
       return this;
     }
 
-    /** Offers {@code <server>_get_prompt} as a read tool. */
+    /** Offers {@code <server>_list_prompts} and {@code <server>_get_prompt} as read tools. */
     public Builder offerPrompts(boolean offer) {
       this.offerPrompts = offer;
       return this;
@@ -324,6 +335,18 @@ public final class McpServerConfig {
      */
     public Builder healthCheckInterval(Duration interval) {
       this.healthCheckInterval = Objects.requireNonNull(interval);
+      return this;
+    }
+
+    /**
+     * While a call to a streamable HTTP server waits for its answer, the server is pinged this often
+     * (5 s by default), each ping to be answered within the same time. One that fails or goes
+     * unanswered fails the call at once, as possibly run, instead of when the request timeout runs
+     * out: a server that died mid-call is known within about twice this. {@link Duration#ZERO}
+     * turns it off. A stdio server's process is watched instead.
+     */
+    public Builder inFlightCheck(Duration every) {
+      this.inFlightCheck = Objects.requireNonNull(every);
       return this;
     }
 

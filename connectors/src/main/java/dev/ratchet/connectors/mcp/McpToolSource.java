@@ -1,9 +1,14 @@
 package dev.ratchet.connectors.mcp;
 
 import dev.ratchet.connectors.mcp.impl.McpToolSourceImpl;
+import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolSource;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Offers the tools of one MCP server (stdio or streamable HTTP) as agent tools, with effect
@@ -31,6 +36,19 @@ public interface McpToolSource extends ToolSource {
 
   /** Connects and initialises the MCP session; on failure keeps retrying in the background. */
   Future<Void> connect();
+
+  /**
+   * Tools the server has that are not offered, with the reason (for example a tool the server runs
+   * only as a task), as of the last listing. The catalogue shows them with the source's health.
+   */
+  Map<String, String> withheldTools();
+
+  /**
+   * Called with the server's tools, listed again, each time the server says they changed
+   * ({@code notifications/tools/list_changed}); {@link #tools} answers the new list from then on.
+   * An agent's catalogue is resolved when the agent is registered and does not follow by itself.
+   */
+  void onToolsChanged(Consumer<List<Tool>> listener);
 
   /** The last known state, without contacting the server. */
   McpHealth health();

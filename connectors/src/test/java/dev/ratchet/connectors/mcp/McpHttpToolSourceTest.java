@@ -185,4 +185,17 @@ class McpHttpToolSourceTest {
     McpServerConfig config = httpServer().header("Authorization", "Bearer header-secret-9999").build();
     assertThat(config.toString()).contains("Authorization=***").doesNotContain("header-secret-9999");
   }
+
+  @Test
+  void toolsTheServerAddsWhileRunningAreListedAfterItsListChangedNotification() throws Exception {
+    source = McpToolSource.create(vertx, httpServer().build());
+    java.util.concurrent.CompletableFuture<List<Tool>> changed = new java.util.concurrent.CompletableFuture<>();
+    source.onToolsChanged(changed::complete);
+    assertThat(source.tools(vertx).await()).extracting(Tool::name).doesNotContain("late_tool");
+
+    TestMcpServer.addLateTool();
+    List<Tool> after = changed.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(after).extracting(Tool::name).contains("late_tool", "get_weather");
+    assertThat(named(after, "late_tool").effectClass()).isEqualTo(EffectClass.READ);
+  }
 }

@@ -1,6 +1,8 @@
 package dev.ratchet.connectors.mcp;
 
+import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolNotSentException;
@@ -65,7 +67,8 @@ class McpStdioToolSourceTest {
 
     Tool unannotated = named(tools, "send_message");
     assertThat(unannotated.effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
-    assertThat(unannotated.approvalRule().reasonToAsk(new JsonObject())).isNotNull();
+    assertThat(unannotated.approvalRule().reasonToAsk(new JsonObject()))
+        .contains("no annotations: treated as a destructive write").doesNotContain("MCP annotations");
 
     Tool destructive = named(tools, "delete_all");
     assertThat(destructive.effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
@@ -213,5 +216,25 @@ class McpStdioToolSourceTest {
     assertThat(source.health().healthy()).isFalse();
     assertThat(source.health().lastError()).isNotBlank();
     assertThat(source.health().reconnectAttempts()).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void aPinThatNamesNoToolOfTheServerIsAnErrorAtRegistration() {
+    source = McpToolSource.create(vertx, stdioServer("local")
+        .pin("get_wether", McpToolPin.of(EffectClass.NON_IDEMPOTENT_WRITE, true)).build());
+    assertThatThrownBy(() -> ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build())
+        .await()).hasMessageContaining("has no tool 'get_wether' named by a pin").hasMessageContaining("get_weather");
+  }
+
+  @Test
+  void anAgentCanAskForEveryToolThatMayReachAnOpenWorld() {
+    // the test server's tools carry no openWorldHint, which MCP reads as "open world"; get_weather is read-only
+    source = McpToolSource.create(vertx, stdioServer("local").build());
+    ToolCatalog catalog = ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source)
+        .askForOpenWorldTools(true).policy(dev.ratchet.runtime.ToolPolicy.requireApproval("upsert_note", false))
+        .build()).await();
+    assertThat(catalog.get("get_weather").toJson().getBoolean("openWorld")).isTrue();
+    assertThat(catalog.get("get_weather").approval().reasonToAsk(new JsonObject())).contains("open-world");
+    assertThat(catalog.get("upsert_note").approval().isNever()).isTrue();
   }
 }

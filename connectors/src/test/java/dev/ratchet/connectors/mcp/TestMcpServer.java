@@ -43,12 +43,27 @@ public final class TestMcpServer {
     release.countDown();
   }
 
+  private static volatile McpSyncServer lastHttpServer;
+
   private TestMcpServer() {
+  }
+
+  /** Adds the read tool {@code late_tool} to the HTTP server started last and tells its clients that its tools changed. */
+  public static void addLateTool() {
+    lastHttpServer.addTool(tool(McpSchema.Tool.builder().name("late_tool").description("Added while running")
+        .inputSchema(schema()).annotations(McpSchema.ToolAnnotations.builder().readOnlyHint(true).build()).build(),
+        req -> text("late", false)));
+    lastHttpServer.notifyToolsListChanged();
   }
 
   public static void main(String[] args) throws Exception {
     // a careless server that prints its credential; the client must not pass it on to its logs
     System.err.println("test server starting with token " + System.getenv("MCP_TEST_TOKEN"));
+    String record = System.getenv("MCP_TEST_RECORD");
+    if (record != null) {
+      // every message the client sends, one a line, for tests of what the SDK's server does not surface
+      System.setIn(new RecordingInput(System.in, java.nio.file.Path.of(record)));
+    }
     McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(McpJsonDefaults.getMapper()))
         .serverInfo("test-mcp", "1.0")
         .capabilities(capabilities())
@@ -67,11 +82,29 @@ public final class TestMcpServer {
 
   /** As {@link #startHttp(int, boolean)}, answering 401 to requests without {@code Authorization: <requiredAuth>}. */
   public static Server startHttp(int port, boolean lying, String requiredAuth) throws Exception {
+    return startHttp(port, lying, requiredAuth, true, 404);
+  }
+
+  /**
+   * As {@link #startHttp(int, boolean)}; without a listening stream, {@code GET /mcp} answers 405 (which
+   * the specification allows), so that only the requests a test makes ever reach the server.
+   */
+  public static Server startHttpWithoutListeningStream(int port) throws Exception {
+    return startHttp(port, false, null, false, 404);
+  }
+
+  /** As {@link #startHttpWithoutListeningStream(int)}, answering 400 for an unknown session, as the TypeScript SDK's servers do. */
+  public static Server startHttpAnswering400ForUnknownSessions(int port) throws Exception {
+    return startHttp(port, false, null, false, 400);
+  }
+
+  private static Server startHttp(int port, boolean lying, String requiredAuth, boolean listeningStream,
+                                  int unknownSession) throws Exception {
     HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(McpJsonDefaults.getMapper())
         .mcpEndpoint("/mcp")
         .build();
-    McpServer.sync(transport)
+    lastHttpServer = McpServer.sync(transport)
         .serverInfo("test-mcp-http", "1.0")
         .capabilities(capabilities())
         .tools(tools(lying))
@@ -95,6 +128,35 @@ public final class TestMcpServer {
           chain.doFilter(req, res);
         } else {
           ((jakarta.servlet.http.HttpServletResponse) res).sendError(401);
+        }
+      }), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+    }
+    if (unknownSession != 404) {
+      context.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder((jakarta.servlet.Filter) (req, res, chain) ->
+          chain.doFilter(req, new jakarta.servlet.http.HttpServletResponseWrapper(
+              (jakarta.servlet.http.HttpServletResponse) res) {
+            @Override
+            public void setStatus(int sc) {
+              super.setStatus(sc == 404 ? unknownSession : sc);
+            }
+
+            @Override
+            public void sendError(int sc) throws java.io.IOException {
+              super.sendError(sc == 404 ? unknownSession : sc);
+            }
+
+            @Override
+            public void sendError(int sc, String msg) throws java.io.IOException {
+              super.sendError(sc == 404 ? unknownSession : sc, msg);
+            }
+          })), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+    }
+    if (!listeningStream) {
+      context.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder((jakarta.servlet.Filter) (req, res, chain) -> {
+        if ("GET".equals(((jakarta.servlet.http.HttpServletRequest) req).getMethod())) {
+          ((jakarta.servlet.http.HttpServletResponse) res).sendError(405);
+        } else {
+          chain.doFilter(req, res);
         }
       }), "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
     }
@@ -193,5 +255,35 @@ public final class TestMcpServer {
     return new McpServerFeatures.SyncPromptSpecification(greet, (exchange, req) ->
         new McpSchema.GetPromptResult("A greeting", List.of(new McpSchema.PromptMessage(McpSchema.Role.USER,
             new McpSchema.TextContent("Please greet " + req.arguments().get("who"))))));
+  }
+
+  /** Standard input copied, as it is read, to a file. */
+  private static final class RecordingInput extends java.io.FilterInputStream {
+    private final java.io.OutputStream copy;
+
+    RecordingInput(java.io.InputStream in, java.nio.file.Path file) throws java.io.IOException {
+      super(in);
+      this.copy = java.nio.file.Files.newOutputStream(file);
+    }
+
+    @Override
+    public int read() throws java.io.IOException {
+      int b = super.read();
+      if (b >= 0) {
+        copy.write(b);
+        copy.flush();
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] buf, int off, int len) throws java.io.IOException {
+      int n = super.read(buf, off, len);
+      if (n > 0) {
+        copy.write(buf, off, n);
+        copy.flush();
+      }
+      return n;
+    }
   }
 }

@@ -23,10 +23,11 @@ public final class ArgumentsValidator {
   private final SchemaSubset.Check subset;
 
   public ArgumentsValidator(JsonObject schema) {
-    JsonObject s = schema == null ? new JsonObject().put("type", "object") : schema;
+    // vertx-json-schema writes bookkeeping keys ("__absolute_uri__") into the JSON it is given: it gets a copy, so
+    // the tool's own schema, which the catalogue shows and the model is sent, stays exactly what the tool declared
+    JsonObject s = schema == null ? new JsonObject().put("type", "object") : schema.copy();
     Draft draft = s.containsKey("$schema") && s.getString("$schema", "").contains("draft-07") ? Draft.DRAFT7
         : Draft.DRAFT202012;
-    // before the full validator, which writes bookkeeping keys of its own into the schema's JSON
     this.subset = SchemaSubset.compile(s);
     this.validator = Validator.create(JsonSchema.of(s),
         new JsonSchemaOptions().setDraft(draft).setBaseUri("https://ratchet.dev/schemas/").setOutputFormat(OutputFormat.Basic));

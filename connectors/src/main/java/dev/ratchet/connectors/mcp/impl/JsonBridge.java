@@ -1,6 +1,7 @@
 package dev.ratchet.connectors.mcp.impl;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -58,6 +59,16 @@ public final class JsonBridge {
     } catch (IOException e) {
       throw new IllegalStateException("could not encode an MCP value as JSON", e);
     }
+  }
+
+  /**
+   * One content part of a tool result with its {@code type} first. Encoding a list of parts as a plain
+   * list leaves out the type, which the SDK keeps in a type id rather than a field.
+   */
+  public static JsonObject contentPart(McpSchema.Content part) {
+    JsonObject json = new JsonObject().put("type", part.type());
+    toJsonObject(part).forEach(e -> json.put(e.getKey(), e.getValue()));
+    return json;
   }
 
   public static JsonObject toJsonObject(Object sdkValue) {

@@ -11,7 +11,11 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import reactor.core.publisher.Mono;
 
+import reactor.util.context.Context;
+
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -21,24 +25,37 @@ import java.util.function.Function;
  */
 final class McpCall {
 
+  private static final Duration CANCEL_SEND_TIMEOUT = Duration.ofSeconds(1);
+  private static final long SEND_SETTLE_MILLIS = 1_000;
+
   private final Vertx vertx;
   private final McpConnection connection;
   private final String server;
+  private final Duration inFlightCheck;
 
-  McpCall(Vertx vertx, McpConnection connection, String server) {
+  /** {@code inFlightCheck}: how often a server is pinged while a call waits for its answer; null for never. */
+  McpCall(Vertx vertx, McpConnection connection, String server, Duration inFlightCheck) {
     this.vertx = vertx;
     this.connection = connection;
     this.server = server;
+    this.inFlightCheck = inFlightCheck;
   }
 
-  <T> Future<ToolResult> run(ToolInvocation invocation, EffectClass effect, Function<McpAsyncClient, Mono<T>> request,
-                             Function<T, ToolResult> onAnswer) {
+  /** {@code method}: the MCP method the request calls ({@code tools/call}, {@code resources/read}...). */
+  <T> Future<ToolResult> run(ToolInvocation invocation, EffectClass effect, String method,
+                             Function<McpAsyncClient, Mono<T>> request, Function<T, ToolResult> onAnswer) {
     McpAsyncClient client = connection.client();
     if (client == null) {
       connection.nudge();
       String last = connection.health().lastError();
       return McpOutcomes.notSent(server, "is not connected" + (last == null ? "" : " (" + last + ")"));
     }
+    return attempt(client, invocation, effect, method, request, onAnswer, true);
+  }
+
+  private <T> Future<ToolResult> attempt(McpAsyncClient client, ToolInvocation invocation, EffectClass effect,
+                                         String method, Function<McpAsyncClient, Mono<T>> request,
+                                         Function<T, ToolResult> onAnswer, boolean mayResend) {
     Mono<T> mono;
     try {
       mono = request.apply(client);
@@ -49,6 +66,12 @@ final class McpCall {
     if (remaining > 0) {
       mono = mono.timeout(Duration.ofMillis(remaining));
     }
+    if (inFlightCheck != null) {
+      mono = Mono.firstWithSignal(mono, McpLiveness.failureOf(client, inFlightCheck));
+    }
+    ObservedTransport transport = connection.transport();
+    ObservedTransport.Trace trace = new ObservedTransport.Trace(method);
+    mono = mono.contextWrite(Context.of(ObservedTransport.TRACE, trace));
     return Future.fromCompletionStage(mono.toFuture(), vertx.getOrCreateContext()).transform(ar -> {
       if (ar.succeeded()) {
         return Future.succeededFuture(onAnswer.apply(ar.result()));
@@ -59,12 +82,55 @@ final class McpCall {
         return Future.succeededFuture(McpOutcomes.fromMcpError(mcpError, effect));
       }
       String why = connection.describe(cause);
-      if (McpOutcomes.neverSent(cause)) {
+      // a ping failing to connect says nothing about the call, which may have reached the server before it went
+      if (!McpOutcomes.serverGone(cause) && McpOutcomes.neverSent(cause)) {
         connection.lost(client, why);
         return McpOutcomes.notSent(server, "could not be reached: " + why);
       }
-      return Future.failedFuture(new McpCallException("MCP server '" + server + "' did not answer: " + why));
+      return refusedForItsSession(trace).compose(refused -> {
+        if (refused) {
+          // the server answered 404 (or 400) to this very request: it has no such session, so it processed nothing;
+          // the SDK opens a new session, on which the request may go once more
+          if (mayResend && (invocation == null || invocation.remainingMillis() > 0)) {
+            return attempt(client, invocation, effect, method, request, onAnswer, false);
+          }
+          return McpOutcomes.notSent(server, "no longer knew the session: " + why);
+        }
+        if (McpOutcomes.serverGone(cause) || McpOutcomes.sessionTerminated(cause)) {
+          connection.lost(client, why);
+        }
+        McpCallException failure = new McpCallException("MCP server '" + server + "' did not answer: " + why);
+        return cancel(transport, trace.id, why).transform(v -> Future.failedFuture(failure));
+      });
     });
+  }
+
+  /** Whether sending the request itself ended in the server's "no such session"; waits briefly for sending to end. */
+  private Future<Boolean> refusedForItsSession(ObservedTransport.Trace trace) {
+    if (trace.id == null) {
+      return Future.succeededFuture(false);
+    }
+    CompletableFuture<Boolean> refused = trace.sent.thenApply(McpOutcomes::sessionNotFound)
+        .completeOnTimeout(false, SEND_SETTLE_MILLIS, TimeUnit.MILLISECONDS);
+    return Future.fromCompletionStage(refused, vertx.getOrCreateContext());
+  }
+
+  /**
+   * Tells the server to stop working on a request given up on, before the failure is reported: a
+   * retry, or an {@code outcome_unknown}, then never overlaps a first attempt the server still runs
+   * because nobody told it. Sending is bounded; a server that cannot be told is reported all the same.
+   */
+  private Future<Void> cancel(ObservedTransport transport, Object requestId, String why) {
+    if (transport == null || requestId == null) {
+      return Future.succeededFuture();
+    }
+    Mono<Void> sent;
+    try {
+      sent = transport.cancel(requestId, "the client gave up on the request: " + why).timeout(CANCEL_SEND_TIMEOUT);
+    } catch (RuntimeException e) {
+      return Future.succeededFuture();
+    }
+    return Future.<Void>fromCompletionStage(sent.toFuture(), vertx.getOrCreateContext()).otherwiseEmpty();
   }
 
   /** A request that may have reached the server; its message is already redacted. */

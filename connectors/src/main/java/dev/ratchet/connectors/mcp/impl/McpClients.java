@@ -7,8 +7,6 @@ import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
@@ -27,18 +25,18 @@ final class McpClients {
   }
 
   /** A client and the stdio transport behind it (null for HTTP), so the caller can watch the process. */
-  record Created(McpAsyncClient client, StdioClientTransport stdio) {
+  record Created(McpAsyncClient client, ObservedTransport transport, WatchedStdioTransport stdio) {
   }
 
   /** Reveals secrets, so it must run where a {@code ToolNotSentException} can be reported as "did not run". */
-  static Created create(McpServerConfig config) {
+  static Created create(McpServerConfig config, Runnable toolsChanged) {
     McpClientTransport transport;
-    StdioClientTransport stdio = null;
+    WatchedStdioTransport stdio = null;
     if (config.transport() == McpTransportKind.STDIO) {
       Map<String, String> env = new LinkedHashMap<>(config.plainEnv());
       config.env().forEach((k, secret) -> env.put(k, secret.reveal()));
       ServerParameters params = ServerParameters.builder(config.command()).args(config.args()).env(env).build();
-      stdio = config.inheritEnvironment() ? new StdioClientTransport(params, McpJsonDefaults.getMapper())
+      stdio = config.inheritEnvironment() ? new WatchedStdioTransport(params)
           : new MinimalEnvironmentTransport(params);
       String server = config.name();
       stdio.setStdErrorHandler(line -> LOG.info("[mcp:{}] {}", server, Redaction.scrub(line)));
@@ -57,11 +55,13 @@ final class McpClients {
           })
           .build();
     }
-    McpAsyncClient client = McpClient.async(transport)
+    ObservedTransport observed = new ObservedTransport(transport);
+    McpAsyncClient client = McpClient.async(observed)
         .requestTimeout(config.requestTimeout())
         .initializationTimeout(config.requestTimeout())
         .clientInfo(new McpSchema.Implementation("ratchet", "0.1.0"))
+        .toolsChangeConsumer(tools -> reactor.core.publisher.Mono.fromRunnable(toolsChanged))
         .build();
-    return new Created(client, stdio);
+    return new Created(client, observed, stdio);
   }
 }

@@ -9,6 +9,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
 
 /**
  * The live MCP session with one server: connects, notices when the server goes away, and
@@ -23,20 +24,30 @@ final class McpConnection {
   private final McpServerConfig config;
 
   private McpAsyncClient client;
+  private ObservedTransport transport;
   private Future<Void> connecting;
   private boolean closed;
   private long reconnectTimer = -1;
   private int attempts;
   private McpHealth health;
 
-  McpConnection(Vertx vertx, McpServerConfig config) {
+  private final Runnable toolsChanged;
+
+  /** {@code toolsChanged}: run when the server says its tools changed ({@code notifications/tools/list_changed}). */
+  McpConnection(Vertx vertx, McpServerConfig config, Runnable toolsChanged) {
     this.vertx = vertx;
     this.config = config;
+    this.toolsChanged = toolsChanged;
     this.health = new McpHealth(config.name(), false, "not connected yet", System.currentTimeMillis(), 0);
   }
 
   synchronized McpAsyncClient client() {
     return client;
+  }
+
+  /** The transport of the live session, or null while disconnected. */
+  synchronized ObservedTransport transport() {
+    return client == null ? null : transport;
   }
 
   synchronized McpHealth health() {
@@ -57,9 +68,17 @@ final class McpConnection {
     connecting = done.future();
     // process start, secret reads and the initialize handshake may block: keep them off the event loop
     vertx.<McpClients.Created>executeBlocking(() -> {
-      McpClients.Created created = McpClients.create(config);
+      McpClients.Created created = McpClients.create(config, toolsChanged);
       try {
-        created.client().initialize().block(config.requestTimeout());
+        Mono<?> initialize = created.client().initialize();
+        if (created.stdio() != null) {
+          // a server that dies while starting fails the attempt at once, not when the request timeout runs out;
+          // the watch outlives a successful initialize (suppressCancel), it reports a later exit
+          Mono<Object> exit = Mono.fromFuture(created.stdio().exited(), true)
+              .flatMap(code -> Mono.error(new ServerExitedException(code)));
+          initialize = Mono.firstWithSignal(initialize, exit);
+        }
+        initialize.block(config.requestTimeout());
       } catch (RuntimeException e) {
         closeQuietly(created.client());
         throw e;
@@ -70,6 +89,7 @@ final class McpConnection {
         connecting = null;
         if (ar.succeeded() && !closed) {
           client = ar.result().client();
+          transport = ar.result().transport();
           attempts = 0;
           health = new McpHealth(config.name(), true, health.lastError(), System.currentTimeMillis(), 0);
           if (ar.result().stdio() != null) {
@@ -140,9 +160,18 @@ final class McpConnection {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
+    if (root instanceof ServerExitedException) {
+      return root.getMessage();
+    }
+    String prefix = "";
+    for (Throwable c = t; c != null && c != root; c = c.getCause()) {
+      if (c instanceof McpLiveness.ServerGoneException) {
+        prefix = c.getMessage() + ": ";
+      }
+    }
     String msg = root.getMessage() == null ? root.getClass().getSimpleName()
         : root.getClass().getSimpleName() + ": " + root.getMessage();
-    return Redaction.scrub(msg);
+    return Redaction.scrub(prefix + msg);
   }
 
   private void markUnhealthy(String error) {
@@ -168,17 +197,18 @@ final class McpConnection {
   }
 
   private void watchProcess(McpClients.Created created) {
-    // awaitForExit blocks until the child exits, so it gets a thread of its own rather than a worker
-    Thread watcher = new Thread(() -> {
-      try {
-        created.stdio().awaitForExit();
-      } catch (RuntimeException ignored) {
-        // the process is gone either way
-      }
-      lost(created.client(), "the server process exited");
-    }, "mcp-exit-watch-" + config.name());
-    watcher.setDaemon(true);
-    watcher.start();
+    created.stdio().exited().thenAccept(code -> lost(created.client(), ServerExitedException.describe(code)));
+  }
+
+  /** The stdio server's process ended; its message is the whole story, so it is reported without a class name. */
+  static final class ServerExitedException extends RuntimeException {
+    ServerExitedException(int code) {
+      super(describe(code), null, false, false);
+    }
+
+    static String describe(int code) {
+      return code < 0 ? "the server process exited" : "the server process exited with code " + code;
+    }
   }
 
   private static void closeQuietly(McpAsyncClient c) {

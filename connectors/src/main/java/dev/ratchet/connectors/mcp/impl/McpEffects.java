@@ -38,8 +38,13 @@ public final class McpEffects {
     if (effect == EffectClass.READ) {
       return ApprovalRule.never();
     }
-    boolean destructive = annotations == null || annotations.destructiveHint() == null
-        || annotations.destructiveHint();
-    return destructive ? ApprovalRule.always().withSource("MCP annotations (destructive)") : ApprovalRule.never();
+    if (annotations == null) {
+      return ApprovalRule.always().withSource("no annotations: treated as a destructive write");
+    }
+    if (annotations.destructiveHint() == null) {
+      return ApprovalRule.always().withSource("MCP annotations (no destructiveHint: treated as destructive)");
+    }
+    return annotations.destructiveHint() ? ApprovalRule.always().withSource("MCP annotations (destructive)")
+        : ApprovalRule.never();
   }
 }

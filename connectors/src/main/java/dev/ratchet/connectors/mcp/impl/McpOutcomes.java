@@ -39,6 +39,39 @@ final class McpOutcomes {
     return false;
   }
 
+  /** The server answered that it has no such session (404, or 400 from some servers): it processed nothing. */
+  static boolean sessionNotFound(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof McpTransportSessionNotFoundException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The SDK ended the session under a pending request (its re-initialisation after an unknown
+   * session, which can itself fail): a fresh client is surer than what is left of it.
+   */
+  static boolean sessionTerminated(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if ("MCP session with server terminated".equals(c.getMessage())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The server stopped answering while a call was in flight: the session is of no more use. */
+  static boolean serverGone(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof McpLiveness.ServerGoneException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static McpError mcpError(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (c instanceof McpError e) {
@@ -68,7 +101,11 @@ final class McpOutcomes {
     return ToolResult.success(Redaction.scrubValue(value));
   }
 
-  /** Structured content when the server gave it, plain text when every part is text, else the content parts. */
+  /**
+   * Structured content when the server gave it, plain text when every part is text, else the content
+   * parts as MCP defines them, each with its {@code type} ({@code text}, {@code image}, {@code audio},
+   * {@code resource}, {@code resource_link}).
+   */
   static Object valueOf(McpSchema.CallToolResult result) {
     if (result.structuredContent() != null) {
       return JsonBridge.toVertx(result.structuredContent());
@@ -83,8 +120,9 @@ final class McpOutcomes {
       }
       return sb.toString();
     }
-    Object parts = JsonBridge.toVertx(result.content());
-    return parts instanceof JsonArray ? parts : new JsonArray();
+    JsonArray parts = new JsonArray();
+    result.content().forEach(c -> parts.add(JsonBridge.contentPart(c)));
+    return parts;
   }
 
   static Future<ToolResult> notSent(String server, String why) {

@@ -23,6 +23,8 @@ final class McpTool extends DescribedTool {
   static final String IDEMPOTENCY_KEY_META = "dev.ratchet/idempotency-key";
 
   private final String remoteName;
+  private final String title;
+  private final Boolean openWorld;
   private final McpCall call;
   private final Runnable checkCredentials;
 
@@ -31,17 +33,13 @@ final class McpTool extends DescribedTool {
     super(name, remote.description() == null ? remote.title() : remote.description(), schemaOf(remote), effect,
         approval, timeout, source);
     this.remoteName = remote.name();
+    McpSchema.ToolAnnotations hints = remote.annotations();
+    this.title = remote.title() != null ? remote.title() : hints == null ? null : hints.title();
+    // MCP's default for a tool that does not say: it may reach an open world
+    this.openWorld = hints == null || hints.openWorldHint() == null || hints.openWorldHint();
     this.call = call;
     this.checkCredentials = checkCredentials;
   }
-
-
-
-
-
-
-
-
 
   private static JsonObject schemaOf(McpSchema.Tool remote) {
     JsonObject s = remote.inputSchema() == null ? new JsonObject() : JsonBridge.toJsonObject(remote.inputSchema());
@@ -49,8 +47,18 @@ final class McpTool extends DescribedTool {
   }
 
   @Override
+  public String title() {
+    return title;
+  }
+
+  @Override
+  public Boolean openWorld() {
+    return openWorld;
+  }
+
+  @Override
   public Future<ToolResult> invoke(ToolInvocation invocation) {
-    return call.run(invocation, effect, client -> {
+    return call.run(invocation, effect, "tools/call", client -> {
       checkCredentials.run();
       Map<String, Object> meta = Map.of(IDEMPOTENCY_KEY_META, invocation.idempotencyKey().value());
       return client.callTool(new McpSchema.CallToolRequest(remoteName, JsonBridge.toMap(invocation.arguments()), meta));

@@ -6,6 +6,7 @@ import dev.ratchet.connectors.mcp.McpHealth;
 import dev.ratchet.connectors.mcp.McpServerConfig;
 import dev.ratchet.connectors.mcp.McpToolPin;
 import dev.ratchet.connectors.mcp.McpToolSource;
+import dev.ratchet.connectors.mcp.McpTransportKind;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Redaction;
@@ -20,10 +21,19 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /** See {@link McpToolSource}. */
 public final class McpToolSourceImpl implements McpToolSource {
+
+  static final String TASKS_REQUIRED = "the server runs it only as a task (execution.taskSupport: required),"
+      + " which Ratchet does not support yet";
 
   private final Vertx vertx;
   private final McpServerConfig config;
@@ -31,13 +41,17 @@ public final class McpToolSourceImpl implements McpToolSource {
   private final McpCall call;
   private final String source;
   private volatile List<Tool> lastTools;
+  private volatile Map<String, String> withheld = Map.of();
+  private final List<Consumer<List<Tool>>> changeListeners = new CopyOnWriteArrayList<>();
   private final long healthTimer;
 
   public McpToolSourceImpl(Vertx vertx, McpServerConfig config) {
     this.vertx = vertx;
     this.config = config;
-    this.connection = new McpConnection(vertx, config);
-    this.call = new McpCall(vertx, connection, config.name());
+    this.connection = new McpConnection(vertx, config, this::toolsChanged);
+    this.call = new McpCall(vertx, connection, config.name(),
+        config.transport() == McpTransportKind.STREAMABLE_HTTP && !config.inFlightCheck().isZero()
+            ? config.inFlightCheck() : null);
     this.source = "mcp:" + config.name();
     // known to the redactor before the first connect: another server may print them before this one starts
     vertx.executeBlocking(() -> {
@@ -75,8 +89,20 @@ public final class McpToolSourceImpl implements McpToolSource {
 
   @Override
   public Future<SourceHealth> sourceHealth() {
-    return checkHealth().map(h -> h.healthy() ? SourceHealth.healthy(name())
+    return checkHealth().map(h -> h.healthy() ? healthyWithNotes()
         : SourceHealth.unhealthy(name(), h.lastError() == null ? "not connected" : h.lastError()));
+  }
+
+  /** Healthy, with the tools the server has that are not offered and why, for the catalogue. */
+  private SourceHealth healthyWithNotes() {
+    Map<String, String> notOffered = withheld;
+    if (notOffered.isEmpty()) {
+      return SourceHealth.healthy(name());
+    }
+    StringBuilder sb = new StringBuilder("not offered: ");
+    notOffered.forEach((tool, why) -> sb.append(sb.length() > 13 ? "; " : "").append(tool).append(" (").append(why)
+        .append(')'));
+    return new SourceHealth(name(), "healthy", sb.toString());
   }
 
   @Override
@@ -126,27 +152,70 @@ public final class McpToolSourceImpl implements McpToolSource {
           : Future.failedFuture("MCP server '" + config.name() + "' is not connected");
     }
     List<Tool> tools = new ArrayList<>();
-    return page(client, null, tools).map(v -> {
+    Set<String> names = new HashSet<>();
+    Map<String, String> notOffered = new LinkedHashMap<>();
+    return page(client, null, tools, names, notOffered).compose(v -> {
+      List<String> unknownPins = config.pins().keySet().stream().filter(p -> !names.contains(p)).toList();
+      if (!unknownPins.isEmpty()) {
+        // a misspelt pin would leave the tool it meant to restrict on its annotations, unnoticed
+        return Future.failedFuture(new IllegalArgumentException("MCP server '" + config.name() + "' has no tool "
+            + String.join(", ", unknownPins.stream().map(n -> "'" + n + "'").toList())
+            + " named by a pin; its tools: " + names.stream().sorted().toList()));
+      }
+      return Future.succeededFuture();
+    }).map(v -> {
       McpSchema.ServerCapabilities caps = client.getServerCapabilities();
       if (config.offerResources() && caps != null && caps.resources() != null) {
         tools.addAll(resourceTools());
       }
       if (config.offerPrompts() && caps != null && caps.prompts() != null) {
+        tools.add(listPromptsTool());
         tools.add(promptTool());
       }
+      withheld = Map.copyOf(notOffered);
       lastTools = List.copyOf(tools);
       return lastTools;
     });
   }
 
-  private Future<Void> page(McpAsyncClient client, String cursor, List<Tool> into) {
+  @Override
+  public void onToolsChanged(Consumer<List<Tool>> listener) {
+    changeListeners.add(java.util.Objects.requireNonNull(listener));
+  }
+
+  /** The server's tools changed: list them again (pins and task support checked anew) and tell the listeners. */
+  private void toolsChanged() {
+    vertx.runOnContext(v -> listTools().onSuccess(tools -> changeListeners.forEach(l -> {
+      try {
+        l.accept(tools);
+      } catch (RuntimeException e) {
+        // one listener's failure is not the source's
+      }
+    })));
+  }
+
+  @Override
+  public Map<String, String> withheldTools() {
+    return withheld;
+  }
+
+  private Future<Void> page(McpAsyncClient client, String cursor, List<Tool> into, Set<String> names,
+                            Map<String, String> notOffered) {
+    ObservedTransport transport = connection.transport();
     return Future.fromCompletionStage(client.listTools(cursor).toFuture(), vertx.getOrCreateContext())
         .compose(result -> {
           for (McpSchema.Tool remote : result.tools()) {
-            into.add(toTool(remote));
+            names.add(remote.name());
+            String taskSupport = transport == null ? null : transport.taskSupport(remote.name());
+            if ("required".equals(taskSupport)) {
+              notOffered.put(config.toolPrefix() + remote.name(), TASKS_REQUIRED);
+            } else {
+              into.add(toTool(remote));
+            }
           }
           String next = result.nextCursor();
-          return next == null || next.isEmpty() ? Future.succeededFuture() : page(client, next, into);
+          return next == null || next.isEmpty() ? Future.succeededFuture()
+              : page(client, next, into, names, notOffered);
         });
   }
 
@@ -172,7 +241,7 @@ public final class McpToolSourceImpl implements McpToolSource {
         .put("cursor", new JsonObject().put("type", "string").put("description", "nextCursor of a previous page")));
     Tool list = new McpReadTool(featureToolName("list_resources"),
         "List the resources of MCP server '" + config.name() + "' (uri, name, description, mimeType).",
-        listSchema, source, inv -> call.run(inv, EffectClass.READ, client -> {
+        listSchema, source, inv -> call.run(inv, EffectClass.READ, "resources/list", client -> {
           String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
           return client.listResources(cursor);
         }, result -> {
@@ -189,7 +258,7 @@ public final class McpToolSourceImpl implements McpToolSource {
         .put("required", new JsonArray().add("uri"));
     Tool read = new McpReadTool(featureToolName("read_resource"),
         "Read one resource of MCP server '" + config.name() + "' by its uri.",
-        readSchema, source, inv -> call.run(inv, EffectClass.READ,
+        readSchema, source, inv -> call.run(inv, EffectClass.READ, "resources/read",
             client -> client.readResource(new McpSchema.ReadResourceRequest(inv.arguments().getString("uri"))),
             result -> {
               JsonArray contents = new JsonArray();
@@ -198,7 +267,40 @@ public final class McpToolSourceImpl implements McpToolSource {
               }
               return ToolResult.success(Redaction.scrubValue(new JsonObject().put("contents", contents)));
             }));
-    return List.of(list, read);
+    Tool templates = new McpReadTool(featureToolName("list_resource_templates"),
+        "List the resource templates of MCP server '" + config.name() + "' (uriTemplate, name, description, mimeType):"
+            + " fill one in to get a uri for " + featureToolName("read_resource") + ".",
+        listSchema, source, inv -> call.run(inv, EffectClass.READ, "resources/templates/list", client -> {
+          String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
+          return client.listResourceTemplates(cursor);
+        }, result -> {
+          JsonArray items = new JsonArray();
+          for (McpSchema.ResourceTemplate t : result.resourceTemplates()) {
+            items.add(JsonBridge.toJsonObject(t));
+          }
+          JsonObject value = new JsonObject().put("resourceTemplates", items).put("nextCursor", result.nextCursor());
+          return ToolResult.success(Redaction.scrubValue(value));
+        }));
+    return List.of(list, templates, read);
+  }
+
+  private Tool listPromptsTool() {
+    JsonObject schema = new JsonObject().put("type", "object").put("properties", new JsonObject()
+        .put("cursor", new JsonObject().put("type", "string").put("description", "nextCursor of a previous page")));
+    return new McpReadTool(featureToolName("list_prompts"),
+        "List the prompts of MCP server '" + config.name() + "' (name, description, arguments), for "
+            + featureToolName("get_prompt") + ".",
+        schema, source, inv -> call.run(inv, EffectClass.READ, "prompts/list", client -> {
+          String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
+          return client.listPrompts(cursor);
+        }, result -> {
+          JsonArray items = new JsonArray();
+          for (McpSchema.Prompt p : result.prompts()) {
+            items.add(JsonBridge.toJsonObject(p));
+          }
+          JsonObject value = new JsonObject().put("prompts", items).put("nextCursor", result.nextCursor());
+          return ToolResult.success(Redaction.scrubValue(value));
+        }));
   }
 
   private Tool promptTool() {
@@ -210,7 +312,7 @@ public final class McpToolSourceImpl implements McpToolSource {
         .put("required", new JsonArray().add("name"));
     return new McpReadTool(featureToolName("get_prompt"),
         "Get a prompt of MCP server '" + config.name() + "' by name, with its arguments filled in.",
-        schema, source, inv -> call.run(inv, EffectClass.READ, client -> {
+        schema, source, inv -> call.run(inv, EffectClass.READ, "prompts/get", client -> {
           JsonObject args = inv.arguments().getJsonObject("arguments", new JsonObject());
           return client.getPrompt(new McpSchema.GetPromptRequest(inv.arguments().getString("name"),
               JsonBridge.toMap(args)));
