@@ -2,8 +2,8 @@ package dev.ratchet.verticles;
 
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.verticles.impl.TransportChoice;
 import io.vertx.core.Vertx;
+import io.vertx.core.transport.Transport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,8 +58,10 @@ class JournalOpenErrorTest {
   }
 
   private static void assertOpenFailsInWords(String socket) {
-    for (String transport : new String[] {TransportChoice.NIO, TransportChoice.NATIVE}) {
-      Vertx vertx = TransportChoice.of(transport).vertx();
+    Transport epoll = Transport.EPOLL != null && Transport.EPOLL.available() ? Transport.EPOLL : Transport.NIO;
+    for (Transport onTransport : new Transport[] {Transport.NIO, epoll}) {
+      String transport = onTransport.name();
+      Vertx vertx = Vertx.builder().withTransport(onTransport).build();
       try {
         Throwable error = catchThrowable(() -> await(RedisJournal.open(vertx,
             JournalOptions.of("unix://" + socket + "?password=s3cret-value"))));

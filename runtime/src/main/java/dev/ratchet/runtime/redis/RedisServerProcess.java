@@ -20,8 +20,9 @@ import java.util.stream.Stream;
 
 /**
  * A real {@code redis-server} child process: the one on PATH if there is one, else the Redis 6.2
- * binary shipped in the embedded-redis artifact. Used by {@code ratchet run} when no Redis is
- * configured, and by tests that need a server of their own.
+ * binary shipped in the {@code com.github.codemonstur:embedded-redis} artifact when that is on the
+ * classpath (ratchet.jar carries it; the library modules do not). Used by {@code ratchet run} when
+ * no Redis is configured, and by tests that need a server of their own.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
@@ -335,7 +336,7 @@ public final class RedisServerProcess implements AutoCloseable {
     return Optional.empty();
   }
 
-  /** The redis-server on PATH, else the binary from the embedded-redis artifact, unpacked once. */
+  /** The redis-server on PATH, else the binary from the embedded-redis artifact if present, unpacked once. */
   public static String findBinary() throws IOException {
     String onPath = onPath("redis-server");
     return onPath != null ? onPath : bundledBinary();
@@ -373,7 +374,8 @@ public final class RedisServerProcess implements AutoCloseable {
     if (!Files.isExecutable(target)) {
       try (InputStream in = RedisServerProcess.class.getResourceAsStream("/" + resource)) {
         if (in == null) {
-          throw new IOException("no redis-server on PATH and the embedded-redis artifact is not on the classpath");
+          throw new IOException("no redis-server on PATH and the embedded-redis artifact is not on the classpath:"
+              + " install Redis, or add com.github.codemonstur:embedded-redis to the classpath");
         }
         Path tmp = Files.createTempFile(target.getParent(), "ratchet-redis", ".tmp");
         Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);

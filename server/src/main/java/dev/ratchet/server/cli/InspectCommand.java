@@ -1,0 +1,162 @@
+package dev.ratchet.server.cli;
+
+import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.redis.EmbeddedRedis;
+import dev.ratchet.verticles.RatchetConfig;
+import dev.ratchet.verticles.http.impl.JournalReader;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * Prints a session's journal as a readable timeline. Everything it prints from the journal is
+ * escaped ({@link TerminalText}): a stored id or text cannot forge a line or drive the terminal.
+ */
+@CommandLine.Command(name = "inspect", mixinStandardHelpOptions = true, description = "Print a session's journal as a timeline.")
+public final class InspectCommand implements Callable<Integer> {
+
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
+      .withZone(ZoneId.systemDefault());
+
+  @CommandLine.Parameters(index = "0", description = "the session id")
+  String sessionId;
+
+  @CommandLine.Option(names = "--config", defaultValue = "conf/ratchet.json")
+  Path config;
+
+  @CommandLine.Option(names = "--redis-url", description = "overrides redis.url and RATCHET_REDIS_URL")
+  String redisUrl;
+
+  @CommandLine.Option(names = "--data-dir",
+      description = "the embedded Redis's data directory (default: redis.embedded.dataDir, as `run` uses it)")
+  Path dataDir;
+
+  @CommandLine.Option(names = "--json",
+      description = "print the events as JSON lines (a completed turn's with its results)")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    JsonObject cfg = RatchetConfig.load(config, System.getenv());
+    String url = redisUrl != null ? redisUrl : cfg.getJsonObject("redis").getString("url");
+    if (url == null) {
+      // the embedded Redis that `run` started: its socket and password in its data directory
+      EmbeddedRedis.Options embedded = RedisChoice.options(cfg.getJsonObject("redis")
+          .getJsonObject("embedded", new JsonObject()));
+      try {
+        url = EmbeddedRedis.locate(dataDir != null ? dataDir : embedded.dataDir(), embedded.port());
+      } catch (IOException e) {
+        System.err.println(e.getMessage());
+        return 1;
+      }
+    }
+    Vertx vertx = Vertx.vertx();
+    try {
+      RedisJournal journal = RedisJournal.open(vertx, JournalOptions.fromJson(url, cfg.getJsonObject("journal")))
+          .await();
+      JsonObject info = journal.sessionInfo(sessionId).await();
+      if (info.isEmpty()) {
+        System.err.println(TerminalText.escape("no session '" + sessionId + "' in the journal at "
+            + journal.describe()));
+        return 1;
+      }
+      System.out.println(TerminalText.escape("session " + sessionId + "  agent " + info.getString("agent")
+          + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")));
+      String after = null;
+      while (true) {
+        List<JsonObject> events = journal.events(sessionId, after, 500).await();
+        if (json) {
+          events = JournalReader.withResults(journal, sessionId, events).await();
+        }
+        if (events.isEmpty()) {
+          break;
+        }
+        for (JsonObject e : events) {
+          System.out.println(json ? TerminalText.json(e.encode()) : line(e));
+          after = e.getString("id");
+        }
+      }
+      return 0;
+    } finally {
+      vertx.close();
+    }
+  }
+
+  /** One event as one line, every part of it that comes from the journal escaped. */
+  static String line(JsonObject e) {
+    return TerminalText.escape(rawLine(e));
+  }
+
+  private static String rawLine(JsonObject e) {
+    JsonObject d = e.getJsonObject("data", new JsonObject());
+    String at = TIME.format(Instant.ofEpochMilli(e.getLong("at", 0L)));
+    String type = e.getString("type");
+    String where = (e.getString("turn") == null ? "" : " turn " + e.getString("turn"))
+        + (e.getString("call") == null ? "" : " " + e.getString("call"));
+    String what;
+    switch (type) {
+      case "turn.submitted":
+        what = d.getJsonArray("calls").size() + " call(s): " + d.getJsonArray("calls").stream()
+            .map(c -> ((JsonObject) c).getString("name")).toList();
+        break;
+      case "call.started":
+        what = d.getString("tool") + " attempt " + d.getInteger("attempt");
+        break;
+      case "call.attempt_failed":
+        what = "attempt " + d.getInteger("attempt") + " failed: " + d.getString("error");
+        break;
+      case "call.completed":
+        what = d.getString("tool") + " [" + d.getString("effectClass") + "] " + d.getString("outcome")
+            + (d.getBoolean("skipped", false) ? " (skipped)" : "") + ", " + d.getInteger("attempts") + " attempt(s), "
+            + d.getLong("durationMs") + " ms" + (d.getString("error") == null ? "" : ": " + d.getString("error"));
+        break;
+      case "approval.requested":
+        what = d.getString("tool") + " waits for approval (" + d.getString("askedBecause") + ")";
+        break;
+      case "approval.decided":
+        what = d.getString("status") + " by " + d.getString("approver")
+            + (d.getString("reason", "").isEmpty() ? "" : ": " + d.getString("reason"));
+        break;
+      case "turn.completed":
+        what = (d.containsKey("outcomes") ? d.getJsonArray("outcomes").getList()
+            : d.getJsonArray("results", new io.vertx.core.json.JsonArray()).stream()
+                .map(r -> ((JsonObject) r).getString("outcome")).toList()).toString();
+        break;
+      case "call.reconciled":
+        what = "reconciled " + d.getString("outcome") + " by " + d.getString("by") + ": " + d.getString("note");
+        break;
+      case "message.user":
+        what = "user: " + d.getString("text");
+        break;
+      case "model.response":
+        what = "step " + d.getValue("step") + (d.getJsonArray("toolCalls", new io.vertx.core.json.JsonArray()).isEmpty()
+            ? "" : " asks for " + d.getJsonArray("toolCalls").stream().map(c -> ((JsonObject) c).getString("name")).toList())
+            + (d.getString("text") == null ? "" : ": " + d.getString("text"));
+        break;
+      case "model.attempt_failed":
+        what = "step " + d.getValue("step") + " attempt " + d.getValue("attempt") + " failed: " + d.getString("error");
+        break;
+      case "message.assistant":
+        what = d.getString("status") + ": " + d.getString("text");
+        break;
+      case "model.failed":
+        what = d.getString("error");
+        break;
+      case "session.claimed":
+        what = "owned by " + d.getString("owner") + " (epoch " + d.getValue("epoch") + ")";
+        break;
+      default:
+        what = d.encode();
+    }
+    return at + "  " + String.format("%-20s", type) + where + "  " + what;
+  }
+}
