@@ -254,25 +254,14 @@ class InputLimitsTest {
       calls.add(call("look", "A-" + i));
     }
     first.submit(new Turn("big", calls));
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (!journaled(h.sessionId).containsKey(REDIS.keyPrefix() + ":{" + h.sessionId + "}:turn:big")) {
-      assertThat(System.currentTimeMillis()).isLessThan(deadline);
-      sleep(20);
-    }
+    dev.ratchet.runtime.testing.Await.until(
+        () -> journaled(h.sessionId).containsKey(REDIS.keyPrefix() + ":{" + h.sessionId + "}:turn:big"), 30);
 
     // the new owner reads the state of every call in flight when it claims the session
     SessionEngine second = h.engine(hanging, EngineOptions.DEFAULT.withMaxCallsPerTurn(10_000));
 
     assertThat(second).isNotNull();
     assertThat(await(h.journal.sessionInfo(h.sessionId)).getLong("epoch")).isEqualTo(2L);
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   @Test
