@@ -4,10 +4,7 @@ import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -18,24 +15,7 @@ import static dev.ratchet.connectors.mcp.TestInvocations.named;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class McpCancellationTest {
-
-  private Vertx vertx;
-  private McpToolSource source;
-
-  @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (source != null) {
-      source.close().await();
-    }
-    vertx.close().await();
-  }
-
+class McpCancellationTest extends McpSourceTestBase {
   @Test
   void aCallGivenUpOnIsCancelledAtTheServerBeforeItsFailureIsReported() throws Exception {
     Path received = Files.createTempFile("mcp-received-", ".jsonl");

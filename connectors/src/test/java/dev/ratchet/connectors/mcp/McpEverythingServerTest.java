@@ -6,11 +6,8 @@ import dev.ratchet.runtime.SourceHealth;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolResult;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -20,24 +17,7 @@ import static dev.ratchet.connectors.mcp.TestInvocations.of;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Against the official reference server {@code server-everything}, over stdio. */
-class McpEverythingServerTest {
-
-  private Vertx vertx;
-  private McpToolSource source;
-
-  @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (source != null) {
-      source.close().await();
-    }
-    vertx.close().await();
-  }
-
+class McpEverythingServerTest extends McpSourceTestBase {
   @Test
   void contentPartsKeepTheirMcpTypes() throws Exception {
     source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").build());

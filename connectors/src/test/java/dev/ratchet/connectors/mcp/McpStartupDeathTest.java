@@ -1,8 +1,5 @@
 package dev.ratchet.connectors.mcp;
 
-import io.vertx.core.Vertx;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -12,24 +9,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class McpStartupDeathTest {
-
-  private Vertx vertx;
-  private McpToolSource source;
-
-  @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (source != null) {
-      source.close().await();
-    }
-    vertx.close().await();
-  }
-
+class McpStartupDeathTest extends McpSourceTestBase {
   @Test
   void aServerThatDiesWhileStartingIsReportedAtOnceAndAFixedOneIsBackWithinTheBackoff() throws Exception {
     Path script = Files.createTempFile("mcp-server-", ".sh");

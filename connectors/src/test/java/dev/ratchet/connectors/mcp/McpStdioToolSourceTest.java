@@ -7,10 +7,7 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -22,25 +19,8 @@ import static dev.ratchet.connectors.mcp.TestInvocations.of;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class McpStdioToolSourceTest {
-
+class McpStdioToolSourceTest extends McpSourceTestBase {
   private static final String TOKEN = "tok-very-secret-4711";
-
-  private Vertx vertx;
-  private McpToolSource source;
-
-  @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
-  }
-
-  @AfterEach
-  void tearDown() {
-    if (source != null) {
-      source.close().await();
-    }
-    vertx.close().await();
-  }
 
   static McpServerConfig.Builder stdioServer(String name) {
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
