@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class McpCancellationTest extends McpSourceTestBase {
+
   @Test
   void aCallGivenUpOnIsCancelledAtTheServerBeforeItsFailureIsReported() throws Exception {
     Path received = Files.createTempFile("mcp-received-", ".jsonl");

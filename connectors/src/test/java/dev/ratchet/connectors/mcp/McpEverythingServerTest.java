@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Against the official reference server {@code server-everything}, over stdio. */
 class McpEverythingServerTest extends McpSourceTestBase {
+
   @Test
   void contentPartsKeepTheirMcpTypes() throws Exception {
     source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").build());

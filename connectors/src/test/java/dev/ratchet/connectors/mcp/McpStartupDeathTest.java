@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class McpStartupDeathTest extends McpSourceTestBase {
+
   @Test
   void aServerThatDiesWhileStartingIsReportedAtOnceAndAFixedOneIsBackWithinTheBackoff() throws Exception {
     Path script = Files.createTempFile("mcp-server-", ".sh");

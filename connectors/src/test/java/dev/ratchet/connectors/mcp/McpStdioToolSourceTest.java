@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class McpStdioToolSourceTest extends McpSourceTestBase {
+
   private static final String TOKEN = "tok-very-secret-4711";
 
   static McpServerConfig.Builder stdioServer(String name) {
