@@ -435,7 +435,32 @@ public final class SessionEngine {
       complete(run, slot, Outcome.FAILED, null, notRun(slot.problem), 0, false, null);
       return;
     }
-    attempt(run, slot, 1, false, null);
+    if (slot.prior.approval() == null && slot.askReason() == null) {
+      attempt(run, slot, 1, false, null);
+      return;
+    }
+    // a read that asks waits for its own decision only: the other reads of the turn run meanwhile
+    approval(run, slot).onComplete(ar -> {
+      if (ar.failed()) {
+        slot.done.tryFail(ar.cause());
+      } else if (ar.result() != null && !ar.result().approved()) {
+        complete(run, slot, Outcome.FAILED, null, refused(ar.result()), 0, false, ar.result());
+      } else {
+        attempt(run, slot, 1, false, ar.result());
+      }
+    });
+  }
+
+  /**
+   * The error of a call a person refused or whose approval expired (rule 4): it did not run, and
+   * nothing invites calling it again, since that is what was refused.
+   */
+  private static String refused(ApprovalRecord approval) {
+    if ("expired".equals(approval.status())) {
+      return "the tool did not run: its approval expired before anyone decided";
+    }
+    return "the tool did not run because a person refused it: rejected by " + approval.approver()
+        + (approval.reason() == null || approval.reason().isEmpty() ? "" : ": " + approval.reason());
   }
 
   private void enqueueWrite(TurnRun run, CallSlot slot) {
@@ -480,10 +505,7 @@ public final class SessionEngine {
       }
       ApprovalRecord approval = ar.result();
       if (approval != null && !approval.approved()) {
-        String why = "expired".equals(approval.status()) ? "approval expired"
-            : "rejected by " + approval.approver() + (approval.reason() == null || approval.reason().isEmpty()
-            ? "" : ": " + approval.reason());
-        complete(run, slot, Outcome.FAILED, null, CallResult.NOT_RUN_PREFIX + ": " + why, 0, false, approval);
+        complete(run, slot, Outcome.FAILED, null, refused(approval), 0, false, approval);
         return;
       }
       if (slot.effectClass() == EffectClass.NON_IDEMPOTENT_WRITE) {
