@@ -382,7 +382,7 @@ public final class SessionEngine {
     List<Future<CallResult>> all = new ArrayList<>();
     for (CallSlot slot : slots) {
       all.add(slot.done.future());
-      slot.startedAt = System.currentTimeMillis();
+      beginRunning(slot);
       if (slot.prior.isDone()) {
         slot.done.complete(slot.prior.record());
         if (slot.isWrite() && slot.prior.record().outcome() != Outcome.SUCCEEDED) {
@@ -441,6 +441,7 @@ public final class SessionEngine {
     }
     // a read that asks waits for its own decision only: the other reads of the turn run meanwhile
     approval(run, slot).onComplete(ar -> {
+      beginRunning(slot);
       if (ar.failed()) {
         slot.done.tryFail(ar.cause());
       } else if (ar.result() != null && !ar.result().approved()) {
@@ -449,6 +450,24 @@ public final class SessionEngine {
         attempt(run, slot, 1, false, ar.result());
       }
     });
+  }
+
+  /**
+   * Marks when a call starts running, so that its duration leaves out its wait in the write queue
+   * and for approval. A write journaled as started before a restart ran since that start.
+   */
+  private static void beginRunning(CallSlot slot) {
+    if (!slot.prior.wasStarted() || slot.prior.startedAt() <= 0) {
+      slot.startedAt = System.currentTimeMillis();
+    } else {
+      slot.startedAt = slot.prior.startedAt();
+    }
+  }
+
+  /** How long a call waited for its decision, from the request to the decision (across restarts too). */
+  private static long approvalWait(ApprovalRecord approval) {
+    return approval == null || approval.decidedAt() <= 0 || approval.requestedAt() <= 0 ? 0
+        : Math.max(0, approval.decidedAt() - approval.requestedAt());
   }
 
   /**
@@ -488,7 +507,7 @@ public final class SessionEngine {
   }
 
   private void runWrite(TurnRun run, CallSlot slot) {
-    slot.startedAt = System.currentTimeMillis();
+    beginRunning(slot);
     if (run.writesStopped) {
       complete(run, slot, Outcome.FAILED, null, CallResult.NOT_RUN_PREFIX + ": an earlier write of this turn ("
           + run.stoppedBy + ") did not succeed, so this write was skipped", 0, true, slot.prior.approval());
@@ -504,6 +523,9 @@ public final class SessionEngine {
         return;
       }
       ApprovalRecord approval = ar.result();
+      if (approval != null) {
+        beginRunning(slot);
+      }
       if (approval != null && !approval.approved()) {
         complete(run, slot, Outcome.FAILED, null, refused(approval), 0, false, approval);
         return;
@@ -758,7 +780,7 @@ public final class SessionEngine {
     }
     CallResult record = new CallResult(slot.index, slot.callId, slot.call.name(), slot.call.modelCallId(),
         slot.effectClass(), outcome, value, error, attempts, skipped, truncated, approval,
-        System.currentTimeMillis() - slot.startedAt, null);
+        Math.max(0, System.currentTimeMillis() - slot.startedAt), null, approvalWait(approval));
     if (slot.isWrite() && outcome != Outcome.SUCCEEDED && !skipped) {
       stopWrites(run, slot);
     }

@@ -328,6 +328,27 @@ class TurnRulesTest {
   }
 
   @Test
+  void aCallThatWaitedForApprovalShowsTheWaitApartFromItsRun() throws InterruptedException {
+    FunctionToolSource source = FunctionToolSource.create("t")
+        .tool(write("refund", EffectClass.IDEMPOTENT_WRITE).approval(ApprovalRule.always()))
+        .tool(read("export").approval(ApprovalRule.always()));
+    SessionEngine engine = h.engine(source, EngineOptions.DEFAULT);
+    Future<TurnResult> pending = engine.submit(new Turn("t1", List.of(call("refund", "1"), call("export", "1"))));
+    List<ApprovalRequest> requests = h.pendingFor(2);
+    Thread.sleep(800);
+    for (ApprovalRequest request : requests) {
+      await(engine.decide(ApprovalDecision.approve(request, "alice", null)));
+    }
+    TurnResult result = await(pending);
+    for (CallResult r : result.calls()) {
+      assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
+      assertThat(r.approvalWaitMillis()).isGreaterThanOrEqualTo(800);
+      assertThat(r.durationMillis()).isLessThan(500);
+      assertThat(r.toJson().getLong("approvalWaitMs")).isEqualTo(r.approvalWaitMillis());
+    }
+  }
+
+  @Test
   void aFailedWriteSkipsEveryLaterWriteOfItsTurnWithTheSafeToCallAgainMessage() {
     FunctionToolSource source = FunctionToolSource.create("t")
         .tool(FunctionToolSource.define("charge", EffectClass.NON_IDEMPOTENT_WRITE).schema(ORDER_SCHEMA)
