@@ -245,6 +245,8 @@ function callView(sessionId, call, reload) {
     el('dt', {}, 'Attempts'), el('dd', { className: 'attempts', text: String(call.attemptCount !== undefined ? call.attemptCount : call.attempts.length) }),
     call.durationMs !== undefined ? el('dt', {}, 'Duration') : null,
     call.durationMs !== undefined ? el('dd', { className: 'duration', text: duration(call.durationMs) }) : null,
+    call.approvalWaitMs ? el('dt', {}, 'Waited for approval') : null,
+    call.approvalWaitMs ? el('dd', { className: 'approval-wait', text: duration(call.approvalWaitMs) }) : null,
     call.error ? el('dt', {}, 'Error') : null, call.error ? el('dd', { className: 'call-error', text: call.error }) : null,
     a ? el('dt', {}, 'Approval') : null,
     a ? el('dd', { className: 'approval-info', text: [a.status, a.askedBecause ? '· ' + a.askedBecause : '',
@@ -257,7 +259,8 @@ function callView(sessionId, call, reload) {
   return el('div', { className: 'call', 'data-call-id': call.callId, 'data-tool': call.tool },
     el('div', { className: 'call-head' }, el('span', { className: 'muted', text: '#' + call.index }),
       el('span', { className: 'tool', text: call.tool }), statusBadge(call),
-      call.durationMs !== undefined ? el('span', { className: 'muted', text: duration(call.durationMs) }) : null),
+      call.durationMs !== undefined ? el('span', { className: 'muted', text: duration(call.durationMs)
+        + (call.approvalWaitMs ? ' (+ ' + duration(call.approvalWaitMs) + ' waiting for approval)' : '') }) : null),
     details, el('div', { className: 'muted' }, 'Arguments'), args,
     call.result !== undefined ? el('div', { className: 'muted' }, 'Result') : null,
     call.result !== undefined ? json(call.result) : null,

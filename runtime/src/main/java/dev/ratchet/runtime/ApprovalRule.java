@@ -7,7 +7,7 @@ import java.util.function.Predicate;
 
 /**
  * Whether a call needs a person's approval before it runs: never, always, or a predicate over
- * the arguments. A predicate that throws means "ask". {@code source} says where the rule came
+ * the arguments. A predicate that throws anything, an {@code Error} included, means "ask". {@code source} says where the rule came
  * from (for example {@code manifest}, {@code policy}, {@code predicate}) and is shown to approvers.
  */
 public final class ApprovalRule {
@@ -58,7 +58,8 @@ public final class ApprovalRule {
     }
     try {
       return predicate.test(arguments.copy()) ? "approval required by " + source + " for these arguments" : null;
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
+      // anything a predicate throws, an Error included, must not stop the turn: it means "ask"
       return "approval predicate failed (" + e.getClass().getSimpleName() + "), so approval is required";
     }
   }

@@ -7,6 +7,10 @@ import io.vertx.core.json.JsonObject;
  *
  * @param skipped  true when the call was not run because an earlier write of its turn did not succeed
  * @param truncated true when a successful write's result exceeded the size limit and was cut
+ * @param durationMillis how long the call ran: from its first attempt's start to its outcome, the
+ *                  wait for approval not included; for a call recovered after a restart, from its
+ *                  journaled start, the time the runtime was down included
+ * @param approvalWaitMillis how long the call waited for a person's decision, 0 when it asked none
  */
 public record CallResult(
     int index,
@@ -22,7 +26,15 @@ public record CallResult(
     boolean truncated,
     ApprovalRecord approval,
     long durationMillis,
-    String reconciledBy) {
+    String reconciledBy,
+    long approvalWaitMillis) {
+
+  public CallResult(int index, CallId callId, String tool, String modelCallId, EffectClass effectClass,
+                    Outcome outcome, Object result, String error, int attempts, boolean skipped, boolean truncated,
+                    ApprovalRecord approval, long durationMillis, String reconciledBy) {
+    this(index, callId, tool, modelCallId, effectClass, outcome, result, error, attempts, skipped, truncated,
+        approval, durationMillis, reconciledBy, 0);
+  }
 
   /** The prefix of every error for a call that provably never reached the provider. */
   public static final String NOT_RUN_PREFIX = "the tool did not run, so it is safe to call again";
@@ -36,6 +48,9 @@ public record CallResult(
         .put("attempts", attempts)
         .put("skipped", skipped)
         .put("durationMs", durationMillis);
+    if (approvalWaitMillis > 0) {
+      json.put("approvalWaitMs", approvalWaitMillis);
+    }
     if (effectClass != null) {
       json.put("effectClass", effectClass.wireName());
     }
@@ -76,6 +91,7 @@ public record CallResult(
         json.getBoolean("truncated", false),
         ApprovalRecord.fromJson(json.getJsonObject("approval")),
         json.getLong("durationMs", 0L),
-        json.getString("reconciledBy"));
+        json.getString("reconciledBy"),
+        json.getLong("approvalWaitMs", 0L));
   }
 }

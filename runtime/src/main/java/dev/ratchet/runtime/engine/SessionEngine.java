@@ -382,7 +382,7 @@ public final class SessionEngine {
     List<Future<CallResult>> all = new ArrayList<>();
     for (CallSlot slot : slots) {
       all.add(slot.done.future());
-      slot.startedAt = System.currentTimeMillis();
+      beginRunning(slot);
       if (slot.prior.isDone()) {
         slot.done.complete(slot.prior.record());
         if (slot.isWrite() && slot.prior.record().outcome() != Outcome.SUCCEEDED) {
@@ -435,7 +435,51 @@ public final class SessionEngine {
       complete(run, slot, Outcome.FAILED, null, notRun(slot.problem), 0, false, null);
       return;
     }
-    attempt(run, slot, 1, false, null);
+    if (slot.prior.approval() == null && slot.askReason() == null) {
+      attempt(run, slot, 1, false, null);
+      return;
+    }
+    // a read that asks waits for its own decision only: the other reads of the turn run meanwhile
+    approval(run, slot).onComplete(ar -> {
+      beginRunning(slot);
+      if (ar.failed()) {
+        slot.done.tryFail(ar.cause());
+      } else if (ar.result() != null && !ar.result().approved()) {
+        complete(run, slot, Outcome.FAILED, null, refused(ar.result()), 0, false, ar.result());
+      } else {
+        attempt(run, slot, 1, false, ar.result());
+      }
+    });
+  }
+
+  /**
+   * Marks when a call starts running, so that its duration leaves out its wait in the write queue
+   * and for approval. A write journaled as started before a restart ran since that start.
+   */
+  private static void beginRunning(CallSlot slot) {
+    if (!slot.prior.wasStarted() || slot.prior.startedAt() <= 0) {
+      slot.startedAt = System.currentTimeMillis();
+    } else {
+      slot.startedAt = slot.prior.startedAt();
+    }
+  }
+
+  /** How long a call waited for its decision, from the request to the decision (across restarts too). */
+  private static long approvalWait(ApprovalRecord approval) {
+    return approval == null || approval.decidedAt() <= 0 || approval.requestedAt() <= 0 ? 0
+        : Math.max(0, approval.decidedAt() - approval.requestedAt());
+  }
+
+  /**
+   * The error of a call a person refused or whose approval expired (rule 4): it did not run, and
+   * nothing invites calling it again, since that is what was refused.
+   */
+  private static String refused(ApprovalRecord approval) {
+    if ("expired".equals(approval.status())) {
+      return "the tool did not run: its approval expired before anyone decided";
+    }
+    return "the tool did not run because a person refused it: rejected by " + approval.approver()
+        + (approval.reason() == null || approval.reason().isEmpty() ? "" : ": " + approval.reason());
   }
 
   private void enqueueWrite(TurnRun run, CallSlot slot) {
@@ -463,7 +507,7 @@ public final class SessionEngine {
   }
 
   private void runWrite(TurnRun run, CallSlot slot) {
-    slot.startedAt = System.currentTimeMillis();
+    beginRunning(slot);
     if (run.writesStopped) {
       complete(run, slot, Outcome.FAILED, null, CallResult.NOT_RUN_PREFIX + ": an earlier write of this turn ("
           + run.stoppedBy + ") did not succeed, so this write was skipped", 0, true, slot.prior.approval());
@@ -479,11 +523,11 @@ public final class SessionEngine {
         return;
       }
       ApprovalRecord approval = ar.result();
+      if (approval != null) {
+        beginRunning(slot);
+      }
       if (approval != null && !approval.approved()) {
-        String why = "expired".equals(approval.status()) ? "approval expired"
-            : "rejected by " + approval.approver() + (approval.reason() == null || approval.reason().isEmpty()
-            ? "" : ": " + approval.reason());
-        complete(run, slot, Outcome.FAILED, null, CallResult.NOT_RUN_PREFIX + ": " + why, 0, false, approval);
+        complete(run, slot, Outcome.FAILED, null, refused(approval), 0, false, approval);
         return;
       }
       if (slot.effectClass() == EffectClass.NON_IDEMPOTENT_WRITE) {
@@ -736,7 +780,7 @@ public final class SessionEngine {
     }
     CallResult record = new CallResult(slot.index, slot.callId, slot.call.name(), slot.call.modelCallId(),
         slot.effectClass(), outcome, value, error, attempts, skipped, truncated, approval,
-        System.currentTimeMillis() - slot.startedAt, null);
+        Math.max(0, System.currentTimeMillis() - slot.startedAt), null, approvalWait(approval));
     if (slot.isWrite() && outcome != Outcome.SUCCEEDED && !skipped) {
       stopWrites(run, slot);
     }

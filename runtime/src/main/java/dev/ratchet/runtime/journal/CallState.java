@@ -8,9 +8,15 @@ import dev.ratchet.runtime.CallResult;
  * started, and its approval.
  *
  * @param state {@code new}, {@code started}, {@code awaiting_approval} or {@code done}
+ * @param startedAt when its latest attempt was journaled as started, 0 when none was
  */
 public record CallState(String callId, String state, CallResult record, int attempts, ApprovalRecord approval,
-                        String argumentsHash, long expiresAt) {
+                        String argumentsHash, long expiresAt, long startedAt) {
+
+  public CallState(String callId, String state, CallResult record, int attempts, ApprovalRecord approval,
+                   String argumentsHash, long expiresAt) {
+    this(callId, state, record, attempts, approval, argumentsHash, expiresAt, 0);
+  }
 
   public boolean isDone() {
     return record != null;

@@ -414,7 +414,7 @@ public final class InMemoryJournal implements SessionJournal {
       CallResult updated = new CallResult(r.index(), r.callId(), r.tool(), r.modelCallId(), r.effectClass(),
           outcome, r.result(), note == null ? r.error() : r.error() == null ? "reconciled: " + note
           : r.error() + " (reconciled: " + note + ")", r.attempts(), r.skipped(), r.truncated(), r.approval(),
-          r.durationMillis(), who);
+          r.durationMillis(), who, r.approvalWaitMillis());
       String turnId = c.turn == null ? "" : c.turn;
       TurnEntry t = s.turns.get(turnId);
       if (t != null && t.spec != null && "completed".equals(t.status) && t.results == null) {

@@ -106,7 +106,7 @@ final class MemoryReads {
           c.requestedAt, c.approver, c.approvalReason, c.decidedAt);
     }
     return new CallState(callId, record != null ? "done" : c.state, record, c.attempts, approval, c.argumentsHash,
-        c.expiresAt);
+        c.expiresAt, c.startedAt == null ? 0 : c.startedAt);
   }
 
   /** What the Redis journal's reads add to an event: a submitted turn's spec, a completed call's first record. */

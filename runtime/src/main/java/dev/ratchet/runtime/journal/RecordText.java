@@ -114,6 +114,9 @@ final class RecordText {
     JsonText.name(sb, "attempts").append(r.attempts());
     JsonText.name(sb, "skipped").append(r.skipped());
     JsonText.name(sb, "durationMs").append(r.durationMillis());
+    if (r.approvalWaitMillis() > 0) {
+      JsonText.name(sb, "approvalWaitMs").append(r.approvalWaitMillis());
+    }
     if (r.effectClass() != null) {
       JsonText.name(sb, "effectClass");
       JsonText.string(sb, r.effectClass().wireName());

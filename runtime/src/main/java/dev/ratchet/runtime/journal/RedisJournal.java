@@ -345,7 +345,7 @@ public final class RedisJournal implements SessionJournal {
           CallResult updated = new CallResult(r.index(), r.callId(), r.tool(), r.modelCallId(), r.effectClass(),
               outcome, r.result(), note == null ? r.error() : r.error() == null ? "reconciled: " + note
               : r.error() + " (reconciled: " + note + ")", r.attempts(), r.skipped(), r.truncated(), r.approval(),
-              r.durationMillis(), who);
+              r.durationMillis(), who, r.approvalWaitMillis());
           JsonObject event = new JsonObject().put("outcome", outcome.wireName()).put("by", who).put("note", note);
           String turnId = call.get(1) == null ? "" : call.get(1).toString();
           return reconciledTurnKeys(sessionId, turnId).compose(turnKeys -> {

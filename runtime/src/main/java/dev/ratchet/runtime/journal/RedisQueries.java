@@ -133,7 +133,7 @@ final class RedisQueries {
     return Request.cmd(Command.HMGET).arg(keys.call(sessionId, callId))
         .arg("state").arg("record").arg("attempts").arg("approvalStatus").arg("approvalRequest")
         .arg("approver").arg("approvalReason").arg("decidedAt").arg("argumentsHash").arg("expiresAt")
-        .arg("requestedAt");
+        .arg("requestedAt").arg("startedAt");
   }
 
   private static CallState callStateOf(String callId, Response r) {
@@ -151,7 +151,7 @@ final class RedisQueries {
     }
     return new CallState(callId, record != null ? "done" : r.get(0).toString(), record,
         r.get(2) == null ? 0 : r.get(2).toInteger(), approval, str(r.get(8)),
-        r.get(9) == null ? 0 : r.get(9).toLong());
+        r.get(9) == null ? 0 : r.get(9).toLong(), r.get(11) == null ? 0 : r.get(11).toLong());
   }
 
   /** Pending approvals across sessions, oldest first. */

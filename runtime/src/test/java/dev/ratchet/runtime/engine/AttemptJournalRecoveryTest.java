@@ -171,6 +171,50 @@ class AttemptJournalRecoveryTest {
   }
 
   @Test
+  void attemptsAreNumberedTruthfullyAfterARecoveryResend() {
+    List<ToolInvocation> before = new CopyOnWriteArrayList<>();
+    List<ToolInvocation> after = new CopyOnWriteArrayList<>();
+    Node first = start("node-1", new WriteTool(EffectClass.IDEMPOTENT_WRITE, false, inv -> {
+      before.add(inv);
+      return Promise.<ToolResult>promise().future();
+    }));
+    first.engine().submit(turn());
+    Await.until(() -> before.size() == 1, 10);
+    first.vertx().close();
+
+    CallResult r = await(start("node-2", new WriteTool(EffectClass.IDEMPOTENT_WRITE, false, inv -> {
+      after.add(inv);
+      return Future.succeededFuture(ToolResult.success(new JsonObject()));
+    })).engine().submit(turn())).call(0);
+
+    assertThat(before).extracting(ToolInvocation::attempt).containsExactly(1);
+    assertThat(after).extracting(ToolInvocation::attempt).containsExactly(2);
+    assertThat(after.get(0).idempotencyKey()).isEqualTo(before.get(0).idempotencyKey());
+    assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(r.attempts()).isEqualTo(2);
+  }
+
+  @Test
+  void anOutcomeUnknownCallShowsHowLongItWasInFlight() throws InterruptedException {
+    AtomicInteger sent = new AtomicInteger();
+    Node first = start("node-1", new WriteTool(EffectClass.NON_IDEMPOTENT_WRITE, false, inv -> {
+      sent.incrementAndGet();
+      return Promise.<ToolResult>promise().future();
+    }));
+    first.engine().submit(turn());
+    Await.until(() -> sent.get() == 1, 10);
+    Thread.sleep(600);
+    first.vertx().close();
+
+    CallResult r = await(start("node-2", new WriteTool(EffectClass.NON_IDEMPOTENT_WRITE, false,
+        inv -> Future.succeededFuture(ToolResult.success(new JsonObject())))).engine().submit(turn())).call(0);
+
+    assertThat(r.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
+    assertThat(r.attempts()).isEqualTo(1);
+    assertThat(r.durationMillis()).isGreaterThanOrEqualTo(600);
+  }
+
+  @Test
   void anIdempotentWriteWhoseWholeBudgetWasSentBeforeARestartIsNotSentAgain() {
     AtomicInteger sent = new AtomicInteger();
     Node first = start("node-1", new WriteTool(EffectClass.IDEMPOTENT_WRITE, false, inv -> {

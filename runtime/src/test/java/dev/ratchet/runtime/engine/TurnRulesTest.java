@@ -254,6 +254,101 @@ class TurnRulesTest {
   }
 
   @Test
+  void readThatNeedsApprovalWaitsForItsOwnDecisionWithoutHoldingUpOtherReads() {
+    FunctionToolSource source = FunctionToolSource.create("t")
+        .tool(read("look"))
+        .tool(read("export").approval(ApprovalRule.always()));
+    SessionEngine engine = h.engine(source, EngineOptions.DEFAULT);
+    Future<TurnResult> pending = engine.submit(new Turn("t1", List.of(call("export", "1"), call("look", "1"))));
+    ApprovalRequest request = h.pendingFor(1).get(0);
+    assertThat(request.tool()).isEqualTo("export");
+    assertThat(provider.order).containsExactly("look");
+    assertThat(pending.isComplete()).isFalse();
+
+    await(engine.decide(ApprovalDecision.approve(request, "alice", "fine")));
+    TurnResult result = await(pending);
+    assertThat(provider.order).containsExactly("look", "export");
+    assertThat(result.call(0).outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(result.call(0).approval().approver()).isEqualTo("alice");
+    assertThat(result.call(1).outcome()).isEqualTo(Outcome.SUCCEEDED);
+  }
+
+  @Test
+  void aRejectedReadFailsWithTheReason() {
+    FunctionToolSource source = FunctionToolSource.create("t")
+        .tool(read("export").approval(ApprovalRule.always()))
+        .tool(read("look"));
+    SessionEngine engine = h.engine(source, EngineOptions.DEFAULT);
+    Future<TurnResult> pending = engine.submit(new Turn("t1", List.of(call("export", "1"), call("look", "1"))));
+    await(engine.decide(ApprovalDecision.reject(h.pendingFor(1).get(0), "bob", "contains personal data")));
+    TurnResult result = await(pending);
+    assertThat(result.call(0).outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(result.call(0).error()).contains("refused").contains("rejected by bob: contains personal data")
+        .doesNotContain("safe to call again");
+    assertThat(result.call(0).approval().status()).isEqualTo("rejected");
+    assertThat(result.call(1).outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(provider.order).containsExactly("look");
+  }
+
+  @Test
+  void aPredicateThatThrowsAnErrorMeansAsk() {
+    FunctionToolSource source = FunctionToolSource.create("t")
+        .tool(write("refund", EffectClass.IDEMPOTENT_WRITE).approval(ApprovalRule.when(args -> {
+          throw new StackOverflowError();
+        })))
+        .tool(read("look").approval(ApprovalRule.when(args -> {
+          throw new AssertionError("broken predicate");
+        })));
+    SessionEngine engine = h.engine(source, EngineOptions.DEFAULT);
+    Future<TurnResult> pending = engine.submit(new Turn("t1", List.of(call("refund", "1"), call("look", "1"))));
+    List<ApprovalRequest> requests = h.pendingFor(2);
+    assertThat(requests).extracting(ApprovalRequest::askedBecause).allMatch(why -> why.contains("predicate failed"));
+    assertThat(provider.order).isEmpty();
+    for (ApprovalRequest request : requests) {
+      await(engine.decide(ApprovalDecision.approve(request, "alice", null)));
+    }
+    TurnResult result = await(pending);
+    assertThat(result.call(0).outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(result.call(1).outcome()).isEqualTo(Outcome.SUCCEEDED);
+  }
+
+  @Test
+  void aRejectedWriteSaysAPersonRefusedItAndNothingAboutCallingAgain() {
+    FunctionToolSource source = FunctionToolSource.create("t")
+        .tool(write("cancel", EffectClass.NON_IDEMPOTENT_WRITE).approval(ApprovalRule.always()))
+        .tool(write("note", EffectClass.NON_IDEMPOTENT_WRITE));
+    SessionEngine engine = h.engine(source, EngineOptions.DEFAULT);
+    Future<TurnResult> pending = engine.submit(new Turn("t1", List.of(call("cancel", "1"), call("note", "1"))));
+    await(engine.decide(ApprovalDecision.reject(h.pendingFor(1).get(0), "bob", "not this customer")));
+    TurnResult result = await(pending);
+    assertThat(result.call(0).error())
+        .isEqualTo("the tool did not run because a person refused it: rejected by bob: not this customer");
+    assertThat(result.call(1).skipped()).isTrue();
+    assertThat(result.call(1).error()).startsWith("the tool did not run, so it is safe to call again");
+  }
+
+  @Test
+  void aCallThatWaitedForApprovalShowsTheWaitApartFromItsRun() throws InterruptedException {
+    FunctionToolSource source = FunctionToolSource.create("t")
+        .tool(write("refund", EffectClass.IDEMPOTENT_WRITE).approval(ApprovalRule.always()))
+        .tool(read("export").approval(ApprovalRule.always()));
+    SessionEngine engine = h.engine(source, EngineOptions.DEFAULT);
+    Future<TurnResult> pending = engine.submit(new Turn("t1", List.of(call("refund", "1"), call("export", "1"))));
+    List<ApprovalRequest> requests = h.pendingFor(2);
+    Thread.sleep(800);
+    for (ApprovalRequest request : requests) {
+      await(engine.decide(ApprovalDecision.approve(request, "alice", null)));
+    }
+    TurnResult result = await(pending);
+    for (CallResult r : result.calls()) {
+      assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
+      assertThat(r.approvalWaitMillis()).isGreaterThanOrEqualTo(800);
+      assertThat(r.durationMillis()).isLessThan(500);
+      assertThat(r.toJson().getLong("approvalWaitMs")).isEqualTo(r.approvalWaitMillis());
+    }
+  }
+
+  @Test
   void aFailedWriteSkipsEveryLaterWriteOfItsTurnWithTheSafeToCallAgainMessage() {
     FunctionToolSource source = FunctionToolSource.create("t")
         .tool(FunctionToolSource.define("charge", EffectClass.NON_IDEMPOTENT_WRITE).schema(ORDER_SCHEMA)

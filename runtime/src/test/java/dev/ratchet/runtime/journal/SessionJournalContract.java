@@ -497,6 +497,26 @@ public abstract class SessionJournalContract {
   }
 
   @Test
+  void aStartedCallKnowsWhenItStartedAndItsAttemptAndSoDoesItsRecord() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallId id = t.callId(sessionId, 0);
+    long before = System.currentTimeMillis();
+    await(journal.callStarted(sessionId, epoch, "t1", id, 2, new JsonObject()));
+    CallState state = await(journal.callState(sessionId, id));
+    assertThat(state.attempts()).isEqualTo(2);
+    assertThat(state.startedAt()).isBetween(before - 1_000, System.currentTimeMillis() + 1_000);
+    assertThat(await(journal.inflightTurns(sessionId)).get(0).calls().get(id.value()).startedAt())
+        .isEqualTo(state.startedAt());
+
+    CallResult done = new CallResult(0, id, "a", null, EffectClass.IDEMPOTENT_WRITE, Outcome.SUCCEEDED, "ok", null,
+        2, false, false, null, 5, null, 900);
+    await(journal.callCompleted(sessionId, epoch, "t1", done));
+    assertThat(await(journal.callState(sessionId, id)).record().approvalWaitMillis()).isEqualTo(900);
+  }
+
+  @Test
   void startingACallThatAlreadyHasAnOutcomeAnswersThatOutcomeAndStartsNothing() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");

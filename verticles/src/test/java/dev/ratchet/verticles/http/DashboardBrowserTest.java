@@ -109,6 +109,8 @@ class DashboardBrowserTest {
         .contains("photo of the damage checked");
     assertThat(call.findElement(By.cssSelector(".attempts")).getText()).isEqualTo("1");
     assertThat(call.findElement(By.cssSelector(".duration")).getText()).endsWith("s");
+    // the time the write waited for ana is shown apart from the time it ran
+    assertThat(call.findElement(By.cssSelector(".approval-wait")).getText()).endsWith("s");
     assertThat(shop.writes).contains(args);
     // the session belongs to the agent token that created it (no resourceId configured: its name)
     assertThat(browser.driver.findElement(By.cssSelector("#view p.muted")).getText()).contains("caller support-bot");

@@ -47,7 +47,7 @@ class TimelineTest {
         .put("approver", "ana").put("reason", "ok")));
     more.add(event("call.started", "t1", call, 1510, new JsonObject().put("attempt", 1)));
     more.add(event("call.completed", "t1", call, 1600, new JsonObject().put("outcome", "succeeded")
-        .put("attempts", 1).put("durationMs", 90).put("skipped", false)));
+        .put("attempts", 1).put("durationMs", 90).put("approvalWaitMs", 500).put("skipped", false)));
     more.add(event("turn.completed", "t1", null, 1610, new JsonObject().put("results", new JsonArray()
         .add(new JsonObject().put("callId", call).put("result", new JsonObject().put("done", true))))));
     JsonObject turn = Timeline.build("s", new JsonObject(), more).getJsonArray("turns").getJsonObject(0);
@@ -57,6 +57,7 @@ class TimelineTest {
     assertThat(done.getJsonObject("approval").getString("approver")).isEqualTo("ana");
     assertThat(done.getJsonArray("attempts")).hasSize(1);
     assertThat(done.getLong("durationMs")).isEqualTo(90);
+    assertThat(done.getLong("approvalWaitMs")).isEqualTo(500);
     assertThat(done.getJsonObject("result")).isEqualTo(new JsonObject().put("done", true));
   }
 

@@ -158,6 +158,9 @@ public final class Timeline {
     call.put("status", record.getString("outcome")).put("skipped", record.getBoolean("skipped", false))
         .put("attemptCount", record.getInteger("attempts", 0)).put("durationMs", record.getLong("durationMs", 0L))
         .put("completedAt", at);
+    if (record.getLong("approvalWaitMs", 0L) > 0) {
+      call.put("approvalWaitMs", record.getLong("approvalWaitMs"));
+    }
     if (record.getString("effectClass") != null) {
       call.put("effectClass", record.getString("effectClass"));
     }
