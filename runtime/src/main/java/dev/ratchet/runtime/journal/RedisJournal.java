@@ -75,8 +75,8 @@ public final class RedisJournal implements SessionJournal {
   /** Takes ownership of a session and returns its new fencing epoch. */
   @Override
   public Future<Long> claim(String sessionId, String owner) {
-    return run(Script.CLAIM, List.of(keys.meta(sessionId), keys.events(sessionId)),
-        List.of(owner, now())).map(Response::toLong);
+    return run(Script.CLAIM_AND_LOAD, List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
+        List.of(owner, now(), keys.turn(sessionId, ""))).map(r -> r.get(0).toLong());
   }
 
   /**
@@ -194,12 +194,7 @@ public final class RedisJournal implements SessionJournal {
   /** Journals a terminal outcome once (J1); answers the record that is journaled, which may be an earlier one. */
   @Override
   public Future<CallResult> callCompleted(String sessionId, long epoch, String turnId, CallResult record) {
-    String resultText = record.result() == null ? null : Json.encode(record.result());
-    return run(Script.CALL_COMPLETED,
-        List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, record.callId().value())),
-        List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(),
-            RecordText.full(record, resultText), now(), RecordText.completedEvent(record, resultText)))
-        .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : record);
+    return callsCompleted(sessionId, epoch, turnId, List.of(record), null).map(c -> c.records().get(0));
   }
 
   @Override

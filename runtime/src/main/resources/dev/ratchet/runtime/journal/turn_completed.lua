@@ -3,9 +3,6 @@
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] results (json)  ARGV[4] now
 -- ARGV[5] the turn.completed event data (json: the turn and each call's outcome; the turn's hash
 -- and each call's hash hold the records)
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
-  return redis.error_reply('FENCED session owned by a newer epoch')
-end
 local status = redis.call('HMGET', KEYS[3], 'status', 'results')
 if status[1] == 'completed' then
   return {'done', status[2]}
