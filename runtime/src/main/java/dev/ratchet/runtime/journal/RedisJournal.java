@@ -46,15 +46,33 @@ public final class RedisJournal implements SessionJournal {
     this.diagnostics = new RedisDiagnostics(redis, keys);
   }
 
-  /** Connects and loads the journal's scripts. */
+  /** The layout of the keys this journal writes and reads, kept under {@link JournalKeys#layout()}. */
+  static final String LAYOUT = "1";
+
+  /**
+   * Connects, loads the journal's scripts and checks the journal's layout: a journal with no layout
+   * key (a new one, or one written before the key existed, which has this layout) gets this one; a
+   * journal of another layout is refused rather than misread.
+   */
   public static Future<RedisJournal> open(Vertx vertx, JournalOptions options) {
     RedisJournal journal = new RedisJournal(vertx, options);
     return journal.redis.load()
+        .recover(err -> Future.failedFuture(RedisConnections.unavailable("cannot open the journal at "
+            + RedisConnections.redactUrl(options.redisUrl()), err)))
+        .compose(v -> journal.checkLayout())
         .map(journal)
-        .recover(err -> {
-          journal.close();
-          return Future.failedFuture(RedisConnections.unavailable("cannot open the journal at "
-              + RedisConnections.redactUrl(options.redisUrl()), err));
+        .onFailure(err -> journal.close());
+  }
+
+  private Future<Void> checkLayout() {
+    String key = keys.layout();
+    return redis.pipeline(List.of(Request.cmd(Command.SET).arg(key).arg(LAYOUT).arg("NX"), Request.cmd(Command.GET).arg(key)))
+        .recover(err -> Future.failedFuture(RedisConnections.unavailable("cannot read the journal's layout", err)))
+        .compose(replies -> {
+          String found = replies.get(1) == null ? null : replies.get(1).toString();
+          return LAYOUT.equals(found) ? Future.succeededFuture()
+              : Future.failedFuture(new RatchetException("JOURNAL_LAYOUT", "this journal was written by layout " + found
+                  + "; this Ratchet reads layout " + LAYOUT + " (key " + key + ")"));
         });
   }
 

@@ -3,6 +3,7 @@ package dev.ratchet.runtime.journal;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static dev.ratchet.runtime.testing.Await.await;
+import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The journal TCK against real Redis, and what the Redis journal adds: its layout, its scripts, its connections. */
@@ -140,6 +142,39 @@ class RedisJournalContractTest extends SessionJournalContract {
   }
 
   @Test
+  void aNewJournalIsMarkedWithTheLayoutItWrites() {
+    String prefix = REDIS.keyPrefix() + "-new";
+    RedisJournal opened = await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(prefix)));
+    opened.close();
+    assertThat(await(redis().send(Request.cmd(Command.GET).arg(prefix + ":layout"))).toString()).isEqualTo("1");
+  }
+
+  @Test
+  void aJournalWithSessionsButNoLayoutMarkIsReadAsTheLayoutItWasWrittenWith() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    await(journal.submitTurn(sessionId, epoch, AGENT, turn("t1", "a")));
+    await(redis().send(Request.cmd(Command.DEL).arg(REDIS.keyPrefix() + ":layout")));
+
+    RedisJournal reopened = await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
+    try {
+      assertThat(await(reopened.inflightTurns(sessionId))).hasSize(1);
+    } finally {
+      reopened.close();
+    }
+    assertThat(await(redis().send(Request.cmd(Command.GET).arg(REDIS.keyPrefix() + ":layout"))).toString()).isEqualTo("1");
+  }
+
+  @Test
+  void aJournalOfAnotherLayoutIsRefusedWithAClearErrorAndLeftAsItIs() {
+    String prefix = REDIS.keyPrefix() + "-other";
+    await(redis().send(Request.cmd(Command.SET).arg(prefix + ":layout").arg("2")));
+    Throwable err = failure(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(prefix)));
+    assertThat(((RatchetException) err).code()).isEqualTo("JOURNAL_LAYOUT");
+    assertThat(err.getMessage()).contains("this journal was written by layout 2; this Ratchet reads layout 1");
+    assertThat(await(redis().send(Request.cmd(Command.GET).arg(prefix + ":layout"))).toString()).isEqualTo("2");
+  }
+
+  @Test
   void aFlushedScriptCacheFallsBackToEval() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     await(redis().send(Request.cmd(Command.SCRIPT).arg("FLUSH")));
@@ -169,7 +204,7 @@ class RedisJournalContractTest extends SessionJournalContract {
       r.get(1).forEach(k -> keys.add(k.toString()));
     } while (!"0".equals(cursor));
 
-    List<String> global = List.of(prefix + ":active", prefix + ":approvals", prefix + ":sessions");
+    List<String> global = List.of(prefix + ":active", prefix + ":approvals", prefix + ":sessions", prefix + ":layout");
     List<String> mine = keys.stream().filter(k -> !global.contains(k) && k.contains(sessionId)).toList();
     assertThat(mine).hasSizeGreaterThanOrEqualTo(5);
     assertThat(mine).allSatisfy(k -> assertThat(k).startsWith(prefix + ":{" + sessionId + "}:"));
