@@ -30,10 +30,6 @@ end
 -- the record as first journaled stays, for the call.completed event that refers to it
 redis.call('HSETNX', KEYS[3], 'completedRecord', fields[1])
 redis.call('HSET', KEYS[3], 'record', ARGV[3], 'reconciledAt', ARGV[4])
--- calls completed by earlier releases also carry their outcome as a field of its own
-if redis.call('HEXISTS', KEYS[3], 'outcome') == 1 then
-  redis.call('HSET', KEYS[3], 'outcome', ARGV[2])
-end
 redis.call('XADD', KEYS[2], '*', 'type', 'call.reconciled', 'turn', fields[2] or '', 'call', ARGV[1], 'at', ARGV[4],
   'data', ARGV[5])
 return {'ok'}
