@@ -51,8 +51,8 @@ public final class RedisJournal implements SessionJournal {
 
   /**
    * Connects, loads the journal's scripts and checks the journal's layout: a journal with no layout
-   * key (a new one, or one written before the key existed, which has this layout) gets this one; a
-   * journal of another layout is refused rather than misread.
+   * key gets this one (every journal without the key has it), a journal of another layout is
+   * refused rather than misread.
    */
   public static Future<RedisJournal> open(Vertx vertx, JournalOptions options) {
     RedisJournal journal = new RedisJournal(vertx, options);
