@@ -182,13 +182,23 @@ public final class RedisJournal implements SessionJournal {
   /** Journals a turn's results (J7); answers the results journaled first if the turn was already completed. */
   @Override
   public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
-    List<String> records = new ArrayList<>(result.calls().size());
-    result.calls().forEach(c -> records.add(RecordText.full(c, null)));
-    String results = RecordText.turnResult(result.sessionId(), result.turnId(), records);
-    return run(Script.TURN_COMPLETED,
-        List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
-            keys.inflight(sessionId)),
-        List.of(String.valueOf(epoch), result.turnId(), results, now(), RecordText.turnSummary(result)))
+    List<String> keyList = new ArrayList<>(4 + result.calls().size());
+    keyList.addAll(List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
+        keys.inflight(sessionId)));
+    List<String> args = new ArrayList<>(5 + result.calls().size());
+    args.addAll(List.of(String.valueOf(epoch), result.turnId(),
+        RecordText.turnHead(result.sessionId(), result.turnId(), 0).toString(), now(), RecordText.turnSummary(result)));
+    // readers put a turn's results together from its calls in the model's order: only results in that
+    // order may be left to them
+    boolean inOrder = true;
+    for (int i = 0; i < result.calls().size(); i++) {
+      CallResult c = result.calls().get(i);
+      inOrder &= c.index() == i;
+      keyList.add(keys.call(sessionId, c.callId().value()));
+      args.add(RecordText.full(c, null));
+    }
+    List<String> turnKeys = inOrder ? keyList : keyList.subList(0, 4);
+    return run(Script.TURN_COMPLETED, turnKeys, args)
         .compose(r -> !"done".equals(r.get(0).toString()) ? Future.succeededFuture(result)
             : r.get(1) == null || r.get(1).toString().isEmpty() ? turnResult(sessionId, result.turnId())
             : Future.succeededFuture(TurnResult.fromJson(new JsonObject(r.get(1).toString()))));

@@ -1,6 +1,6 @@
 -- Records a person's finding for an outcome_unknown call after checking the provider. The caller
 -- builds the updated record; this script only lets it replace a record that is still unknown.
--- A turn completed by a group commit keeps no copy of its calls' records; before one of them changes,
+-- A completed turn keeps no copy of its calls' records; before one of them changes,
 -- the turn's results as first journaled (J7) are copied into the turn, so that the turn answers a
 -- resubmission as it answered first.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] call  KEYS[4] the call's turn (optional), then the call key

@@ -175,4 +175,36 @@ class RedisJournalContractTest extends SessionJournalContract {
     assertThat(copy).isNull();
     assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(result.toJson());
   }
+
+  @Test
+  void aTurnCompletedAfterItsCallsIsKeptAsAGroupCommitKeepsIt() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a", "b");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallResult a = record(t, 0, Outcome.SUCCEEDED, "x", null);
+    CallResult b = record(t, 1, Outcome.SUCCEEDED, "y", null);
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), null));
+    TurnResult result = new TurnResult(sessionId, "t1", List.of(a, b));
+    await(journal.turnCompleted(sessionId, epoch, result));
+
+    Response copy = await(redis().send(Request.cmd(Command.HGET)
+        .arg(new JournalKeys(REDIS.keyPrefix()).turn(sessionId, "t1")).arg("results")));
+    assertThat(copy).isNull();
+    assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(result.toJson());
+  }
+
+  @Test
+  void aTurnCompletedAfterOneOfItsCallsWasReconciledKeepsTheResultsItDelivered() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null));
+    await(journal.reconcile(sessionId, t.callId(sessionId, 0), Outcome.SUCCEEDED, "ops", "found at the provider"));
+    TurnResult delivered = new TurnResult(sessionId, "t1", List.of(unknown));
+    await(journal.turnCompleted(sessionId, epoch, delivered));
+
+    assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(delivered.toJson());
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).results().toJson()).isEqualTo(delivered.toJson());
+  }
 }
