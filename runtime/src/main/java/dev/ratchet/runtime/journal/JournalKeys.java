@@ -74,6 +74,11 @@ final class JournalKeys {
     return prefix + ":approvals";
   }
 
+  /** The version of the key layout the journal was written with (RedisJournal.LAYOUT). */
+  String layout() {
+    return prefix + ":layout";
+  }
+
   /** All sessions, scored by last activity. */
   String recentSessions() {
     return prefix + ":sessions";

@@ -16,34 +16,42 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The journal's state transitions, one Lua script each. Scripts are loaded once at start and run
- * by SHA; a server that lost its script cache (restart, failover) gets the script body again.
+ * The journal's state transitions, one Lua script each; the fenced ones start with fence.lua.
+ * Scripts are loaded once at start and run by SHA; a server that lost its script cache (restart, failover) gets the script body again.
  */
 final class LuaScripts {
 
   /** One script per state transition. */
   enum Script {
-    CLAIM("claim.lua"),
-    CLAIM_AND_LOAD("claim_and_load.lua"),
-    SUBMIT_TURN("submit_turn.lua"),
-    CALL_STARTED("call_started.lua"),
-    CALL_COMPLETED("call_completed.lua"),
-    CALLS_COMPLETED("calls_completed.lua"),
-    APPEND_EVENT("append_event.lua"),
-    APPROVAL_REQUESTED("approval_requested.lua"),
-    APPROVAL_DECIDED("approval_decided.lua"),
-    TURN_COMPLETED("turn_completed.lua"),
-    CALL_RECONCILED("call_reconciled.lua"),
-    MESSAGE_USER("message_user.lua"),
-    MODEL_RESPONSE("model_response.lua"),
-    MESSAGE_ASSISTANT("message_assistant.lua");
+    CLAIM_AND_LOAD("claim_and_load.lua", false),
+    SUBMIT_TURN("submit_turn.lua", true),
+    CALL_STARTED("call_started.lua", true),
+    CALLS_COMPLETED("calls_completed.lua", true),
+    APPEND_EVENT("append_event.lua", true),
+    APPROVAL_REQUESTED("approval_requested.lua", true),
+    APPROVAL_DECIDED("approval_decided.lua", false),
+    TURN_COMPLETED("turn_completed.lua", true),
+    CALL_RECONCILED("call_reconciled.lua", false),
+    MESSAGE_USER("message_user.lua", true),
+    MODEL_RESPONSE("model_response.lua", true),
+    MESSAGE_ASSISTANT("message_assistant.lua", true);
 
     final String file;
+    /** Whether the script runs only under the session's current epoch (fence.lua goes first). */
+    final boolean fenced;
 
-    Script(String file) {
+    Script(String file, boolean fenced) {
       this.file = file;
+      this.fenced = fenced;
     }
   }
+
+  /**
+   * The epoch check (J4) shared by every fenced script, prepended when the scripts are read: each
+   * script stays one body, loaded and run by SHA as before, and Redis 6.2 (no FUNCTION libraries)
+   * runs it unchanged.
+   */
+  static final String FENCE = "fence.lua";
 
   private final Supplier<Redis> redis;
   private final Map<Script, String> bodies = new EnumMap<>(Script.class);
@@ -51,8 +59,9 @@ final class LuaScripts {
 
   LuaScripts(Supplier<Redis> redis) {
     this.redis = redis;
+    String fence = read(FENCE);
     for (Script s : Script.values()) {
-      bodies.put(s, read(s.file));
+      bodies.put(s, s.fenced ? fence + read(s.file) : read(s.file));
     }
   }
 

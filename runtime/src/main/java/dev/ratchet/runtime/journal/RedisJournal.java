@@ -46,15 +46,33 @@ public final class RedisJournal implements SessionJournal {
     this.diagnostics = new RedisDiagnostics(redis, keys);
   }
 
-  /** Connects and loads the journal's scripts. */
+  /** The layout of the keys this journal writes and reads, kept under {@link JournalKeys#layout()}. */
+  static final String LAYOUT = "1";
+
+  /**
+   * Connects, loads the journal's scripts and checks the journal's layout: a journal with no layout
+   * key gets this one (every journal without the key has it), a journal of another layout is
+   * refused rather than misread.
+   */
   public static Future<RedisJournal> open(Vertx vertx, JournalOptions options) {
     RedisJournal journal = new RedisJournal(vertx, options);
     return journal.redis.load()
+        .recover(err -> Future.failedFuture(RedisConnections.unavailable("cannot open the journal at "
+            + RedisConnections.redactUrl(options.redisUrl()), err)))
+        .compose(v -> journal.checkLayout())
         .map(journal)
-        .recover(err -> {
-          journal.close();
-          return Future.failedFuture(RedisConnections.unavailable("cannot open the journal at "
-              + RedisConnections.redactUrl(options.redisUrl()), err));
+        .onFailure(err -> journal.close());
+  }
+
+  private Future<Void> checkLayout() {
+    String key = keys.layout();
+    return redis.pipeline(List.of(Request.cmd(Command.SET).arg(key).arg(LAYOUT).arg("NX"), Request.cmd(Command.GET).arg(key)))
+        .recover(err -> Future.failedFuture(RedisConnections.unavailable("cannot read the journal's layout", err)))
+        .compose(replies -> {
+          String found = replies.get(1) == null ? null : replies.get(1).toString();
+          return LAYOUT.equals(found) ? Future.succeededFuture()
+              : Future.failedFuture(new RatchetException("JOURNAL_LAYOUT", "this journal was written by layout " + found
+                  + "; this Ratchet reads layout " + LAYOUT + " (key " + key + ")"));
         });
   }
 
@@ -75,8 +93,8 @@ public final class RedisJournal implements SessionJournal {
   /** Takes ownership of a session and returns its new fencing epoch. */
   @Override
   public Future<Long> claim(String sessionId, String owner) {
-    return run(Script.CLAIM, List.of(keys.meta(sessionId), keys.events(sessionId)),
-        List.of(owner, now())).map(Response::toLong);
+    return run(Script.CLAIM_AND_LOAD, List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
+        List.of(owner, now(), keys.turn(sessionId, ""))).map(r -> r.get(0).toLong());
   }
 
   /**
@@ -164,13 +182,23 @@ public final class RedisJournal implements SessionJournal {
   /** Journals a turn's results (J7); answers the results journaled first if the turn was already completed. */
   @Override
   public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
-    List<String> records = new ArrayList<>(result.calls().size());
-    result.calls().forEach(c -> records.add(RecordText.full(c, null)));
-    String results = RecordText.turnResult(result.sessionId(), result.turnId(), records);
-    return run(Script.TURN_COMPLETED,
-        List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
-            keys.inflight(sessionId)),
-        List.of(String.valueOf(epoch), result.turnId(), results, now(), RecordText.turnSummary(result)))
+    List<String> keyList = new ArrayList<>(4 + result.calls().size());
+    keyList.addAll(List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
+        keys.inflight(sessionId)));
+    List<String> args = new ArrayList<>(5 + result.calls().size());
+    args.addAll(List.of(String.valueOf(epoch), result.turnId(),
+        RecordText.turnHead(result.sessionId(), result.turnId(), 0).toString(), now(), RecordText.turnSummary(result)));
+    // readers put a turn's results together from its calls in the model's order: only results in that
+    // order may be left to them
+    boolean inOrder = true;
+    for (int i = 0; i < result.calls().size(); i++) {
+      CallResult c = result.calls().get(i);
+      inOrder &= c.index() == i;
+      keyList.add(keys.call(sessionId, c.callId().value()));
+      args.add(RecordText.full(c, null));
+    }
+    List<String> turnKeys = inOrder ? keyList : keyList.subList(0, 4);
+    return run(Script.TURN_COMPLETED, turnKeys, args)
         .compose(r -> !"done".equals(r.get(0).toString()) ? Future.succeededFuture(result)
             : r.get(1) == null || r.get(1).toString().isEmpty() ? turnResult(sessionId, result.turnId())
             : Future.succeededFuture(TurnResult.fromJson(new JsonObject(r.get(1).toString()))));
@@ -194,12 +222,7 @@ public final class RedisJournal implements SessionJournal {
   /** Journals a terminal outcome once (J1); answers the record that is journaled, which may be an earlier one. */
   @Override
   public Future<CallResult> callCompleted(String sessionId, long epoch, String turnId, CallResult record) {
-    String resultText = record.result() == null ? null : Json.encode(record.result());
-    return run(Script.CALL_COMPLETED,
-        List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, record.callId().value())),
-        List.of(String.valueOf(epoch), turnId, record.callId().value(), record.outcome().wireName(),
-            RecordText.full(record, resultText), now(), RecordText.completedEvent(record, resultText)))
-        .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : record);
+    return callsCompleted(sessionId, epoch, turnId, List.of(record), null).map(c -> c.records().get(0));
   }
 
   @Override

@@ -230,7 +230,6 @@ final class RedisQueries {
    * The events with what the stream leaves to the session's hashes, read in one pipeline: each
    * {@code turn.submitted} event gets its turn's spec, and each {@code call.completed} event the
    * call's record without its result, as first journaled (also after a reconciliation changed it).
-   * Events that earlier releases journaled whole keep their data.
    */
   private Future<List<JsonObject>> withStoredData(String sessionId, List<JsonObject> events) {
     List<JsonObject> filled = new ArrayList<>();

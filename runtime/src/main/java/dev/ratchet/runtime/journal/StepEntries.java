@@ -10,9 +10,8 @@ import java.util.List;
  * (a group commit's outcomes, the turn's completion and the next write's start). The scripts of
  * a turn's steps write the entry's turn and time once, then one field per event: its name is the
  * event's type, a space and its call when it has one ({@link #field}), its value the event's data
- * ({@code ''} for none). Other entries, and every entry of earlier releases, hold the fields
- * {@code type, turn, at, call, data} of their first event, then {@code type, call, data} of each
- * other, which share the first one's turn and time. Both read as the same events.
+ * ({@code ''} for none). Every other entry holds one event, as the fields
+ * {@code type, turn, call, at, data} (those it has).
  *
  * <p>An event's id is its entry's id when it is the entry's last event, else the entry's id, a dot
  * and the event's index in the entry: reading after an id continues with the next event, whether it
@@ -134,55 +133,23 @@ final class StepEntries {
 
   private static void expandTyped(Response entry, After after, List<JsonObject> into, int count) {
     String entryId = entry.get(0).toString();
-    Response fields = entry.get(1);
-    int events = 0;
-    for (int i = 0; i + 1 < fields.size(); i += 2) {
-      if ("type".equals(fields.get(i).toString())) {
-        events++;
-      }
+    if (skipIn(entryId, after) > 0) {
+      return;
     }
-    int skip = skipIn(entryId, after);
-    int index = -1;
-    JsonObject event = null;
-    String turn = null;
-    Long at = null;
+    Response fields = entry.get(1);
+    JsonObject event = new JsonObject().put("id", entryId);
     for (int i = 0; i + 1 < fields.size(); i += 2) {
       String name = fields.get(i).toString();
       String value = fields.get(i + 1).toString();
-      if ("type".equals(name) || event == null) {
-        if (event != null && index >= skip && !add(into, event, count)) {
-          return;
-        }
-        index++;
-        event = new JsonObject().put("id", eventId(entryId, index, events));
-        if ("type".equals(name)) {
-          event.put("type", value);
-        }
-        if (turn != null) {
-          event.put("turn", turn);
-        }
-        if (at != null) {
-          event.put("at", at);
-        }
-      }
-      if ("type".equals(name)) {
-        continue;
-      }
       if ("data".equals(name)) {
         event.put("data", value.isEmpty() ? new JsonObject() : new JsonObject(value));
       } else if ("at".equals(name)) {
-        at = Long.parseLong(value);
-        event.put("at", at);
+        event.put("at", Long.parseLong(value));
       } else if (!value.isEmpty()) {
-        if ("turn".equals(name)) {
-          turn = value;
-        }
         event.put(name, value);
       }
     }
-    if (event != null && index >= skip) {
-      add(into, event, count);
-    }
+    add(into, event, count);
   }
 
   private static boolean add(List<JsonObject> into, JsonObject event, int count) {
@@ -196,10 +163,10 @@ final class StepEntries {
   /**
    * The data a {@code call.completed} event always carried, from what the stream holds (the outcome
    * and the result's size) and the call's record as first journaled: the record without its result,
-   * the result's size in its place. Data journaled whole, by earlier releases, is left as it is.
+   * the result's size in its place.
    */
   static JsonObject completedData(JsonObject data, String record) {
-    if (record == null || data.containsKey("tool")) {
+    if (record == null) {
       return data;
     }
     JsonObject whole = new JsonObject(record);
@@ -214,7 +181,6 @@ final class StepEntries {
   /** Whether a {@code call.completed} event's data is the short form that the call's record completes. */
   static boolean needsRecord(JsonObject event) {
     JsonObject data = event.getJsonObject("data");
-    return "call.completed".equals(event.getString("type")) && event.getString("call") != null && data != null
-        && !data.containsKey("tool");
+    return "call.completed".equals(event.getString("type")) && event.getString("call") != null && data != null;
   }
 }

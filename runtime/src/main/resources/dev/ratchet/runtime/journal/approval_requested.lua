@@ -2,9 +2,6 @@
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] call
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] call id  ARGV[4] request (json)  ARGV[5] arguments hash
 -- ARGV[6] expires at (0 = never)  ARGV[7] now
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
-  return redis.error_reply('FENCED session owned by a newer epoch')
-end
 local record = redis.call('HGET', KEYS[3], 'record')
 if record then
   return {'done', record}

@@ -1,6 +1,6 @@
 -- Records a person's finding for an outcome_unknown call after checking the provider. The caller
 -- builds the updated record; this script only lets it replace a record that is still unknown.
--- A turn completed by a group commit keeps no copy of its calls' records; before one of them changes,
+-- A completed turn keeps no copy of its calls' records; before one of them changes,
 -- the turn's results as first journaled (J7) are copied into the turn, so that the turn answers a
 -- resubmission as it answered first.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] call  KEYS[4] the call's turn (optional), then the call key
@@ -30,10 +30,6 @@ end
 -- the record as first journaled stays, for the call.completed event that refers to it
 redis.call('HSETNX', KEYS[3], 'completedRecord', fields[1])
 redis.call('HSET', KEYS[3], 'record', ARGV[3], 'reconciledAt', ARGV[4])
--- calls completed by earlier releases also carry their outcome as a field of its own
-if redis.call('HEXISTS', KEYS[3], 'outcome') == 1 then
-  redis.call('HSET', KEYS[3], 'outcome', ARGV[2])
-end
 redis.call('XADD', KEYS[2], '*', 'type', 'call.reconciled', 'turn', fields[2] or '', 'call', ARGV[1], 'at', ARGV[4],
   'data', ARGV[5])
 return {'ok'}

@@ -1,9 +1,6 @@
 -- Journals that an attempt is about to send its request (J2). Refused when the call already has an outcome (J1).
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] call
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] call id  ARGV[4] attempt  ARGV[5] now  ARGV[6] event data (json)
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
-  return redis.error_reply('FENCED session owned by a newer epoch')
-end
 local record = redis.call('HGET', KEYS[3], 'record')
 if record then
   return {'done', record}

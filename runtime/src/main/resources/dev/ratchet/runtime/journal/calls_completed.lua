@@ -24,9 +24,6 @@
 -- HSETNX both checks that the call has no outcome yet (J1) and journals it, and readers take a
 -- record for "done".
 -- Answers: turn completed (0/1), next write started (0/1), then per call '' or the record journaled earlier.
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
-  return redis.error_reply('FENCED session owned by a newer epoch')
-end
 -- the step's events go into one stream entry (StepEntries): the turn and the time once, then one
 -- field per event, its type and call, and its data; a step of thousands of calls takes several
 -- entries, as Lua unpacks at most about 8,000 values into one call

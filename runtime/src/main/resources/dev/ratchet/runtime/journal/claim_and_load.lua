@@ -1,5 +1,5 @@
--- Takes ownership of a session exactly as claim.lua does (a new fencing epoch that makes every
--- earlier owner's appends fail) and answers, in the same step, the turns it holds in flight.
+-- Takes ownership of a session: a new fencing epoch that makes every earlier owner's appends fail.
+-- Answers, in the same step, the turns it holds in flight.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] inflight
 -- ARGV[1] owner  ARGV[2] now  ARGV[3] key prefix of the session's turns (same hash tag)
 -- answers {epoch, caller ('' when none), turn id, spec, submittedAt, turn id, spec, submittedAt, ...}

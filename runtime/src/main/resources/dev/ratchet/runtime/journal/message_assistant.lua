@@ -2,9 +2,6 @@
 -- (model.failed). The end id names the round end, so a repeated append answers the first.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] loop  KEYS[4] conversation
 -- ARGV[1] epoch  ARGV[2] end id  ARGV[3] entry (json)  ARGV[4] now  ARGV[5] event type  ARGV[6] event data (json)
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
-  return redis.error_reply('FENCED session owned by a newer epoch')
-end
 local known = redis.call('HGET', KEYS[3], 'end:' .. ARGV[2])
 if known then
   return {'exists', known}

@@ -3,9 +3,6 @@
 -- ARGV[1] epoch  ARGV[2] message id  ARGV[3] entry (json)  ARGV[4] agent  ARGV[5] now  ARGV[6] event data (json)
 -- ARGV[7] caller ('' for none: a new session gets no caller, an existing one keeps its own)
 -- ARGV[8] creator: the name of the user or token that sends ('' for none); kept only by a new session
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
-  return redis.error_reply('FENCED session owned by a newer epoch')
-end
 local owner = redis.call('HMGET', KEYS[1], 'agent', 'caller')
 if owner[1] and ARGV[7] ~= '' and owner[2] ~= ARGV[7] then
   if owner[2] then

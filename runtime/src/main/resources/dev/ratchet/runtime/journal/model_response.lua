@@ -2,9 +2,6 @@
 -- record for the same step is refused and answers the first, so a recorded response is never replaced.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] loop  KEYS[4] conversation
 -- ARGV[1] epoch  ARGV[2] step  ARGV[3] entry (json)  ARGV[4] now  ARGV[5] event data (json)  ARGV[6] turn id
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
-  return redis.error_reply('FENCED session owned by a newer epoch')
-end
 local known = redis.call('HGET', KEYS[3], 'model:' .. ARGV[2])
 if known then
   return {'exists', known, redis.call('LINDEX', KEYS[4], tonumber(known))}

@@ -6,12 +6,8 @@
 -- ARGV[7] caller ('' for none: a new session gets no caller, an existing one keeps its own)
 -- ARGV[8] creator: the name of the user or token that submits ('' for none); kept only by a new session
 -- ARGV[9] the first write's event field ('call.started <call id>')  ARGV[10] its attempt  ARGV[11] its started event data (json), when KEYS[5] is given
-local meta = redis.call('HMGET', KEYS[1], 'epoch', 'agent', 'caller')
-if meta[1] ~= ARGV[1] then
-  return redis.error_reply('FENCED session owned by a newer epoch')
-end
 -- before the turn lookup, so another caller cannot even read a turn's results by submitting it again
-local known = {meta[2], meta[3]}
+local known = redis.call('HMGET', KEYS[1], 'agent', 'caller')
 if known[1] and ARGV[7] ~= '' and known[2] ~= ARGV[7] then
   if known[2] then
     return redis.error_reply('CALLER_MISMATCH session belongs to another caller')

@@ -33,8 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A completed turn's event in the journal's stream carries each call's result size, not the result;
- * over HTTP a completed turn still shows every call's result, also for journals whose events carry
- * the results (written before).
+ * over HTTP a completed turn still shows every call's result.
  */
 class CompletedTurnResultsTest {
 
@@ -87,34 +86,6 @@ class CompletedTurnResultsTest {
 
     JsonObject streamed = streamedTurnCompleted(s);
     assertThat(streamed.getJsonObject("data")).isEqualTo(done.json().getJsonObject("results"));
-  }
-
-  @Test
-  void aCompletedTurnsEventThatCarriesTheResultsAsOlderJournalsDoIsShownAsBefore() throws Exception {
-    RedisJournal journal = ((RatchetImpl) shop.ratchet).redisJournal();
-    String s = session();
-    long epoch = await(journal.claim(s, "older-node"));
-    Turn t = Turn.of("t1", new ToolCall("look_up_order", new JsonObject().put("id", "B-1")));
-    // the agent token's own session: its stream is read with that token below
-    await(journal.submitTurn(s, epoch, "shop", "support-bot", t));
-    CallResult record = new CallResult(0, t.callId(s, 0), "look_up_order", null, EffectClass.READ,
-        Outcome.SUCCEEDED, order("B-1"), null, 1, false, false, null, 3, null);
-    await(journal.callCompleted(s, epoch, "t1", record));
-    // as an older node completed a turn: its results whole, in the turn and in the stream's event
-    String results = new TurnResult(s, "t1", List.of(record)).toJson().encode();
-    String keys = REDIS.keyPrefix() + ":{" + s + "}";
-    await(journal.send(Request.cmd(Command.HSET).arg(keys + ":turn:t1").arg("status").arg("completed")
-        .arg("results").arg(results).arg("completedAt").arg(System.currentTimeMillis())));
-    await(journal.send(Request.cmd(Command.SREM).arg(keys + ":inflight").arg("t1")));
-    await(journal.send(Request.cmd(Command.XADD).arg(keys + ":events").arg("*").arg("type").arg("turn.completed")
-        .arg("turn").arg("t1").arg("at").arg(System.currentTimeMillis()).arg("data").arg(results)));
-
-    Http vic = Http.login(shop.baseUrl(), "vic", ShopRuntime.PASSWORD);
-    JsonObject call = vic.get("/api/sessions/" + s).json().getJsonArray("turns").getJsonObject(0)
-        .getJsonArray("calls").getJsonObject(0);
-    assertThat(call.getString("status")).isEqualTo("succeeded");
-    assertThat(call.getJsonObject("result")).isEqualTo(order("B-1"));
-    assertThat(streamedTurnCompleted(s).getJsonObject("data")).isEqualTo(new JsonObject(results));
   }
 
   /** The session's first {@code turn.completed} event as the server-sent event stream gives it. */

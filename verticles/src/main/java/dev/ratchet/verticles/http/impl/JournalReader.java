@@ -39,8 +39,8 @@ public final class JournalReader {
    * The events, with every {@code turn.completed} event carrying its turn's results whole. The
    * journal's stream keeps only each call's outcome for a completed turn, because the turn itself
    * keeps the results: they are read from there, one read per such turn, so a reader shows the
-   * results as it always did. Events of journals written before, which carry the results, are left as they are, as is an
-   * event whose turn the journal does not hold.
+   * results as it always did. Events that carry the results already (as the engine emits them) are left as they are,
+   * as is an event whose turn the journal does not hold.
    */
   public static Future<List<JsonObject>> withResults(JournalQueries journal, String sessionId, List<JsonObject> events) {
     return withResults(journal, sessionId, events, null);
