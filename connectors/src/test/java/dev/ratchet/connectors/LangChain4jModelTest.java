@@ -36,7 +36,7 @@ class LangChain4jModelTest {
   }
 
   private static final JsonObject ORDER_SCHEMA = new JsonObject("""
-      {"type":"object","properties":{"orderId":{"type":"string","description":"the order number"},
+      {"type":"object","properties":{"orderId":{"type":"string","description":"the order number","pattern":"^[0-9]+$"},
        "amount":{"type":"number","exclusiveMinimum":0},"reason":{"type":"string","enum":["damaged","late"]},
        "tags":{"type":"array","items":{"type":"string"}}},
        "required":["orderId"],"additionalProperties":false}""");
@@ -70,6 +70,24 @@ class LangChain4jModelTest {
         .containsExactly("damaged", "late");
     assertThat(params.getJsonObject("properties").getJsonObject("tags").getJsonObject("items").getString("type"))
         .isEqualTo("string");
+  }
+
+  @Test
+  void theModelSeesTheToolsSchemaAsTheCatalogueShowsIt() {
+    JsonObject nested = new JsonObject("""
+        {"type":"object","properties":{"address":{"type":"object","properties":{"zip":{"type":"string",
+         "pattern":"^[0-9]{5}$"}},"additionalProperties":false},"count":{"type":"integer","exclusiveMinimum":0,
+         "maximum":10}},"required":["address"],"additionalProperties":false}""");
+    await(model.chat(new ModelRequest(List.of(ChatMessage.user("refund order 1002")),
+        List.of(new ToolSpec("refund_order", "Refund an order", ORDER_SCHEMA),
+            new ToolSpec("ship", "Ship something", nested)))));
+
+    // LangChain4j writes a top-level additionalProperties only in strict mode; everything under it is the catalogue's
+    JsonArray tools = server.requests().get(0).getJsonArray("tools");
+    JsonObject refund = tools.getJsonObject(0).getJsonObject("function").getJsonObject("parameters");
+    assertThat(refund.copy().put("additionalProperties", false)).isEqualTo(ORDER_SCHEMA);
+    JsonObject ship = tools.getJsonObject(1).getJsonObject("function").getJsonObject("parameters");
+    assertThat(ship.copy().put("additionalProperties", false)).isEqualTo(nested);
   }
 
   @Test
