@@ -105,7 +105,7 @@ public final class LangChain4jModel implements ChatModel {
           List<ToolExecutionRequest> calls = new ArrayList<>();
           for (ToolCall c : m.toolCalls()) {
             calls.add(ToolExecutionRequest.builder().id(c.modelCallId()).name(c.name())
-                .arguments(c.arguments().encode()).build());
+                .arguments(c.argumentsText()).build());
           }
           if (calls.isEmpty()) {
             messages.add(AiMessage.from(m.text() == null ? "" : m.text()));
@@ -141,8 +141,9 @@ public final class LangChain4jModel implements ChatModel {
         try {
           args = r.arguments() == null || r.arguments().isBlank() ? new JsonObject() : new JsonObject(r.arguments());
         } catch (RuntimeException e) {
-          // the call fails validation with a message the model can act on, instead of losing the response
-          args = new JsonObject().put("_unparsableArguments", r.arguments());
+          // the call fails validation with a message the model can act on, and its history shows the text it wrote
+          calls.add(ToolCall.unparsable(r.name(), r.arguments(), r.id()));
+          continue;
         }
         calls.add(new ToolCall(r.name(), args, r.id()));
       }

@@ -91,6 +91,23 @@ class LangChain4jModelTest {
   }
 
   @Test
+  void argumentsThatAreNotValidJsonGoBackToTheModelAsItWroteThem() {
+    String broken = "{\"orderId\": \"1002\", \"amount\": 25.5";
+    server.script(body -> FakeOpenAiServer.toolCalls("call_abc", "refund_order", broken));
+    ModelResponse response = await(model.chat(new ModelRequest(List.of(ChatMessage.user("refund order 1002")),
+        List.of(new ToolSpec("refund_order", "Refund an order", ORDER_SCHEMA)))));
+    assertThat(response.toolCalls().get(0).arguments().fieldNames()).isEmpty();
+
+    await(model.chat(new ModelRequest(List.of(ChatMessage.user("refund order 1002"),
+        ChatMessage.assistant(null, response.toolCalls()),
+        ChatMessage.toolResult("call_abc", "refund_order", "{\"outcome\":\"failed\"}")),
+        List.of(new ToolSpec("refund_order", "Refund an order", ORDER_SCHEMA)))));
+    JsonObject sentCall = server.requests().get(1).getJsonArray("messages").getJsonObject(1)
+        .getJsonArray("tool_calls").getJsonObject(0);
+    assertThat(sentCall.getJsonObject("function").getString("arguments")).isEqualTo(broken);
+  }
+
+  @Test
   void toolResultsGoBackAsToolMessagesPairedByCallIdAndATextAnswerEndsTheTurn() {
     server.script(body -> FakeOpenAiServer.text("Order 1002 was refunded 25.50."));
     ToolCall call = new ToolCall("look_up_order", new JsonObject().put("orderId", "1002"), "call_abc");
