@@ -77,7 +77,8 @@ class LangChain4jModelTest {
     JsonObject nested = new JsonObject("""
         {"type":"object","properties":{"address":{"type":"object","properties":{"zip":{"type":"string",
          "pattern":"^[0-9]{5}$"}},"additionalProperties":false},"count":{"type":"integer","exclusiveMinimum":0,
-         "maximum":10}},"required":["address"],"additionalProperties":false}""");
+         "maximum":10},"sender":{"$ref":"#/$defs/party"}},"required":["address"],"additionalProperties":false,
+         "$defs":{"party":{"type":"object","properties":{"name":{"type":"string","minLength":1}}}}}""");
     await(model.chat(new ModelRequest(List.of(ChatMessage.user("refund order 1002")),
         List.of(new ToolSpec("refund_order", "Refund an order", ORDER_SCHEMA),
             new ToolSpec("ship", "Ship something", nested)))));

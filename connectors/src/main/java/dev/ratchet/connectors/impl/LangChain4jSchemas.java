@@ -15,7 +15,9 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A tool's JSON Schema as LangChain4j's schema elements. The top-level object is a
@@ -54,6 +56,16 @@ public final class LangChain4jSchemas {
     }
     if (s.getValue("additionalProperties") instanceof Boolean additional) {
       b.additionalProperties(additional);
+    }
+    if (s.getValue("$defs") instanceof JsonObject defs) {
+      // properties may point into them with "$ref": "#/$defs/..."
+      Map<String, JsonSchemaElement> definitions = new LinkedHashMap<>();
+      for (String name : defs.fieldNames()) {
+        if (defs.getValue(name) instanceof JsonObject def) {
+          definitions.put(name, JsonRawSchema.from(def.encode()));
+        }
+      }
+      b.definitions(definitions);
     }
     return b.build();
   }
