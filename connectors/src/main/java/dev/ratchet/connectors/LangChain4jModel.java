@@ -10,6 +10,7 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.ratchet.connectors.impl.LangChain4jSchemas;
+import dev.ratchet.connectors.impl.ToolSchemaHttpClient;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.agent.ChatMessage;
@@ -23,7 +24,9 @@ import io.vertx.core.json.JsonObject;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -68,7 +71,8 @@ public final class LangChain4jModel implements ChatModel {
         .modelName(modelName)
         .apiKey(apiKey == null || apiKey.isBlank() ? "none" : apiKey)
         .timeout(timeout)
-        .maxRetries(0);
+        .maxRetries(0)
+        .httpClientBuilder(ToolSchemaHttpClient.builder());
     if (baseUrl != null && !baseUrl.isBlank()) {
       builder.baseUrl(baseUrl);
     }
@@ -83,7 +87,14 @@ public final class LangChain4jModel implements ChatModel {
     } catch (RuntimeException e) {
       return Future.failedFuture(e);
     }
-    return vertx.executeBlocking(() -> fromLangChain4j(model.chat(chatRequest)), false);
+    Map<String, JsonObject> schemas = new HashMap<>();
+    request.tools().forEach(t -> {
+      if (t.inputSchema() != null) {
+        schemas.put(t.name(), t.inputSchema());
+      }
+    });
+    return vertx.executeBlocking(
+        () -> fromLangChain4j(ToolSchemaHttpClient.withSchemas(schemas, () -> model.chat(chatRequest))), false);
   }
 
   @Override
@@ -105,7 +116,7 @@ public final class LangChain4jModel implements ChatModel {
           List<ToolExecutionRequest> calls = new ArrayList<>();
           for (ToolCall c : m.toolCalls()) {
             calls.add(ToolExecutionRequest.builder().id(c.modelCallId()).name(c.name())
-                .arguments(c.arguments().encode()).build());
+                .arguments(c.argumentsText()).build());
           }
           if (calls.isEmpty()) {
             messages.add(AiMessage.from(m.text() == null ? "" : m.text()));
@@ -141,8 +152,9 @@ public final class LangChain4jModel implements ChatModel {
         try {
           args = r.arguments() == null || r.arguments().isBlank() ? new JsonObject() : new JsonObject(r.arguments());
         } catch (RuntimeException e) {
-          // the call fails validation with a message the model can act on, instead of losing the response
-          args = new JsonObject().put("_unparsableArguments", r.arguments());
+          // the call fails validation with a message the model can act on, and its history shows the text it wrote
+          calls.add(ToolCall.unparsable(r.name(), r.arguments(), r.id()));
+          continue;
         }
         calls.add(new ToolCall(r.name(), args, r.id()));
       }

@@ -36,7 +36,7 @@ class LangChain4jModelTest {
   }
 
   private static final JsonObject ORDER_SCHEMA = new JsonObject("""
-      {"type":"object","properties":{"orderId":{"type":"string","description":"the order number"},
+      {"type":"object","properties":{"orderId":{"type":"string","description":"the order number","pattern":"^[0-9]+$"},
        "amount":{"type":"number","exclusiveMinimum":0},"reason":{"type":"string","enum":["damaged","late"]},
        "tags":{"type":"array","items":{"type":"string"}}},
        "required":["orderId"],"additionalProperties":false}""");
@@ -70,6 +70,39 @@ class LangChain4jModelTest {
         .containsExactly("damaged", "late");
     assertThat(params.getJsonObject("properties").getJsonObject("tags").getJsonObject("items").getString("type"))
         .isEqualTo("string");
+  }
+
+  @Test
+  void theModelSeesTheToolsSchemaAsTheCatalogueShowsIt() {
+    JsonObject nested = new JsonObject("""
+        {"type":"object","properties":{"address":{"type":"object","properties":{"zip":{"type":"string",
+         "pattern":"^[0-9]{5}$"}},"additionalProperties":false},"count":{"type":"integer","exclusiveMinimum":0,
+         "maximum":10},"sender":{"$ref":"#/$defs/party"}},"required":["address"],"additionalProperties":false,
+         "$defs":{"party":{"type":"object","properties":{"name":{"type":"string","minLength":1}}}}}""");
+    await(model.chat(new ModelRequest(List.of(ChatMessage.user("refund order 1002")),
+        List.of(new ToolSpec("refund_order", "Refund an order", ORDER_SCHEMA),
+            new ToolSpec("ship", "Ship something", nested)))));
+
+    JsonArray tools = server.requests().get(0).getJsonArray("tools");
+    assertThat(tools.getJsonObject(0).getJsonObject("function").getJsonObject("parameters")).isEqualTo(ORDER_SCHEMA);
+    assertThat(tools.getJsonObject(1).getJsonObject("function").getJsonObject("parameters")).isEqualTo(nested);
+  }
+
+  @Test
+  void argumentsThatAreNotValidJsonGoBackToTheModelAsItWroteThem() {
+    String broken = "{\"orderId\": \"1002\", \"amount\": 25.5";
+    server.script(body -> FakeOpenAiServer.toolCalls("call_abc", "refund_order", broken));
+    ModelResponse response = await(model.chat(new ModelRequest(List.of(ChatMessage.user("refund order 1002")),
+        List.of(new ToolSpec("refund_order", "Refund an order", ORDER_SCHEMA)))));
+    assertThat(response.toolCalls().get(0).arguments().fieldNames()).isEmpty();
+
+    await(model.chat(new ModelRequest(List.of(ChatMessage.user("refund order 1002"),
+        ChatMessage.assistant(null, response.toolCalls()),
+        ChatMessage.toolResult("call_abc", "refund_order", "{\"outcome\":\"failed\"}")),
+        List.of(new ToolSpec("refund_order", "Refund an order", ORDER_SCHEMA)))));
+    JsonObject sentCall = server.requests().get(1).getJsonArray("messages").getJsonObject(1)
+        .getJsonArray("tool_calls").getJsonObject(0);
+    assertThat(sentCall.getJsonObject("function").getString("arguments")).isEqualTo(broken);
   }
 
   @Test

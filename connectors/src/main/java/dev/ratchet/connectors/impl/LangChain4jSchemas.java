@@ -8,18 +8,22 @@ import dev.langchain4j.model.chat.request.json.JsonIntegerSchema;
 import dev.langchain4j.model.chat.request.json.JsonNullSchema;
 import dev.langchain4j.model.chat.request.json.JsonNumberSchema;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
+import dev.langchain4j.model.chat.request.json.JsonRawSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
 import dev.langchain4j.model.chat.request.json.JsonStringSchema;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A tool's JSON Schema as LangChain4j's schema elements. Constraints a model provider does not
- * take (minimum, pattern, ...) are dropped here; Ratchet still validates every call against the
- * full schema before anything runs.
+ * A tool's JSON Schema as LangChain4j's schema elements. The top-level object is a
+ * {@link JsonObjectSchema} (LangChain4j's tool parameters must be one), and each property goes
+ * through as a {@link JsonRawSchema} so that the model sees every keyword the catalogue shows
+ * (pattern, exclusiveMinimum, nested additionalProperties, ...) instead of learning them by failing.
  */
 public final class LangChain4jSchemas {
 
@@ -27,11 +31,43 @@ public final class LangChain4jSchemas {
   }
 
   public static JsonObjectSchema objectSchema(JsonObject schema) {
+    if (schema != null && "object".equals(type(schema)) && !schema.containsKey("anyOf")
+        && !schema.containsKey("oneOf") && !schema.containsKey("enum")) {
+      return rawObjectSchema(schema);
+    }
     JsonSchemaElement e = element(schema);
     if (e instanceof JsonObjectSchema o) {
       return o;
     }
     return JsonObjectSchema.builder().addProperty("value", e).build();
+  }
+
+  private static JsonObjectSchema rawObjectSchema(JsonObject s) {
+    JsonObjectSchema.Builder b = JsonObjectSchema.builder().description(s.getString("description"));
+    JsonObject props = s.getJsonObject("properties", new JsonObject());
+    for (String name : props.fieldNames()) {
+      Object p = props.getValue(name);
+      b.addProperty(name, JsonRawSchema.from((p instanceof JsonObject json ? json : new JsonObject()).encode()));
+    }
+    if (s.getValue("required") instanceof JsonArray required) {
+      List<String> names = new ArrayList<>();
+      required.forEach(r -> names.add(String.valueOf(r)));
+      b.required(names);
+    }
+    if (s.getValue("additionalProperties") instanceof Boolean additional) {
+      b.additionalProperties(additional);
+    }
+    if (s.getValue("$defs") instanceof JsonObject defs) {
+      // properties may point into them with "$ref": "#/$defs/..."
+      Map<String, JsonSchemaElement> definitions = new LinkedHashMap<>();
+      for (String name : defs.fieldNames()) {
+        if (defs.getValue(name) instanceof JsonObject def) {
+          definitions.put(name, JsonRawSchema.from(def.encode()));
+        }
+      }
+      b.definitions(definitions);
+    }
+    return b.build();
   }
 
   static JsonSchemaElement element(JsonObject s) {

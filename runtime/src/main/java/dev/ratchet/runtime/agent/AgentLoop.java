@@ -431,7 +431,7 @@ public final class AgentLoop {
     for (int i = 0; i < response.toolCalls().size(); i++) {
       ToolCall c = response.toolCalls().get(i);
       calls.add(c.modelCallId() != null && !c.modelCallId().isBlank() ? c
-          : new ToolCall(c.name(), c.arguments(), "call_" + step + "_" + i));
+          : c.withModelCallId("call_" + step + "_" + i));
     }
     return new ModelResponse(response.text(), calls);
   }

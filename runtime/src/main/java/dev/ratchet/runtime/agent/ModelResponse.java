@@ -42,8 +42,17 @@ public record ModelResponse(String text, List<ToolCall> toolCalls) {
   public static ModelResponse fromJson(JsonObject json) {
     List<ToolCall> calls = new ArrayList<>();
     for (Object o : json.getJsonArray("toolCalls", new JsonArray())) {
-      calls.add(ToolCall.fromJson((JsonObject) o));
+      calls.add(recorded(ToolCall.fromJson((JsonObject) o)));
     }
     return new ModelResponse(json.getString("text"), calls);
+  }
+
+  /** Responses journaled with the unparsable text inside the arguments read as calls that keep the text aside. */
+  private static ToolCall recorded(ToolCall call) {
+    if (call.rawArguments() == null && call.arguments().size() == 1
+        && call.arguments().getValue("_unparsableArguments") instanceof String raw) {
+      return ToolCall.unparsable(call.name(), raw, call.modelCallId());
+    }
+    return call;
   }
 }

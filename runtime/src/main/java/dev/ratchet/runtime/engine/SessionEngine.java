@@ -366,6 +366,8 @@ public final class SessionEngine {
       if (entry == null) {
         problem = "unknown tool '" + call.name() + "'; this agent's tools are: "
             + String.join(", ", catalog.entries().stream().map(e -> e.tool().name()).toList());
+      } else if (call.rawArguments() != null) {
+        problem = call.argumentsProblem();
       } else {
         problem = entry.validator().problems(call.arguments());
       }

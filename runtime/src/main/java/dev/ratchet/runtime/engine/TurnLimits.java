@@ -49,8 +49,10 @@ public final class TurnLimits {
         return new RatchetException("INVALID_ID", "'calls[" + i + "].name' is longer than " + Ids.MAX_LENGTH
             + " characters or holds control characters; no tool has such a name");
       }
-      if (!call.arguments().isEmpty()) {
-        long bytes = jsonBytes(call.arguments(), options.maxArgumentsBytes());
+      if (!call.arguments().isEmpty() || call.rawArguments() != null) {
+        long bytes = call.rawArguments() != null
+            ? call.rawArguments().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+            : jsonBytes(call.arguments(), options.maxArgumentsBytes());
         if (bytes > options.maxArgumentsBytes()) {
           return new RatchetException("ARGUMENTS_TOO_LARGE", "call #" + i + " ('" + call.name() + "'): its arguments are "
               + bytes + " bytes of JSON; at most " + options.maxArgumentsBytes()

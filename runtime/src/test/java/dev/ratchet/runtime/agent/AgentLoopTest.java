@@ -119,6 +119,37 @@ class AgentLoopTest {
   }
 
   @Test
+  void argumentsThatAreNotValidJsonFailTheCallSayingWhereAndTheModelSeesTheTextItWrote() {
+    String broken = "{\"orderId\": \"1002\"";
+    ScriptedModel model = ScriptedModel.of(
+        ModelResponse.toolCalls(ToolCall.unparsable("look_up_order", broken, "c1")),
+        ModelResponse.text("Sorry, let me try again."));
+    start(model, 5, RetryPolicy.NONE);
+
+    await(await(loop.accept(null, "where is order 1002?")));
+
+    assertThat(lookups.get()).isZero();
+    List<ChatMessage> second = model.requests().get(1).messages();
+    assertThat(second.get(2).toolCalls().get(0).argumentsText()).isEqualTo(broken);
+    String result = second.get(3).text();
+    assertThat(result).contains("the arguments are not valid JSON").contains("line 1, column");
+    JsonObject journaled = await(journal.events(session, null, 1000)).stream()
+        .filter(e -> "model.response".equals(e.getString("type"))).findFirst().orElseThrow();
+    assertThat(journaled.encode()).contains("\"rawArguments\":" + io.vertx.core.json.Json.encode(broken));
+  }
+
+  @Test
+  void aResponseJournaledWithTheUnparsableTextInsideItsArgumentsReadsAsTheTextTheModelWrote() {
+    JsonObject recorded = new JsonObject("""
+        {"toolCalls":[{"name":"look_up_order","modelCallId":"c1","arguments":{"_unparsableArguments":"{\\"orderId\\":"}}]}""");
+
+    ToolCall call = ModelResponse.fromJson(recorded).toolCalls().get(0);
+
+    assertThat(call.argumentsText()).isEqualTo("{\"orderId\":");
+    assertThat(call.argumentsProblem()).startsWith("the arguments are not valid JSON");
+  }
+
+  @Test
   void aRecordedModelResponseIsNeverRequestedAgainAfterARestartAndItsToolsRunOnce() {
     ScriptedModel first = ScriptedModel.of(ModelResponse.toolCalls(call("cancel_order", "1002", "c1")));
     start(first, 5, RetryPolicy.NONE);

@@ -128,8 +128,12 @@ final class EventBusApi extends VerticleBase {
         throw new IllegalArgumentException("'turn' must be an object {turnId, calls}");
       }
       turn = Turn.fromJson((JsonObject) t);
+      EdgeRules.checkTurn(turn);
     } catch (IllegalArgumentException e) {
       fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      return;
+    } catch (RatchetException e) {
+      fail(msg, e);
       return;
     }
     ratchet.accept(agent, sessionId, callerId, turn).onComplete(ar -> {
@@ -164,8 +168,12 @@ final class EventBusApi extends VerticleBase {
     ApprovalDecision decision;
     try {
       decision = ApprovalDecision.fromJson(body);
+      EdgeRules.reason(body.getValue("reason"), decision.approved());
     } catch (IllegalArgumentException e) {
       fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      return;
+    } catch (RatchetException e) {
+      fail(msg, e);
       return;
     }
     ratchet.decide(decision).onComplete(ar -> {
@@ -180,6 +188,10 @@ final class EventBusApi extends VerticleBase {
   }
 
   private void pending(Message<Object> msg) {
+    // any JSON object (no fields are read) or no body at all; anything else is a mistake worth saying
+    if (msg.body() != null && body(msg) == null) {
+      return;
+    }
     ratchet.pendingApprovals().onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
@@ -207,7 +219,8 @@ final class EventBusApi extends VerticleBase {
       fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
       return;
     }
-    ratchet.journal().turnResult(sessionId, turnId).onComplete(ar -> {
+    EdgeRules.existing(ratchet.journal(), sessionId)
+        .compose(info -> ratchet.journal().turnResult(sessionId, turnId)).onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
       } else if (ar.result() == null) {

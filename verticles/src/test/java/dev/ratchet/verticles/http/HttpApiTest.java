@@ -175,6 +175,16 @@ class HttpApiTest {
   }
 
   @Test
+  void aTurnWithAnEmptyListOfCallsIsRefusedAndCreatesNoSession() {
+    String s = session();
+    Http.Answer empty = agent().post("/api/sessions/" + s + "/turns", turn("t1").put("agent", "shop"));
+    assertThat(empty.status()).isEqualTo(400);
+    assertThat(empty.json().getString("code")).isEqualTo("INVALID_REQUEST");
+    assertThat(empty.json().getString("message")).contains("'turn.calls' is empty");
+    assertThat(agent().get("/api/sessions/" + s + "/turns/t1").status()).isEqualTo(404);
+  }
+
+  @Test
   void reusingATurnIdForOtherCallsIsAConflict() {
     String s = session();
     agent().post("/api/sessions/" + s + "/turns", turn("t1", call("look_up_order", new JsonObject().put("id", "1"))));

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
@@ -108,16 +109,10 @@ public final class ApprovalRoutes {
       if (!(approved instanceof Boolean)) {
         throw Replies.invalid("'approved' must be true or false");
       }
-      Object reason = body.getValue("reason");
-      if (reason != null && !(reason instanceof String) || reason != null && ((String) reason).length() > 2000) {
-        throw Replies.invalid("'reason' must be a string of at most 2000 characters");
-      }
-      if (!((Boolean) approved) && (reason == null || ((String) reason).isBlank())) {
-        throw Replies.invalid("a rejection needs a 'reason'; the model is told it");
-      }
+      String reason = EdgeRules.reason(body.getValue("reason"), (Boolean) approved);
       // the approver is who is logged in; a name in the body is ignored
       decision = new ApprovalDecision(sessionId, new CallId(callId), (String) hash, (Boolean) approved,
-          AuthHandler.principal(ctx).name(), (String) reason);
+          AuthHandler.principal(ctx).name(), reason);
     } catch (RatchetException e) {
       Replies.fail(ctx, e);
       return;

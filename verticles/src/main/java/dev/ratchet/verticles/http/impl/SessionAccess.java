@@ -21,7 +21,7 @@ public final class SessionAccess {
 
   /** The one answer for a session that is missing or not the principal's. */
   public static RatchetException unknown(String sessionId) {
-    return new RatchetException("UNKNOWN_SESSION", "no session '" + sessionId + "'");
+    return dev.ratchet.verticles.impl.EdgeRules.unknownSession(sessionId);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -59,6 +60,7 @@ public final class TurnRoutes {
         throw Replies.invalid("'turn' must be an object {turnId, calls}");
       }
       turn = Turn.fromJson((JsonObject) t);
+      EdgeRules.checkTurn(turn);
     } catch (IllegalArgumentException e) {
       Replies.fail(ctx, Replies.invalid(e.getMessage()));
       return;

@@ -1,0 +1,103 @@
+package dev.ratchet.verticles;
+
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.ApprovalRule;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.FunctionToolSource;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.testing.Await;
+import dev.ratchet.runtime.testing.TestRedis;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.ReplyException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static dev.ratchet.runtime.testing.Await.failure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The event bus refuses what the HTTP API refuses, with the same codes (docs/EVENT-BUS.md). */
+class EventBusRulesTest {
+
+  @RegisterExtension
+  static final TestRedis REDIS = new TestRedis();
+
+  private final Vertx vertx = Vertx.vertx();
+  private Ratchet ratchet;
+  private ApprovalRequest pending;
+
+  @BeforeEach
+  void start() {
+    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    FunctionToolSource tools = FunctionToolSource.create("rules")
+        .tool(FunctionToolSource.define("pay", EffectClass.NON_IDEMPOTENT_WRITE).approval(ApprovalRule.always())
+            .handler(inv -> Future.succeededFuture("paid")));
+    await(ratchet.register(AgentDefinition.builder("rules").toolSource(tools).build()));
+    ratchet.submit("rules", "known", Turn.of("waiting", new ToolCall("pay", new JsonObject().put("amount", 1))));
+    Await.until(() -> !await(ratchet.pendingApprovals()).isEmpty(), 10);
+    pending = await(ratchet.pendingApprovals()).get(0);
+  }
+
+  @AfterEach
+  void stop() {
+    await(ratchet.close());
+    await(vertx.close());
+  }
+
+  private ReplyException refused(String address, Object body) {
+    return (ReplyException) failure(vertx.eventBus().request(address, body));
+  }
+
+  @Test
+  void aRejectionWithoutAReasonIsRefusedWith400AndTheWriteStillWaits() {
+    JsonObject rejection = new JsonObject().put("sessionId", "known").put("callId", pending.callId().value())
+        .put("argumentsHash", pending.argumentsHash()).put("approved", false).put("approver", "alice");
+
+    ReplyException e = refused(Addresses.DECIDE, rejection);
+
+    assertThat(e.failureCode()).isEqualTo(400);
+    assertThat(e.getMessage()).isEqualTo("INVALID_REQUEST: a rejection needs a 'reason'; the model is told it");
+    assertThat(await(ratchet.pendingApprovals())).contains(pending);
+  }
+
+  @Test
+  void resultsForAnUnknownSessionAreAnErrorNotPending() {
+    ReplyException e = refused(Addresses.RESULTS, new JsonObject().put("sessionId", "nobody").put("turnId", "t1"));
+
+    assertThat(e.failureCode()).isEqualTo(404);
+    assertThat(e.getMessage()).isEqualTo("UNKNOWN_SESSION: no session 'nobody'");
+    JsonObject known = await(vertx.eventBus().<JsonObject>request(Addresses.RESULTS,
+        new JsonObject().put("sessionId", "known").put("turnId", "waiting"))).body();
+    assertThat(known.getString("status")).isEqualTo("pending");
+  }
+
+  @Test
+  void aPendingApprovalsRequestWhoseBodyIsNotJsonIsRefused() {
+    ReplyException e = refused(Addresses.PENDING, "{not json");
+
+    assertThat(e.failureCode()).isEqualTo(400);
+    assertThat(e.getMessage()).startsWith("INVALID_REQUEST: ");
+    JsonObject answer = await(vertx.eventBus().<JsonObject>request(Addresses.PENDING, new JsonObject())).body();
+    assertThat(answer.getJsonArray("approvals")).hasSize(1);
+  }
+
+  @Test
+  void aTurnWithAnEmptyListOfCallsIsRefusedAndJournalsNothing() {
+    JsonObject submit = new JsonObject().put("agent", "rules").put("sessionId", "empty")
+        .put("turn", new JsonObject().put("turnId", "t1").put("calls", new JsonArray()));
+
+    ReplyException e = refused(Addresses.SUBMIT, submit);
+
+    assertThat(e.failureCode()).isEqualTo(400);
+    assertThat(e.getMessage()).isEqualTo("INVALID_REQUEST: 'turn.calls' is empty; a turn needs at least one call");
+    assertThat(await(ratchet.journal().events("empty", null, 100))).isEmpty();
+    assertThat(await(ratchet.journal().sessionInfo("empty")).getString("agent")).isNull();
+  }
+}
