@@ -148,10 +148,12 @@ class SessionVerticlesTest {
     assertThat(refused(Addresses.SUBMIT, 42).getMessage()).startsWith("INVALID_REQUEST");
     assertThat(refused(Addresses.SUBMIT, new JsonObject().put("agent", "shop").put("sessionId", "s")
         .put("turn", new JsonObject().put("turnId", "t").put("calls", "nope"))).getMessage()).contains("'calls'");
+    // a turn of one call: an empty one is refused before its agent or session is looked at
+    Turn oneCall = Turn.of("t", new ToolCall("look", null));
     assertThat(refused(Addresses.SUBMIT, new JsonObject().put("agent", "nobody").put("sessionId", "s")
-        .put("turn", Turn.of("t").toJson())).failureCode()).isEqualTo(404);
+        .put("turn", oneCall.toJson())).failureCode()).isEqualTo(404);
     assertThat(refused(Addresses.SUBMIT, new JsonObject().put("agent", "shop").put("sessionId", "bad {id}")
-        .put("turn", Turn.of("t").toJson())).getMessage()).contains("sessionId");
+        .put("turn", oneCall.toJson())).getMessage()).contains("sessionId");
     assertThat(refused(Addresses.DECIDE, new JsonObject().put("sessionId", "s")).getMessage()).contains("callId");
     assertThat(refused(Addresses.DECIDE, new JsonObject().put("sessionId", "s").put("callId", "c")
         .put("argumentsHash", "h").put("approved", true).put("approver", "a")).failureCode()).isEqualTo(404);
