@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http;
 
+import dev.ratchet.runtime.Ids;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -68,9 +69,6 @@ public final class HttpOptions {
       return resourceId == null ? name : resourceId;
     }
   }
-
-  /** What a caller id may hold: it is also sent to tool providers as their user id. */
-  private static final java.util.regex.Pattern CALLER_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.:@+-]{1,128}");
 
   /** The {@code tenants} value of an operator: every session, also those created without a caller. */
   public static final String ALL_TENANTS = "*";
@@ -263,7 +261,7 @@ public final class HttpOptions {
           + " tenant; give it alone");
     }
     for (String t : tenants) {
-      if (!ALL_TENANTS.equals(t) && (t == null || !CALLER_ID.matcher(t).matches())) {
+      if (!ALL_TENANTS.equals(t) && (t == null || !Ids.valid(t))) {
         throw new IllegalArgumentException(section + " entry '" + name + "': tenant '" + t + "' is not a caller id"
             + " (1-128 of [A-Za-z0-9_.:@+-]) nor \"*\"");
       }
@@ -271,7 +269,7 @@ public final class HttpOptions {
   }
 
   private static void checkResourceId(String section, String name, String resourceId) {
-    if (resourceId != null && !CALLER_ID.matcher(resourceId).matches()) {
+    if (resourceId != null && !Ids.valid(resourceId)) {
       throw new IllegalArgumentException(section + " entry '" + name + "': 'resourceId' must be 1-128 of"
           + " [A-Za-z0-9_.:@+-]");
     }

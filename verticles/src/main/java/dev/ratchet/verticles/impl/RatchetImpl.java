@@ -30,7 +30,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 /** The embedded runtime: agents, the session manager and the event-bus API over one journal. */
 public final class RatchetImpl implements Ratchet {
@@ -38,7 +37,6 @@ public final class RatchetImpl implements Ratchet {
   private static final Logger LOG = LoggerFactory.getLogger(RatchetImpl.class);
   static final int MAX_MESSAGE_CHARS = 32_000;
   /** A caller's resource id: also sent to tool providers as their user id, so kept to a safe alphabet. */
-  static final Pattern CALLER_ID = Pattern.compile("[A-Za-z0-9_.:@+-]{1,128}");
 
   private final Vertx vertx;
   private final RatchetOptions options;
@@ -188,7 +186,7 @@ public final class RatchetImpl implements Ratchet {
     if (refused != null) {
       return Future.failedFuture(refused);
     }
-    if (callerId != null && !CALLER_ID.matcher(callerId).matches()) {
+    if (callerId != null && !Ids.valid(callerId)) {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST",
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
     }
@@ -233,7 +231,7 @@ public final class RatchetImpl implements Ratchet {
   @Override
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
                                                   String messageId, String text) {
-    if (callerId != null && !CALLER_ID.matcher(callerId).matches()) {
+    if (callerId != null && !Ids.valid(callerId)) {
       return Future.failedFuture(new RatchetException("INVALID_REQUEST",
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
     }
