@@ -68,25 +68,22 @@ class McpHttpSessionTest {
   @Test
   void aWriteOnASessionTheRestartedServerAnswers404ForIsSentOnANewSessionAndNeverTwice() throws Exception {
     // no listening stream: only the calls of the test reach the server
-    jetty = TestMcpServer.startHttpWithoutListeningStream(0);
-    int port = TestMcpServer.port(jetty);
-    source = McpToolSource.create(vertx, http(port).build());
-    List<Tool> tools = source.tools(vertx).await();
-
-    int resent = 0;
-    for (int round = 0; round < ROUNDS; round++) {
-      onALiveSession(named(tools, "get_weather"));
-      jetty.stop();
-      jetty = TestMcpServer.startHttpWithoutListeningStream(port);
-      resent += restartedRound(named(tools, "send_message"), round);
-    }
-    assertThat(resent).as("rounds in which the refused write was sent on the new session").isPositive();
+    refusedWritesAreSentAgainOnANewSession(TestMcpServer::startHttpWithoutListeningStream);
   }
 
   @Test
   void aWriteOnASessionTheRestartedServerAnswers400ForIsSentOnANewSessionAndNeverTwice() throws Exception {
     // the reference server (the TypeScript SDK's) answers 400 "No valid session ID provided" where the spec says 404
-    jetty = TestMcpServer.startHttpAnswering400ForUnknownSessions(0);
+    refusedWritesAreSentAgainOnANewSession(TestMcpServer::startHttpAnswering400ForUnknownSessions);
+  }
+
+  /** A server started on a port (0: a free one). */
+  private interface ServerStart {
+    Server on(int port) throws Exception;
+  }
+
+  private void refusedWritesAreSentAgainOnANewSession(ServerStart start) throws Exception {
+    jetty = start.on(0);
     int port = TestMcpServer.port(jetty);
     source = McpToolSource.create(vertx, http(port).build());
     List<Tool> tools = source.tools(vertx).await();
@@ -95,7 +92,7 @@ class McpHttpSessionTest {
     for (int round = 0; round < ROUNDS; round++) {
       onALiveSession(named(tools, "get_weather"));
       jetty.stop();
-      jetty = TestMcpServer.startHttpAnswering400ForUnknownSessions(port);
+      jetty = start.on(port);
       resent += restartedRound(named(tools, "send_message"), round);
     }
     assertThat(resent).as("rounds in which the refused write was sent on the new session").isPositive();
