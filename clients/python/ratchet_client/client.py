@@ -108,7 +108,7 @@ class RatchetClient:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise RatchetError(408, "TIMEOUT", f"turn '{turn_id}' did not complete in {timeout} s")
-            wait = max(1, min(_LONG_POLL_SECONDS, int(left)))
+            wait = _LONG_POLL_SECONDS if left == math.inf else max(1, min(_LONG_POLL_SECONDS, int(left)))
             status, body = self._request(
                 "GET", f"/api/sessions/{_quote(session_id)}/turns/{_quote(turn_id)}?wait={wait}")
             if status == 200 and body.get("status") == "completed":
