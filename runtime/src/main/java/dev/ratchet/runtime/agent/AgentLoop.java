@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.agent;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Ids;
@@ -170,7 +171,7 @@ public final class AgentLoop {
     String id = messageId == null ? UUID.randomUUID().toString() : messageId;
     return onContext(() -> {
       if (stopped || engine.isFenced()) {
-        return Future.failedFuture(new RatchetException("FENCED", "session " + sessionId
+        return Future.failedFuture(new RatchetException(ErrorCode.FENCED, "session " + sessionId
             + " is no longer run by this node"));
       }
       long now = System.currentTimeMillis();
@@ -224,7 +225,7 @@ public final class AgentLoop {
   /** One move of the round, decided from the conversation alone, so a rebuilt loop moves the same way. */
   private void next(Promise<Void> round) {
     if (stopped || engine.isFenced()) {
-      round.tryFail(new RatchetException("FENCED", "session " + sessionId + " is no longer run by this node"));
+      round.tryFail(new RatchetException(ErrorCode.FENCED, "session " + sessionId + " is no longer run by this node"));
       return;
     }
     int lastEnd = lastIndexOf("end");
@@ -269,7 +270,7 @@ public final class AgentLoop {
     ModelRequest request = new ModelRequest(messages(), ToolSpec.of(catalog));
     withTimeout(agent.model().chat(request), agent.modelTimeout().toMillis()).onComplete(ar -> {
       if (stopped) {
-        round.tryFail(new RatchetException("STOPPED", "session stopped"));
+        round.tryFail(new RatchetException(ErrorCode.STOPPED, "session stopped"));
         return;
       }
       RatchetException overLimit = null;
@@ -540,7 +541,7 @@ public final class AgentLoop {
   }
 
   private static boolean isFencing(Throwable err) {
-    return err instanceof RatchetException && "FENCED".equals(((RatchetException) err).code());
+    return RatchetException.is(err, ErrorCode.FENCED);
   }
 
   private void emit(String type, String turnId, JsonObject data) {

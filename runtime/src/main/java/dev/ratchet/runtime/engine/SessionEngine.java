@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.ApprovalRequest;
@@ -153,7 +154,7 @@ public final class SessionEngine {
   public Future<Void> stop() {
     return onContext(() -> {
       stopped = true;
-      approvalWaiters.values().forEach(p -> p.tryFail(new RatchetException("STOPPED", "session stopped")));
+      approvalWaiters.values().forEach(p -> p.tryFail(new RatchetException(ErrorCode.STOPPED, "session stopped")));
       return Future.succeededFuture();
     });
   }
@@ -202,7 +203,7 @@ public final class SessionEngine {
       TurnRun run = running.get(turn.turnId());
       if (run != null && callerId != null && !callerId.equals(this.callerId)) {
         // a running turn proves the session exists, and its caller is known here
-        return Future.failedFuture(new RatchetException("CALLER_MISMATCH", "session " + sessionId
+        return Future.failedFuture(new RatchetException(ErrorCode.CALLER_MISMATCH, "session " + sessionId
             + (this.callerId == null ? " was created without a caller; its caller cannot be set later"
             : " belongs to another caller")));
       }
@@ -316,7 +317,7 @@ public final class SessionEngine {
   }
 
   private static RatchetException turnIdReused(Turn turn) {
-    return new RatchetException("TURN_ID_REUSED", "turn '" + turn.turnId()
+    return new RatchetException(ErrorCode.TURN_ID_REUSED, "turn '" + turn.turnId()
         + "' was already submitted with different calls; use a new turn id for a new model response");
   }
 
@@ -1072,15 +1073,15 @@ public final class SessionEngine {
   }
 
   private static boolean isFencing(Throwable err) {
-    return err instanceof RatchetException && "FENCED".equals(((RatchetException) err).code());
+    return RatchetException.is(err, ErrorCode.FENCED);
   }
 
   private static boolean isUnavailable(Throwable err) {
-    return err instanceof RatchetException && "JOURNAL_UNAVAILABLE".equals(((RatchetException) err).code());
+    return RatchetException.is(err, ErrorCode.JOURNAL_UNAVAILABLE);
   }
 
   private RatchetException notOwner() {
-    return new RatchetException("FENCED", "session " + sessionId + " is no longer run by this node");
+    return new RatchetException(ErrorCode.FENCED, "session " + sessionId + " is no longer run by this node");
   }
 
   private static String notRun(String message) {

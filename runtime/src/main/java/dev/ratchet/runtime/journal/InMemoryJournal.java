@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
@@ -250,7 +251,7 @@ public final class InMemoryJournal implements SessionJournal {
         for (CallResult call : turnResult.calls()) {
           CallEntry c = s.calls.get(call.callId().value());
           if (!inStep.contains(call.callId().value()) && (c == null || c.record == null)) {
-            throw new RatchetException("JOURNAL_ERROR", "the journal refused a step: INCOMPLETE a call of the turn"
+            throw new RatchetException(ErrorCode.JOURNAL_ERROR, "the journal refused a step: INCOMPLETE a call of the turn"
                 + " has no outcome journaled: " + call.callId().value());
           }
         }
@@ -398,17 +399,17 @@ public final class InMemoryJournal implements SessionJournal {
   @Override
   public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
     if (outcome == Outcome.OUTCOME_UNKNOWN) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "reconcile to succeeded or failed"));
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "reconcile to succeeded or failed"));
     }
     return step(() -> {
       MemorySession s = sessions.get(sessionId);
       CallEntry c = s == null ? null : s.calls.get(callId.value());
       if (c == null || c.record == null) {
-        throw new RatchetException("UNKNOWN_CALL", "no completed call " + callId + " in session " + sessionId);
+        throw new RatchetException(ErrorCode.UNKNOWN_CALL, "no completed call " + callId + " in session " + sessionId);
       }
       CallResult r = CallResult.fromJson(new JsonObject(c.record));
       if (r.outcome() != Outcome.OUTCOME_UNKNOWN) {
-        throw new RatchetException("NOT_UNKNOWN", "call " + callId + " ended " + r.outcome().wireName()
+        throw new RatchetException(ErrorCode.NOT_UNKNOWN, "call " + callId + " ended " + r.outcome().wireName()
             + "; only outcome_unknown calls can be reconciled");
       }
       CallResult updated = new CallResult(r.index(), r.callId(), r.tool(), r.modelCallId(), r.effectClass(),
@@ -473,7 +474,7 @@ public final class InMemoryJournal implements SessionJournal {
         return new ConversationAppend(known, false, new JsonObject(s.conversation.get(known.intValue())));
       }
       if (step != s.lastStep + 1) {
-        throw new RatchetException("STEP_OUT_OF_ORDER", "session " + sessionId + ": step " + step
+        throw new RatchetException(ErrorCode.STEP_OUT_OF_ORDER, "session " + sessionId + ": step " + step
             + " does not follow the last recorded step " + s.lastStep);
       }
       s.updatedAt = now;
@@ -603,7 +604,7 @@ public final class InMemoryJournal implements SessionJournal {
   private MemorySession fenced(String sessionId, long epoch) {
     MemorySession s = sessions.get(sessionId);
     if (s == null || s.epoch != epoch) {
-      throw new RatchetException("FENCED", "this node no longer owns the session: session owned by a newer epoch");
+      throw new RatchetException(ErrorCode.FENCED, "this node no longer owns the session: session owned by a newer epoch");
     }
     return s;
   }
@@ -611,7 +612,7 @@ public final class InMemoryJournal implements SessionJournal {
   /** A session's caller never changes; checked before anything of the session is read (rule of the caller). */
   private static void checkCaller(MemorySession s, String callerId) {
     if (s.agent != null && callerId != null && !callerId.isEmpty() && !callerId.equals(s.caller)) {
-      throw new RatchetException("CALLER_MISMATCH", s.caller != null ? "session belongs to another caller"
+      throw new RatchetException(ErrorCode.CALLER_MISMATCH, s.caller != null ? "session belongs to another caller"
           : "session was created without a caller; its caller cannot be set later");
     }
   }
@@ -620,7 +621,7 @@ public final class InMemoryJournal implements SessionJournal {
   private static void ownSession(MemorySession s, String agent, String callerId, String creator, long now) {
     if (s.agent != null) {
       if (!s.agent.equals(agent)) {
-        throw new RatchetException("AGENT_MISMATCH", "session belongs to agent " + s.agent);
+        throw new RatchetException(ErrorCode.AGENT_MISMATCH, "session belongs to agent " + s.agent);
       }
       return;
     }
@@ -651,7 +652,7 @@ public final class InMemoryJournal implements SessionJournal {
     Promise<T> promise = Promise.promise();
     T answer = value;
     RuntimeException failure = error instanceof RatchetException ? error
-        : error == null ? null : new RatchetException("JOURNAL_ERROR", "the journal refused a step: " + error, error);
+        : error == null ? null : new RatchetException(ErrorCode.JOURNAL_ERROR, "the journal refused a step: " + error, error);
     io.vertx.core.Context caller = Vertx.currentContext();
     (caller != null ? caller : vertx.getOrCreateContext()).runOnContext(v -> {
       if (failure != null) {

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.RatchetException;
@@ -79,7 +80,7 @@ final class MemoryReads {
       return TurnResult.fromJson(new JsonObject(t.results));
     }
     if (t.spec == null) {
-      throw new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn " + turnId
+      throw new RatchetException(ErrorCode.JOURNAL_INCOMPLETE, "session " + sessionId + ": turn " + turnId
           + " is completed but has no spec");
     }
     Turn turn = Turn.fromJson(new JsonObject(t.spec));
@@ -87,7 +88,7 @@ final class MemoryReads {
     for (int i = 0; i < turn.calls().size(); i++) {
       CallEntry c = s.calls.get(turn.callId(sessionId, i).value());
       if (c == null || c.record == null) {
-        throw new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn " + turnId
+        throw new RatchetException(ErrorCode.JOURNAL_INCOMPLETE, "session " + sessionId + ": turn " + turnId
             + " is completed but call #" + i + " has no record");
       }
       calls.add(CallResult.fromJson(new JsonObject(c.record)));

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
@@ -93,7 +94,7 @@ final class RedisQueries {
       List<CallResult> calls = new ArrayList<>(replies.size());
       for (int i = 0; i < replies.size(); i++) {
         if (replies.get(i) == null) {
-          return Future.failedFuture(new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn "
+          return Future.failedFuture(new RatchetException(ErrorCode.JOURNAL_INCOMPLETE, "session " + sessionId + ": turn "
               + turn.turnId() + " is completed but call #" + i + " has no record"));
         }
         calls.add(CallResult.fromJson(new JsonObject(replies.get(i).toString())));

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.RatchetException;
@@ -60,7 +61,7 @@ final class EventBusApi extends VerticleBase {
       replyAddress = string(body, "replyAddress", false);
       callerId = string(body, "callerId", false);
     } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, e.getMessage()));
       return;
     }
     ratchet.acceptMessage(agent, sessionId, callerId, messageId, text).onComplete(ar -> {
@@ -96,7 +97,7 @@ final class EventBusApi extends VerticleBase {
     try {
       sessionId = string(body, "sessionId", true);
     } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, e.getMessage()));
       return;
     }
     ratchet.conversation(sessionId).onComplete(ar -> {
@@ -130,7 +131,7 @@ final class EventBusApi extends VerticleBase {
       turn = Turn.fromJson((JsonObject) t);
       EdgeRules.checkTurn(turn);
     } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, e.getMessage()));
       return;
     } catch (RatchetException e) {
       fail(msg, e);
@@ -170,7 +171,7 @@ final class EventBusApi extends VerticleBase {
       decision = ApprovalDecision.fromJson(body);
       EdgeRules.reason(body.getValue("reason"), decision.approved());
     } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, e.getMessage()));
       return;
     } catch (RatchetException e) {
       fail(msg, e);
@@ -216,7 +217,7 @@ final class EventBusApi extends VerticleBase {
       sessionId = string(body, "sessionId", true);
       turnId = string(body, "turnId", true);
     } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
+      fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, e.getMessage()));
       return;
     }
     EdgeRules.existing(ratchet.journal(), sessionId)
@@ -256,11 +257,11 @@ final class EventBusApi extends VerticleBase {
       try {
         return new JsonObject((String) body);
       } catch (RuntimeException e) {
-        fail(msg, new RatchetException("INVALID_REQUEST", "the message is not valid JSON"));
+        fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, "the message is not valid JSON"));
         return null;
       }
     }
-    fail(msg, new RatchetException("INVALID_REQUEST", "the message must be a JSON object"));
+    fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, "the message must be a JSON object"));
     return null;
   }
 

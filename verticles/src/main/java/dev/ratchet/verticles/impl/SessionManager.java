@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.runtime.AgentDefinition;
@@ -102,7 +103,7 @@ final class SessionManager {
     Deployment d = sessions.computeIfAbsent(sessionId, id -> deploy(id, catalog));
     return d.verticle().compose(v -> {
       if (!v.agent().equals(catalog.agent())) {
-        return Future.failedFuture(new RatchetException("AGENT_MISMATCH", "session '" + sessionId
+        return Future.failedFuture(new RatchetException(ErrorCode.AGENT_MISMATCH, "session '" + sessionId
             + "' belongs to agent '" + v.agent() + "', not '" + catalog.agent() + "'"));
       }
       return Future.succeededFuture(v);

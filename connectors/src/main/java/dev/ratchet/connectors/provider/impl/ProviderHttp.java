@@ -1,5 +1,6 @@
 package dev.ratchet.connectors.provider.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Secret;
@@ -94,7 +95,7 @@ public final class ProviderHttp {
   }
 
   public ProviderException error(HttpResponse<Buffer> resp) {
-    String code = resp.statusCode() == 404 ? "NOT_FOUND" : "PROVIDER_ERROR";
+    ErrorCode code = resp.statusCode() == 404 ? ErrorCode.NOT_FOUND : ErrorCode.PROVIDER_ERROR;
     return new ProviderException(code, provider + " answered " + resp.statusCode() + ": " + errorText(resp));
   }
 

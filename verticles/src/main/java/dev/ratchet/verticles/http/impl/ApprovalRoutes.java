@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
@@ -121,7 +122,7 @@ public final class ApprovalRoutes {
     Principal principal = AuthHandler.principal(ctx);
     access.visible(principal, sessionId).compose(info -> {
       if (fourEyes && principal.name().equals(info.getString("creator"))) {
-        return Future.failedFuture(new RatchetException("FOUR_EYES", "four-eyes rule (http.fourEyes): '"
+        return Future.failedFuture(new RatchetException(ErrorCode.FOUR_EYES, "four-eyes rule (http.fourEyes): '"
             + principal.name() + "' created this session and may not decide its writes; another approver must"));
       }
       return ratchet.decide(decision);
