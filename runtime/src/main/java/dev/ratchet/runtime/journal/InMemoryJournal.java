@@ -1,9 +1,10 @@
 package dev.ratchet.runtime.journal;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
@@ -73,7 +74,7 @@ public final class InMemoryJournal implements SessionJournal {
     MemorySession s = sessions.computeIfAbsent(sessionId, id -> new MemorySession());
     s.epoch++;
     s.owner = owner;
-    s.append("session.claimed", null, null, now(), new JsonObject().put("owner", owner).put("epoch", s.epoch).encode());
+    s.append(EventType.SESSION_CLAIMED.wireName(), null, null, now(), new JsonObject().put("owner", owner).put("epoch", s.epoch).encode());
     return s.epoch;
   }
 
@@ -137,7 +138,7 @@ public final class InMemoryJournal implements SessionJournal {
       t.submittedAt = now;
       s.turns.put(turn.turnId(), t);
       s.inflight.add(turn.turnId());
-      s.append("turn.submitted", turn.turnId(), null, now, null);
+      s.append(EventType.TURN_SUBMITTED.wireName(), turn.turnId(), null, now, null);
       if (firstWrite == null) {
         return new SubmitAnswer(SubmitAnswer.Status.NEW, null, false);
       }
@@ -163,7 +164,7 @@ public final class InMemoryJournal implements SessionJournal {
       t.completedAt = now;
       s.updatedAt = now;
       s.inflight.remove(result.turnId());
-      s.append("turn.completed", result.turnId(), null, now, RecordText.turnSummary(result));
+      s.append(EventType.TURN_COMPLETED.wireName(), result.turnId(), null, now, RecordText.turnSummary(result));
       return result;
     });
   }
@@ -200,7 +201,7 @@ public final class InMemoryJournal implements SessionJournal {
     c.state = "started";
     c.attempts = attempt;
     c.startedAt = now;
-    s.append("call.started", turnId, callId, now, data);
+    s.append(EventType.CALL_STARTED.wireName(), turnId, callId, now, data);
   }
 
   @Override
@@ -226,7 +227,7 @@ public final class InMemoryJournal implements SessionJournal {
     if (record.outcome() == Outcome.OUTCOME_UNKNOWN) {
       c.turn = turnId;
     }
-    s.append("call.completed", turnId, record.callId().value(), now, event);
+    s.append(EventType.CALL_COMPLETED.wireName(), turnId, record.callId().value(), now, event);
     return null;
   }
 
@@ -251,7 +252,7 @@ public final class InMemoryJournal implements SessionJournal {
         for (CallResult call : turnResult.calls()) {
           CallEntry c = s.calls.get(call.callId().value());
           if (!inStep.contains(call.callId().value()) && (c == null || c.record == null)) {
-            throw new RatchetException(ErrorCode.JOURNAL_ERROR, "the journal refused a step: INCOMPLETE a call of the turn"
+            throw new RatchetException(ErrorCode.JOURNAL_ERROR, "the journal refused a step: JOURNAL_INCOMPLETE a call of the turn"
                 + " has no outcome journaled: " + call.callId().value());
           }
         }
@@ -271,7 +272,7 @@ public final class InMemoryJournal implements SessionJournal {
         t.completedAt = now;
         s.updatedAt = now;
         s.inflight.remove(turnId);
-        s.append("turn.completed", turnId, null, now, summary);
+        s.append(EventType.TURN_COMPLETED.wireName(), turnId, null, now, summary);
         turnDone = true;
       }
       boolean started = false;
@@ -327,7 +328,7 @@ public final class InMemoryJournal implements SessionJournal {
       c.argumentsHash = request.argumentsHash();
       c.expiresAt = request.expiresAt();
       c.requestedAt = now;
-      s.append("approval.requested", request.turnId(), request.callId().value(), now, json);
+      s.append(EventType.APPROVAL_REQUESTED.wireName(), request.turnId(), request.callId().value(), now, json);
       pending.add(new Pending(now, sessionId + "\n" + request.callId().value()));
       return "pending";
     });
@@ -370,7 +371,7 @@ public final class InMemoryJournal implements SessionJournal {
     c.approver = approver;
     c.approvalReason = reason;
     c.decidedAt = now;
-    s.append("approval.decided", c.turn, callId, now,
+    s.append(EventType.APPROVAL_DECIDED.wireName(), c.turn, callId, now,
         new JsonObject().put("status", status).put("approver", approver).put("reason", reason).encode());
   }
 
@@ -427,7 +428,7 @@ public final class InMemoryJournal implements SessionJournal {
         c.completedRecord = c.record;
       }
       c.record = updated.toJson().encode();
-      s.append("call.reconciled", turnId, callId.value(), now,
+      s.append(EventType.CALL_RECONCILED.wireName(), turnId, callId.value(), now,
           new JsonObject().put("outcome", outcome.wireName()).put("by", who).put("note", note).encode());
       return updated;
     });
@@ -455,7 +456,7 @@ public final class InMemoryJournal implements SessionJournal {
       s.updatedAt = now;
       long index = push(s, encoded);
       s.messages.put(messageId, index);
-      s.append("message.user", null, null, now, data);
+      s.append(EventType.MESSAGE_USER.wireName(), null, null, now, data);
       return new ConversationAppend(index, true, entry);
     });
   }
@@ -481,7 +482,7 @@ public final class InMemoryJournal implements SessionJournal {
       long index = push(s, encoded);
       s.modelSteps.put(step, index);
       s.lastStep = step;
-      s.append("model.response", turnId, null, now, data);
+      s.append(EventType.MODEL_RESPONSE.wireName(), turnId, null, now, data);
       return new ConversationAppend(index, true, entry);
     });
   }

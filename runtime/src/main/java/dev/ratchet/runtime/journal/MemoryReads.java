@@ -1,8 +1,9 @@
 package dev.ratchet.runtime.journal;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -113,7 +114,7 @@ final class MemoryReads {
   /** What the Redis journal's reads add to an event: a submitted turn's spec, a completed call's first record. */
   private static JsonObject withStoredData(String sessionId, MemorySession s, Event e) {
     JsonObject json = e.toJson(e.seq() + "-0");
-    if ("turn.submitted".equals(e.type())) {
+    if (EventType.TURN_SUBMITTED.wireName().equals(e.type())) {
       TurnEntry t = s.turns.get(e.turn());
       json.put("data", t == null || t.spec == null ? new JsonObject() : new JsonObject(t.spec));
     } else if (StepEntries.needsRecord(json)) {

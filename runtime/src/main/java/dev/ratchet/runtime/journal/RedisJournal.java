@@ -1,9 +1,10 @@
 package dev.ratchet.runtime.journal;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
@@ -145,7 +146,7 @@ public final class RedisJournal implements SessionJournal {
     args.add(creator == null ? "" : creator);
     if (firstWrite != null) {
       keyList.add(keys.call(sessionId, firstWrite.callId().value()));
-      args.add(StepEntries.field("call.started", firstWrite.callId().value()));
+      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), firstWrite.callId().value()));
       args.add(String.valueOf(firstWrite.attempt()));
       args.add(firstWrite.data().encode());
     }
@@ -252,14 +253,14 @@ public final class RedisJournal implements SessionJournal {
       args.add("");
     } else {
       keyList.add(keys.call(sessionId, nextWrite.callId().value()));
-      args.add(StepEntries.field("call.started", nextWrite.callId().value()));
+      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), nextWrite.callId().value()));
       args.add(String.valueOf(nextWrite.attempt()));
       args.add(nextWrite.data().encode());
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
       String resultText = RecordText.resultText(record, resultTexts.apply(record));
-      args.add(StepEntries.field("call.completed", record.callId().value()));
+      args.add(StepEntries.field(EventType.CALL_COMPLETED.wireName(), record.callId().value()));
       args.add(RecordText.completedEvent(record, resultText));
       args.add(RecordText.full(record, resultText));
       args.add(record.outcome().wireName());

@@ -1,8 +1,8 @@
 package dev.ratchet.verticles.impl;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.journal.DecisionAnswer;

@@ -1,11 +1,12 @@
 package dev.ratchet.verticles.impl;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
@@ -338,7 +339,7 @@ public final class RatchetImpl implements Ratchet {
   @Override
   public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
     return journal.reconcile(sessionId, callId, outcome, who, note).onSuccess(r ->
-        vertx.eventBus().publish(Addresses.events(sessionId), new JsonObject().put("type", "call.reconciled")
+        vertx.eventBus().publish(Addresses.events(sessionId), new JsonObject().put("type", EventType.CALL_RECONCILED.wireName())
             .put("sessionId", sessionId).put("callId", callId.value()).put("at", System.currentTimeMillis())
             .put("data", r.toJson())));
   }

@@ -1,13 +1,13 @@
 package dev.ratchet.verticles.impl;
 
-import dev.ratchet.runtime.ErrorCode;
-import dev.ratchet.runtime.CallId;
-import dev.ratchet.verticles.Addresses;
 import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.journal.SessionJournal;
+import dev.ratchet.verticles.Addresses;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

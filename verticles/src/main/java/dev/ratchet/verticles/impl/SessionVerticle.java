@@ -1,18 +1,18 @@
 package dev.ratchet.verticles.impl;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallId;
-import dev.ratchet.runtime.agent.AgentLoop;
-import dev.ratchet.runtime.agent.AgentReply;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.agent.AgentLoop;
+import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.verticles.Addresses;
-import dev.ratchet.runtime.RatchetException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;

@@ -1,6 +1,5 @@
 package dev.ratchet.connectors.provider.impl;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.connectors.provider.AllowList;
 import dev.ratchet.connectors.provider.ConnectionScope;
 import dev.ratchet.connectors.provider.ProviderException;
@@ -8,6 +7,7 @@ import dev.ratchet.connectors.provider.ProviderHealth;
 import dev.ratchet.connectors.provider.ResolveOptions;
 import dev.ratchet.connectors.provider.ToolProvider;
 import dev.ratchet.connectors.provider.ToolProviderOptions;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolNotSentException;
 import io.vertx.core.Future;

@@ -1,9 +1,9 @@
 package dev.ratchet.connectors.provider.impl;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.connectors.provider.ConnectionScope;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ResolveOptions;
+import dev.ratchet.runtime.ErrorCode;
 
 /**
  * Chooses the provider-side user id that tools run as, in the order {@link ResolveOptions} gives.

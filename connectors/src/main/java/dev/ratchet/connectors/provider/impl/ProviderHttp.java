@@ -1,7 +1,7 @@
 package dev.ratchet.connectors.provider.impl;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.connectors.provider.ProviderException;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.ToolNotSentException;

@@ -1,14 +1,14 @@
 package dev.ratchet.verticles.http.impl;
 
-import dev.ratchet.runtime.ErrorCode;
-import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
+import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.verticles.impl.ErrorCodes;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;

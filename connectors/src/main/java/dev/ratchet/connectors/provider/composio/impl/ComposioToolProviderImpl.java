@@ -1,7 +1,5 @@
 package dev.ratchet.connectors.provider.composio.impl;
 
-import dev.ratchet.runtime.ErrorCode;
-import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.connectors.provider.AuthStatus;
 import dev.ratchet.connectors.provider.Authorization;
 import dev.ratchet.connectors.provider.AuthorizeOptions;
@@ -26,6 +24,8 @@ import dev.ratchet.connectors.provider.impl.EffectHints;
 import dev.ratchet.connectors.provider.impl.HttpOutcomes;
 import dev.ratchet.connectors.provider.impl.ProviderTool;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
