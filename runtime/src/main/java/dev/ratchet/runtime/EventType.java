@@ -8,21 +8,21 @@ import java.util.Map;
  * name ({@code call.started}) and what it means.
  */
 public enum EventType {
-  SESSION_CLAIMED("session.claimed", "a runtime claimed the session, under a new fencing epoch"),
-  SESSION_FENCED("session.fenced", "this runtime lost the session to a newer claim (published, not journaled)"),
-  TURN_SUBMITTED("turn.submitted", "a turn and its calls were accepted"),
-  TURN_COMPLETED("turn.completed", "every call of the turn has its outcome"),
-  CALL_STARTED("call.started", "an attempt of a call began"),
-  CALL_ATTEMPT_FAILED("call.attempt_failed", "an attempt of a call failed and will be retried"),
-  CALL_COMPLETED("call.completed", "a call's outcome was journaled"),
-  CALL_RECONCILED("call.reconciled", "an operator set the outcome of a call whose outcome was unknown"),
-  APPROVAL_REQUESTED("approval.requested", "a call waits for an approver"),
-  APPROVAL_DECIDED("approval.decided", "an approver approved or rejected a call, or its request expired"),
-  MESSAGE_USER("message.user", "a user's message to the agent"),
-  MESSAGE_ASSISTANT("message.assistant", "the agent's answer to a message"),
-  MODEL_RESPONSE("model.response", "a model's response in the agent loop, with the tool calls it asked for"),
-  MODEL_ATTEMPT_FAILED("model.attempt_failed", "a model request failed and will be retried"),
-  MODEL_FAILED("model.failed", "the agent loop gave up on the model: the message has no answer");
+  SESSION_CLAIMED("a runtime claimed the session, under a new fencing epoch"),
+  SESSION_FENCED("this runtime lost the session to a newer claim (published, not journaled)"),
+  TURN_SUBMITTED("a turn and its calls were accepted"),
+  TURN_COMPLETED("every call of the turn has its outcome"),
+  CALL_STARTED("an attempt of a call began"),
+  CALL_ATTEMPT_FAILED("an attempt of a call failed and will be retried"),
+  CALL_COMPLETED("a call's outcome was journaled"),
+  CALL_RECONCILED("an operator set the outcome of a call whose outcome was unknown"),
+  APPROVAL_REQUESTED("a call waits for an approver"),
+  APPROVAL_DECIDED("an approver approved or rejected a call, or its request expired"),
+  MESSAGE_USER("a user's message to the agent"),
+  MESSAGE_ASSISTANT("the agent's answer to a message"),
+  MODEL_RESPONSE("a model's response in the agent loop, with the tool calls it asked for"),
+  MODEL_ATTEMPT_FAILED("a model request failed and will be retried"),
+  MODEL_FAILED("the agent loop gave up on the model: the message has no answer");
 
   private static final Map<String, EventType> BY_WIRE_NAME = new HashMap<>();
 
@@ -35,8 +35,9 @@ public enum EventType {
   private final String wireName;
   private final String meaning;
 
-  EventType(String wireName, String meaning) {
-    this.wireName = wireName;
+  EventType(String meaning) {
+    // the constant's name in lower case, a dot after the subject: CALL_ATTEMPT_FAILED is call.attempt_failed
+    this.wireName = name().toLowerCase(java.util.Locale.ROOT).replaceFirst("_", ".");
     this.meaning = meaning;
   }
 

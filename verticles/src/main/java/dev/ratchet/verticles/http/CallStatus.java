@@ -7,23 +7,21 @@ import dev.ratchet.runtime.Outcome;
  * label the dashboard shows for it. The last three are a call's {@link Outcome}s.
  */
 public enum CallStatus {
-  PENDING("pending", "not started yet"),
-  RUNNING("running", "running"),
-  WAITING_FOR_APPROVAL("waiting_for_approval", "waiting for approval"),
-  SUCCEEDED("succeeded", "succeeded"),
-  FAILED("failed", "failed"),
-  OUTCOME_UNKNOWN("outcome_unknown", "outcome unknown");
+  PENDING("not started yet"),
+  RUNNING("running"),
+  WAITING_FOR_APPROVAL("waiting for approval"),
+  SUCCEEDED("succeeded"),
+  FAILED("failed"),
+  OUTCOME_UNKNOWN("outcome unknown");
 
-  private final String wireName;
   private final String label;
 
-  CallStatus(String wireName, String label) {
-    this.wireName = wireName;
+  CallStatus(String label) {
     this.label = label;
   }
 
   public String wireName() {
-    return wireName;
+    return name().toLowerCase(java.util.Locale.ROOT);
   }
 
   public String label() {
@@ -38,7 +36,7 @@ public enum CallStatus {
   /** The outcome this status is, or null while the call has none. */
   public Outcome outcome() {
     for (Outcome o : Outcome.values()) {
-      if (o.wireName().equals(wireName)) {
+      if (o.name().equals(name())) {
         return o;
       }
     }
