@@ -1,8 +1,6 @@
 package dev.ratchet.verticles.http;
 
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,24 +27,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DashboardBrowserTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final ShopServer SHOP = new ShopServer();
 
-  static ShopRuntime shop;
   static String base;
   Browser browser;
 
   @BeforeAll
   static void start() {
     Browser.assumeInstalled();
-    shop = new ShopRuntime(REDIS);
-    base = shop.baseUrl();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (shop != null) {
-      shop.close();
-    }
+    base = SHOP.baseUrl();
   }
 
   @AfterEach
@@ -111,7 +100,7 @@ class DashboardBrowserTest {
     assertThat(call.findElement(By.cssSelector(".duration")).getText()).endsWith("s");
     // the time the write waited for ana is shown apart from the time it ran
     assertThat(call.findElement(By.cssSelector(".approval-wait")).getText()).endsWith("s");
-    assertThat(shop.writes).contains(args);
+    assertThat(SHOP.runtime().writes).contains(args);
     // the session belongs to the agent token that created it (no resourceId configured: its name)
     assertThat(browser.driver.findElement(By.cssSelector("#view p.muted")).getText()).contains("caller support-bot");
   }
@@ -160,7 +149,7 @@ class DashboardBrowserTest {
         By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='failed']")));
     assertThat(browser.driver.findElement(By.cssSelector(".call .approval-info")).getText()).contains("rejected")
         .contains("over the refund limit");
-    assertThat(shop.writes).doesNotContain(args);
+    assertThat(SHOP.runtime().writes).doesNotContain(args);
   }
 
   @Test
