@@ -110,7 +110,7 @@ class DashboardBrowserTest {
     HttpApiTest.base = base;
     String theirs = submit("t1", HttpApiTest.call("refund_order", new JsonObject().put("order", "T-0")));
     String mine = "tenant-t-" + UUID.randomUUID().toString().substring(0, 8);
-    shop.ratchet.submit("shop", mine, "tenant-t", dev.ratchet.runtime.Turn.of("t1",
+    SHOP.runtime().ratchet.submit("shop", mine, "tenant-t", dev.ratchet.runtime.Turn.of("t1",
         new dev.ratchet.runtime.ToolCall("refund_order", new JsonObject().put("order", "T-1"))));
     HttpApiTest.awaitPending(Http.login(base, "ana", ShopRuntime.PASSWORD), theirs);
     HttpApiTest.awaitPending(Http.login(base, "ana", ShopRuntime.PASSWORD), mine);
