@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.impl.WireNames;
 
 /**
  * The status of a call in a session's timeline (the HTTP API's {@code calls[].status}), with the
@@ -14,6 +15,7 @@ public enum CallStatus {
   FAILED("failed"),
   OUTCOME_UNKNOWN("outcome unknown");
 
+  private final String wireName = WireNames.of(this, '_');
   private final String label;
 
   CallStatus(String label) {
@@ -21,7 +23,7 @@ public enum CallStatus {
   }
 
   public String wireName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return wireName;
   }
 
   public String label() {
