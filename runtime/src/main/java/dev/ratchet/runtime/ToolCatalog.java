@@ -55,7 +55,7 @@ public final class ToolCatalog {
   public static Future<ToolCatalog> resolve(Vertx vertx, AgentDefinition agent) {
     List<Future<List<Tool>>> lists = new ArrayList<>();
     for (ToolSource source : agent.toolSources()) {
-      lists.add(source.tools(vertx).recover(err -> Future.failedFuture(new RatchetException("TOOL_SOURCE",
+      lists.add(source.tools(vertx).recover(err -> Future.failedFuture(new RatchetException(ErrorCode.TOOL_SOURCE,
           "agent '" + agent.name() + "': tool source '" + source.name() + "' failed: " + err.getMessage(), err))));
     }
     return Future.all(lists).map(cf -> {
@@ -65,7 +65,7 @@ public final class ToolCatalog {
         List<Tool> tools = cf.resultAt(i);
         for (Tool tool : tools) {
           if (!tool.name().matches("[A-Za-z0-9_.-]{1,128}")) {
-            throw new RatchetException("INVALID_TOOL", "agent '" + agent.name() + "': tool name '" + tool.name()
+            throw new RatchetException(ErrorCode.INVALID_TOOL, "agent '" + agent.name() + "': tool name '" + tool.name()
                 + "' from source '" + source.name() + "' must be 1-128 of [A-Za-z0-9_.-]");
           }
           ToolPolicy policy = agent.policies().get(tool.name());
@@ -75,14 +75,14 @@ public final class ToolCatalog {
           Entry previous = entries.put(tool.name(),
               new Entry(tool, source.name(), approval, new ArgumentsValidator(tool.inputSchema())));
           if (previous != null) {
-            throw new RatchetException("DUPLICATE_TOOL", "agent '" + agent.name() + "': tool '" + tool.name()
+            throw new RatchetException(ErrorCode.DUPLICATE_TOOL, "agent '" + agent.name() + "': tool '" + tool.name()
                 + "' is offered by both '" + previous.sourceName() + "' and '" + source.name() + "'");
           }
         }
       }
       for (String named : agent.policies().keySet()) {
         if (!entries.containsKey(named)) {
-          throw new RatchetException("UNKNOWN_TOOL", "agent '" + agent.name() + "': a policy names tool '" + named
+          throw new RatchetException(ErrorCode.UNKNOWN_TOOL, "agent '" + agent.name() + "': a policy names tool '" + named
               + "', which none of its tool sources offers");
         }
       }

@@ -2,6 +2,8 @@ package dev.ratchet.runtime.agent;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
@@ -170,7 +172,7 @@ public final class AgentLoop {
     String id = messageId == null ? UUID.randomUUID().toString() : messageId;
     return onContext(() -> {
       if (stopped || engine.isFenced()) {
-        return Future.failedFuture(new RatchetException("FENCED", "session " + sessionId
+        return Future.failedFuture(new RatchetException(ErrorCode.FENCED, "session " + sessionId
             + " is no longer run by this node"));
       }
       long now = System.currentTimeMillis();
@@ -181,7 +183,7 @@ public final class AgentLoop {
           .map(appended -> {
             engine.callerAccepted(callerId);
             if (appended.created()) {
-              emit("message.user", null, data);
+              emit(EventType.MESSAGE_USER.wireName(), null, data);
             }
             JsonObject end = endCovering(appended.index());
             if (end != null) {
@@ -224,7 +226,7 @@ public final class AgentLoop {
   /** One move of the round, decided from the conversation alone, so a rebuilt loop moves the same way. */
   private void next(Promise<Void> round) {
     if (stopped || engine.isFenced()) {
-      round.tryFail(new RatchetException("FENCED", "session " + sessionId + " is no longer run by this node"));
+      round.tryFail(new RatchetException(ErrorCode.FENCED, "session " + sessionId + " is no longer run by this node"));
       return;
     }
     int lastEnd = lastIndexOf("end");
@@ -239,7 +241,7 @@ public final class AgentLoop {
       ModelResponse response = ModelResponse.fromJson(last.getJsonObject("response"));
       long lastStep = last.getLong("step");
       if (!response.hasToolCalls()) {
-        end(round, AgentReply.ANSWERED, response.text(), lastStep, null, last.getLong("seen"), "message.assistant");
+        end(round, AgentReply.ANSWERED, response.text(), lastStep, null, last.getLong("seen"), EventType.MESSAGE_ASSISTANT.wireName());
         return;
       }
       if (!results.containsKey(lastStep)) {
@@ -257,7 +259,7 @@ public final class AgentLoop {
           .getJsonArray("toolCalls", new JsonArray()).isEmpty()).count();
       if (toolTurns >= agent.maxTurns()) {
         end(round, AgentReply.TURN_LIMIT, "I stopped after " + toolTurns + " tool turns (the limit of this agent)"
-            + " without a final answer.", lastStep, null, last.getLong("seen"), "message.assistant");
+            + " without a final answer.", lastStep, null, last.getLong("seen"), EventType.MESSAGE_ASSISTANT.wireName());
         return;
       }
     }
@@ -269,7 +271,7 @@ public final class AgentLoop {
     ModelRequest request = new ModelRequest(messages(), ToolSpec.of(catalog));
     withTimeout(agent.model().chat(request), agent.modelTimeout().toMillis()).onComplete(ar -> {
       if (stopped) {
-        round.tryFail(new RatchetException("STOPPED", "session stopped"));
+        round.tryFail(new RatchetException(ErrorCode.STOPPED, "session stopped"));
         return;
       }
       RatchetException overLimit = null;
@@ -291,19 +293,19 @@ public final class AgentLoop {
         // a model client's error may quote the API key it was given
         JsonObject data = new JsonObject().put("step", nextStep).put("attempt", attempt)
             .put("error", Redaction.scrub(error)).put("retryInMs", delay);
-        journal.appendEvent(sessionId, engine.epoch(), "model.attempt_failed", turnId(nextStep), null, data)
+        journal.appendEvent(sessionId, engine.epoch(), EventType.MODEL_ATTEMPT_FAILED.wireName(), turnId(nextStep), null, data)
             .onComplete(j -> {
               if (j.failed() && isFencing(j.cause())) {
                 round.tryFail(j.cause());
                 return;
               }
-              emit("model.attempt_failed", turnId(nextStep), data);
+              emit(EventType.MODEL_ATTEMPT_FAILED.wireName(), turnId(nextStep), data);
               vertx.setTimer(delay, t -> runModel(round, nextStep, attempt + 1));
             });
         return;
       }
       String message = "the model failed " + attempt + " time(s): " + Redaction.scrub(error);
-      end(round, AgentReply.MODEL_FAILED, null, nextStep, message, entries.size(), "model.failed");
+      end(round, AgentReply.MODEL_FAILED, null, nextStep, message, entries.size(), EventType.MODEL_FAILED.wireName());
     });
   }
 
@@ -324,7 +326,7 @@ public final class AgentLoop {
           }
           step = Math.max(step, nextStep);
           if (ar.result().created()) {
-            emit("model.response", turnId, data);
+            emit(EventType.MODEL_RESPONSE.wireName(), turnId, data);
           }
           next(round);
         });
@@ -540,7 +542,7 @@ public final class AgentLoop {
   }
 
   private static boolean isFencing(Throwable err) {
-    return err instanceof RatchetException && "FENCED".equals(((RatchetException) err).code());
+    return RatchetException.is(err, ErrorCode.FENCED);
   }
 
   private void emit(String type, String turnId, JsonObject data) {

@@ -6,6 +6,8 @@ import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
@@ -153,7 +155,7 @@ public final class SessionEngine {
   public Future<Void> stop() {
     return onContext(() -> {
       stopped = true;
-      approvalWaiters.values().forEach(p -> p.tryFail(new RatchetException("STOPPED", "session stopped")));
+      approvalWaiters.values().forEach(p -> p.tryFail(new RatchetException(ErrorCode.STOPPED, "session stopped")));
       return Future.succeededFuture();
     });
   }
@@ -202,7 +204,7 @@ public final class SessionEngine {
       TurnRun run = running.get(turn.turnId());
       if (run != null && callerId != null && !callerId.equals(this.callerId)) {
         // a running turn proves the session exists, and its caller is known here
-        return Future.failedFuture(new RatchetException("CALLER_MISMATCH", "session " + sessionId
+        return Future.failedFuture(new RatchetException(ErrorCode.CALLER_MISMATCH, "session " + sessionId
             + (this.callerId == null ? " was created without a caller; its caller cannot be set later"
             : " belongs to another caller")));
       }
@@ -258,7 +260,7 @@ public final class SessionEngine {
           }
           default:
             startsNeverSent.remove(turn.turnId());
-            emit("turn.submitted", turn.turnId(), null, turn.toJson());
+            emit(EventType.TURN_SUBMITTED.wireName(), turn.turnId(), null, turn.toJson());
             if (answer.writeStarted()) {
               first.startJournaled = start.data();
             }
@@ -316,7 +318,7 @@ public final class SessionEngine {
   }
 
   private static RatchetException turnIdReused(Turn turn) {
-    return new RatchetException("TURN_ID_REUSED", "turn '" + turn.turnId()
+    return new RatchetException(ErrorCode.TURN_ID_REUSED, "turn '" + turn.turnId()
         + "' was already submitted with different calls; use a new turn id for a new model response");
   }
 
@@ -342,7 +344,7 @@ public final class SessionEngine {
         if (state.approval() != null && !"pending".equals(state.approval().status())) {
           approvalWaiters.remove(callId.value());
           waiter.tryComplete(state.approval());
-          emit("approval.decided", null, callId.value(), state.approval().toJson());
+          emit(EventType.APPROVAL_DECIDED.wireName(), null, callId.value(), state.approval().toJson());
         }
         return null;
       });
@@ -416,7 +418,7 @@ public final class SessionEngine {
     }
     if (run.journaledResult != null) {
       running.remove(run.turn.turnId());
-      emit("turn.completed", run.turn.turnId(), null, run.journaledResult.toJson());
+      emit(EventType.TURN_COMPLETED.wireName(), run.turn.turnId(), null, run.journaledResult.toJson());
       run.result.tryComplete(run.journaledResult);
       return;
     }
@@ -424,7 +426,7 @@ public final class SessionEngine {
     durably("turn_completed", () -> journal.turnCompleted(sessionId, epoch, result)).onComplete(ar -> {
       running.remove(run.turn.turnId());
       if (ar.succeeded()) {
-        emit("turn.completed", run.turn.turnId(), null, ar.result().toJson());
+        emit(EventType.TURN_COMPLETED.wireName(), run.turn.turnId(), null, ar.result().toJson());
         run.result.tryComplete(ar.result());
       } else {
         run.result.tryFail(ar.cause());
@@ -569,7 +571,7 @@ public final class SessionEngine {
         return journal.callState(sessionId, slot.callId).map(CallState::approval);
       }
       if (known == null) {
-        emit("approval.requested", run.turn.turnId(), slot.callId.value(), request.toJson());
+        emit(EventType.APPROVAL_REQUESTED.wireName(), run.turn.turnId(), slot.callId.value(), request.toJson());
       }
       if (expiresAt > 0) {
         vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()), t -> expire(slot, request));
@@ -595,7 +597,7 @@ public final class SessionEngine {
       return;
     }
     if (slot.isWrite() && attempt == 1 && slot.startJournaled != null) {
-      emit("call.started", run.turn.turnId(), slot.callId.value(), slot.startJournaled);
+      emit(EventType.CALL_STARTED.wireName(), run.turn.turnId(), slot.callId.value(), slot.startJournaled);
       send(run, slot, attempt, anyUncertain, approval);
       return;
     }
@@ -609,7 +611,7 @@ public final class SessionEngine {
             } else if (ar.result() != null) {
               slot.done.tryComplete(ar.result());
             } else {
-              emit("call.started", run.turn.turnId(), slot.callId.value(), data);
+              emit(EventType.CALL_STARTED.wireName(), run.turn.turnId(), slot.callId.value(), data);
               send(run, slot, attempt, anyUncertain, approval);
             }
           });
@@ -634,14 +636,14 @@ public final class SessionEngine {
         long delay = Math.max(tool.retryPolicy().backoffMillis(attempt + 1), a.retryAfterMillis);
         JsonObject data = new JsonObject().put("attempt", attempt).put("error", Redaction.scrub(a.error))
             .put("retryInMs", delay);
-        journal.appendEvent(sessionId, epoch, "call.attempt_failed", run.turn.turnId(), slot.callId.value(), data)
+        journal.appendEvent(sessionId, epoch, EventType.CALL_ATTEMPT_FAILED.wireName(), run.turn.turnId(), slot.callId.value(), data)
             .onComplete(j -> {
               if (j.failed() && isFencing(j.cause())) {
                 markFenced();
                 slot.done.tryFail(notOwner());
                 return;
               }
-              emit("call.attempt_failed", run.turn.turnId(), slot.callId.value(), data);
+              emit(EventType.CALL_ATTEMPT_FAILED.wireName(), run.turn.turnId(), slot.callId.value(), data);
               vertx.setTimer(Math.max(1, delay), t -> attempt(run, slot, attempt + 1, uncertain, approval));
             });
         return;
@@ -683,7 +685,7 @@ public final class SessionEngine {
         slot.done.tryComplete(ar.result());
         return;
       }
-      emit("call.started", run.turn.turnId(), slot.callId.value(), data);
+      emit(EventType.CALL_STARTED.wireName(), run.turn.turnId(), slot.callId.value(), data);
       invoke(slot, 1).onComplete(res -> {
         Attempt a = classify(res.succeeded() ? res.result() : null, res.cause());
         finish(run, slot, OutcomeRules.judge(EffectClass.NON_IDEMPOTENT_WRITE, a.kind, 1, 1, false), a, 1, approval);
@@ -842,7 +844,7 @@ public final class SessionEngine {
             if (journaled != batch.get(i).record()) {
               batch.get(i).slot().resultText = null;
             }
-            emit("call.completed", run.turn.turnId(), journaled.callId().value(), journaled.toJson());
+            emit(EventType.CALL_COMPLETED.wireName(), run.turn.turnId(), journaled.callId().value(), journaled.toJson());
             batch.get(i).slot().done.tryComplete(journaled);
           }
         });
@@ -930,7 +932,7 @@ public final class SessionEngine {
               slot.done.tryComplete(ar.result());
               return Future.failedFuture(new ToolNotSentException("the call already has an outcome"));
             }
-            emit("call.started", run.turn.turnId(), slot.callId.value(), data);
+            emit(EventType.CALL_STARTED.wireName(), run.turn.turnId(), slot.callId.value(), data);
             return gate.ended ? Future.failedFuture(new ToolNotSentException("the attempt already ended"))
                 : Future.<Void>succeededFuture();
           });
@@ -1067,20 +1069,20 @@ public final class SessionEngine {
       fenced = true;
       LOG.warn("session {}: another node took over (epoch {} is stale); this node stops running it", sessionId, epoch);
       approvalWaiters.values().forEach(p -> p.tryFail(notOwner()));
-      emit("session.fenced", null, null, new JsonObject().put("epoch", epoch));
+      emit(EventType.SESSION_FENCED.wireName(), null, null, new JsonObject().put("epoch", epoch));
     }
   }
 
   private static boolean isFencing(Throwable err) {
-    return err instanceof RatchetException && "FENCED".equals(((RatchetException) err).code());
+    return RatchetException.is(err, ErrorCode.FENCED);
   }
 
   private static boolean isUnavailable(Throwable err) {
-    return err instanceof RatchetException && "JOURNAL_UNAVAILABLE".equals(((RatchetException) err).code());
+    return RatchetException.is(err, ErrorCode.JOURNAL_UNAVAILABLE);
   }
 
   private RatchetException notOwner() {
-    return new RatchetException("FENCED", "session " + sessionId + " is no longer run by this node");
+    return new RatchetException(ErrorCode.FENCED, "session " + sessionId + " is no longer run by this node");
   }
 
   private static String notRun(String message) {

@@ -3,6 +3,8 @@ package dev.ratchet.runtime.journal;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
@@ -71,7 +73,7 @@ public final class RedisJournal implements SessionJournal {
         .compose(replies -> {
           String found = replies.get(1) == null ? null : replies.get(1).toString();
           return LAYOUT.equals(found) ? Future.succeededFuture()
-              : Future.failedFuture(new RatchetException("JOURNAL_LAYOUT", "this journal was written by layout " + found
+              : Future.failedFuture(new RatchetException(ErrorCode.JOURNAL_LAYOUT, "this journal was written by layout " + found
                   + "; this Ratchet reads layout " + LAYOUT + " (key " + key + ")"));
         });
   }
@@ -144,7 +146,7 @@ public final class RedisJournal implements SessionJournal {
     args.add(creator == null ? "" : creator);
     if (firstWrite != null) {
       keyList.add(keys.call(sessionId, firstWrite.callId().value()));
-      args.add(StepEntries.field("call.started", firstWrite.callId().value()));
+      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), firstWrite.callId().value()));
       args.add(String.valueOf(firstWrite.attempt()));
       args.add(firstWrite.data().encode());
     }
@@ -251,14 +253,14 @@ public final class RedisJournal implements SessionJournal {
       args.add("");
     } else {
       keyList.add(keys.call(sessionId, nextWrite.callId().value()));
-      args.add(StepEntries.field("call.started", nextWrite.callId().value()));
+      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), nextWrite.callId().value()));
       args.add(String.valueOf(nextWrite.attempt()));
       args.add(nextWrite.data().encode());
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
       String resultText = RecordText.resultText(record, resultTexts.apply(record));
-      args.add(StepEntries.field("call.completed", record.callId().value()));
+      args.add(StepEntries.field(EventType.CALL_COMPLETED.wireName(), record.callId().value()));
       args.add(RecordText.completedEvent(record, resultText));
       args.add(RecordText.full(record, resultText));
       args.add(record.outcome().wireName());
@@ -356,12 +358,12 @@ public final class RedisJournal implements SessionJournal {
   @Override
   public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
     if (outcome == Outcome.OUTCOME_UNKNOWN) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "reconcile to succeeded or failed"));
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "reconcile to succeeded or failed"));
     }
     return send(Request.cmd(Command.HMGET).arg(keys.call(sessionId, callId.value())).arg("record").arg("turn"))
         .compose(call -> {
           if (call.get(0) == null) {
-            return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId
+            return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_CALL, "no completed call " + callId
                 + " in session " + sessionId));
           }
           CallResult r = CallResult.fromJson(new JsonObject(call.get(0).toString()));
@@ -387,9 +389,9 @@ public final class RedisJournal implements SessionJournal {
               return Future.succeededFuture(updated);
             }
             if ("unknown_call".equals(answer)) {
-              return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId));
+              return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_CALL, "no completed call " + callId));
             }
-            return Future.failedFuture(new RatchetException("NOT_UNKNOWN", "call " + callId + " ended "
+            return Future.failedFuture(new RatchetException(ErrorCode.NOT_UNKNOWN, "call " + callId + " ended "
                 + resp.get(1) + "; only outcome_unknown calls can be reconciled"));
           });
         });
@@ -451,7 +453,7 @@ public final class RedisJournal implements SessionJournal {
         .compose(r -> {
           String status = r.get(0).toString();
           if ("out_of_order".equals(status)) {
-            return Future.failedFuture(new RatchetException("STEP_OUT_OF_ORDER", "session " + sessionId
+            return Future.failedFuture(new RatchetException(ErrorCode.STEP_OUT_OF_ORDER, "session " + sessionId
                 + ": step " + step + " does not follow the last recorded step " + r.get(1)));
           }
           long index = Long.parseLong(r.get(1).toString());

@@ -4,6 +4,8 @@ import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -93,7 +95,7 @@ final class RedisQueries {
       List<CallResult> calls = new ArrayList<>(replies.size());
       for (int i = 0; i < replies.size(); i++) {
         if (replies.get(i) == null) {
-          return Future.failedFuture(new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn "
+          return Future.failedFuture(new RatchetException(ErrorCode.JOURNAL_INCOMPLETE, "session " + sessionId + ": turn "
               + turn.turnId() + " is completed but call #" + i + " has no record"));
         }
         calls.add(CallResult.fromJson(new JsonObject(replies.get(i).toString())));
@@ -235,7 +237,7 @@ final class RedisQueries {
     List<JsonObject> filled = new ArrayList<>();
     List<Request> reads = new ArrayList<>();
     for (JsonObject e : events) {
-      if ("turn.submitted".equals(e.getString("type")) && !e.containsKey("data") && e.getString("turn") != null) {
+      if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type")) && !e.containsKey("data") && e.getString("turn") != null) {
         filled.add(e);
         reads.add(Request.cmd(Command.HGET).arg(keys.turn(sessionId, e.getString("turn"))).arg("spec"));
       } else if (StepEntries.needsRecord(e)) {
@@ -251,7 +253,7 @@ final class RedisQueries {
       for (int i = 0; i < filled.size(); i++) {
         JsonObject e = filled.get(i);
         Response r = answers.get(i);
-        if ("turn.submitted".equals(e.getString("type"))) {
+        if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type"))) {
           e.put("data", r == null ? new JsonObject() : new JsonObject(r.toString()));
         } else {
           Response first = r.get(0) != null ? r.get(0) : r.get(1);

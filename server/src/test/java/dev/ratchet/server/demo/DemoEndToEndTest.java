@@ -1,5 +1,6 @@
 package dev.ratchet.server.demo;
 
+import dev.ratchet.server.ChildOutput;
 import dev.ratchet.server.Main;
 import dev.ratchet.server.impl.TransportChoice;
 import io.vertx.core.json.JsonArray;
@@ -8,16 +9,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.CookieManager;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,18 +72,7 @@ class DemoEndToEndTest {
     env.put("RATCHET_ADMIN_PASSWORD", PASSWORD);
     env.put("RATCHET_DEMO_TOKEN", TOKEN);
     child = pb.start();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          output.add(line);
-        }
-      } catch (IOException e) {
-        // the child ended
-      }
-    }, "demo-stdout");
-    reader.setDaemon(true);
-    reader.start();
+    ChildOutput.collect(child, output, "demo-stdout");
     until(() -> line("Demo API token:") != null, 120);
   }
 

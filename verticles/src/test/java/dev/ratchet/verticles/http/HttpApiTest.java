@@ -1,9 +1,7 @@
 package dev.ratchet.verticles.http;
 
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,20 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HttpApiTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final ShopServer SHOP = new ShopServer();
 
-  static ShopRuntime shop;
   static String base;
 
   @BeforeAll
   static void start() {
-    shop = new ShopRuntime(REDIS);
-    base = shop.baseUrl();
-  }
-
-  @AfterAll
-  static void stop() {
-    shop.close();
+    base = SHOP.baseUrl();
   }
 
   static Http agent() {
@@ -255,7 +246,7 @@ class HttpApiTest {
     JsonObject record = results(s, "t1").getJsonObject("results").getJsonArray("results").getJsonObject(0);
     assertThat(record.getString("outcome")).isEqualTo("failed");
     assertThat(record.getString("error")).contains("amount too high");
-    assertThat(shop.writes).doesNotContain(args);
+    assertThat(SHOP.runtime().writes).doesNotContain(args);
   }
 
   @Test

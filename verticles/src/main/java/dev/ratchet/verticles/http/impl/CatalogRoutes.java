@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
@@ -40,7 +41,7 @@ public final class CatalogRoutes {
     String agent = ctx.pathParam("agent");
     ToolCatalog catalog = ratchet.catalog(agent);
     if (catalog == null) {
-      Replies.error(ctx, 404, "UNKNOWN_AGENT", "no agent named '" + agent + "'");
+      Replies.error(ctx, ErrorCode.UNKNOWN_AGENT, "no agent named '" + agent + "'");
       return;
     }
     catalog.sourcesHealth(ctx.vertx(), 2_000).onComplete(ar -> {
