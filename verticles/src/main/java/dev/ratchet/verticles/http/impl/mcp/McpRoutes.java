@@ -67,12 +67,6 @@ public final class McpRoutes {
       httpError(ctx, 404, JsonRpc.error(null, JsonRpc.NOT_FOUND, "no agent named '" + agent + "'", "UNKNOWN_AGENT"));
       return;
     }
-    String version = ctx.request().getHeader(VERSION_HEADER);
-    if (version != null && !PROTOCOL_VERSIONS.contains(version)) {
-      httpError(ctx, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "unsupported " + VERSION_HEADER + " '"
-          + printable(version) + "'; this server speaks " + PROTOCOL_VERSIONS, "INVALID_REQUEST"));
-      return;
-    }
     Object parsed;
     try {
       parsed = Json.decodeValue(ctx.body().buffer() == null ? "" : ctx.body().asString());
@@ -120,6 +114,13 @@ public final class McpRoutes {
       return;
     }
     JsonObject p = params == null ? new JsonObject() : (JsonObject) params;
+    String version = ctx.request().getHeader(VERSION_HEADER);
+    // initialize negotiates the revision in its body; every later request names the one agreed
+    if (!"initialize".equals(method) && version != null && !PROTOCOL_VERSIONS.contains(version)) {
+      httpError(ctx, 400, JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "unsupported " + VERSION_HEADER + " '"
+          + printable(version) + "'; this server speaks " + PROTOCOL_VERSIONS, "INVALID_REQUEST"));
+      return;
+    }
     String mcpSession = ctx.request().getHeader(SESSION_HEADER);
     if (!"initialize".equals(method) && mcpSession != null) {
       if (!Ids.valid(mcpSession)) {
