@@ -43,10 +43,11 @@ class McpAiSdkTest {
     assumeTrue(onPath("npm") && onPath("node"), "npm and node are not on the PATH: the AI SDK test is skipped");
     Path work = Path.of("target", "mcp-ai-sdk");
     Files.createDirectories(work);
-    for (String file : List.of("package.json", "mcp.test.mjs")) {
+    for (String file : List.of("package.json", "package-lock.json", "mcp.test.mjs")) {
       Files.copy(PROJECT.resolve(file), work.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
-    Run install = run(work, Map.of(), 600, "npm", "install", "--no-audit", "--no-fund", "--cache",
+    // the lock pins every package, so each run tests the same AI SDK
+    Run install = run(work, Map.of(), 600, "npm", "ci", "--no-audit", "--no-fund", "--cache",
         Path.of("target", "npm-cache").toAbsolutePath().toString());
     assertThat(install.exit).as(install.output).isZero();
 
