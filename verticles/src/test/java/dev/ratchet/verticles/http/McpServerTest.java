@@ -230,6 +230,31 @@ class McpServerTest {
   }
 
   @Test
+  void aTurnResentWhileItWaitsForApprovalJoinsItAndTheWriteRunsOnce() throws Exception {
+    McpSyncClient first = client("mcp-join-1");
+    Map<String, Object> meta = turnMeta("model-response-9", 0, 1);
+    CompletableFuture<McpSchema.CallToolResult> original = CompletableFuture.supplyAsync(() -> first.callTool(
+        new McpSchema.CallToolRequest("refund_order", Map.of("id", "77"), meta)));
+    Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
+    JsonObject request = awaitApproval(ana, "mcp-join-1");
+
+    // the client lost its connection and sends the same turn again from a new MCP session
+    McpSyncClient again = client("mcp-join-1");
+    CompletableFuture<McpSchema.CallToolResult> resent = CompletableFuture.supplyAsync(() -> again.callTool(
+        new McpSchema.CallToolRequest("refund_order", Map.of("id", "77"), meta)));
+    Thread.sleep(300);
+    assertThat(resent).isNotDone();
+    Http.Answer decided = ana.post("/api/approvals/mcp-join-1/" + request.getString("callId"), new JsonObject()
+        .put("argumentsHash", request.getString("argumentsHash")).put("approved", true));
+    assertThat(decided.status()).as(decided.body()).isEqualTo(200);
+
+    assertThat(resent.get(30, TimeUnit.SECONDS).isError()).isFalse();
+    assertThat(original.get(30, TimeUnit.SECONDS).meta().get("dev.ratchet/callId"))
+        .isEqualTo(resent.get().meta().get("dev.ratchet/callId"));
+    assertThat(shop.writes).containsExactly(new JsonObject().put("id", "77"));
+  }
+
+  @Test
   void callsThatDisagreeOnTheirTurnsCountAreRefusedAndNothingRuns() throws Exception {
     String s = session();
     CompletableFuture<Http.Answer> first = CompletableFuture.supplyAsync(() -> rpcUnchecked(ShopRuntime.AGENT_TOKEN, s,
