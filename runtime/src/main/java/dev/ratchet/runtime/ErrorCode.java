@@ -25,6 +25,7 @@ public enum ErrorCode {
   AGENT_MISMATCH(409, "the session belongs to another agent"),
   NOT_UNKNOWN(409, "only a call whose outcome is unknown can be reconciled"),
   NO_MODEL(409, "the agent has no model, so it cannot answer messages"),
+  TURN_INCOMPLETE(409, "not every call of an MCP turn arrived in time, or they disagree on the turn's size"),
   PAYLOAD_TOO_LARGE(413, "the request body is over the limit"),
   TOO_MANY_ATTEMPTS(429, "too many failed log-ins; try again after Retry-After seconds"),
   JOURNAL_UNAVAILABLE(503, "the journal cannot be reached; try again"),

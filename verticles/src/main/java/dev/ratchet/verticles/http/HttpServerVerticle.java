@@ -19,6 +19,7 @@ import dev.ratchet.verticles.http.impl.Replies;
 import dev.ratchet.verticles.http.impl.SessionAccess;
 import dev.ratchet.verticles.http.impl.SessionRoutes;
 import dev.ratchet.verticles.http.impl.TurnRoutes;
+import dev.ratchet.verticles.http.impl.mcp.McpRoutes;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.CookieSameSite;
@@ -147,6 +148,7 @@ public final class HttpServerVerticle extends VerticleBase {
     new ApprovalRoutes(ratchet, metrics, access, options.fourEyes()).mount(router);
     new CatalogRoutes(ratchet).mount(router);
     new MessageRoutes(vertx, ratchet, access).mount(router);
+    new McpRoutes(vertx, ratchet, access).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, ErrorCode.NOT_FOUND, "no such endpoint"));
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
 

@@ -83,7 +83,7 @@ public final class AuthHandler implements Handler<RoutingContext> {
 
   private static void unauthenticated(RoutingContext ctx) {
     String path = ctx.normalizedPath();
-    if (path.startsWith("/api/") || path.equals("/metrics") || ctx.request().method() != HttpMethod.GET) {
+    if (path.startsWith("/api/") || path.startsWith("/mcp/") || path.equals("/metrics") || ctx.request().method() != HttpMethod.GET) {
       ctx.response().putHeader("WWW-Authenticate", "Bearer");
       Replies.error(ctx, ErrorCode.UNAUTHENTICATED, "log in or send Authorization: Bearer <token>");
       return;
