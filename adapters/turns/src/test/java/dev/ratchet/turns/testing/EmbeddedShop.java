@@ -31,6 +31,10 @@ public final class EmbeddedShop implements AutoCloseable {
     return new EmbeddedShop(vertx, ratchet);
   }
 
+  public Vertx vertx() {
+    return vertx;
+  }
+
   public Ratchet ratchet() {
     return ratchet;
   }
