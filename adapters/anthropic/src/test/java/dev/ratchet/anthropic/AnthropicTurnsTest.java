@@ -15,7 +15,8 @@ import dev.ratchet.turns.testing.Shop;
 import dev.ratchet.turns.testing.ShopProvider;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,16 +33,24 @@ class AnthropicTurnsTest {
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
+  private static ShopProvider provider;
+  private static EmbeddedShop shop;
+  private static FakeAnthropicServer model;
+  private static AnthropicClient client;
+  private static AnthropicTurns turns;
   private final String session = "anthropic-" + UUID.randomUUID().toString().substring(0, 8);
-  private final ShopProvider provider = new ShopProvider();
-  private final EmbeddedShop shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "anthropic-test");
-  private final FakeAnthropicServer model = new FakeAnthropicServer(body -> FakeAnthropicServer.text("msg_0", "ok"));
-  private final AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-ant-test")
-      .maxRetries(0).build();
-  private final AnthropicTurns turns = new AnthropicTurns(shop.turns("tenant-1"));
 
-  @AfterEach
-  void close() {
+  @BeforeAll
+  static void start() {
+    provider = new ShopProvider();
+    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "anthropic-test");
+    model = new FakeAnthropicServer(body -> FakeAnthropicServer.text("msg_0", "ok"));
+    client = AnthropicOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-ant-test").maxRetries(0).build();
+    turns = new AnthropicTurns(shop.turns("tenant-1"));
+  }
+
+  @AfterAll
+  static void close() {
     client.close();
     shop.close();
     model.close();
@@ -67,6 +76,7 @@ class AnthropicTurnsTest {
   void theToolUsesOfAMessageRunAsOneTurnAndComeBackAsToolResults() {
     model.script(body -> FakeAnthropicServer.toolUses("msg_01", "toolu_look", "look_up_order", "{\"orderId\":\"B-1\"}",
         "toolu_refund", "refund_order", "{\"orderId\":\"B-1\",\"amountCents\":2500}"));
+    int asked = model.requests().size();
     Message message = ask("refund 25.00 of order B-1");
 
     UserMessageParam reply = turns.run(session, message);
@@ -74,8 +84,8 @@ class AnthropicTurnsTest {
     assertThat(results(reply)).extracting(ToolResultBlockParam::toolUseId).containsExactly("toolu_look", "toolu_refund");
     assertThat(text(results(reply).get(0)).getJsonObject("result").getString("status")).isEqualTo("delivered");
     assertThat(results(reply).get(1).isError()).hasValue(false);
-    assertThat(provider.effects("refund_order")).isEqualTo(1);
-    JsonObject refundTool = model.requests().get(0).getJsonArray("tools").getJsonObject(1);
+    assertThat(provider.effects("refund_order", "B-1")).isEqualTo(1);
+    JsonObject refundTool = model.requests().get(asked).getJsonArray("tools").getJsonObject(1);
     assertThat(refundTool.getString("name")).isEqualTo("refund_order");
     assertThat(refundTool.getJsonObject("input_schema")).isEqualTo(Shop.REFUND_SCHEMA);
 
@@ -84,7 +94,7 @@ class AnthropicTurnsTest {
     Message answer = client.messages().create(MessageCreateParams.builder().model("claude-test").maxTokens(1024)
         .addUserMessage("refund 25.00 of order B-1").addMessage(message).addMessage(reply).build());
     assertThat(answer.content().get(0).asText().text()).isEqualTo("Refunded 25.00.");
-    JsonArray sent = model.requests().get(1).getJsonArray("messages");
+    JsonArray sent = model.requests().get(asked + 1).getJsonArray("messages");
     JsonObject toolResult = sent.getJsonObject(2).getJsonArray("content").getJsonObject(1);
     assertThat(toolResult.getString("type")).isEqualTo("tool_result");
     assertThat(toolResult.getString("tool_use_id")).isEqualTo("toolu_refund");
@@ -103,7 +113,7 @@ class AnthropicTurnsTest {
 
     ToolResultBlockParam result = results(running.get(20, TimeUnit.SECONDS)).get(0);
     assertThat(text(result).getString("outcome")).isEqualTo("succeeded");
-    assertThat(provider.effects("refund_order")).isEqualTo(1);
+    assertThat(provider.effects("refund_order", "B-2")).isEqualTo(1);
   }
 
   @Test
@@ -118,7 +128,7 @@ class AnthropicTurnsTest {
     ToolResultBlockParam result = results(running.get(20, TimeUnit.SECONDS)).get(0);
     assertThat(result.isError()).hasValue(true);
     assertThat(text(result).getString("error")).contains("this customer asked not to be e-mailed");
-    assertThat(provider.effects("email_customer")).isZero();
+    assertThat(provider.effects("email_customer", "B-3")).isZero();
   }
 
   @Test
@@ -132,6 +142,20 @@ class AnthropicTurnsTest {
 
     assertThat(again).extracting(r -> r.content().orElseThrow().asString())
         .isEqualTo(first.stream().map(r -> r.content().orElseThrow().asString()).toList());
-    assertThat(provider.effects("refund_order")).isEqualTo(2);
+    assertThat(provider.effects("refund_order", "B-4") + provider.effects("refund_order", "B-5")).isEqualTo(2);
+  }
+
+  @Test
+  void theDocumentedLoopRunsTheToolsAndReturnsTheModelsAnswer() {
+    model.script(body -> {
+      JsonArray messages = body.getJsonArray("messages");
+      JsonObject last = messages.getJsonObject(messages.size() - 1);
+      return last.getValue("content") instanceof JsonArray blocks
+          && "tool_result".equals(blocks.getJsonObject(0).getString("type"))
+          ? FakeAnthropicServer.text("msg_07", "Done: " + blocks.getJsonObject(0).getString("content"))
+          : FakeAnthropicServer.toolUses("msg_06", "toolu_look", "look_up_order", "{\"orderId\":\"B-6\"}");
+    });
+    assertThat(AnthropicExample.answer(client, shop.ratchet(), session, "where is B-6?")).startsWith("Done: ")
+        .contains("delivered");
   }
 }

@@ -14,7 +14,8 @@ import dev.ratchet.turns.testing.Shop;
 import dev.ratchet.turns.testing.ShopProvider;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -35,26 +36,34 @@ class RatchetToolProviderTest {
     String chat(@MemoryId String session, @UserMessage String text);
   }
 
+  private static ShopProvider provider;
+  private static EmbeddedShop shop;
+  private static volatile JsonObject toolResponse;
+  private static FakeOpenAiServer model;
+  private static Assistant assistant;
   private final String session = "lc4j-" + UUID.randomUUID().toString().substring(0, 8);
-  private final ShopProvider provider = new ShopProvider();
-  private final EmbeddedShop shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "lc4j-test");
-  private volatile JsonObject toolResponse;
-  private final FakeOpenAiServer model = new FakeOpenAiServer(body -> {
-    JsonArray messages = body.getJsonArray("messages");
-    JsonObject last = messages.getJsonObject(messages.size() - 1);
-    return "tool".equals(last.getString("role")) ? FakeOpenAiServer.text("The shop said: " + last.getString("content"))
-        : toolResponse;
-  });
-  private final RatchetToolProvider tools = RatchetToolProvider.create(shop.turns("tenant-1"));
-  private final Assistant assistant = AiServices.builder(Assistant.class)
-      .chatModel(OpenAiChatModel.builder().baseUrl(model.baseUrl()).apiKey("sk-test").modelName("gpt-test")
-          .maxRetries(0).listeners(List.of(tools.listener())).build())
-      .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20))
-      .toolProvider(tools)
-      .build();
 
-  @AfterEach
-  void close() {
+  @BeforeAll
+  static void start() {
+    provider = new ShopProvider();
+    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "lc4j-test");
+    model = new FakeOpenAiServer(body -> {
+      JsonArray messages = body.getJsonArray("messages");
+      JsonObject last = messages.getJsonObject(messages.size() - 1);
+      return "tool".equals(last.getString("role")) ? FakeOpenAiServer.text("The shop said: " + last.getString("content"))
+          : toolResponse;
+    });
+    RatchetToolProvider tools = RatchetToolProvider.create(shop.turns("tenant-1"));
+    assistant = AiServices.builder(Assistant.class)
+        .chatModel(OpenAiChatModel.builder().baseUrl(model.baseUrl()).apiKey("sk-test").modelName("gpt-test")
+            .maxRetries(0).listeners(List.of(tools.listener())).build())
+        .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20))
+        .toolProvider(tools)
+        .build();
+  }
+
+  @AfterAll
+  static void close() {
     shop.close();
     model.close();
     provider.close();
@@ -68,20 +77,21 @@ class RatchetToolProviderTest {
   void theCallsOfOneAiMessageRunAsOneTurnAndAnApprovedWriteRunsOnce() throws Exception {
     respond("chatcmpl-lc-1", "call_look", "look_up_order", "{\"orderId\":\"C-1\"}",
         "call_refund", "refund_order", "{\"orderId\":\"C-1\",\"amountCents\":25000}");
+    int asked = model.requests().size();
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> assistant.chat(session, "refund all of C-1"));
     ApprovalRequest request = shop.awaitApproval(session, "refund_order", 20);
     // the refund is the second call of the response's turn, not a turn of its own
     assertThat(request.callId()).isEqualTo(CallId.of(session, "chatcmpl-lc-1", 1));
-    assertThat(provider.effects("refund_order")).isZero();
+    assertThat(provider.effects("refund_order", "C-1")).isZero();
     shop.approve(request, "ana", "customer verified");
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).startsWith("The shop said: ").contains("succeeded");
-    assertThat(provider.effects("refund_order")).isEqualTo(1);
-    JsonArray sent = model.requests().get(1).getJsonArray("messages");
+    assertThat(provider.effects("refund_order", "C-1")).isEqualTo(1);
+    JsonArray sent = model.requests().get(asked + 1).getJsonArray("messages");
     assertThat(sent.getJsonObject(sent.size() - 2).getString("tool_call_id")).isEqualTo("call_look");
     assertThat(sent.getJsonObject(sent.size() - 2).getString("content")).contains("delivered");
-    JsonObject refund = model.requests().get(0).getJsonArray("tools").stream().map(JsonObject.class::cast)
+    JsonObject refund = model.requests().get(asked).getJsonArray("tools").stream().map(JsonObject.class::cast)
         .filter(t -> t.getJsonObject("function").getString("name").equals("refund_order")).findFirst().orElseThrow();
     assertThat(refund.getJsonObject("function").getJsonObject("parameters").getJsonObject("properties"))
         .isEqualTo(Shop.REFUND_SCHEMA.getJsonObject("properties"));
@@ -95,7 +105,7 @@ class RatchetToolProviderTest {
     shop.reject(shop.awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).contains("failed").contains("this customer asked not to be e-mailed");
-    assertThat(provider.effects("email_customer")).isZero();
+    assertThat(provider.effects("email_customer", "C-2")).isZero();
   }
 
   @Test
@@ -107,6 +117,6 @@ class RatchetToolProviderTest {
     String again = assistant.chat(session, "refund C-3 and C-4");
 
     assertThat(again).isEqualTo(first);
-    assertThat(provider.effects("refund_order")).isEqualTo(2);
+    assertThat(provider.effects("refund_order", "C-3") + provider.effects("refund_order", "C-4")).isEqualTo(2);
   }
 }

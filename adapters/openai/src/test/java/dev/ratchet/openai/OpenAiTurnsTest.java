@@ -13,7 +13,8 @@ import dev.ratchet.turns.testing.Shop;
 import dev.ratchet.turns.testing.ShopProvider;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,16 +31,24 @@ class OpenAiTurnsTest {
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
+  private static ShopProvider provider;
+  private static EmbeddedShop shop;
+  private static FakeOpenAiServer model;
+  private static OpenAIClient client;
+  private static OpenAiTurns turns;
   private final String session = "openai-" + UUID.randomUUID().toString().substring(0, 8);
-  private final ShopProvider provider = new ShopProvider();
-  private final EmbeddedShop shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "openai-test");
-  private final FakeOpenAiServer model = new FakeOpenAiServer(body -> FakeOpenAiServer.text("nothing to do"));
-  private final OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-test")
-      .maxRetries(0).build();
-  private final OpenAiTurns turns = new OpenAiTurns(shop.turns("tenant-1"));
 
-  @AfterEach
-  void close() {
+  @BeforeAll
+  static void start() {
+    provider = new ShopProvider();
+    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "openai-test");
+    model = new FakeOpenAiServer(body -> FakeOpenAiServer.text("nothing to do"));
+    client = OpenAIOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-test").maxRetries(0).build();
+    turns = new OpenAiTurns(shop.turns("tenant-1"));
+  }
+
+  @AfterAll
+  static void close() {
     client.close();
     shop.close();
     model.close();
@@ -60,6 +69,7 @@ class OpenAiTurnsTest {
   void theToolCallsOfACompletionRunAsOneTurnAndComeBackAsToolMessages() {
     model.script(body -> completion("chatcmpl-1", "call_look", "look_up_order", "{\"orderId\":\"A-1\"}",
         "call_refund", "refund_order", "{\"orderId\":\"A-1\",\"amountCents\":2500}"));
+    int asked = model.requests().size();
     ChatCompletion completion = ask("refund 25.00 of order A-1");
 
     List<ChatCompletionToolMessageParam> results = turns.run(session, completion);
@@ -68,8 +78,8 @@ class OpenAiTurnsTest {
     assertThat(new JsonObject(results.get(0).content().asText()).getJsonObject("result").getString("status"))
         .isEqualTo("delivered");
     assertThat(new JsonObject(results.get(1).content().asText()).getString("outcome")).isEqualTo("succeeded");
-    assertThat(provider.effects("refund_order")).isEqualTo(1);
-    JsonArray tools = model.requests().get(0).getJsonArray("tools");
+    assertThat(provider.effects("refund_order", "A-1")).isEqualTo(1);
+    JsonArray tools = model.requests().get(asked).getJsonArray("tools");
     assertThat(tools.getJsonObject(1).getJsonObject("function").getString("name")).isEqualTo("refund_order");
     assertThat(tools.getJsonObject(1).getJsonObject("function").getJsonObject("parameters")).isEqualTo(Shop.REFUND_SCHEMA);
 
@@ -79,7 +89,7 @@ class OpenAiTurnsTest {
         .addUserMessage("refund 25.00 of order A-1").addMessage(completion.choices().get(0).message());
     results.forEach(next::addMessage);
     assertThat(client.chat().completions().create(next.build()).choices().get(0).message().content()).hasValue("Refunded 25.00.");
-    JsonArray sent = model.requests().get(1).getJsonArray("messages");
+    JsonArray sent = model.requests().get(asked + 1).getJsonArray("messages");
     assertThat(sent.getJsonObject(3).getString("role")).isEqualTo("tool");
     assertThat(sent.getJsonObject(3).getString("tool_call_id")).isEqualTo("call_refund");
   }
@@ -93,12 +103,12 @@ class OpenAiTurnsTest {
         CompletableFuture.supplyAsync(() -> turns.run(session, completion));
     ApprovalRequest request = shop.awaitApproval(session, "refund_order", 20);
     assertThat(request.turnId()).isEqualTo("chatcmpl-2");
-    assertThat(provider.effects("refund_order")).isZero();
+    assertThat(provider.effects("refund_order", "A-2")).isZero();
     shop.approve(request, "ana", "customer verified");
 
     JsonObject result = new JsonObject(running.get(20, TimeUnit.SECONDS).get(0).content().asText());
     assertThat(result.getString("outcome")).isEqualTo("succeeded");
-    assertThat(provider.effects("refund_order")).isEqualTo(1);
+    assertThat(provider.effects("refund_order", "A-2")).isEqualTo(1);
   }
 
   @Test
@@ -113,7 +123,7 @@ class OpenAiTurnsTest {
     JsonObject result = new JsonObject(running.get(20, TimeUnit.SECONDS).get(0).content().asText());
     assertThat(result.getString("outcome")).isEqualTo("failed");
     assertThat(result.getString("error")).contains("refused").contains("this customer asked not to be e-mailed");
-    assertThat(provider.effects("email_customer")).isZero();
+    assertThat(provider.effects("email_customer", "A-3")).isZero();
   }
 
   @Test
@@ -125,6 +135,18 @@ class OpenAiTurnsTest {
     String again = turns.run(session, completion).get(0).content().asText();
 
     assertThat(again).isEqualTo(first);
-    assertThat(provider.effects("refund_order")).isEqualTo(1);
+    assertThat(provider.effects("refund_order", "A-4")).isEqualTo(1);
+  }
+
+  @Test
+  void theDocumentedLoopRunsTheToolsAndReturnsTheModelsAnswer() {
+    model.script(body -> {
+      JsonArray messages = body.getJsonArray("messages");
+      JsonObject last = messages.getJsonObject(messages.size() - 1);
+      return "tool".equals(last.getString("role")) ? FakeOpenAiServer.text("Done: " + last.getString("content"))
+          : completion("chatcmpl-5", "call_look", "look_up_order", "{\"orderId\":\"A-5\"}");
+    });
+    assertThat(OpenAiExample.answer(client, shop.ratchet(), session, "where is A-5?")).startsWith("Done: ")
+        .contains("delivered");
   }
 }

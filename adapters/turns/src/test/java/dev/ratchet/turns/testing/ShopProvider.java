@@ -35,6 +35,12 @@ public final class ShopProvider implements AutoCloseable {
     return effects.getOrDefault(tool, new AtomicInteger()).get();
   }
 
+  /** How many times a write of this tool for this order took effect. */
+  public int effects(String tool, String orderId) {
+    return (int) writes.stream().filter(w -> tool.equals(w.getString("tool")) && orderId.equals(w.getString("orderId")))
+        .count();
+  }
+
   /** The bodies of the writes, in the order they arrived, each with its {@code tool}. */
   public List<JsonObject> writes() {
     return List.copyOf(writes);
