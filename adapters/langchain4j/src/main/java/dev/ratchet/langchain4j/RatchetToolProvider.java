@@ -48,6 +48,9 @@ import java.util.function.Function;
  */
 public final class RatchetToolProvider implements ToolProvider {
 
+  /** How long a response seen stays known when its calls are never executed (another service's model, say). */
+  private static final long FORGET_AFTER_MILLIS = 3_600_000;
+
   /** Responses seen and not yet run, by the id of each of their calls. */
   private final Map<String, PendingTurn> pending = new ConcurrentHashMap<>();
   private final RatchetTurns ratchet;
@@ -99,7 +102,10 @@ public final class RatchetToolProvider implements ToolProvider {
     if (requests.stream().anyMatch(r -> r.id() == null || r.id().isEmpty())) {
       return;
     }
-    PendingTurn turn = new PendingTurn(turn(response.id(), requests), requests.stream().map(ToolExecutionRequest::id).toList());
+    long now = System.currentTimeMillis();
+    pending.values().removeIf(t -> now - t.seenAt > FORGET_AFTER_MILLIS);
+    PendingTurn turn = new PendingTurn(turn(response.id(), requests), requests.stream().map(ToolExecutionRequest::id).toList(),
+        now);
     requests.forEach(r -> pending.put(r.id(), turn));
   }
 
@@ -163,12 +169,14 @@ public final class RatchetToolProvider implements ToolProvider {
   private static final class PendingTurn {
     final Turn turn;
     final List<String> requestIds;
+    final long seenAt;
     private int answered;
     private TurnResult result;
 
-    PendingTurn(Turn turn, List<String> requestIds) {
+    PendingTurn(Turn turn, List<String> requestIds, long seenAt) {
       this.turn = turn;
       this.requestIds = requestIds;
+      this.seenAt = seenAt;
     }
 
     int indexOf(String requestId) {

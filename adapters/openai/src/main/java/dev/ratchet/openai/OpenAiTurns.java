@@ -20,6 +20,7 @@ import dev.ratchet.turns.RatchetTurns;
 import dev.ratchet.turns.ToolResultText;
 import dev.ratchet.turns.TurnIds;
 import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
@@ -98,7 +99,7 @@ public final class OpenAiTurns {
 
   static ToolCall toolCall(String name, String argumentsText, String modelCallId) {
     try {
-      Object parsed = io.vertx.core.json.Json.decodeValue(argumentsText == null || argumentsText.isBlank() ? "{}" : argumentsText);
+      Object parsed = Json.decodeValue(argumentsText == null || argumentsText.isBlank() ? "{}" : argumentsText);
       if (parsed instanceof JsonObject arguments) {
         return new ToolCall(name, arguments, modelCallId);
       }
