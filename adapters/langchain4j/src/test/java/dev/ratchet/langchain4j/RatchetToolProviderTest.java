@@ -119,4 +119,21 @@ class RatchetToolProviderTest {
     assertThat(again).isEqualTo(first);
     assertThat(provider.effects("refund_order", "C-3") + provider.effects("refund_order", "C-4")).isEqualTo(2);
   }
+
+  @Test
+  void aRefusedWriteSkipsTheLaterWriteOfTheSameAiMessage() throws Exception {
+    respond("chatcmpl-lc-4", "call_mail", "email_customer", "{\"orderId\":\"C-5\",\"text\":\"Refund coming\"}",
+        "call_refund", "refund_order", "{\"orderId\":\"C-5\",\"amountCents\":900}");
+    int asked = model.requests().size();
+
+    CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> assistant.chat(session, "refund C-5"));
+    shop.reject(shop.awaitApproval(session, "email_customer", 20), "ana", "not this customer");
+    answer.get(30, TimeUnit.SECONDS);
+
+    assertThat(provider.effects("refund_order", "C-5")).isZero();
+    JsonArray sent = model.requests().get(asked + 1).getJsonArray("messages");
+    assertThat(sent.getJsonObject(sent.size() - 1).getString("tool_call_id")).isEqualTo("call_refund");
+    assertThat(new JsonObject(sent.getJsonObject(sent.size() - 1).getString("content")).getString("error"))
+        .startsWith("the tool did not run, so it is safe to call again");
+  }
 }
