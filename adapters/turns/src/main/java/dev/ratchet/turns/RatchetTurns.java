@@ -1,5 +1,6 @@
 package dev.ratchet.turns;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -60,13 +61,13 @@ public interface RatchetTurns {
       return stage.toCompletableFuture().get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new RatchetException("INTERRUPTED", "interrupted while waiting for Ratchet", e);
+      throw new RatchetException(ErrorCode.INTERNAL, "interrupted while waiting for Ratchet", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause() instanceof CompletionException c && c.getCause() != null ? c.getCause() : e.getCause();
       if (cause instanceof RuntimeException r) {
         throw r;
       }
-      throw new RatchetException("FAILED", String.valueOf(cause.getMessage()), cause);
+      throw new RatchetException(ErrorCode.INTERNAL, String.valueOf(cause.getMessage()), cause);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.ratchet.turns.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -87,10 +88,10 @@ public final class HttpTurns implements RatchetTurns {
       try {
         json = new JsonObject(response.body());
       } catch (DecodeException | ClassCastException e) {
-        throw new RatchetException("BAD_ANSWER", "Ratchet answered " + response.statusCode() + " without a JSON object");
+        throw new RatchetException(ErrorCode.INTERNAL, "Ratchet answered " + response.statusCode() + " without a JSON object");
       }
       if (response.statusCode() >= 300) {
-        throw new RatchetException(json.getString("code", "HTTP_" + response.statusCode()),
+        throw new RatchetException(codeOf(json.getString("code")),
             json.getString("message", "Ratchet answered " + response.statusCode()));
       }
       return json;
@@ -99,5 +100,15 @@ public final class HttpTurns implements RatchetTurns {
 
   private static String encode(String segment) {
     return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  /** The API's error code as the enum both sides share; a code this version does not know is {@code INTERNAL}. */
+  private static ErrorCode codeOf(String code) {
+    for (ErrorCode c : ErrorCode.values()) {
+      if (c.name().equals(code)) {
+        return c;
+      }
+    }
+    return ErrorCode.INTERNAL;
   }
 }
