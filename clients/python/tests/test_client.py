@@ -108,8 +108,8 @@ def test_an_agent_process_killed_while_a_write_waits_replays_its_response_withou
 
 def test_turn_ids_derive_from_the_model_response_id_or_a_digest():
     assert turn_id_for("chatcmpl-abc123") == "chatcmpl-abc123"
-    assert turn_id_for("resp with spaces/and slashes").startswith("r-")
+    assert turn_id_for("resp with spaces/and slashes").startswith("sha256:")
     assert turn_id_for("x y") == turn_id_for("x y")
-    assert turn_id_for(None, ["call_1", "call_2"]).startswith("calls-")
+    assert turn_id_for(None, ["call_1", "call_2"]) == "calls:sha256:85dd584336591c630e0fb02d611d70a5"
     with pytest.raises(ValueError):
         turn_id_for(None, [])

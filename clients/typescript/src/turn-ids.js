@@ -8,27 +8,28 @@ export function isValidId(id) {
 }
 
 function digest(text) {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 40);
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
 }
 
 /**
- * The turn id of one model response: the response's own id when Ratchet accepts it, else a
- * digest of it, else a digest of the response's tool call ids. The same response always gives the
+ * The turn id of one model response, by the convention every Ratchet client shares
+ * (docs/ADAPTERS.md#turn-ids): the response's own id when Ratchet accepts it, else `sha256:` and
+ * 32 hex digits of its SHA-256, else `calls:sha256:` and a digest of its tool call ids. The same response always gives the
  * same turn id, so an agent process that crashes and replays its last step resubmits the same turn
  * and Ratchet answers it from its journal instead of running its writes again.
  */
 export function turnIdFor(responseId, toolCallIds = []) {
   if (responseId) {
-    return isValidId(responseId) ? responseId : `r-${digest(responseId)}`;
+    return isValidId(responseId) ? responseId : `sha256:${digest(responseId)}`;
   }
   if (toolCallIds.length === 0) {
     throw new Error('a turn id needs the model response id or its tool call ids');
   }
-  return `calls-${digest(toolCallIds.join('\n'))}`;
+  return `calls:sha256:${digest(toolCallIds.join('\n'))}`;
 }
 
 /** A model call id Ratchet accepts: the id itself, or a digest of it. */
 export function modelCallIdFor(toolCallId) {
   if (toolCallId == null) return undefined;
-  return isValidId(toolCallId) ? toolCallId : `c-${digest(toolCallId)}`;
+  return isValidId(toolCallId) ? toolCallId : `sha256:${digest(toolCallId)}`;
 }

@@ -75,8 +75,8 @@ test('the event stream yields the turn\'s journaled events in order', async () =
 
 test('turn ids derive from the model response id, or a digest when it is not a valid id', () => {
   assert.equal(turnIdFor('chatcmpl-abc123'), 'chatcmpl-abc123');
-  assert.match(turnIdFor('resp with spaces/and slashes'), /^r-[0-9a-f]{40}$/);
+  assert.match(turnIdFor('resp with spaces/and slashes'), /^sha256:[0-9a-f]{32}$/);
   assert.equal(turnIdFor('resp with spaces'), turnIdFor('resp with spaces'));
-  assert.match(turnIdFor(undefined, ['call_1', 'call_2']), /^calls-[0-9a-f]{40}$/);
+  assert.equal(turnIdFor(undefined, ['call_1', 'call_2']), 'calls:sha256:85dd584336591c630e0fb02d611d70a5');
   assert.throws(() => turnIdFor(undefined, []));
 });
