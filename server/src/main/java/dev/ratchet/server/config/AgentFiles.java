@@ -106,7 +106,7 @@ public final class AgentFiles {
         continue;
       }
       List<AgentSchema.Problem> problems = SCHEMA.check(doc.root());
-      problems.forEach(p -> errors.add(new AgentFileError(file, doc.line(p.pointer()),
+      problems.forEach(p -> errors.add(new AgentFileError(file, doc.line(p.linePointer()),
           LocatedDocument.field(p.pointer()), p.message())));
       if (!problems.isEmpty()) {
         continue;

@@ -27,7 +27,7 @@ import java.util.Map;
 public final class AgentSchema {
 
   /** A problem at a JSON pointer of the document. */
-  public record Problem(String pointer, String message) {
+  public record Problem(String pointer, String message, String linePointer) {
   }
 
   public static final String RESOURCE = "/dev/ratchet/server/config/agent.schema.json";
@@ -70,7 +70,7 @@ public final class AgentSchema {
       for (int i = 0; i < list.size(); i++) {
         String at = "/tools/" + i;
         if (!(list.getValue(i) instanceof JsonObject entry)) {
-          problems.add(new Problem(at, "a tool entry is an object with one of " + String.join(", ", KINDS)));
+          problems.add(new Problem(at, "a tool entry is an object with one of " + String.join(", ", KINDS), at));
           continue;
         }
         List<String> found = KINDS.stream().filter(entry::containsKey).toList();
@@ -78,7 +78,7 @@ public final class AgentSchema {
           problems.add(new Problem(at, found.isEmpty()
               ? "a tool entry needs one of " + String.join(", ", KINDS) + " (found: "
                   + String.join(", ", entry.fieldNames()) + ")"
-              : "a tool entry has one kind, not " + String.join(" and ", found)));
+              : "a tool entry has one kind, not " + String.join(" and ", found), at));
           continue;
         }
         problems.addAll(problems(kinds.get(found.get(0)), entry, at, schema));
@@ -94,15 +94,24 @@ public final class AgentSchema {
     }
     List<OutputUnit> errors = out.getErrors() == null || out.getErrors().isEmpty() ? List.of(out) : out.getErrors();
     List<Problem> problems = new ArrayList<>();
-    for (OutputUnit e : approvalsPlain(SchemaErrors.mostSpecific(errors))) {
+    List<OutputUnit> specific = new ArrayList<>(SchemaErrors.mostSpecific(errors));
+    for (OutputUnit e : errors) {
+      // a missing field is worth saying even when a field inside the same object is wrong too
+      if (e.getError() != null && e.getError().startsWith("Instance does not have required property")
+          && !specific.contains(e)) {
+        specific.add(0, e);
+      }
+    }
+    for (OutputUnit e : approvalsPlain(specific)) {
       String at = e.getInstanceLocation() == null ? "" : e.getInstanceLocation().replaceFirst("^#", "");
+      String line = base + at;
       String message = SchemaErrors.humanize(e.getError());
       if ("is not a known field".equals(message)) {
         String name = at.substring(at.lastIndexOf('/') + 1);
         at = at.substring(0, at.lastIndexOf('/'));
         message = "unknown field '" + name + "'" + known(schema, e.getAbsoluteKeywordLocation());
       }
-      Problem p = new Problem(base + at, message);
+      Problem p = new Problem(base + at, message, line);
       if (!problems.contains(p)) {
         problems.add(p);
       }
