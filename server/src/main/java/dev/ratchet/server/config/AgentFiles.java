@@ -58,7 +58,13 @@ public final class AgentFiles {
    * {@link AgentFilesException} listing every problem; then nothing stays started.
    */
   public static Future<LoadedAgents> load(Vertx vertx, Path dir, Connections connections, AgentModels models) {
-    return vertx.executeBlocking(() -> read(dir)).compose(read -> {
+    return vertx.executeBlocking(() -> files(dir)).compose(files -> load(vertx, files, connections, models));
+  }
+
+  /** {@link #load(Vertx, Path, Connections, AgentModels)} for the given files only. */
+  public static Future<LoadedAgents> load(Vertx vertx, List<Path> files, Connections connections,
+                                          AgentModels models) {
+    return vertx.executeBlocking(() -> read(files)).compose(read -> {
       List<AgentFileError> errors = new ArrayList<>(read.errors);
       List<AgentFileResolver> resolvers = new ArrayList<>();
       List<Future<AgentDefinition>> resolved = new ArrayList<>();
@@ -89,11 +95,11 @@ public final class AgentFiles {
   private record Read(Map<String, LocatedDocument> valid, List<AgentFileError> errors) {
   }
 
-  private static Read read(Path dir) throws IOException {
+  private static Read read(List<Path> files) {
     Map<String, LocatedDocument> valid = new java.util.LinkedHashMap<>();
     List<AgentFileError> errors = new ArrayList<>();
     Map<String, String> names = new HashMap<>();
-    for (Path path : files(dir)) {
+    for (Path path : files) {
       String file = path.toString();
       LocatedDocument doc;
       try {

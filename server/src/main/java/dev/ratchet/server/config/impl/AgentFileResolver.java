@@ -104,7 +104,7 @@ public final class AgentFileResolver {
     }
     return Future.join(sources).transform(ignored -> {
       AgentDefinition.Builder agent = AgentDefinition.builder(root.getString("agent")).origin(origin("/agent"))
-          .maxTurns(root.getInteger("maxTurns", AgentDefinition.DEFAULT_MAX_TURNS))
+          .maxTurns(root.getInteger("maxTurns", models.defaultMaxTurns()))
           .systemPrompt(root.getString("systemPrompt"))
           .askForOpenWorldTools("ask".equals(root.getJsonObject("policies", new JsonObject()).getString("openWorld")));
       String model = root.getString("model");
