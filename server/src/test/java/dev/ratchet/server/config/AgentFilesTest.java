@@ -243,6 +243,27 @@ class AgentFilesTest {
         || e.startsWith(file("b.yaml") + ":1: agent: "));
   }
 
+  @Test
+  void aCredentialWrittenInAFileIsRefusedWithoutRepeatingItAndASecretReferenceMustResolve() throws IOException {
+    write("files.yaml", """
+        agent: files
+        tools:
+          - mcp:
+              url: https://mcp.example.com/mcp
+              headers:
+                Authorization: "Bearer ghp_written_in_the_file"
+                X-Team: "${secret:team-token}"
+        """);
+    List<String> errors = errors();
+    assertThat(errors).containsExactly(
+        file("files.yaml") + ":6: tools[0].mcp.headers.Authorization: holds a credential written in the file; write"
+            + " ${secret:NAME} and configure the connection NAME in the connections file or RATCHET_CONNECTION_*"
+            + " variables",
+        file("files.yaml") + ":7: tools[0].mcp.headers.X-Team: secret 'team-token' is not configured: no connection"
+            + " named 'team-token' in the connections file or RATCHET_CONNECTION_* variables (configured: shop-api)");
+    assertThat(String.join("\n", errors)).doesNotContain("ghp_written_in_the_file");
+  }
+
   private List<String> errors() {
     Throwable failure = AgentFiles.load(vertx, agents, connections, models).transform(ar ->
         io.vertx.core.Future.succeededFuture(ar.cause())).await();

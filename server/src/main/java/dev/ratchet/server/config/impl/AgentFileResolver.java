@@ -47,6 +47,8 @@ public final class AgentFileResolver {
   private static final List<String> SLACK_OPERATIONS = List.of("postChannelMessage", "postThreadReply", "addReaction",
       "listThreadMessages", "getThreadReply");
   private static final String RULE_SOURCE = "agent file";
+  private static final java.util.regex.Pattern CREDENTIAL_NAME = java.util.regex.Pattern.compile(
+      "authorization|token|secret|password|api[-_]?key|credential|cookie");
 
   private final Vertx vertx;
   private final String file;
@@ -305,6 +307,12 @@ public final class AgentFileResolver {
   /** The value when it holds no secret reference; null when it does (and its references resolve). */
   private String secretOrPlain(String value, String at) {
     if (!SecretReferences.hasReference(value)) {
+      String name = at.substring(at.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+      if (!value.isEmpty() && CREDENTIAL_NAME.matcher(name).find()) {
+        // the value is not repeated: it may be the very secret that must not be in the file
+        error(at, "holds a credential written in the file; write ${secret:NAME} and configure the connection NAME"
+            + " in the connections file or RATCHET_CONNECTION_* variables");
+      }
       return value;
     }
     SecretReferences.problems(value, connections).forEach(p -> error(at, p));
