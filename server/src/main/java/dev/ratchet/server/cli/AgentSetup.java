@@ -70,6 +70,12 @@ final class AgentSetup {
           return configured == null || configured.isBlank() || configured.equals("scripted") ? DemoScript.model()
               : DemoModel.choose(vertx, agent, env);
         }
+        String key = env.getOrDefault("RATCHET_MODEL_API_KEY", env.get("OPENAI_API_KEY"));
+        String baseUrl = agent.getString("modelBaseUrl");
+        if ((key == null || key.isBlank()) && (baseUrl == null || baseUrl.isBlank())) {
+          throw new IllegalArgumentException(spec + " needs OPENAI_API_KEY (or RATCHET_MODEL_API_KEY), or"
+              + " agent.modelBaseUrl (RATCHET_MODEL_BASE_URL) for an OpenAI-compatible server that needs no key");
+        }
         return DemoModel.choose(vertx, agent.copy().put("model", spec), env);
       }
 

@@ -60,6 +60,26 @@ class AgentFileCommandsTest {
   }
 
   @Test
+  void anOpenAiModelNeedsAKeyOrABaseUrlAndOtherProvidersAreRefusedByTheSchema() throws Exception {
+    Path agents = Files.createDirectories(dir.resolve("agents"));
+    Files.writeString(agents.resolve("a.yaml"), "agent: a\nmodel: openai:gpt-4.1-mini\n");
+    Files.writeString(agents.resolve("b.yaml"), "agent: b\nmodel: anthropic:claude\n");
+    String[] printed = new String[2];
+    boolean keyInEnvironment = System.getenv("OPENAI_API_KEY") != null || System.getenv("RATCHET_MODEL_API_KEY") != null;
+    assertThat(check(printed, new JsonObject())).isEqualTo(1);
+    assertThat(printed[1]).contains(agents.resolve("b.yaml") + ":2: model: must be openai:<model> (for example openai:gpt-4.1-mini)"
+        + " or scripted");
+    if (!keyInEnvironment) {
+      assertThat(printed[1]).contains(agents.resolve("a.yaml") + ":2: model: openai:gpt-4.1-mini needs OPENAI_API_KEY"
+          + " (or RATCHET_MODEL_API_KEY), or agent.modelBaseUrl (RATCHET_MODEL_BASE_URL) for an OpenAI-compatible"
+          + " server that needs no key");
+    }
+    Files.delete(agents.resolve("b.yaml"));
+    assertThat(check(printed, new JsonObject().put("modelBaseUrl", "http://127.0.0.1:9/v1"))).as(printed[1]).isZero();
+    assertThat(printed[0]).contains("ok: agent 'a'");
+  }
+
+  @Test
   void anAgentFileNamedLikeAJavaAgentIsRefusedNamingBothAndNothingOfItIsRegistered() throws Exception {
     Path agents = Files.createDirectories(dir.resolve("agents"));
     Files.writeString(agents.resolve("1-other.yaml"), "agent: other\n");
@@ -85,9 +105,13 @@ class AgentFileCommandsTest {
   }
 
   private int check(String[] printed) throws Exception {
+    return check(printed, new JsonObject());
+  }
+
+  private int check(String[] printed, JsonObject agentSettings) throws Exception {
     Path conf = dir.resolve("ratchet.json");
     Files.writeString(conf, new JsonObject().put("agents", new JsonObject().put("dir", dir.resolve("agents").toString()))
-        .encode());
+        .put("agent", agentSettings).encode());
     PrintStream out = System.out;
     PrintStream err = System.err;
     ByteArrayOutputStream o = new ByteArrayOutputStream();

@@ -32,6 +32,11 @@ public final class AgentSchema {
 
   public static final String RESOURCE = "/dev/ratchet/server/config/agent.schema.json";
   private static final List<String> KINDS = List.of("openapi", "mcp", "slack");
+  private static final Map<String, String> FORMATS = Map.of(
+      "/agent", "must be 1-64 of the characters A-Z a-z 0-9 _ . -",
+      "/model", "must be openai:<model> (for example openai:gpt-4.1-mini) or scripted",
+      "/mcp/name", "must be 1-40 of the characters A-Z a-z 0-9 _ -",
+      "/mcp/url", "must be an http:// or https:// URL");
 
   private final JsonObject schema;
   private final Validator root;
@@ -110,6 +115,9 @@ public final class AgentSchema {
         String name = at.substring(at.lastIndexOf('/') + 1);
         at = at.substring(0, at.lastIndexOf('/'));
         message = "unknown field '" + name + "'" + known(schema, e.getAbsoluteKeywordLocation());
+      }
+      if ("does not have the expected format".equals(message) && FORMATS.containsKey(at)) {
+        message = FORMATS.get(at);
       }
       Problem p = new Problem(base + at, message, line);
       if (!problems.contains(p)) {
