@@ -359,11 +359,15 @@ async function showTools() {
   for (const a of agents) {
     const catalog = await api('GET', '/api/agents/' + encodeURIComponent(a.name) + '/tools');
     const tools = catalog.tools;
+    const origins = {};
+    (a.sources || []).forEach(s => { origins[s.source] = s.origin; });
     const sources = el('ul', { className: 'sources' }, (catalog.sources || []).map(h => el('li', {},
       el('span', { text: h.source + ' ' }),
       el('span', { className: 'badge b-health-' + h.status, text: h.status }),
-      el('span', { className: 'detail', text: h.detail ? ' ' + h.detail : '' }))));
-    sections.push(el('section', { className: 'card' }, el('h3', { text: a.name }), sources,
+      el('span', { className: 'detail', text: (h.detail ? ' ' + h.detail : '')
+        + (origins[h.source] ? ' (' + origins[h.source] + ')' : '') }))));
+    const declared = el('p', { className: 'detail', text: a.origin ? 'Declared in ' + a.origin : '' });
+    sections.push(el('section', { className: 'card' }, el('h3', { text: a.name }), declared, sources,
       el('table', {}, el('thead', {}, el('tr', {}, ['Tool', 'Source', 'Effect class', 'Step', 'Approval', 'Description']
         .map(h => el('th', {}, h)))),
         el('tbody', {}, tools.map(t => el('tr', {}, el('td', { text: t.name }),

@@ -44,11 +44,15 @@ public final class ToolCatalog {
   private final String agent;
   private final Map<String, Entry> entries;
   private final List<ToolSource> sources;
+  private final String origin;
+  private final Map<String, String> sourceOrigins;
 
-  private ToolCatalog(String agent, Map<String, Entry> entries, List<ToolSource> sources) {
-    this.agent = agent;
+  private ToolCatalog(AgentDefinition agent, Map<String, Entry> entries) {
+    this.agent = agent.name();
     this.entries = entries;
-    this.sources = sources;
+    this.sources = agent.toolSources();
+    this.origin = agent.origin();
+    this.sourceOrigins = agent.sourceOrigins();
   }
 
   /** Lists every source's tools; fails when two sources offer the same name or a policy names no tool. */
@@ -86,12 +90,22 @@ public final class ToolCatalog {
               + "', which none of its tool sources offers");
         }
       }
-      return new ToolCatalog(agent.name(), entries, agent.toolSources());
+      return new ToolCatalog(agent, entries);
     });
   }
 
   public String agent() {
     return agent;
+  }
+
+  /** Where the agent was declared: {@code java}, or a file and line. */
+  public String origin() {
+    return origin;
+  }
+
+  /** Where a tool source was declared: its own file and line when it has one, else the agent's origin. */
+  public String origin(String sourceName) {
+    return sourceOrigins.getOrDefault(sourceName, origin);
   }
 
   public Entry get(String name) {

@@ -174,6 +174,12 @@ class EmbeddedRedisRestartTest {
 
     Runtime(Path dataDir, int httpPort) throws IOException {
       this.httpPort = httpPort;
+      // the demo as shipped: its agent file and the shop's OpenAPI document, where run looks for them
+      Path root = Path.of(System.getProperty("user.dir")).getParent();
+      for (String file : List.of("conf/agents/demo.yaml", "conf/specs/shop.json")) {
+        Files.createDirectories(tmp.resolve(file).getParent());
+        Files.copy(root.resolve(file), tmp.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
           "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run")

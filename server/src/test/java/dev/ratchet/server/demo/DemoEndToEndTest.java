@@ -58,6 +58,12 @@ class DemoEndToEndTest {
 
   private void start() throws Exception {
     output.clear();
+    // the demo as shipped: its agent file and the shop's OpenAPI document, where run looks for them
+    Path root = Path.of(System.getProperty("user.dir")).getParent();
+    for (String file : List.of("conf/agents/demo.yaml", "conf/specs/shop.json")) {
+      Files.createDirectories(dir.resolve(file).getParent());
+      Files.copy(root.resolve(file), dir.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-cp", System.getProperty("java.class.path"),
         Main.class.getName(), "run").directory(dir.toFile()).redirectErrorStream(true);
@@ -118,7 +124,7 @@ class DemoEndToEndTest {
 
     String csrf = login();
     JsonObject approval = awaitApproval("e2e-1");
-    assertThat(approval.getString("tool")).isEqualTo("cancel_order");
+    assertThat(approval.getString("tool")).isEqualTo("shop_cancel_order");
     assertThat(shopStats().getInteger("cancelRequests")).isZero();
     HttpResponse<String> decided = post("/api/approvals/e2e-1/" + approval.getString("callId"),
         new JsonObject().put("argumentsHash", approval.getString("argumentsHash")).put("approved", true)
@@ -163,7 +169,8 @@ class DemoEndToEndTest {
     start();
     String csrf = login();
     JsonObject approval = awaitApproval("e2e-2");
-    assertThat(approval.getString("tool")).isEqualTo("refund_order");
+    assertThat(approval.getString("tool")).isEqualTo("shop_refund_order");
+    assertThat(approval.getString("askedBecause")).isEqualTo("approval required by agent file: body.amount > 100");
     HttpResponse<String> decided = post("/api/approvals/e2e-2/" + approval.getString("callId"),
         new JsonObject().put("argumentsHash", approval.getString("argumentsHash")).put("approved", true)
             .put("reason", "damaged on arrival"), Map.of("X-CSRF-Token", csrf));

@@ -170,6 +170,17 @@ class DashboardBrowserTest {
   }
 
   @Test
+  void theToolsPageSaysWhereEachAgentWasDeclared() {
+    HttpApiTest.base = base;
+    browser = Browser.open(base);
+    browser.login("vic", ShopRuntime.PASSWORD);
+    browser.driver.get(base + "/#/tools");
+    WebElement declared = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.xpath("//section[h3[text()='shop']]/p[contains(@class,'detail')]")));
+    assertThat(declared.getText()).isEqualTo("Declared in java");
+  }
+
+  @Test
   void htmlInArgumentsShowsAsTextAndNeverRuns() {
     HttpApiTest.base = base;
     browser = Browser.open(base);

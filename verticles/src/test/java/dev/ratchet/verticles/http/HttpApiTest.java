@@ -442,6 +442,16 @@ class HttpApiTest {
   void catalogueListsToolsWithSourceEffectClassAndApprovalRule() {
     JsonArray agents = agent().get("/api/agents").json().getJsonArray("agents");
     assertThat(agents.getJsonObject(0).getString("name")).isEqualTo("shop");
+    // the list itself says, for every agent, where it was declared and each tool's rules in words
+    JsonObject shopAgent = agents.getJsonObject(0);
+    assertThat(shopAgent.getString("origin")).isEqualTo("java");
+    assertThat(shopAgent.getJsonArray("sources").getJsonObject(0).getString("source")).isEqualTo("shop-tools");
+    assertThat(shopAgent.getJsonArray("sources").getJsonObject(0).getString("status")).isEqualTo("local");
+    JsonObject listed = shopAgent.getJsonArray("catalogue").stream().map(JsonObject.class::cast)
+        .filter(t -> "refund_order".equals(t.getString("name"))).findFirst().orElseThrow();
+    assertThat(listed.getString("effectClass")).isEqualTo("non_idempotent_write");
+    assertThat(listed.getString("approval")).startsWith("always");
+    assertThat(listed.getString("origin")).isEqualTo("java");
     JsonArray tools = Http.login(base, "vic", ShopRuntime.PASSWORD).get("/api/agents/shop/tools").json()
         .getJsonArray("tools");
     JsonObject refund = tools.stream().map(JsonObject.class::cast)
