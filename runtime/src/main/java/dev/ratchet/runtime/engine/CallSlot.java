@@ -28,6 +28,9 @@ final class CallSlot {
   JsonObject startJournaled;
   /** The result of this call's latest record encoded, so that journal steps need not encode it again. */
   String resultText;
+  /** The record of this call's {@code call.completed} event and that event's data, reused for {@code turn.completed}. */
+  CallResult eventRecord;
+  JsonObject eventJson;
   /** Where this call stands; moves only through {@link CallTransitions}. */
   private CallStatus status;
   private String askReason;

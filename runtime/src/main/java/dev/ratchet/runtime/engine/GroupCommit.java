@@ -84,7 +84,10 @@ final class GroupCommit {
             if (journaled != batch.get(i).record()) {
               batch.get(i).slot().resultText = null;
             }
-            writer.emit("call.completed", run.turn.turnId(), journaled.callId().value(), journaled.toJson());
+            CallSlot slot = batch.get(i).slot();
+            slot.eventRecord = journaled;
+            slot.eventJson = journaled.toJson();
+            writer.emit("call.completed", run.turn.turnId(), journaled.callId().value(), slot.eventJson);
             batch.get(i).slot().done.tryComplete(journaled);
           }
         });

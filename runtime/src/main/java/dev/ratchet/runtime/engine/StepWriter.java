@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -39,7 +40,7 @@ public final class StepWriter {
   private final SessionJournal journal;
   private final String sessionId;
   private final EngineOptions options;
-  private final java.util.function.Consumer<JsonObject> events;
+  private final Consumer<JsonObject> events;
   private final Runnable onFenced;
   private GroupCommit commit;
   private long epoch;
@@ -48,7 +49,7 @@ public final class StepWriter {
   private boolean stopped;
 
   StepWriter(Vertx vertx, SessionJournal journal, String sessionId, EngineOptions options,
-             java.util.function.Consumer<JsonObject> events, Runnable onFenced) {
+             Consumer<JsonObject> events, Runnable onFenced) {
     this.vertx = vertx;
     this.journal = journal;
     this.sessionId = sessionId;

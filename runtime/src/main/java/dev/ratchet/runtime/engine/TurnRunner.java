@@ -11,6 +11,8 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.JsonText;
 import io.vertx.core.Future;
 import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +73,7 @@ final class TurnRunner {
     }
     if (run.journaledResult != null) {
       engine.running.remove(run.turn.turnId());
-      engine.writer.emit("turn.completed", run.turn.turnId(), null, run.journaledResult.toJson());
+      engine.writer.emit("turn.completed", run.turn.turnId(), null, resultJson(run, run.journaledResult));
       run.result.tryComplete(run.journaledResult);
       return;
     }
@@ -79,12 +81,26 @@ final class TurnRunner {
     engine.writer.turnCompleted(result).onComplete(ar -> {
       engine.running.remove(run.turn.turnId());
       if (ar.succeeded()) {
-        engine.writer.emit("turn.completed", run.turn.turnId(), null, ar.result().toJson());
+        engine.writer.emit("turn.completed", run.turn.turnId(), null, resultJson(run, ar.result()));
         run.result.tryComplete(ar.result());
       } else {
         run.result.tryFail(ar.cause());
       }
     });
+  }
+
+  /**
+   * {@link TurnResult#toJson()}, made of the {@code call.completed} events' data where a call's
+   * record is the one its event carried, so that no record is turned into JSON twice.
+   */
+  private static JsonObject resultJson(TurnRun run, TurnResult result) {
+    JsonArray array = new JsonArray(new ArrayList<>(result.calls().size()));
+    for (int i = 0; i < result.calls().size(); i++) {
+      CallResult c = result.calls().get(i);
+      CallSlot slot = i < run.slots.size() ? run.slots.get(i) : null;
+      array.add(slot != null && slot.eventRecord == c ? slot.eventJson : c.toJson());
+    }
+    return new JsonObject().put("sessionId", result.sessionId()).put("turnId", result.turnId()).put("results", array);
   }
 
   private void runRead(TurnRun run, CallSlot slot) {
