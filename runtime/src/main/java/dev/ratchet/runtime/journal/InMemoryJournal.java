@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
@@ -198,7 +199,7 @@ public final class InMemoryJournal implements SessionJournal {
   private static void started(MemorySession s, String turnId, String callId, int attempt, long now, String data) {
     CallEntry c = s.call(callId);
     c.turn = turnId;
-    c.state = "started";
+    c.state = CallStatus.STARTED;
     c.attempts = attempt;
     c.startedAt = now;
     s.append(EventType.CALL_STARTED.wireName(), turnId, callId, now, data);
@@ -322,7 +323,7 @@ public final class InMemoryJournal implements SessionJournal {
       }
       long now = request.requestedAt();
       c.turn = request.turnId();
-      c.state = "awaiting_approval";
+      c.state = CallStatus.AWAITING_APPROVAL;
       c.approvalStatus = "pending";
       c.approvalRequest = json;
       c.argumentsHash = request.argumentsHash();

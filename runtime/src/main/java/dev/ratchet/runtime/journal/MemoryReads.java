@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.ErrorCode;
@@ -107,7 +108,7 @@ final class MemoryReads {
       approval = new ApprovalRecord(c.approvalStatus, new JsonObject(c.approvalRequest).getString("askedBecause"),
           c.requestedAt, c.approver, c.approvalReason, c.decidedAt);
     }
-    return new CallState(callId, record != null ? "done" : c.state, record, c.attempts, approval, c.argumentsHash,
+    return new CallState(callId, record != null ? CallStatus.DONE : c.state, record, c.attempts, approval, c.argumentsHash,
         c.expiresAt, c.startedAt == null ? 0 : c.startedAt);
   }
 

@@ -236,7 +236,8 @@ public final class RedisJournal implements SessionJournal {
     keyList.add(keys.events(sessionId));
     keyList.add(keys.turn(sessionId, turnId));
     keyList.add(keys.inflight(sessionId));
-    List<String> args = new ArrayList<>(8 + records.size() * 4);
+    // the records go as bytes written once; the rest as strings
+    List<Object> args = new ArrayList<>(8 + records.size() * 4);
     args.add(String.valueOf(epoch));
     args.add(turnId);
     args.add(now());
@@ -261,8 +262,8 @@ public final class RedisJournal implements SessionJournal {
       keyList.add(keys.call(sessionId, record.callId().value()));
       String resultText = RecordText.resultText(record, resultTexts.apply(record));
       args.add(StepEntries.field(EventType.CALL_COMPLETED.wireName(), record.callId().value()));
-      args.add(RecordText.completedEvent(record, resultText));
-      args.add(RecordText.full(record, resultText));
+      args.add(RecordText.completedEventBytes(record, resultText));
+      args.add(RecordText.fullBytes(record, resultText));
       args.add(record.outcome().wireName());
     }
     if (turnResult != null) {
@@ -275,7 +276,7 @@ public final class RedisJournal implements SessionJournal {
         }
       }
     }
-    return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
+    return redis.run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;
       boolean started = r.get(1).toInteger() == 1;
       List<CallResult> journaled = new ArrayList<>(records.size());

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
@@ -151,7 +152,7 @@ final class RedisQueries {
           r.get(10) == null ? 0 : r.get(10).toLong(), str(r.get(5)), str(r.get(6)),
           r.get(7) == null ? 0 : r.get(7).toLong());
     }
-    return new CallState(callId, record != null ? "done" : r.get(0).toString(), record,
+    return new CallState(callId, record != null ? CallStatus.DONE : CallStatus.fromWireName(r.get(0).toString()), record,
         r.get(2) == null ? 0 : r.get(2).toInteger(), approval, str(r.get(8)),
         r.get(9) == null ? 0 : r.get(9).toLong(), r.get(11) == null ? 0 : r.get(11).toLong());
   }

@@ -14,6 +14,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
+import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.JournalQueries;
@@ -321,8 +322,7 @@ public final class RatchetImpl implements Ratchet {
 
   @Override
   public Future<DecisionAnswer> decide(ApprovalDecision decision) {
-    return journal.approvalDecided(decision.sessionId(), decision.callId(), decision.argumentsHash(),
-        decision.approved() ? "approved" : "rejected", decision.approver(), decision.reason())
+    return SessionEngine.journalDecision(journal, decision)
         .onSuccess(answer -> {
           if (answer == DecisionAnswer.ACCEPTED) {
             vertx.eventBus().publish(Addresses.APPROVAL_DECIDED, new JsonObject()

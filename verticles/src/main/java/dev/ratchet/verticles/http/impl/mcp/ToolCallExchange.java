@@ -4,6 +4,7 @@ import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
@@ -164,13 +165,13 @@ final class ToolCallExchange {
   /** A refusal as a JSON-RPC error: a session of another caller reads exactly like a missing one. */
   static JsonObject error(Object id, Throwable err) {
     String code = ErrorCodes.code(err);
-    if ("TURN_INCOMPLETE".equals(code)) {
+    if (RatchetException.is(err, ErrorCode.TURN_INCOMPLETE)) {
       return JsonRpc.error(id, JsonRpc.TURN_INCOMPLETE, err.getMessage(), code);
     }
-    if ("JOURNAL_UNAVAILABLE".equals(code) || "FENCED".equals(code)) {
+    if (RatchetException.is(err, ErrorCode.JOURNAL_UNAVAILABLE) || RatchetException.is(err, ErrorCode.FENCED)) {
       LOG.warn("mcp tools/call: {}", err.getMessage());
       return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "the journal is unavailable; try again later",
-          "JOURNAL_UNAVAILABLE");
+          ErrorCode.JOURNAL_UNAVAILABLE.name());
     }
     int status = ErrorCodes.status(err);
     if (status == 500) {
@@ -207,10 +208,10 @@ final class ToolCallExchange {
       }
       String type = event.getString("type");
       JsonObject data = event.getJsonObject("data", new JsonObject());
-      if ("approval.requested".equals(type)) {
+      if (EventType.APPROVAL_REQUESTED.wireName().equals(type)) {
         status = "waiting for a person to approve " + tool + " (call " + callId + ")";
         report();
-      } else if ("approval.decided".equals(type)) {
+      } else if (EventType.APPROVAL_DECIDED.wireName().equals(type)) {
         status = tool + " " + data.getString("status", "decided") + (data.getString("approver") == null ? ""
             : " by " + data.getString("approver"));
         report();
