@@ -49,7 +49,7 @@ class VocabularyFileTest {
     for (EventType t : EventType.values()) {
       assertThat(app).as("app.js names %s itself", t.wireName()).doesNotContain("'" + t.wireName() + "'");
     }
-    for (CallStatus s : CallStatus.values()) {
+    for (TimelineStatus s : TimelineStatus.values()) {
       if (!s.label().equals(s.wireName())) {
         assertThat(app).as("app.js labels %s itself", s.wireName()).doesNotContain("'" + s.label() + "'");
       }

@@ -2,7 +2,7 @@ package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.EventType;
-import dev.ratchet.verticles.http.CallStatus;
+import dev.ratchet.verticles.http.TimelineStatus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -15,7 +15,7 @@ import java.util.Map;
  * A session's timeline, folded from its journal events: turns in order, each with its calls'
  * status, attempts, approval, outcome, skipped flag, reconciliation and durations. A pure function
  * of the events, so the dashboard shows exactly what the journal holds.
- * <p>Call status is a {@link CallStatus}.
+ * <p>Call status is a {@link TimelineStatus}.
  */
 public final class Timeline {
 
@@ -40,7 +40,7 @@ public final class Timeline {
           break;
         case CALL_STARTED:
           if (call != null) {
-            call.put("status", CallStatus.RUNNING.wireName());
+            call.put("status", TimelineStatus.RUNNING.wireName());
             call.getJsonArray("attempts").add(new JsonObject().put("attempt", data.getInteger("attempt", 1))
                 .put("startedAt", at));
           }
@@ -53,7 +53,7 @@ public final class Timeline {
           break;
         case APPROVAL_REQUESTED:
           if (call != null) {
-            call.put("status", CallStatus.WAITING_FOR_APPROVAL.wireName()).put("effectClass", data.getString("effectClass"));
+            call.put("status", TimelineStatus.WAITING_FOR_APPROVAL.wireName()).put("effectClass", data.getString("effectClass"));
             call.put("approval", new JsonObject().put("status", "pending")
                 .put("askedBecause", data.getString("askedBecause")).put("requestedAt", data.getLong("requestedAt", at))
                 .put("argumentsHash", data.getString("argumentsHash")).put("expiresAt", data.getLong("expiresAt", 0L)));
@@ -65,8 +65,8 @@ public final class Timeline {
             approval.put("status", data.getString("status")).put("approver", data.getString("approver"))
                 .put("reason", data.getString("reason")).put("decidedAt", at);
             call.put("approval", approval);
-            if (CallStatus.WAITING_FOR_APPROVAL.wireName().equals(call.getString("status"))) {
-              call.put("status", CallStatus.PENDING.wireName());
+            if (TimelineStatus.WAITING_FOR_APPROVAL.wireName().equals(call.getString("status"))) {
+              call.put("status", TimelineStatus.PENDING.wireName());
             }
           }
           break;
@@ -95,7 +95,7 @@ public final class Timeline {
                 continue;
               }
               String status = c.getString("status");
-              if (CallStatus.PENDING.wireName().equals(status) || CallStatus.RUNNING.wireName().equals(status)) {
+              if (TimelineStatus.PENDING.wireName().equals(status) || TimelineStatus.RUNNING.wireName().equals(status)) {
                 // a call ended without its own event (for example refused before it ran)
                 completed(c, record, at);
               }
@@ -150,7 +150,7 @@ public final class Timeline {
       JsonObject c = specCalls.getJsonObject(i);
       String callId = CallId.of(sessionId, turnId, i).value();
       JsonObject call = new JsonObject().put("index", i).put("callId", callId).put("tool", c.getString("name"))
-          .put("arguments", c.getJsonObject("arguments", new JsonObject())).put("status", CallStatus.PENDING.wireName())
+          .put("arguments", c.getJsonObject("arguments", new JsonObject())).put("status", TimelineStatus.PENDING.wireName())
           .put("skipped", false).put("attempts", new JsonArray());
       calls.put(callId, call);
       list.add(call);

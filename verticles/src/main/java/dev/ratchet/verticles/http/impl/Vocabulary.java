@@ -3,7 +3,7 @@ package dev.ratchet.verticles.http.impl;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
-import dev.ratchet.verticles.http.CallStatus;
+import dev.ratchet.verticles.http.TimelineStatus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -30,7 +30,7 @@ public final class Vocabulary {
       events.put(t.wireName(), t.meaning());
     }
     JsonObject statuses = new JsonObject();
-    for (CallStatus s : CallStatus.values()) {
+    for (TimelineStatus s : TimelineStatus.values()) {
       statuses.put(s.wireName(), new JsonObject().put("label", s.label()).put("terminal", s.terminal()));
     }
     JsonArray outcomes = new JsonArray();

@@ -7,7 +7,7 @@ import dev.ratchet.runtime.impl.WireNames;
  * The status of a call in a session's timeline (the HTTP API's {@code calls[].status}), with the
  * label the dashboard shows for it. The last three are a call's {@link Outcome}s.
  */
-public enum CallStatus {
+public enum TimelineStatus {
   PENDING("not started yet"),
   RUNNING("running"),
   WAITING_FOR_APPROVAL("waiting for approval"),
@@ -18,7 +18,7 @@ public enum CallStatus {
   private final String wireName = WireNames.of(this, '_');
   private final String label;
 
-  CallStatus(String label) {
+  TimelineStatus(String label) {
     this.label = label;
   }
 
