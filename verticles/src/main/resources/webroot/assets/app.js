@@ -24,6 +24,12 @@ function el(tag, props, ...children) {
   return node;
 }
 
+// replaceChildren would print a missing part as the text "null": leave it out instead
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter(c => c !== undefined && c !== null && c !== false));
+  return node;
+}
+
 async function api(method, path, body) {
   const headers = { 'Accept': 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -80,6 +86,7 @@ function clearView() {
   state.timers.forEach(t => clearInterval(t));
   state.timers = [];
   if (state.source) { state.source.close(); state.source = null; }
+  inbox.list = null;
 }
 
 function setActive(name) {
@@ -88,70 +95,216 @@ function setActive(name) {
   }
 }
 
+// ------------------------------------------------------------------ connection
+
+// the page is live only while the inbox stream delivers: an error, or no word (not even its ping)
+// for a while, shows the banner and disables every button that would change something
+const live = { online: true, lastWord: 0, source: null, inbox: null };
+const SILENT_MS = 15000;
+
+function mayAct() {
+  return canDecide() && live.online;
+}
+
+function setOnline(online) {
+  if (live.online === online) return;
+  live.online = online;
+  const banner = document.getElementById('offline');
+  if (banner) banner.hidden = online;
+  document.body.classList.toggle('offline', !online);
+  for (const b of document.querySelectorAll('button[data-acts]')) {
+    b.disabled = !mayAct() || b.dataset.busy === 'true';
+  }
+}
+
+function heard() {
+  live.lastWord = Date.now();
+  setOnline(true);
+}
+
+function openInboxStream() {
+  const source = new EventSource('/api/approvals/events');
+  live.source = source;
+  source.addEventListener('open', heard);
+  source.addEventListener('ping', heard);
+  source.addEventListener('inbox', ev => {
+    heard();
+    live.inbox = JSON.parse(ev.data).approvals;
+    showCount(live.inbox.length);
+    if (inbox.list) inbox.update(live.inbox);
+  });
+  source.addEventListener('error', () => {
+    if (source.readyState !== EventSource.OPEN) setOnline(false);
+  });
+  setInterval(() => {
+    if (Date.now() - live.lastWord > SILENT_MS) setOnline(false);
+  }, 2000);
+}
+
+// a button that changes something: enabled only for an approver while the server is reachable
+function actButton(props, label) {
+  const b = el('button', Object.assign({ type: 'button', 'data-acts': 'true', disabled: !mayAct() }, props), label);
+  return b;
+}
+
+function busy(buttons, on) {
+  buttons.forEach(b => { b.dataset.busy = on ? 'true' : 'false'; b.disabled = on || !mayAct(); });
+}
+
 // ------------------------------------------------------------------ approvals inbox
 
-const inbox = { cards: new Map() };
+const inbox = { cards: new Map(), list: null, empty: null, update: () => {} };
+
+function showCount(n) {
+  const c = document.getElementById('inbox-count');
+  c.textContent = String(n);
+  c.classList.toggle('zero', n === 0);
+}
 
 async function refreshCount() {
   try {
     const data = await api('GET', '/api/approvals');
-    const n = data.approvals.length;
-    const c = document.getElementById('inbox-count');
-    c.textContent = String(n);
-    c.classList.toggle('zero', n === 0);
+    showCount(data.approvals.length);
     return data.approvals;
   } catch (e) {
     return null;
   }
 }
 
+// "waited 80 s for approval · ran 12 ms": the wait for a person is never counted as running time
+function timing(call) {
+  const parts = [];
+  if (call.approvalWaitMs) parts.push('waited ' + duration(call.approvalWaitMs) + ' for approval');
+  const refused = call.approval && (call.approval.status === 'rejected' || call.approval.status === 'expired');
+  if (refused || call.skipped) parts.push('did not run');
+  else if (call.durationMs !== undefined && call.durationMs !== null) parts.push('ran ' + duration(call.durationMs));
+  return parts.join(' · ');
+}
+
+function contextView(r) {
+  const c = r.context || {};
+  const rows = [];
+  const row = (label, className, value) => {
+    if (value === undefined || value === null || value === '') return;
+    rows.push(el('dt', {}, label), el('dd', { className, text: value }));
+  };
+  row('Caller', 'caller', c.caller);
+  row('Created by', 'creator', c.creator);
+  row('Tool does', 'tool-description', c.toolDescription);
+  row('Effect', 'effect-words', c.effect);
+  row('Why approval', 'why', c.rule || r.askedBecause);
+  const convo = (c.userMessage || c.modelText) ? el('div', { className: 'context-conversation' },
+    c.userMessage ? el('p', { className: 'context-user' }, el('span', { className: 'muted' }, 'User: '),
+      el('span', { text: c.userMessage })) : null,
+    c.modelText ? el('p', { className: 'context-model' }, el('span', { className: 'muted' }, 'Model: '),
+      el('span', { text: c.modelText })) : null) : null;
+  const earlier = (c.earlierCalls || []).length ? el('div', { className: 'earlier-calls' },
+    el('div', { className: 'muted' }, 'Earlier in this turn'),
+    c.earlierCalls.map(e => el('div', { className: 'earlier-call', 'data-tool': e.tool },
+      el('span', { className: 'tool', text: e.tool }), ' ',
+      el('span', { className: 'badge b-' + e.status, text: STATUS_LABEL[e.status] || e.status }),
+      el('details', {}, el('summary', {}, 'arguments and result'), json(e.arguments),
+        e.result !== undefined ? json(e.result) : null, e.error ? el('p', { className: 'error', text: e.error }) : null),
+      e.result !== undefined ? el('div', { className: 'earlier-result', text: '→ ' + JSON.stringify(e.result) }) : null)))
+    : null;
+  return [convo, rows, earlier];
+}
+
 function approvalCard(r) {
   const reason = el('input', { type: 'text', className: 'reason', placeholder: 'Reason (required to reject)',
     'aria-label': 'Reason', maxlength: 2000 });
-  const message = el('p', { className: 'error', hidden: true });
+  const message = el('p', { className: 'error', hidden: true, role: 'alert' });
+  const status = el('p', { className: 'decision-status', hidden: true, role: 'status' });
   const decide = async (approved) => {
     if (!approved && !reason.value.trim()) {
       message.textContent = 'Give a reason for the rejection; the model is told it.';
       message.hidden = false;
+      reason.focus();
       return;
     }
-    buttons.forEach(b => { b.disabled = true; });
+    busy(buttons, true);
+    // the stream may report the request gone before this answer arrives: the card stays meanwhile
+    card.classList.add('deciding');
     try {
       await api('POST', '/api/approvals/' + encodeURIComponent(r.sessionId) + '/' + encodeURIComponent(r.callId),
         { argumentsHash: r.argumentsHash, approved, reason: reason.value.trim() || null });
-      card.remove();
-      inbox.cards.delete(r.callId);
-      refreshCount();
+      message.hidden = true;
+      card.classList.add('decided');
+      card.dataset.decision = approved ? 'approved' : 'rejected';
+      decideBox.hidden = true;
+      status.hidden = false;
+      status.textContent = approved ? 'approved — running' : 'rejected — the write will not run';
+      followOutcome(r, status, card);
     } catch (e) {
       message.textContent = e.message;
       message.hidden = false;
-      buttons.forEach(b => { b.disabled = !canDecide(); });
+      card.classList.remove('deciding');
+      busy(buttons, false);
     }
   };
-  const approve = el('button', { type: 'button', className: 'approve', disabled: !canDecide(),
-    onclick: () => decide(true) }, 'Approve');
-  const reject = el('button', { type: 'button', className: 'reject', disabled: !canDecide(),
-    onclick: () => decide(false) }, 'Reject');
+  const approve = actButton({ className: 'approve', onclick: () => decide(true) }, 'Approve');
+  const reject = actButton({ className: 'reject', onclick: () => decide(false) }, 'Reject');
   const buttons = [approve, reject];
-  const card = el('section', { className: 'card approval', 'data-call-id': r.callId, 'data-session-id': r.sessionId },
-    el('h3', {}, el('span', { className: 'tool', text: r.tool }), ' ',
+  const c = r.context || {};
+  const [conversation, contextRows, earlier] = contextView(r);
+  const decideBox = el('div', { className: 'decide' }, reason, approve, reject);
+  const titleId = 'card-' + r.callId.replace(/[^A-Za-z0-9_-]/g, '_');
+  const card = el('section', { className: 'card approval', 'data-call-id': r.callId, 'data-session-id': r.sessionId,
+    'aria-labelledby': titleId },
+    el('h3', { id: titleId }, el('span', { className: 'tool', text: r.tool }), ' ',
       el('span', { className: 'badge b-effect', text: r.effectClass })),
+    conversation,
     el('dl', { className: 'meta' },
       el('dt', {}, 'Agent'), el('dd', { className: 'agent', text: r.agent }),
       el('dt', {}, 'Session'), el('dd', {}, el('a', { href: '#/session/' + encodeURIComponent(r.sessionId),
         className: 'session', text: r.sessionId })),
       el('dt', {}, 'Turn'), el('dd', { text: r.turnId }),
-      el('dt', {}, 'Why approval'), el('dd', { className: 'why', text: r.askedBecause }),
+      contextRows,
       el('dt', {}, 'Asked'), el('dd', { className: 'asked', text: when(r.requestedAt) }),
       r.expiresAt ? el('dt', {}, 'Expires') : null, r.expiresAt ? el('dd', { text: when(r.expiresAt) }) : null,
-      el('dt', {}, 'Call id'), el('dd', { className: 'muted', text: r.callId })),
+      el('dt', {}, 'Call id'), el('dd', { className: 'muted call-id', text: r.callId })),
+    earlier,
     el('div', {}, el('span', { className: 'muted' }, 'Arguments')),
     (() => { const p = json(r.arguments); p.classList.add('arguments'); return p; })(),
     el('div', { className: 'note', text: 'Arguments hash ' + r.argumentsHash + ' (your decision applies to exactly these arguments)' }),
-    el('div', { className: 'decide' }, reason, approve, reject),
+    c.onReject ? el('p', { className: 'on-reject' }, el('span', { className: 'muted' }, 'If you reject: '),
+      el('span', { text: c.onReject })) : null,
+    decideBox, status,
     canDecide() ? null : el('p', { className: 'notice viewer-note' }, 'You are a viewer: you can see requests but not decide them.'),
     message);
   return card;
+}
+
+// after a decision the card stays, saying what happens, until the call has its outcome
+function followOutcome(r, status, card) {
+  let done = false;
+  const source = new EventSource('/api/sessions/' + encodeURIComponent(r.sessionId) + '/events');
+  const check = async () => {
+    if (done) return;
+    try {
+      const t = await api('GET', '/api/sessions/' + encodeURIComponent(r.sessionId));
+      for (const turn of t.turns) {
+        for (const call of turn.calls) {
+          if (call.callId !== r.callId) continue;
+          if (['succeeded', 'failed', 'outcome_unknown'].includes(call.status) && !done) {
+            done = true;
+            source.close();
+            card.dataset.outcome = call.skipped ? 'skipped' : call.status;
+            fill(status, statusBadge(call), ' ',
+              el('span', { className: 'timing', text: timing(call) }),
+              call.error ? el('span', { className: 'call-error', text: ' · ' + call.error }) : null, ' ',
+              el('a', { href: '#/session/' + encodeURIComponent(r.sessionId), className: 'session' }, 'open the session'));
+          }
+        }
+      }
+    } catch (e) {
+      // the stream's next event tries again
+    }
+  };
+  for (const type of ['call.started', 'call.completed', 'turn.completed', 'approval.decided', 'call.reconciled']) {
+    source.addEventListener(type, check);
+  }
+  source.addEventListener('open', check);
 }
 
 function showInbox() {
@@ -160,12 +313,15 @@ function showInbox() {
   const list = el('div', { id: 'approvals' });
   const empty = el('p', { className: 'empty', id: 'inbox-empty' }, 'No write is waiting for approval.');
   document.getElementById('view').replaceChildren(el('h2', {}, 'Waiting for approval'), empty, list);
-  const tick = async () => {
-    const approvals = await refreshCount();
-    if (!approvals) return;
-    const live = new Set(approvals.map(a => a.callId));
+  inbox.list = list;
+  inbox.empty = empty;
+  // cards are added and removed, never redrawn, so a half-typed reason survives every update;
+  // a decided card stays to show the outcome of the decision
+  inbox.update = approvals => {
+    const pending = new Set(approvals.map(a => a.callId));
     for (const [id, card] of inbox.cards) {
-      if (!live.has(id)) { card.remove(); inbox.cards.delete(id); }
+      const kept = card.classList.contains('decided') || card.classList.contains('deciding');
+      if (!pending.has(id) && !kept) { card.remove(); inbox.cards.delete(id); }
     }
     for (const r of approvals) {
       if (!inbox.cards.has(r.callId)) {
@@ -176,8 +332,7 @@ function showInbox() {
     }
     empty.hidden = inbox.cards.size > 0;
   };
-  tick();
-  state.timers.push(setInterval(tick, 1500));
+  if (live.inbox) inbox.update(live.inbox);
 }
 
 // ------------------------------------------------------------------ sessions
@@ -198,7 +353,7 @@ async function showSessions(offset) {
   const pager = el('p', {},
     offset > 0 ? el('a', { href: '#/sessions/0' }, '← newest') : null, ' ',
     next !== null ? el('a', { href: '#/sessions/' + next }, 'older →') : null);
-  document.getElementById('view').replaceChildren(el('h2', {}, 'Sessions'),
+  fill(document.getElementById('view'), el('h2', {}, 'Sessions'),
     rows.length === 0 ? el('p', { className: 'empty' }, 'No sessions yet.')
       : el('table', { id: 'sessions' }, el('thead', {}, el('tr', {}, el('th', {}, 'Session'), el('th', {}, 'Agent'),
         el('th', {}, 'Caller'), el('th', {}, 'Last activity'), el('th', {}, 'Started'))), el('tbody', {}, rows)),
@@ -214,7 +369,8 @@ function reconcileForm(sessionId, call, after) {
   const note = el('input', { type: 'text', className: 'note-input', placeholder: 'What you checked at the provider',
     'aria-label': 'Note', maxlength: 2000 });
   const message = el('p', { className: 'error', hidden: true });
-  const button = el('button', { type: 'button', className: 'primary reconcile', onclick: async () => {
+  const button = el('button', { type: 'button', className: 'primary reconcile', 'data-acts': 'true', disabled: !mayAct(),
+    onclick: async () => {
     if (!note.value.trim()) { message.textContent = 'Say what you checked.'; message.hidden = false; return; }
     button.disabled = true;
     try {
@@ -249,7 +405,7 @@ function callView(sessionId, call, reload) {
     call.approvalWaitMs ? el('dd', { className: 'approval-wait', text: duration(call.approvalWaitMs) }) : null,
     call.error ? el('dt', {}, 'Error') : null, call.error ? el('dd', { className: 'call-error', text: call.error }) : null,
     a ? el('dt', {}, 'Approval') : null,
-    a ? el('dd', { className: 'approval-info', text: [a.status, a.askedBecause ? '· ' + a.askedBecause : '',
+    a ? el('dd', { className: 'approval-info', text: [a.status, (a.rule || a.askedBecause) ? '· ' + (a.rule || a.askedBecause) : '',
       a.approver ? '· by ' + a.approver : '', a.reason ? '· "' + a.reason + '"' : '', a.decidedAt ? '· ' + when(a.decidedAt) : '']
       .filter(Boolean).join(' ') }) : null,
     call.reconciled ? el('dt', {}, 'Reconciled') : null,
@@ -259,13 +415,14 @@ function callView(sessionId, call, reload) {
   return el('div', { className: 'call', 'data-call-id': call.callId, 'data-tool': call.tool },
     el('div', { className: 'call-head' }, el('span', { className: 'muted', text: '#' + call.index }),
       el('span', { className: 'tool', text: call.tool }), statusBadge(call),
-      call.durationMs !== undefined ? el('span', { className: 'muted', text: duration(call.durationMs)
-        + (call.approvalWaitMs ? ' (+ ' + duration(call.approvalWaitMs) + ' waiting for approval)' : '') }) : null),
+      timing(call) ? el('span', { className: 'muted timing', text: timing(call) }) : null),
     details, el('div', { className: 'muted' }, 'Arguments'), args,
     call.result !== undefined ? el('div', { className: 'muted' }, 'Result') : null,
     call.result !== undefined ? json(call.result) : null,
     call.status === 'outcome_unknown' && canDecide() ? reconcileForm(sessionId, call, reload) : null);
 }
+
+const messageDrafts = new Map();
 
 // the agent loop's conversation: user messages, model responses and answers, with a box to send one
 function conversationView(sessionId, t, reload) {
@@ -283,8 +440,11 @@ function conversationView(sessionId, t, reload) {
       el('span', { className: 'muted', text: when(m.at) + ' ' + who + ': ' }), el('span', { text }));
   });
   const input = el('input', { type: 'text', className: 'message-input', placeholder: 'Message to the agent', 'aria-label': 'Message' });
+  // a live re-render must not wipe a half-typed message
+  if (messageDrafts.has(sessionId)) input.value = messageDrafts.get(sessionId);
+  input.addEventListener('input', () => messageDrafts.set(sessionId, input.value));
   const error = el('span', { className: 'error' });
-  const send = el('button', { type: 'submit', disabled: !canDecide(), text: 'Send' });
+  const send = el('button', { type: 'submit', 'data-acts': 'true', disabled: !mayAct(), text: 'Send' });
   const form = el('form', { className: 'message-form', onsubmit: async ev => {
     ev.preventDefault();
     if (!input.value.trim()) return;
@@ -292,12 +452,13 @@ function conversationView(sessionId, t, reload) {
     try {
       await api('POST', '/api/sessions/' + encodeURIComponent(sessionId) + '/messages', { agent: t.agent, text: input.value });
       input.value = '';
+      messageDrafts.delete(sessionId);
       error.textContent = '';
       reload();
     } catch (e) {
       error.textContent = e.message;
     } finally {
-      send.disabled = !canDecide();
+      send.disabled = !mayAct();
     }
   } }, input, send, error);
   return el('section', { className: 'card conversation' }, el('h3', {}, 'Conversation'), ...lines, form);
@@ -334,11 +495,14 @@ async function showSession(sessionId) {
       el('p', { className: 'muted', text: 'submitted ' + when(turn.submittedAt)
         + (turn.durationMs !== undefined ? ' · took ' + duration(turn.durationMs) : '') }),
       turn.calls.map(c => callView(sessionId, c, render))));
-    view.replaceChildren(el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
+    const typing = document.activeElement && document.activeElement.classList.contains('message-input');
+    fill(view, el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
       el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + (t.caller ? ' · caller ' + t.caller : '')
         + (t.creator ? ' · created by ' + t.creator : '') + ' · started ' + when(t.createdAt) }),
       conversationView(sessionId, t, render),
       ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]), more);
+    const input = view.querySelector('.message-input');
+    if (typing && input) { input.focus(); input.setSelectionRange(input.value.length, input.value.length); }
   };
   await render();
   // live: the event stream says something changed; fetch the timeline again, at most every 300 ms
@@ -403,6 +567,6 @@ document.addEventListener('DOMContentLoaded', async () => {
   });
   window.addEventListener('hashchange', route);
   route();
-  // the approvals count in the header stays live on every page
-  setInterval(refreshCount, 5000);
+  // the approvals count in the header and the inbox are live on every page, from one event stream
+  openInboxStream();
 });

@@ -8,6 +8,7 @@ import dev.ratchet.verticles.http.impl.Authenticator;
 import dev.ratchet.verticles.http.impl.CatalogRoutes;
 import dev.ratchet.verticles.http.impl.EventStream;
 import dev.ratchet.verticles.http.impl.HealthRoutes;
+import dev.ratchet.verticles.http.impl.InboxStream;
 import dev.ratchet.verticles.http.impl.LoginRoutes;
 import dev.ratchet.verticles.http.impl.LoginThrottle;
 import dev.ratchet.verticles.http.impl.MessageRoutes;
@@ -143,7 +144,9 @@ public final class HttpServerVerticle extends VerticleBase {
     new TurnRoutes(vertx, ratchet, metrics, access).mount(router);
     new EventStream(vertx, ratchet, access).mount(router);
     new SessionRoutes(ratchet, metrics, access).mount(router);
-    new ApprovalRoutes(ratchet, metrics, access, options.fourEyes()).mount(router);
+    ApprovalRoutes approvals = new ApprovalRoutes(ratchet, metrics, access, options.fourEyes());
+    new InboxStream(vertx, approvals).mount(router);
+    approvals.mount(router);
     new CatalogRoutes(ratchet).mount(router);
     new MessageRoutes(vertx, ratchet, access).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, 404, "NOT_FOUND", "no such endpoint"));

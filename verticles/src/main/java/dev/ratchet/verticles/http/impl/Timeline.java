@@ -51,7 +51,9 @@ public final class Timeline {
           if (call != null) {
             call.put("status", "waiting_for_approval").put("effectClass", data.getString("effectClass"));
             call.put("approval", new JsonObject().put("status", "pending")
-                .put("askedBecause", data.getString("askedBecause")).put("requestedAt", data.getLong("requestedAt", at))
+                .put("askedBecause", data.getString("askedBecause"))
+                .put("rule", ApprovalContext.ruleInWords(data.getString("askedBecause")))
+                .put("requestedAt", data.getLong("requestedAt", at))
                 .put("argumentsHash", data.getString("argumentsHash")).put("expiresAt", data.getLong("expiresAt", 0L)));
           }
           break;
