@@ -90,8 +90,11 @@ function clearView() {
 }
 
 function setActive(name) {
-  for (const n of ['inbox', 'sessions', 'tools']) {
-    document.getElementById('nav-' + n).classList.toggle('active', n === name);
+  for (const n of ['inbox', 'sessions', 'reconcile', 'tools']) {
+    const link = document.getElementById('nav-' + n);
+    if (!link) continue;
+    link.classList.toggle('active', n === name);
+    if (n === name) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
   }
 }
 
@@ -131,6 +134,7 @@ function openInboxStream() {
     heard();
     live.inbox = JSON.parse(ev.data).approvals;
     showCount(live.inbox.length);
+    showReconcileCount(JSON.parse(ev.data).needsReconciliation || 0);
     if (inbox.list) inbox.update(live.inbox);
   });
   source.addEventListener('error', () => {
@@ -337,27 +341,114 @@ function showInbox() {
 
 // ------------------------------------------------------------------ sessions
 
-async function showSessions(offset) {
+const SESSION_FILTERS = ['q', 'agent', 'caller', 'tool', 'outcome', 'status', 'from', 'to'];
+
+// the filter form: its values live in the address (#/sessions/<offset>?agent=…), so a filtered view can be shared
+function sessionFilterForm(params) {
+  const field = (name, label, input) => {
+    input.name = name;
+    input.id = 'filter-' + name;
+    if (params.get(name)) input.value = params.get(name);
+    return el('label', { className: 'filter', for: input.id }, el('span', {}, label), input);
+  };
+  const text = (name, label, placeholder) => field(name, label, el('input', { type: 'text', placeholder }));
+  const choice = (name, label, values) => field(name, label, el('select', {}, el('option', { value: '' }, 'any'),
+    values.map(([v, t]) => el('option', { value: v }, t))));
+  const time = (name, label) => {
+    const input = el('input', { type: 'datetime-local' });
+    const box = field(name, label, input);
+    if (params.get(name)) {
+      const d = new Date(parseInt(params.get(name), 10));
+      input.value = new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    }
+    return box;
+  };
+  const form = el('form', { className: 'filters', id: 'session-filters', role: 'search', onsubmit: ev => {
+    ev.preventDefault();
+    const out = new URLSearchParams();
+    for (const name of SESSION_FILTERS) {
+      const input = form.elements[name];
+      if (!input || !input.value) continue;
+      out.set(name, input.type === 'datetime-local' ? String(new Date(input.value).getTime()) : input.value.trim());
+    }
+    location.hash = '#/sessions/0' + (out.toString() ? '?' + out.toString() : '');
+  } },
+    text('q', 'Session id', 'part of the id'), text('agent', 'Agent', 'agent name'), text('caller', 'Caller', 'tenant'),
+    text('tool', 'Tool', 'tool name'),
+    choice('outcome', 'A call', [['succeeded', 'succeeded'], ['failed', 'failed'], ['outcome_unknown', 'outcome unknown'],
+      ['skipped', 'was skipped'], ['rejected', 'was rejected']]),
+    choice('status', 'Status', [['waiting_for_approval', 'waiting for approval'], ['running', 'running'], ['idle', 'idle']]),
+    time('from', 'Active from'), time('to', 'Active until'),
+    el('div', { className: 'filter-buttons' }, el('button', { type: 'submit', className: 'primary' }, 'Filter'),
+      el('a', { href: '#/sessions/0', className: 'clear-filters' }, 'Clear')));
+  return form;
+}
+
+async function showSessions(offset, params) {
   setActive('sessions');
+  params = params || new URLSearchParams();
   const limit = 50;
-  const data = await api('GET', '/api/sessions?offset=' + offset + '&limit=' + limit);
+  const filters = new URLSearchParams();
+  for (const name of SESSION_FILTERS) if (params.get(name)) filters.set(name, params.get(name));
+  const suffix = filters.toString() ? '?' + filters.toString() : '';
+  const data = await api('GET', '/api/sessions?offset=' + offset + '&limit=' + limit + (suffix ? '&' + filters.toString() : ''));
   const rows = data.sessions.map(s => el('tr', { 'data-session-id': s.sessionId },
     el('td', {}, el('a', { href: '#/session/' + encodeURIComponent(s.sessionId), text: s.sessionId })),
     el('td', { text: s.agent || '' }),
     el('td', { text: s.caller || '—' }),
     el('td', { text: when(s.updatedAt) }),
-    el('td', { text: when(s.createdAt) })));
+    el('td', { text: when(s.createdAt) }),
+    el('td', { className: 'summary', text: s.summary ? (STATUS_LABEL[s.summary.status] || s.summary.status) + ' · '
+      + s.summary.tools.join(', ') : '' })));
   // the server says where the next page starts: a page shows only your tenants' sessions, so it
   // may cover more of the session index than its length
   const next = data.next ? parseInt(new URLSearchParams(data.next.split('?')[1]).get('offset'), 10) : null;
   const pager = el('p', {},
-    offset > 0 ? el('a', { href: '#/sessions/0' }, '← newest') : null, ' ',
-    next !== null ? el('a', { href: '#/sessions/' + next }, 'older →') : null);
-  fill(document.getElementById('view'), el('h2', {}, 'Sessions'),
-    rows.length === 0 ? el('p', { className: 'empty' }, 'No sessions yet.')
+    offset > 0 ? el('a', { href: '#/sessions/0' + suffix }, '← newest') : null, ' ',
+    next !== null ? el('a', { href: '#/sessions/' + next + suffix, className: 'older' }, 'older →') : null);
+  fill(document.getElementById('view'), el('h2', {}, 'Sessions'), sessionFilterForm(params),
+    rows.length === 0 ? el('p', { className: 'empty' }, suffix ? 'No session matches these filters on this page.' : 'No sessions yet.')
       : el('table', { id: 'sessions' }, el('thead', {}, el('tr', {}, el('th', {}, 'Session'), el('th', {}, 'Agent'),
-        el('th', {}, 'Caller'), el('th', {}, 'Last activity'), el('th', {}, 'Started'))), el('tbody', {}, rows)),
+        el('th', {}, 'Caller'), el('th', {}, 'Last activity'), el('th', {}, 'Started'), el('th', {}, 'Calls'))),
+        el('tbody', {}, rows)),
     pager);
+}
+
+// ------------------------------------------------------------------ needs reconciliation
+
+async function showReconcile() {
+  setActive('reconcile');
+  const view = document.getElementById('view');
+  const render = async () => {
+    const data = await api('GET', '/api/reconciliation');
+    showReconcileCount(data.calls.length);
+    const cards = data.calls.map(c => el('section', { className: 'card unknown-call', 'data-call-id': c.callId,
+      'data-session-id': c.sessionId },
+      el('h3', {}, el('span', { className: 'tool', text: c.tool }), ' ',
+        el('span', { className: 'badge b-outcome_unknown', text: 'outcome unknown' })),
+      el('dl', { className: 'meta' },
+        el('dt', {}, 'Agent'), el('dd', { text: c.agent || '' }),
+        c.caller ? el('dt', {}, 'Caller') : null, c.caller ? el('dd', { text: c.caller }) : null,
+        el('dt', {}, 'Session'), el('dd', {}, el('a', { href: '#/session/' + encodeURIComponent(c.sessionId),
+          className: 'session', text: c.sessionId })),
+        el('dt', {}, 'Turn'), el('dd', { text: c.turnId }),
+        c.completedAt ? el('dt', {}, 'Ended') : null, c.completedAt ? el('dd', { text: when(c.completedAt) }) : null,
+        c.error ? el('dt', {}, 'Error') : null, c.error ? el('dd', { className: 'call-error', text: c.error }) : null),
+      (() => { const p = json(c.arguments); p.classList.add('arguments'); return p; })(),
+      canDecide() ? reconcileForm(c.sessionId, c, render) : null));
+    fill(view, el('h2', {}, 'Needs reconciliation'),
+      el('p', { className: 'muted' }, 'Writes that may or may not have reached the provider (outcome unknown), among the '
+        + data.sessionsScanned + ' most recently active sessions. Check each at the provider and record what you found.'),
+      cards.length ? cards : el('p', { className: 'empty' }, 'Nothing needs reconciling.'));
+  };
+  await render();
+}
+
+function showReconcileCount(n) {
+  const c = document.getElementById('reconcile-count');
+  if (!c) return;
+  c.textContent = String(n);
+  c.classList.toggle('zero', n === 0);
 }
 
 const reconcileDrafts = new Map();
@@ -549,8 +640,10 @@ async function showTools() {
 function route() {
   clearView();
   const hash = location.hash || '#/inbox';
-  const parts = hash.slice(2).split('/');
-  const show = parts[0] === 'sessions' ? showSessions(parseInt(parts[1] || '0', 10) || 0)
+  const [path, query] = hash.slice(2).split('?');
+  const parts = path.split('/');
+  const show = parts[0] === 'sessions' ? showSessions(parseInt(parts[1] || '0', 10) || 0, new URLSearchParams(query || ''))
+    : parts[0] === 'reconcile' ? showReconcile()
     : parts[0] === 'session' ? showSession(decodeURIComponent(parts.slice(1).join('/')))
     : parts[0] === 'tools' ? showTools() : showInbox();
   Promise.resolve(show).catch(e => document.getElementById('view')

@@ -238,6 +238,52 @@ class ApproverInboxBrowserTest {
     assertNoSidewaysScroll("sessions");
   }
 
+  @Test
+  void sessionsAreFoundByToolAndOutcomeAndUnknownOutcomesWaitInTheirOwnViewCountedInTheHeader() {
+    HttpApiTest.base = base;
+    String unknown = DashboardBrowserTest.submit("t1", HttpApiTest.call("charge_card", new JsonObject().put("cents", 500)));
+    String read = DashboardBrowserTest.submit("t1", HttpApiTest.call("look_up_order", new JsonObject().put("id", "R-1")));
+    HttpApiTest.results(unknown, "t1");
+    HttpApiTest.results(read, "t1");
+
+    // over HTTP, for the caller's tenants only, and a bad filter names its field
+    Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
+    assertThat(ana.get("/api/sessions?tool=charge_card").body()).contains(unknown).doesNotContain(read);
+    assertThat(ana.get("/api/reconciliation").body()).contains(unknown);
+    Http tess = Http.login(base, "tess", ShopRuntime.PASSWORD);
+    assertThat(tess.get("/api/sessions?tool=charge_card").body()).doesNotContain(unknown);
+    assertThat(tess.get("/api/reconciliation").json().getJsonArray("calls")).isEmpty();
+    Http.Answer bad = ana.get("/api/sessions?outcome=maybe");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.json().getString("message")).contains("'outcome'");
+
+    browser = Browser.open(base);
+    browser.login("ana", ShopRuntime.PASSWORD);
+    browser.waitFor(ExpectedConditions.textToBe(By.id("reconcile-count"), "1"));
+    browser.driver.get(base + "/#/sessions");
+    browser.waitFor(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-session-id='" + read + "']")));
+    new org.openqa.selenium.support.ui.Select(browser.driver.findElement(By.id("filter-outcome")))
+        .selectByValue("outcome_unknown");
+    browser.driver.findElement(By.id("filter-tool")).sendKeys("charge_card", Keys.ENTER);
+    browser.waitFor(ExpectedConditions.urlContains("outcome=outcome_unknown"));
+    // the filtered page replaces the whole list: only the session whose charge ended unknown stays
+    browser.waitFor(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("tr[data-session-id='" + read + "']")));
+    browser.waitFor(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-session-id='" + unknown + "']")));
+    assertThat(browser.driver.findElements(By.cssSelector("#sessions tbody tr"))).hasSize(1);
+    assertThat(browser.driver.findElement(By.cssSelector("tr[data-session-id='" + unknown + "'] .summary")).getText())
+        .contains("charge_card");
+
+    browser.driver.findElement(By.id("nav-reconcile")).click();
+    WebElement card = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector("section.unknown-call[data-session-id='" + unknown + "']")));
+    card.findElement(By.cssSelector("input.note-input")).sendKeys("no charge at the provider");
+    new org.openqa.selenium.support.ui.Select(card.findElement(By.cssSelector("select.outcome"))).selectByValue("failed");
+    card.findElement(By.cssSelector("button.reconcile")).click();
+    browser.waitFor(ExpectedConditions.invisibilityOfElementLocated(
+        By.cssSelector("section.unknown-call[data-session-id='" + unknown + "']")));
+    browser.waitFor(ExpectedConditions.textToBe(By.id("reconcile-count"), "0"));
+  }
+
   void assertNoSidewaysScroll(String page) {
     Object widths = js("const w = document.documentElement.clientWidth; return [document.documentElement.scrollWidth, w,"
         + " [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > w)"

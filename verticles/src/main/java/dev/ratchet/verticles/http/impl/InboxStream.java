@@ -14,7 +14,8 @@ import java.util.List;
 
 /**
  * {@code GET /api/approvals/events}: the principal's inbox as server-sent events. An {@code inbox}
- * event carries the whole inbox ({@link ApprovalRoutes#inbox}, the principal's tenants only) when the
+ * event carries the whole inbox ({@link ApprovalRoutes#inbox}, the principal's tenants only) and the
+ * number of calls that need reconciling ({@link UnknownOutcomes}) when the
  * stream opens and whenever it changes; approvals requested or decided on this node wake it at once,
  * and a slow poll catches those of other nodes. A {@code ping} event every few seconds lets the page
  * tell a live server from a connection that silently died.
@@ -26,10 +27,12 @@ public final class InboxStream {
 
   private final Vertx vertx;
   private final ApprovalRoutes approvals;
+  private final UnknownOutcomes unknown;
 
-  public InboxStream(Vertx vertx, ApprovalRoutes approvals) {
+  public InboxStream(Vertx vertx, ApprovalRoutes approvals, UnknownOutcomes unknown) {
     this.vertx = vertx;
     this.approvals = approvals;
+    this.unknown = unknown;
   }
 
   public void mount(Router router) {
@@ -82,7 +85,8 @@ public final class InboxStream {
       }
       reading = true;
       again = false;
-      approvals.inbox(principal).onComplete(ar -> {
+      approvals.inbox(principal).compose(inbox -> unknown.of(principal)
+          .map(calls -> inbox.put("needsReconciliation", calls.size()))).onComplete(ar -> {
         reading = false;
         if (ar.failed()) {
           send("error", new JsonObject().put("code", "JOURNAL_UNAVAILABLE")
