@@ -311,7 +311,8 @@ function followOutcome(r, status, card) {
   source.addEventListener('open', check);
 }
 
-function showInbox() {
+// focus: [sessionId, callId] of the card a notification linked to
+function showInbox(focus) {
   setActive('inbox');
   inbox.cards = new Map();
   const list = el('div', { id: 'approvals' });
@@ -335,6 +336,13 @@ function showInbox() {
       }
     }
     empty.hidden = inbox.cards.size > 0;
+    const wanted = focus && inbox.cards.get(focus[1]);
+    if (wanted && !wanted.classList.contains('focused')) {
+      wanted.classList.add('focused');
+      wanted.setAttribute('tabindex', '-1');
+      wanted.scrollIntoView({ block: 'start' });
+      wanted.focus();
+    }
   };
   if (live.inbox) inbox.update(live.inbox);
 }
@@ -645,7 +653,8 @@ function route() {
   const show = parts[0] === 'sessions' ? showSessions(parseInt(parts[1] || '0', 10) || 0, new URLSearchParams(query || ''))
     : parts[0] === 'reconcile' ? showReconcile()
     : parts[0] === 'session' ? showSession(decodeURIComponent(parts.slice(1).join('/')))
-    : parts[0] === 'tools' ? showTools() : showInbox();
+    : parts[0] === 'tools' ? showTools()
+    : showInbox(parts[0] === 'inbox' && parts.length === 3 ? [decodeURIComponent(parts[1]), decodeURIComponent(parts[2])] : null);
   Promise.resolve(show).catch(e => document.getElementById('view')
     .replaceChildren(el('p', { className: 'error', text: e.message })));
 }

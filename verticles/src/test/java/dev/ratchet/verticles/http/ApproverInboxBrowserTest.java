@@ -133,6 +133,20 @@ class ApproverInboxBrowserTest {
         .contains("The model is told: \"the tool did not run because a person refused it")
         .contains("The later write of this turn (email_customer) is skipped and not run.");
     assertThat(card.getText()).doesNotContain("null").doesNotContain("undefined");
+    screenshot("dashboard-card-context.png");
+  }
+
+  /** RATCHET_SCREENSHOT_DIR=../docs refreshes the pictures of docs/DASHBOARD.md; by default they stay in target/. */
+  void screenshot(String name) {
+    try {
+      Path target = Path.of(System.getenv().getOrDefault("RATCHET_SCREENSHOT_DIR", "target"), name);
+      Files.createDirectories(target.getParent());
+      Path shot = ((org.openqa.selenium.TakesScreenshot) browser.driver).getScreenshotAs(org.openqa.selenium.OutputType.FILE)
+          .toPath();
+      Files.copy(shot, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test
@@ -163,6 +177,7 @@ class ApproverInboxBrowserTest {
       assertThat(browser.driver.findElement(By.id("offline")).getText()).contains("Cannot reach the Ratchet server");
       assertThat(approve.isEnabled()).as("no decision can be sent while the server is away").isFalse();
       assertThat(card.findElement(By.cssSelector("button.reject")).isEnabled()).isFalse();
+      screenshot("dashboard-offline.png");
     } finally {
       shop.startHttp();
     }
@@ -192,6 +207,7 @@ class ApproverInboxBrowserTest {
     List<String> shown = (List<String>) js("return window.__shown;");
     assertThat(shown).first().isEqualTo("approved — running");
     assertThat(shown).last().asString().startsWith("succeeded");
+    screenshot("dashboard-approved.png");
     String timing = card.findElement(By.cssSelector(".decision-status .timing")).getText();
     assertThat(timing).matches("waited [0-9.]+ m?s for approval · ran [0-9.]+ m?s");
 
@@ -210,6 +226,7 @@ class ApproverInboxBrowserTest {
     browser.login("ana", ShopRuntime.PASSWORD);
     WebElement card = browser.approvalCard(s);
     assertNoSidewaysScroll("inbox");
+    screenshot("dashboard-phone.png");
 
     // from the top of the page, Tab to this card's reason, type it, Tab to Approve, press Enter
     js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);");
@@ -276,6 +293,7 @@ class ApproverInboxBrowserTest {
     browser.driver.findElement(By.id("nav-reconcile")).click();
     WebElement card = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
         By.cssSelector("section.unknown-call[data-session-id='" + unknown + "']")));
+    screenshot("dashboard-reconciliation.png");
     card.findElement(By.cssSelector("input.note-input")).sendKeys("no charge at the provider");
     new org.openqa.selenium.support.ui.Select(card.findElement(By.cssSelector("select.outcome"))).selectByValue("failed");
     card.findElement(By.cssSelector("button.reconcile")).click();
