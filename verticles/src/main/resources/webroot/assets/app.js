@@ -87,6 +87,8 @@ function clearView() {
   state.timers = [];
   if (state.source) { state.source.close(); state.source = null; }
   inbox.list = null;
+  // a page's reads still under way when the reader moves on must not draw over the next page
+  state.page = (state.page || 0) + 1;
 }
 
 function setActive(name) {
@@ -399,7 +401,9 @@ async function showSessions(offset, params) {
   const filters = new URLSearchParams();
   for (const name of SESSION_FILTERS) if (params.get(name)) filters.set(name, params.get(name));
   const suffix = filters.toString() ? '?' + filters.toString() : '';
+  const page = state.page;
   const data = await api('GET', '/api/sessions?offset=' + offset + '&limit=' + limit + (suffix ? '&' + filters.toString() : ''));
+  if (page !== state.page) return;
   const rows = data.sessions.map(s => el('tr', { 'data-session-id': s.sessionId },
     el('td', {}, el('a', { href: '#/session/' + encodeURIComponent(s.sessionId), text: s.sessionId })),
     el('td', { text: s.agent || '' }),
@@ -427,8 +431,10 @@ async function showSessions(offset, params) {
 async function showReconcile() {
   setActive('reconcile');
   const view = document.getElementById('view');
+  const page = state.page;
   const render = async () => {
     const data = await api('GET', '/api/reconciliation');
+    if (page !== state.page) return;
     showReconcileCount(data.calls.length);
     const cards = data.calls.map(c => el('section', { className: 'card unknown-call', 'data-call-id': c.callId,
       'data-session-id': c.sessionId },
@@ -568,6 +574,7 @@ async function showSession(sessionId) {
   const view = document.getElementById('view');
   // the timeline comes a page of turns at a time, latest first; "Show earlier turns" adds a page
   let pages = 1;
+  const page = state.page;
   const render = async () => {
     let t;
     let all;
@@ -582,9 +589,11 @@ async function showSession(sessionId) {
         earlier = older.earlier;
       }
     } catch (e) {
+      if (page !== state.page) return;
       view.replaceChildren(el('h2', {}, 'Session'), el('p', { className: 'error', text: e.message }));
       return;
     }
+    if (page !== state.page) return;
     const more = earlier ? el('p', {}, el('button', { type: 'button', className: 'earlier-turns',
       onclick: () => { pages++; render(); } }, 'Show earlier turns'),
       el('span', { className: 'muted', text: ' ' + all.length + ' of ' + t.turnsTotal + ' turns shown' })) : null;
