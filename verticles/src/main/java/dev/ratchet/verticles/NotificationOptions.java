@@ -35,6 +35,8 @@ public final class NotificationOptions {
 
   private final List<Webhook> webhooks = new ArrayList<>();
   private String dashboardUrl;
+  private String slackConnection;
+  private String slackChannel;
   private int maxAttempts = 5;
   private long retryMillis = 1_000;
 
@@ -55,6 +57,14 @@ public final class NotificationOptions {
       o.webhook(hook.getString("url"), hook.getString("secret"));
     }
     o.dashboardUrl(json.getString("dashboardUrl"));
+    JsonObject slack = json.getJsonObject("slack", new JsonObject());
+    if (slack.getString("connection") != null || slack.getString("channel") != null) {
+      if (slack.getString("connection") == null || slack.getString("channel") == null) {
+        throw new IllegalArgumentException("notifications.slack needs both 'connection' (a Slack connection's name)"
+            + " and 'channel'");
+      }
+      o.slack(slack.getString("connection"), slack.getString("channel"));
+    }
     o.maxAttempts = json.getInteger("maxAttempts", o.maxAttempts);
     o.retryMillis = json.getLong("retryMillis", o.retryMillis);
     if (o.maxAttempts < 1 || o.retryMillis < 1) {
@@ -86,6 +96,22 @@ public final class NotificationOptions {
     return this;
   }
 
+  /** Also post each request to {@code channel} through the Slack connection named {@code connection}. */
+  public NotificationOptions slack(String connection, String channel) {
+    this.slackConnection = connection;
+    this.slackChannel = channel;
+    return this;
+  }
+
+  /** The Slack connection's name, or null for no Slack message. */
+  public String slackConnection() {
+    return slackConnection;
+  }
+
+  public String slackChannel() {
+    return slackChannel;
+  }
+
   public List<Webhook> webhooks() {
     return List.copyOf(webhooks);
   }
@@ -103,6 +129,6 @@ public final class NotificationOptions {
   }
 
   public boolean any() {
-    return !webhooks.isEmpty();
+    return !webhooks.isEmpty() || slackConnection != null;
   }
 }

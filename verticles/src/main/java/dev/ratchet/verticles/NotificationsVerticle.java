@@ -1,5 +1,8 @@
 package dev.ratchet.verticles;
 
+import dev.ratchet.connectors.Connections;
+import dev.ratchet.connectors.SlackConnector;
+import dev.ratchet.verticles.impl.SlackNotice;
 import dev.ratchet.verticles.impl.WebhookDelivery;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -13,22 +16,42 @@ import java.nio.charset.StandardCharsets;
  * Tells people where they already are that a write waits for their decision: on every
  * {@link Addresses#APPROVAL_REQUESTED} of this node, each configured webhook gets a signed POST
  * with the request's ids, agent and tool (never its arguments: the card shows them to whoever may
- * see them) and a deep link to the card in the dashboard. Deploy beside the runtime:
+ * see them) and a deep link to the card in the dashboard; with {@code notifications.slack}, the same text
+ * goes to a Slack channel through the Slack connector. Deploy beside the runtime:
  * <pre>{@code vertx.deployVerticle(new NotificationsVerticle(NotificationOptions.fromConfig(config.getJsonObject("notifications"))));}</pre>
  */
 public final class NotificationsVerticle extends VerticleBase {
 
   private final NotificationOptions options;
+  private final Connections connections;
   private WebhookDelivery delivery;
+  private SlackConnector slack;
   private MessageConsumer<JsonObject> consumer;
 
   public NotificationsVerticle(NotificationOptions options) {
+    this(options, null);
+  }
+
+  /** With the connections that {@link NotificationOptions#slackConnection()} is looked up in. */
+  public NotificationsVerticle(NotificationOptions options, Connections connections) {
     this.options = options;
+    this.connections = connections;
   }
 
   @Override
   public Future<?> start() {
     delivery = new WebhookDelivery(vertx, options);
+    if (options.slackConnection() != null) {
+      if (connections == null) {
+        return Future.failedFuture(new IllegalArgumentException("notifications.slack names connection '"
+            + options.slackConnection() + "', but no connections were given"));
+      }
+      try {
+        slack = SlackConnector.connect(vertx, connections.connection(options.slackConnection()));
+      } catch (RuntimeException e) {
+        return Future.failedFuture(e);
+      }
+    }
     consumer = vertx.eventBus().consumer(Addresses.APPROVAL_REQUESTED, msg -> notify(msg.body()));
     return consumer.completion();
   }
@@ -36,6 +59,9 @@ public final class NotificationsVerticle extends VerticleBase {
   @Override
   public Future<?> stop() {
     delivery.close();
+    if (slack != null) {
+      slack.close();
+    }
     return consumer.unregister();
   }
 
@@ -51,6 +77,9 @@ public final class NotificationsVerticle extends VerticleBase {
             + " (agent " + notice.getString("agent") + "). " + link);
     for (NotificationOptions.Webhook hook : options.webhooks()) {
       delivery.deliver(hook, payload);
+    }
+    if (slack != null) {
+      SlackNotice.post(slack, options.slackChannel(), payload);
     }
   }
 

@@ -87,7 +87,7 @@ public final class RunCommand implements Callable<Integer> {
     try {
       vertx.deployVerticle(server).await();
       if (notifications.any()) {
-        vertx.deployVerticle(new NotificationsVerticle(notifications)).await();
+        vertx.deployVerticle(new NotificationsVerticle(notifications, Connections.load(env))).await();
       }
     } catch (Exception e) {
       System.err.println("Ratchet could not serve HTTP on port " + http.port() + ": " + e.getMessage()

@@ -1,5 +1,8 @@
 package dev.ratchet.verticles.http;
 
+import dev.ratchet.connectors.Connection;
+import dev.ratchet.connectors.Connections;
+import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.NotificationOptions;
 import dev.ratchet.verticles.NotificationsVerticle;
@@ -33,6 +36,9 @@ class ApprovalWebhookTest {
   /** Every delivery received: headers and body. */
   static final List<Map<String, String>> received = new CopyOnWriteArrayList<>();
   static final AtomicInteger answered = new AtomicInteger();
+  /** What a local server speaking Slack's Web API received: the token and each chat.postMessage body. */
+  static final List<String> slackTokens = new CopyOnWriteArrayList<>();
+  static final List<JsonObject> slackPosts = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void start() {
@@ -45,9 +51,26 @@ class ApprovalWebhookTest {
           "delivery", String.valueOf(req.getHeader("X-Ratchet-Delivery")), "body", body.toString()));
       req.response().setStatusCode(answered.getAndIncrement() == 0 ? 503 : 204).end();
     })).listen(0, "127.0.0.1"));
+    HttpServer slack = await(shop.vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> {
+      slackTokens.add(String.valueOf(req.getHeader("Authorization")));
+      if (req.path().endsWith("/chat.postMessage")) {
+        JsonObject post = body.toJsonObject();
+        slackPosts.add(post);
+        req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("ok", true)
+            .put("channel", post.getString("channel")).put("ts", "1764535000.000100")
+            .put("message", new JsonObject().put("text", post.getString("text")).put("ts", "1764535000.000100")).encode());
+      } else {
+        req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("ok", true)
+            .put("messages", new io.vertx.core.json.JsonArray()).encode());
+      }
+    })).listen(0, "127.0.0.1"));
+    Connections connections = Connections.of(Connection.of("oncall-slack", "slack",
+        new JsonObject().put("baseUrl", "http://127.0.0.1:" + slack.actualPort() + "/api"),
+        Map.of("botToken", Secret.of("xoxb-test-token-123"))));
     await(shop.vertx.deployVerticle(new NotificationsVerticle(NotificationOptions.create()
         .webhook("http://127.0.0.1:" + receiver.actualPort() + "/hooks/ratchet", SECRET)
-        .dashboardUrl("https://ratchet.example.test/").retryMillis(100))));
+        .slack("oncall-slack", "C0ONCALL")
+        .dashboardUrl("https://ratchet.example.test/").retryMillis(100), connections)));
   }
 
   @AfterAll
@@ -83,6 +106,18 @@ class ApprovalWebhookTest {
     assertThat(payload.getString("link")).isEqualTo("https://ratchet.example.test/#/inbox/" + s + "/"
         + pending.getString("callId"));
     assertThat(received.get(1).get("body")).doesNotContain("ORDER-SECRET-77").doesNotContain(SECRET);
+
+    // the same notice in Slack, through the Slack connector, with the link to the card
+    deadline = System.currentTimeMillis() + 15_000;
+    while (slackPosts.stream().noneMatch(p -> p.getString("text", "").contains(s))
+        && System.currentTimeMillis() < deadline) {
+      Thread.sleep(50);
+    }
+    JsonObject post = slackPosts.stream().filter(p -> p.getString("text", "").contains(s)).findFirst().orElseThrow();
+    assertThat(post.getString("channel")).isEqualTo("C0ONCALL");
+    assertThat(post.getString("text")).contains(payload.getString("link")).contains("refund_order")
+        .doesNotContain("ORDER-SECRET-77");
+    assertThat(slackTokens).contains("Bearer xoxb-test-token-123");
   }
 
   @Test
