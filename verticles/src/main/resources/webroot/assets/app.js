@@ -8,6 +8,11 @@ const state = { me: null, csrf: null, vocab: null, view: null, timers: [], sourc
 
 // ------------------------------------------------------------------ helpers
 
+/** A call status in words, from the vocabulary the server generates. */
+function statusLabel(status) {
+  return ((state.vocab && state.vocab.callStatuses[status]) || {}).label || status;
+}
+
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(props || {})) {
@@ -22,6 +27,12 @@ function el(tag, props, ...children) {
     if (c === undefined || c === null || c === false) continue;
     node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
+  return node;
+}
+
+// replaceChildren would print a missing part as the text "null": leave it out instead
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter(c => c !== undefined && c !== null && c !== false));
   return node;
 }
 
@@ -66,7 +77,7 @@ function statusBadge(call) {
       title: 'did not run, safe to call again', text: 'skipped: did not run, safe to call again' });
   }
   return el('span', { className: 'badge b-' + call.status, 'data-status': call.status,
-    text: (state.vocab.callStatuses[call.status] || {}).label || call.status });
+    text: statusLabel(call.status) });
 }
 
 function canDecide() {
@@ -77,92 +88,249 @@ function clearView() {
   state.timers.forEach(t => clearInterval(t));
   state.timers = [];
   if (state.source) { state.source.close(); state.source = null; }
+  inbox.list = null;
+  // a page's reads still under way when the reader moves on must not draw over the next page
+  state.page = (state.page || 0) + 1;
 }
 
 function setActive(name) {
-  for (const n of ['inbox', 'sessions', 'tools']) {
-    document.getElementById('nav-' + n).classList.toggle('active', n === name);
+  for (const n of ['inbox', 'sessions', 'reconcile', 'tools']) {
+    const link = document.getElementById('nav-' + n);
+    if (!link) continue;
+    link.classList.toggle('active', n === name);
+    if (n === name) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
   }
+}
+
+// ------------------------------------------------------------------ connection
+
+// the page is live only while the inbox stream delivers: an error, or no word (not even its ping)
+// for a while, shows the banner and disables every button that would change something
+const live = { online: true, lastWord: 0, source: null, inbox: null };
+const SILENT_MS = 15000;
+
+function mayAct() {
+  return canDecide() && live.online;
+}
+
+function setOnline(online) {
+  if (live.online === online) return;
+  live.online = online;
+  const banner = document.getElementById('offline');
+  if (banner) banner.hidden = online;
+  document.body.classList.toggle('offline', !online);
+  for (const b of document.querySelectorAll('button[data-acts]')) {
+    b.disabled = !mayAct() || b.dataset.busy === 'true';
+  }
+}
+
+function heard() {
+  live.lastWord = Date.now();
+  setOnline(true);
+}
+
+function openInboxStream() {
+  const source = new EventSource('/api/approvals/events');
+  live.source = source;
+  source.addEventListener('open', heard);
+  source.addEventListener('ping', heard);
+  source.addEventListener('inbox', ev => {
+    heard();
+    live.inbox = JSON.parse(ev.data).approvals;
+    showCount(live.inbox.length);
+    showReconcileCount(JSON.parse(ev.data).needsReconciliation || 0);
+    if (inbox.list) inbox.update(live.inbox);
+  });
+  source.addEventListener('error', () => {
+    if (source.readyState !== EventSource.OPEN) setOnline(false);
+  });
+  setInterval(() => {
+    if (Date.now() - live.lastWord > SILENT_MS) setOnline(false);
+  }, 2000);
+}
+
+// a button that changes something: enabled only for an approver while the server is reachable
+function actButton(props, label) {
+  const b = el('button', Object.assign({ type: 'button', 'data-acts': 'true', disabled: !mayAct() }, props), label);
+  return b;
+}
+
+function busy(buttons, on) {
+  buttons.forEach(b => { b.dataset.busy = on ? 'true' : 'false'; b.disabled = on || !mayAct(); });
 }
 
 // ------------------------------------------------------------------ approvals inbox
 
-const inbox = { cards: new Map() };
+const inbox = { cards: new Map(), list: null, empty: null, update: () => {} };
+
+function showCount(n) {
+  const c = document.getElementById('inbox-count');
+  c.textContent = String(n);
+  c.classList.toggle('zero', n === 0);
+}
 
 async function refreshCount() {
   try {
     const data = await api('GET', '/api/approvals');
-    const n = data.approvals.length;
-    const c = document.getElementById('inbox-count');
-    c.textContent = String(n);
-    c.classList.toggle('zero', n === 0);
+    showCount(data.approvals.length);
     return data.approvals;
   } catch (e) {
     return null;
   }
 }
 
+// "waited 80 s for approval · ran 12 ms": the wait for a person is never counted as running time
+function timing(call) {
+  const parts = [];
+  if (call.approvalWaitMs) parts.push('waited ' + duration(call.approvalWaitMs) + ' for approval');
+  const refused = call.approval && (call.approval.status === 'rejected' || call.approval.status === 'expired');
+  if (refused || call.skipped) parts.push('did not run');
+  else if (call.durationMs !== undefined && call.durationMs !== null) parts.push('ran ' + duration(call.durationMs));
+  return parts.join(' · ');
+}
+
+function contextView(r) {
+  const c = r.context || {};
+  const rows = [];
+  const row = (label, className, value) => {
+    if (value === undefined || value === null || value === '') return;
+    rows.push(el('dt', {}, label), el('dd', { className, text: value }));
+  };
+  row('Caller', 'caller', c.caller);
+  row('Created by', 'creator', c.creator);
+  row('Tool does', 'tool-description', c.toolDescription);
+  row('Effect', 'effect-words', c.effect);
+  row('Why approval', 'why', c.rule || r.askedBecause);
+  const convo = (c.userMessage || c.modelText) ? el('div', { className: 'context-conversation' },
+    c.userMessage ? el('p', { className: 'context-user' }, el('span', { className: 'muted' }, 'User: '),
+      el('span', { text: c.userMessage })) : null,
+    c.modelText ? el('p', { className: 'context-model' }, el('span', { className: 'muted' }, 'Model: '),
+      el('span', { text: c.modelText })) : null) : null;
+  const earlier = (c.earlierCalls || []).length ? el('div', { className: 'earlier-calls' },
+    el('div', { className: 'muted' }, 'Earlier in this turn'),
+    c.earlierCalls.map(e => el('div', { className: 'earlier-call', 'data-tool': e.tool },
+      el('span', { className: 'tool', text: e.tool }), ' ',
+      el('span', { className: 'badge b-' + e.status, text: statusLabel(e.status) }),
+      el('details', {}, el('summary', {}, 'arguments and result'), json(e.arguments),
+        e.result !== undefined ? json(e.result) : null, e.error ? el('p', { className: 'error', text: e.error }) : null),
+      e.result !== undefined ? el('div', { className: 'earlier-result', text: '→ ' + JSON.stringify(e.result) }) : null)))
+    : null;
+  return [convo, rows, earlier];
+}
+
 function approvalCard(r) {
   const reason = el('input', { type: 'text', className: 'reason', placeholder: 'Reason (required to reject)',
     'aria-label': 'Reason', maxlength: 2000 });
-  const message = el('p', { className: 'error', hidden: true });
+  const message = el('p', { className: 'error', hidden: true, role: 'alert' });
+  const status = el('p', { className: 'decision-status', hidden: true, role: 'status' });
   const decide = async (approved) => {
     if (!approved && !reason.value.trim()) {
       message.textContent = 'Give a reason for the rejection; the model is told it.';
       message.hidden = false;
+      reason.focus();
       return;
     }
-    buttons.forEach(b => { b.disabled = true; });
+    busy(buttons, true);
+    // the stream may report the request gone before this answer arrives: the card stays meanwhile
+    card.classList.add('deciding');
     try {
       await api('POST', '/api/approvals/' + encodeURIComponent(r.sessionId) + '/' + encodeURIComponent(r.callId),
         { argumentsHash: r.argumentsHash, approved, reason: reason.value.trim() || null });
-      card.remove();
-      inbox.cards.delete(r.callId);
-      refreshCount();
+      message.hidden = true;
+      card.classList.add('decided');
+      card.dataset.decision = approved ? 'approved' : 'rejected';
+      decideBox.hidden = true;
+      status.hidden = false;
+      status.textContent = approved ? 'approved — running' : 'rejected — the write will not run';
+      followOutcome(r, status, card);
     } catch (e) {
       message.textContent = e.message;
       message.hidden = false;
-      buttons.forEach(b => { b.disabled = !canDecide(); });
+      card.classList.remove('deciding');
+      busy(buttons, false);
     }
   };
-  const approve = el('button', { type: 'button', className: 'approve', disabled: !canDecide(),
-    onclick: () => decide(true) }, 'Approve');
-  const reject = el('button', { type: 'button', className: 'reject', disabled: !canDecide(),
-    onclick: () => decide(false) }, 'Reject');
+  const approve = actButton({ className: 'approve', onclick: () => decide(true) }, 'Approve');
+  const reject = actButton({ className: 'reject', onclick: () => decide(false) }, 'Reject');
   const buttons = [approve, reject];
-  const card = el('section', { className: 'card approval', 'data-call-id': r.callId, 'data-session-id': r.sessionId },
-    el('h3', {}, el('span', { className: 'tool', text: r.tool }), ' ',
+  const c = r.context || {};
+  const [conversation, contextRows, earlier] = contextView(r);
+  const decideBox = el('div', { className: 'decide' }, reason, approve, reject);
+  const titleId = 'card-' + r.callId.replace(/[^A-Za-z0-9_-]/g, '_');
+  const card = el('section', { className: 'card approval', 'data-call-id': r.callId, 'data-session-id': r.sessionId,
+    'aria-labelledby': titleId },
+    el('h3', { id: titleId }, el('span', { className: 'tool', text: r.tool }), ' ',
       el('span', { className: 'badge b-effect', text: r.effectClass })),
+    conversation,
     el('dl', { className: 'meta' },
       el('dt', {}, 'Agent'), el('dd', { className: 'agent', text: r.agent }),
       el('dt', {}, 'Session'), el('dd', {}, el('a', { href: '#/session/' + encodeURIComponent(r.sessionId),
         className: 'session', text: r.sessionId })),
       el('dt', {}, 'Turn'), el('dd', { text: r.turnId }),
-      el('dt', {}, 'Why approval'), el('dd', { className: 'why', text: r.askedBecause }),
+      contextRows,
       el('dt', {}, 'Asked'), el('dd', { className: 'asked', text: when(r.requestedAt) }),
       r.expiresAt ? el('dt', {}, 'Expires') : null, r.expiresAt ? el('dd', { text: when(r.expiresAt) }) : null,
-      el('dt', {}, 'Call id'), el('dd', { className: 'muted', text: r.callId })),
+      el('dt', {}, 'Call id'), el('dd', { className: 'muted call-id', text: r.callId })),
+    earlier,
     el('div', {}, el('span', { className: 'muted' }, 'Arguments')),
     (() => { const p = json(r.arguments); p.classList.add('arguments'); return p; })(),
     el('div', { className: 'note', text: 'Arguments hash ' + r.argumentsHash + ' (your decision applies to exactly these arguments)' }),
-    el('div', { className: 'decide' }, reason, approve, reject),
+    c.onReject ? el('p', { className: 'on-reject' }, el('span', { className: 'muted' }, 'If you reject: '),
+      el('span', { text: c.onReject })) : null,
+    decideBox, status,
     canDecide() ? null : el('p', { className: 'notice viewer-note' }, 'You are a viewer: you can see requests but not decide them.'),
     message);
   return card;
 }
 
-function showInbox() {
+// after a decision the card stays, saying what happens, until the call has its outcome
+function followOutcome(r, status, card) {
+  let done = false;
+  const source = new EventSource('/api/sessions/' + encodeURIComponent(r.sessionId) + '/events');
+  const check = async () => {
+    if (done) return;
+    try {
+      const t = await api('GET', '/api/sessions/' + encodeURIComponent(r.sessionId));
+      for (const turn of t.turns) {
+        for (const call of turn.calls) {
+          if (call.callId !== r.callId) continue;
+          if (['succeeded', 'failed', 'outcome_unknown'].includes(call.status) && !done) {
+            done = true;
+            source.close();
+            card.dataset.outcome = call.skipped ? 'skipped' : call.status;
+            fill(status, statusBadge(call), ' ',
+              el('span', { className: 'timing', text: timing(call) }),
+              call.error ? el('span', { className: 'call-error', text: ' · ' + call.error }) : null, ' ',
+              el('a', { href: '#/session/' + encodeURIComponent(r.sessionId), className: 'session' }, 'open the session'));
+          }
+        }
+      }
+    } catch (e) {
+      // the stream's next event tries again
+    }
+  };
+  for (const type of ['call.started', 'call.completed', 'turn.completed', 'approval.decided', 'call.reconciled']) {
+    source.addEventListener(type, check);
+  }
+  source.addEventListener('open', check);
+}
+
+// focus: [sessionId, callId] of the card a notification linked to
+function showInbox(focus) {
   setActive('inbox');
   inbox.cards = new Map();
   const list = el('div', { id: 'approvals' });
   const empty = el('p', { className: 'empty', id: 'inbox-empty' }, 'No write is waiting for approval.');
   document.getElementById('view').replaceChildren(el('h2', {}, 'Waiting for approval'), empty, list);
-  const tick = async () => {
-    const approvals = await refreshCount();
-    if (!approvals) return;
-    const live = new Set(approvals.map(a => a.callId));
+  inbox.list = list;
+  inbox.empty = empty;
+  // cards are added and removed, never redrawn, so a half-typed reason survives every update;
+  // a decided card stays to show the outcome of the decision
+  inbox.update = approvals => {
+    const pending = new Set(approvals.map(a => a.callId));
     for (const [id, card] of inbox.cards) {
-      if (!live.has(id)) { card.remove(); inbox.cards.delete(id); }
+      const kept = card.classList.contains('decided') || card.classList.contains('deciding');
+      if (!pending.has(id) && !kept) { card.remove(); inbox.cards.delete(id); }
     }
     for (const r of approvals) {
       if (!inbox.cards.has(r.callId)) {
@@ -172,34 +340,131 @@ function showInbox() {
       }
     }
     empty.hidden = inbox.cards.size > 0;
+    const wanted = focus && inbox.cards.get(focus[1]);
+    if (wanted && !wanted.classList.contains('focused')) {
+      wanted.classList.add('focused');
+      wanted.setAttribute('tabindex', '-1');
+      wanted.scrollIntoView({ block: 'start' });
+      wanted.focus();
+    }
   };
-  tick();
-  state.timers.push(setInterval(tick, 1500));
+  if (live.inbox) inbox.update(live.inbox);
 }
 
 // ------------------------------------------------------------------ sessions
 
-async function showSessions(offset) {
+const SESSION_FILTERS = ['q', 'agent', 'caller', 'tool', 'outcome', 'status', 'from', 'to'];
+
+// the filter form: its values live in the address (#/sessions/<offset>?agent=…), so a filtered view can be shared
+function sessionFilterForm(params) {
+  const field = (name, label, input) => {
+    input.name = name;
+    input.id = 'filter-' + name;
+    if (params.get(name)) input.value = params.get(name);
+    return el('label', { className: 'filter', for: input.id }, el('span', {}, label), input);
+  };
+  const text = (name, label, placeholder) => field(name, label, el('input', { type: 'text', placeholder }));
+  const choice = (name, label, values) => field(name, label, el('select', {}, el('option', { value: '' }, 'any'),
+    values.map(([v, t]) => el('option', { value: v }, t))));
+  const time = (name, label) => {
+    const input = el('input', { type: 'datetime-local' });
+    const box = field(name, label, input);
+    if (params.get(name)) {
+      const d = new Date(parseInt(params.get(name), 10));
+      input.value = new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+    }
+    return box;
+  };
+  const form = el('form', { className: 'filters', id: 'session-filters', role: 'search', onsubmit: ev => {
+    ev.preventDefault();
+    const out = new URLSearchParams();
+    for (const name of SESSION_FILTERS) {
+      const input = form.elements[name];
+      if (!input || !input.value) continue;
+      out.set(name, input.type === 'datetime-local' ? String(new Date(input.value).getTime()) : input.value.trim());
+    }
+    location.hash = '#/sessions/0' + (out.toString() ? '?' + out.toString() : '');
+  } },
+    text('q', 'Session id', 'part of the id'), text('agent', 'Agent', 'agent name'), text('caller', 'Caller', 'tenant'),
+    text('tool', 'Tool', 'tool name'),
+    choice('outcome', 'A call', [['succeeded', 'succeeded'], ['failed', 'failed'], ['outcome_unknown', 'outcome unknown'],
+      ['skipped', 'was skipped'], ['rejected', 'was rejected']]),
+    choice('status', 'Status', [['waiting_for_approval', 'waiting for approval'], ['running', 'running'], ['idle', 'idle']]),
+    time('from', 'Active from'), time('to', 'Active until'),
+    el('div', { className: 'filter-buttons' }, el('button', { type: 'submit', className: 'primary' }, 'Filter'),
+      el('a', { href: '#/sessions/0', className: 'clear-filters' }, 'Clear')));
+  return form;
+}
+
+async function showSessions(offset, params) {
   setActive('sessions');
+  params = params || new URLSearchParams();
   const limit = 50;
-  const data = await api('GET', '/api/sessions?offset=' + offset + '&limit=' + limit);
+  const filters = new URLSearchParams();
+  for (const name of SESSION_FILTERS) if (params.get(name)) filters.set(name, params.get(name));
+  const suffix = filters.toString() ? '?' + filters.toString() : '';
+  const page = state.page;
+  const data = await api('GET', '/api/sessions?offset=' + offset + '&limit=' + limit + (suffix ? '&' + filters.toString() : ''));
+  if (page !== state.page) return;
   const rows = data.sessions.map(s => el('tr', { 'data-session-id': s.sessionId },
     el('td', {}, el('a', { href: '#/session/' + encodeURIComponent(s.sessionId), text: s.sessionId })),
     el('td', { text: s.agent || '' }),
     el('td', { text: s.caller || '—' }),
     el('td', { text: when(s.updatedAt) }),
-    el('td', { text: when(s.createdAt) })));
+    el('td', { text: when(s.createdAt) }),
+    el('td', { className: 'summary', text: s.summary ? statusLabel(s.summary.status) + ' · '
+      + s.summary.tools.join(', ') : '' })));
   // the server says where the next page starts: a page shows only your tenants' sessions, so it
   // may cover more of the session index than its length
   const next = data.next ? parseInt(new URLSearchParams(data.next.split('?')[1]).get('offset'), 10) : null;
   const pager = el('p', {},
-    offset > 0 ? el('a', { href: '#/sessions/0' }, '← newest') : null, ' ',
-    next !== null ? el('a', { href: '#/sessions/' + next }, 'older →') : null);
-  document.getElementById('view').replaceChildren(el('h2', {}, 'Sessions'),
-    rows.length === 0 ? el('p', { className: 'empty' }, 'No sessions yet.')
+    offset > 0 ? el('a', { href: '#/sessions/0' + suffix }, '← newest') : null, ' ',
+    next !== null ? el('a', { href: '#/sessions/' + next + suffix, className: 'older' }, 'older →') : null);
+  fill(document.getElementById('view'), el('h2', {}, 'Sessions'), sessionFilterForm(params),
+    rows.length === 0 ? el('p', { className: 'empty' }, suffix ? 'No session matches these filters on this page.' : 'No sessions yet.')
       : el('table', { id: 'sessions' }, el('thead', {}, el('tr', {}, el('th', {}, 'Session'), el('th', {}, 'Agent'),
-        el('th', {}, 'Caller'), el('th', {}, 'Last activity'), el('th', {}, 'Started'))), el('tbody', {}, rows)),
+        el('th', {}, 'Caller'), el('th', {}, 'Last activity'), el('th', {}, 'Started'), el('th', {}, 'Calls'))),
+        el('tbody', {}, rows)),
     pager);
+}
+
+// ------------------------------------------------------------------ needs reconciliation
+
+async function showReconcile() {
+  setActive('reconcile');
+  const view = document.getElementById('view');
+  const page = state.page;
+  const render = async () => {
+    const data = await api('GET', '/api/reconciliation');
+    if (page !== state.page) return;
+    showReconcileCount(data.calls.length);
+    const cards = data.calls.map(c => el('section', { className: 'card unknown-call', 'data-call-id': c.callId,
+      'data-session-id': c.sessionId },
+      el('h3', {}, el('span', { className: 'tool', text: c.tool }), ' ',
+        el('span', { className: 'badge b-outcome_unknown', text: 'outcome unknown' })),
+      el('dl', { className: 'meta' },
+        el('dt', {}, 'Agent'), el('dd', { text: c.agent || '' }),
+        c.caller ? el('dt', {}, 'Caller') : null, c.caller ? el('dd', { text: c.caller }) : null,
+        el('dt', {}, 'Session'), el('dd', {}, el('a', { href: '#/session/' + encodeURIComponent(c.sessionId),
+          className: 'session', text: c.sessionId })),
+        el('dt', {}, 'Turn'), el('dd', { text: c.turnId }),
+        c.completedAt ? el('dt', {}, 'Ended') : null, c.completedAt ? el('dd', { text: when(c.completedAt) }) : null,
+        c.error ? el('dt', {}, 'Error') : null, c.error ? el('dd', { className: 'call-error', text: c.error }) : null),
+      (() => { const p = json(c.arguments); p.classList.add('arguments'); return p; })(),
+      canDecide() ? reconcileForm(c.sessionId, c, render) : null));
+    fill(view, el('h2', {}, 'Needs reconciliation'),
+      el('p', { className: 'muted' }, 'Writes that may or may not have reached the provider (outcome unknown), among the '
+        + data.sessionsScanned + ' most recently active sessions. Check each at the provider and record what you found.'),
+      cards.length ? cards : el('p', { className: 'empty' }, 'Nothing needs reconciling.'));
+  };
+  await render();
+}
+
+function showReconcileCount(n) {
+  const c = document.getElementById('reconcile-count');
+  if (!c) return;
+  c.textContent = String(n);
+  c.classList.toggle('zero', n === 0);
 }
 
 const reconcileDrafts = new Map();
@@ -211,7 +476,8 @@ function reconcileForm(sessionId, call, after) {
   const note = el('input', { type: 'text', className: 'note-input', placeholder: 'What you checked at the provider',
     'aria-label': 'Note', maxlength: 2000 });
   const message = el('p', { className: 'error', hidden: true });
-  const button = el('button', { type: 'button', className: 'primary reconcile', onclick: async () => {
+  const button = el('button', { type: 'button', className: 'primary reconcile', 'data-acts': 'true', disabled: !mayAct(),
+    onclick: async () => {
     if (!note.value.trim()) { message.textContent = 'Say what you checked.'; message.hidden = false; return; }
     button.disabled = true;
     try {
@@ -246,7 +512,7 @@ function callView(sessionId, call, reload) {
     call.approvalWaitMs ? el('dd', { className: 'approval-wait', text: duration(call.approvalWaitMs) }) : null,
     call.error ? el('dt', {}, 'Error') : null, call.error ? el('dd', { className: 'call-error', text: call.error }) : null,
     a ? el('dt', {}, 'Approval') : null,
-    a ? el('dd', { className: 'approval-info', text: [a.status, a.askedBecause ? '· ' + a.askedBecause : '',
+    a ? el('dd', { className: 'approval-info', text: [a.status, (a.rule || a.askedBecause) ? '· ' + (a.rule || a.askedBecause) : '',
       a.approver ? '· by ' + a.approver : '', a.reason ? '· "' + a.reason + '"' : '', a.decidedAt ? '· ' + when(a.decidedAt) : '']
       .filter(Boolean).join(' ') }) : null,
     call.reconciled ? el('dt', {}, 'Reconciled') : null,
@@ -256,13 +522,14 @@ function callView(sessionId, call, reload) {
   return el('div', { className: 'call', 'data-call-id': call.callId, 'data-tool': call.tool },
     el('div', { className: 'call-head' }, el('span', { className: 'muted', text: '#' + call.index }),
       el('span', { className: 'tool', text: call.tool }), statusBadge(call),
-      call.durationMs !== undefined ? el('span', { className: 'muted', text: duration(call.durationMs)
-        + (call.approvalWaitMs ? ' (+ ' + duration(call.approvalWaitMs) + ' waiting for approval)' : '') }) : null),
+      timing(call) ? el('span', { className: 'muted timing', text: timing(call) }) : null),
     details, el('div', { className: 'muted' }, 'Arguments'), args,
     call.result !== undefined ? el('div', { className: 'muted' }, 'Result') : null,
     call.result !== undefined ? json(call.result) : null,
     call.status === 'outcome_unknown' && canDecide() ? reconcileForm(sessionId, call, reload) : null);
 }
+
+const messageDrafts = new Map();
 
 // the agent loop's conversation: user messages, model responses and answers, with a box to send one
 function conversationView(sessionId, t, reload) {
@@ -280,8 +547,11 @@ function conversationView(sessionId, t, reload) {
       el('span', { className: 'muted', text: when(m.at) + ' ' + who + ': ' }), el('span', { text }));
   });
   const input = el('input', { type: 'text', className: 'message-input', placeholder: 'Message to the agent', 'aria-label': 'Message' });
+  // a live re-render must not wipe a half-typed message
+  if (messageDrafts.has(sessionId)) input.value = messageDrafts.get(sessionId);
+  input.addEventListener('input', () => messageDrafts.set(sessionId, input.value));
   const error = el('span', { className: 'error' });
-  const send = el('button', { type: 'submit', disabled: !canDecide(), text: 'Send' });
+  const send = el('button', { type: 'submit', 'data-acts': 'true', disabled: !mayAct(), text: 'Send' });
   const form = el('form', { className: 'message-form', onsubmit: async ev => {
     ev.preventDefault();
     if (!input.value.trim()) return;
@@ -289,12 +559,13 @@ function conversationView(sessionId, t, reload) {
     try {
       await api('POST', '/api/sessions/' + encodeURIComponent(sessionId) + '/messages', { agent: t.agent, text: input.value });
       input.value = '';
+      messageDrafts.delete(sessionId);
       error.textContent = '';
       reload();
     } catch (e) {
       error.textContent = e.message;
     } finally {
-      send.disabled = !canDecide();
+      send.disabled = !mayAct();
     }
   } }, input, send, error);
   return el('section', { className: 'card conversation' }, el('h3', {}, 'Conversation'), ...lines, form);
@@ -305,6 +576,7 @@ async function showSession(sessionId) {
   const view = document.getElementById('view');
   // the timeline comes a page of turns at a time, latest first; "Show earlier turns" adds a page
   let pages = 1;
+  const page = state.page;
   const render = async () => {
     let t;
     let all;
@@ -319,9 +591,11 @@ async function showSession(sessionId) {
         earlier = older.earlier;
       }
     } catch (e) {
+      if (page !== state.page) return;
       view.replaceChildren(el('h2', {}, 'Session'), el('p', { className: 'error', text: e.message }));
       return;
     }
+    if (page !== state.page) return;
     const more = earlier ? el('p', {}, el('button', { type: 'button', className: 'earlier-turns',
       onclick: () => { pages++; render(); } }, 'Show earlier turns'),
       el('span', { className: 'muted', text: ' ' + all.length + ' of ' + t.turnsTotal + ' turns shown' })) : null;
@@ -331,11 +605,14 @@ async function showSession(sessionId) {
       el('p', { className: 'muted', text: 'submitted ' + when(turn.submittedAt)
         + (turn.durationMs !== undefined ? ' · took ' + duration(turn.durationMs) : '') }),
       turn.calls.map(c => callView(sessionId, c, render))));
-    view.replaceChildren(el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
+    const typing = document.activeElement && document.activeElement.classList.contains('message-input');
+    fill(view, el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
       el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + (t.caller ? ' · caller ' + t.caller : '')
         + (t.creator ? ' · created by ' + t.creator : '') + ' · started ' + when(t.createdAt) }),
       conversationView(sessionId, t, render),
       ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]), more);
+    const input = view.querySelector('.message-input');
+    if (typing && input) { input.focus(); input.setSelectionRange(input.value.length, input.value.length); }
   };
   await render();
   // live: the event stream says something changed; fetch the timeline again, at most every 300 ms
@@ -384,10 +661,13 @@ async function showTools() {
 function route() {
   clearView();
   const hash = location.hash || '#/inbox';
-  const parts = hash.slice(2).split('/');
-  const show = parts[0] === 'sessions' ? showSessions(parseInt(parts[1] || '0', 10) || 0)
+  const [path, query] = hash.slice(2).split('?');
+  const parts = path.split('/');
+  const show = parts[0] === 'sessions' ? showSessions(parseInt(parts[1] || '0', 10) || 0, new URLSearchParams(query || ''))
+    : parts[0] === 'reconcile' ? showReconcile()
     : parts[0] === 'session' ? showSession(decodeURIComponent(parts.slice(1).join('/')))
-    : parts[0] === 'tools' ? showTools() : showInbox();
+    : parts[0] === 'tools' ? showTools()
+    : showInbox(parts[0] === 'inbox' && parts.length === 3 ? [decodeURIComponent(parts[1]), decodeURIComponent(parts[2])] : null);
   Promise.resolve(show).catch(e => document.getElementById('view')
     .replaceChildren(el('p', { className: 'error', text: e.message })));
 }
@@ -403,6 +683,6 @@ document.addEventListener('DOMContentLoaded', async () => {
   });
   window.addEventListener('hashchange', route);
   route();
-  // the approvals count in the header stays live on every page
-  setInterval(refreshCount, 5000);
+  // the approvals count in the header and the inbox are live on every page, from one event stream
+  openInboxStream();
 });

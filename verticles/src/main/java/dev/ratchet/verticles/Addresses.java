@@ -23,6 +23,11 @@ public final class Addresses {
    * that runs the session lets the waiting write go on (or skips it); dashboards may refresh.
    */
   public static final String APPROVAL_DECIDED = "ratchet.approvals.decided";
+  /**
+   * Published: a write asks for approval, as {@code {"sessionId", "turnId", "callId", "tool"}}, by the
+   * node that runs the session. Inboxes and notifications wake up on it.
+   */
+  public static final String APPROVAL_REQUESTED = "ratchet.approvals.requested";
 
   private Addresses() {
   }

@@ -8,6 +8,8 @@ import dev.ratchet.server.config.AgentFiles;
 import dev.ratchet.server.config.AgentFilesException;
 import dev.ratchet.server.config.LoadedAgents;
 import dev.ratchet.server.demo.ShopService;
+import dev.ratchet.verticles.NotificationOptions;
+import dev.ratchet.verticles.NotificationsVerticle;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetConfig;
 import dev.ratchet.verticles.RatchetOptions;
@@ -47,8 +49,10 @@ public final class RunCommand implements Callable<Integer> {
     JsonObject cfg = RatchetConfig.load(config, env);
     HttpOptions http;
     AdminCredentials credentials;
+    NotificationOptions notifications;
     try {
       http = HttpOptions.fromConfig(cfg.getJsonObject("http"));
+      notifications = NotificationOptions.fromConfig(cfg.getJsonObject("notifications"));
       credentials = AdminCredentials.apply(http, !noDemo, env, AdminCredentials.file(cfg));
     } catch (IOException | IllegalArgumentException e) {
       System.err.println("Ratchet could not start: " + e.getMessage());
@@ -101,6 +105,9 @@ public final class RunCommand implements Callable<Integer> {
     HttpServerVerticle server = new HttpServerVerticle(ratchet, http);
     try {
       vertx.deployVerticle(server).await();
+      if (notifications.any()) {
+        vertx.deployVerticle(new NotificationsVerticle(notifications, Connections.load(env))).await();
+      }
     } catch (Exception e) {
       System.err.println("Ratchet could not serve HTTP on port " + http.port() + ": " + e.getMessage()
           + " (set RATCHET_HTTP_PORT to use another port)");

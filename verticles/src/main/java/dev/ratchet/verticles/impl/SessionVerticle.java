@@ -64,8 +64,10 @@ final class SessionVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     String events = Addresses.events(sessionId);
-    engine = new SessionEngine(vertx, journal, sessionId, catalog, options,
-        event -> vertx.eventBus().publish(events, event));
+    engine = new SessionEngine(vertx, journal, sessionId, catalog, options, event -> {
+      vertx.eventBus().publish(events, event);
+      ApprovalNotice.publish(vertx, sessionId, event);
+    });
     if (definition != null && definition.model() != null) {
       loop = new AgentLoop(vertx, journal, engine, definition, catalog, event -> {
         lastActivity = System.currentTimeMillis();

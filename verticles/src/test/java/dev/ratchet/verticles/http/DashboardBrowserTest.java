@@ -76,7 +76,7 @@ class DashboardBrowserTest {
     assertThat(card.findElement(By.cssSelector(".agent")).getText()).isEqualTo("shop");
     assertThat(card.findElement(By.cssSelector(".tool")).getText()).isEqualTo("refund_order");
     assertThat(card.findElement(By.cssSelector(".badge")).getText()).isEqualTo("non_idempotent_write");
-    assertThat(card.findElement(By.cssSelector(".why")).getText()).contains("approval required");
+    assertThat(card.findElement(By.cssSelector(".why")).getText()).isEqualTo("the tool's own definition: it always asks");
     assertThat(card.findElement(By.cssSelector(".asked")).getText()).contains("ago");
     assertThat(new JsonObject(card.findElement(By.cssSelector("pre.arguments")).getText())).isEqualTo(args);
     assertThat(card.findElement(By.cssSelector("pre.arguments")).getText()).contains("\n  \"order\"");
@@ -86,8 +86,10 @@ class DashboardBrowserTest {
 
     card.findElement(By.cssSelector("input.reason")).sendKeys("photo of the damage checked");
     card.findElement(By.cssSelector("button.approve")).click();
-    browser.waitFor(ExpectedConditions.invisibilityOfElementLocated(
-        By.cssSelector("section.approval[data-session-id='" + s + "']")));
+    // the card stays: first what happens now, then the outcome of the write with its timings
+    browser.waitFor(ExpectedConditions.attributeToBe(card, "data-outcome", "succeeded"));
+    assertThat(card.findElement(By.cssSelector(".decision-status .timing")).getText())
+        .matches("waited [0-9.]+ m?s for approval · ran [0-9.]+ m?s");
 
     browser.driver.get(base + "/#/session/" + s);
     WebElement badge = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
@@ -141,8 +143,8 @@ class DashboardBrowserTest {
     assertThat(card.findElement(By.cssSelector(".error")).getText()).contains("reason");
     card.findElement(By.cssSelector("input.reason")).sendKeys("over the refund limit");
     card.findElement(By.cssSelector("button.reject")).click();
-    browser.waitFor(ExpectedConditions.invisibilityOfElementLocated(
-        By.cssSelector("section.approval[data-session-id='" + s + "']")));
+    browser.waitFor(ExpectedConditions.attributeToBe(card, "data-outcome", "failed"));
+    assertThat(card.findElement(By.cssSelector(".decision-status .timing")).getText()).endsWith("did not run");
 
     browser.driver.get(base + "/#/session/" + s);
     browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
@@ -239,8 +241,9 @@ class DashboardBrowserTest {
     }
     browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
         By.cssSelector(".call[data-tool='charge_card'] .badge[data-status='succeeded']")));
-    assertThat(browser.driver.findElement(By.cssSelector(".call[data-tool='charge_card'] .reconciled-info")).getText())
-        .contains("by ana").contains("charge found in the provider dashboard");
+    // read in one step: a live re-render may replace the element between finding and reading it
+    assertThat(browser.waitFor(d -> js("const e = document.querySelector(\".call[data-tool='charge_card'] .reconciled-info\");"
+        + " return e && e.textContent;")).toString()).contains("by ana").contains("charge found in the provider dashboard");
     screenshot(Path.of("target", "dashboard-timeline.png"));
   }
 

@@ -110,6 +110,18 @@ final class Http {
     }
   }
 
+  /** A GET read line by line as it arrives, for event streams; close the stream to end it. */
+  HttpResponse<java.util.stream.Stream<String>> lines(String path) {
+    try {
+      return client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofLines());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   HttpClient client() {
     return client;
   }

@@ -29,7 +29,9 @@ final class ShopRuntime implements AutoCloseable {
 
   final Vertx vertx = Vertx.vertx();
   final Ratchet ratchet;
-  final HttpServerVerticle server;
+  HttpServerVerticle server;
+  private HttpOptions httpOptions;
+  private String httpDeployment;
   /** Arguments every write actually ran with, in order. */
   final List<JsonObject> writes = new CopyOnWriteArrayList<>();
 
@@ -79,8 +81,21 @@ final class ShopRuntime implements AutoCloseable {
         .user("tess", Role.APPROVER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null,
             List.of("tenant-t"))
         .token("support-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN));
-    server = new HttpServerVerticle(ratchet, tune.apply(options));
-    await(vertx.deployVerticle(server));
+    httpOptions = tune.apply(options);
+    server = new HttpServerVerticle(ratchet, httpOptions);
+    httpDeployment = await(vertx.deployVerticle(server));
+  }
+
+  /** Stops the HTTP server only, as a network outage would look to a browser; the runtime goes on. */
+  void stopHttp() {
+    httpOptions.port(server.actualPort());
+    await(vertx.undeploy(httpDeployment));
+  }
+
+  /** Starts the HTTP server again on the port it had. */
+  void startHttp() {
+    server = new HttpServerVerticle(ratchet, httpOptions);
+    httpDeployment = await(vertx.deployVerticle(server));
   }
 
   String baseUrl() {

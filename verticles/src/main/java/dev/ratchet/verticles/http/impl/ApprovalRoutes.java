@@ -55,27 +55,31 @@ public final class ApprovalRoutes {
   }
 
   private void list(RoutingContext ctx) {
-    Tenants tenants = AuthHandler.principal(ctx).tenants();
-    Future<List<ApprovalRequest>> pending = tenants.all() ? ratchet.pendingApprovals()
-        : ratchet.journal().pendingApprovals(MAX_SCANNED).compose(all -> visible(tenants, all));
-    pending.onComplete(ar -> {
+    inbox(AuthHandler.principal(ctx)).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
-        return;
+      } else {
+        Replies.json(ctx, 200, ar.result());
       }
-      JsonArray list = new JsonArray();
-      for (ApprovalRequest r : ar.result()) {
-        if (list.size() == MAX_SHOWN) {
-          break;
-        }
-        list.add(r.toJson());
-      }
+    });
+  }
+
+  /**
+   * The principal's inbox: {@code {"approvals": [...]}}, oldest first, each request with its
+   * {@link ApprovalContext context}; the same answer for {@code GET /api/approvals} and the inbox stream.
+   */
+  public Future<JsonObject> inbox(Principal principal) {
+    Tenants tenants = principal.tenants();
+    Future<List<ApprovalRequest>> pending = tenants.all() ? ratchet.pendingApprovals()
+        : ratchet.journal().pendingApprovals(MAX_SCANNED).compose(all -> visible(tenants, all));
+    return pending.compose(all -> {
       if (tenants.all()) {
         // the gauge counts every tenant's approvals: only an unfiltered list may set it
-        metrics.pendingApprovals(ar.result().size());
+        metrics.pendingApprovals(all.size());
       }
-      Replies.json(ctx, 200, new JsonObject().put("approvals", list));
-    });
+      List<ApprovalRequest> shown = all.size() > MAX_SHOWN ? all.subList(0, MAX_SHOWN) : all;
+      return ApprovalContext.of(ratchet, shown);
+    }).map(list -> new JsonObject().put("approvals", new JsonArray(new ArrayList<>(list))));
   }
 
   /** The requests of sessions the principal sees; one metadata read per distinct session. */

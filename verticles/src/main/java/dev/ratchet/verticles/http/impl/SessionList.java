@@ -20,6 +20,7 @@ final class SessionList {
 
   static final int SCAN_CHUNK = 250;
   static final int MAX_SCANNED = 5_000;
+  static final int MAX_SCANNED_READING_EVENTS = 500;
 
   private final JournalQueries journal;
 
@@ -28,12 +29,17 @@ final class SessionList {
   }
 
   Future<JsonObject> page(Principal principal, int offset, int limit) {
-    Future<Scan> scan = principal.tenants().all() ? everything(offset, limit)
-        : scan(principal.tenants(), new Scan(offset, limit));
+    return page(principal, offset, limit, SessionFilter.NONE);
+  }
+
+  /** A page of the sessions the principal sees that {@code filter} keeps; any filter scans the index. */
+  Future<JsonObject> page(Principal principal, int offset, int limit, SessionFilter filter) {
+    Future<Scan> scan = principal.tenants().all() && !filter.any() ? everything(offset, limit)
+        : scan(principal.tenants(), filter, new Scan(offset, limit));
     return scan.map(s -> {
       JsonObject page = new JsonObject().put("sessions", s.sessions).put("offset", offset).put("limit", limit);
       if (s.next >= 0) {
-        page.put("next", "/api/sessions?offset=" + s.next + "&limit=" + limit);
+        page.put("next", "/api/sessions?offset=" + s.next + "&limit=" + limit + filter.query());
       }
       return page;
     });
@@ -49,31 +55,41 @@ final class SessionList {
     }));
   }
 
-  private Future<Scan> scan(Tenants tenants, Scan s) {
+  private Future<Scan> scan(Tenants tenants, SessionFilter filter, Scan s) {
+    // reading each candidate's events costs more than its metadata: such a request scans fewer
+    int maxScanned = filter.readsEvents() ? MAX_SCANNED_READING_EVENTS : MAX_SCANNED;
     return journal.recentSessions(s.position, SCAN_CHUNK).compose(ids -> infos(ids).compose(infos -> {
-      boolean last = ids.size() < SCAN_CHUNK;
-      for (int i = 0; i < infos.size(); i++) {
-        JsonObject info = infos.get(i);
-        if (SessionAccess.exists(info) && tenants.sees(SessionAccess.caller(info))) {
-          s.sessions.add(info);
-          if (s.sessions.size() == s.limit) {
-            s.next = last && i == infos.size() - 1 ? -1 : s.position + i + 1;
-            return Future.succeededFuture(s);
+      List<Future<Boolean>> kept = new ArrayList<>(infos.size());
+      for (JsonObject info : infos) {
+        boolean candidate = SessionAccess.exists(info) && tenants.sees(SessionAccess.caller(info))
+            && filter.matchesInfo(info.getString("sessionId"), info);
+        kept.add(candidate ? filter.matchesCalls(journal, info.getString("sessionId"), info)
+            : Future.succeededFuture(false));
+      }
+      return Future.all(kept).map(done -> {
+        boolean last = ids.size() < SCAN_CHUNK;
+        for (int i = 0; i < infos.size(); i++) {
+          if (Boolean.TRUE.equals(done.resultAt(i))) {
+            s.sessions.add(infos.get(i));
+            if (s.sessions.size() == s.limit) {
+              s.next = last && i == infos.size() - 1 ? -1 : s.position + i + 1;
+              s.full = true;
+              return s;
+            }
           }
         }
-      }
-      s.position += ids.size();
-      s.scanned += ids.size();
-      if (last) {
-        s.next = -1;
-        return Future.succeededFuture(s);
-      }
-      if (s.scanned >= MAX_SCANNED) {
-        s.next = s.position;
-        return Future.succeededFuture(s);
-      }
-      return scan(tenants, s);
-    }));
+        s.position += ids.size();
+        s.scanned += ids.size();
+        if (last) {
+          s.next = -1;
+          s.full = true;
+        } else if (s.scanned >= maxScanned) {
+          s.next = s.position;
+          s.full = true;
+        }
+        return s;
+      });
+    })).compose(after -> after.full ? Future.succeededFuture(after) : scan(tenants, filter, after));
   }
 
   /** Each session's metadata, with its id and without the owner's node and epoch. */
@@ -103,6 +119,7 @@ final class SessionList {
     int position;
     int scanned;
     int next = -1;
+    boolean full;
 
     Scan(int position, int limit) {
       this.position = position;

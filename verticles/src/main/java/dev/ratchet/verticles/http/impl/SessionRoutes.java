@@ -41,7 +41,9 @@ public final class SessionRoutes {
   private void list(RoutingContext ctx) {
     int offset;
     int limit;
+    SessionFilter filter;
     try {
+      filter = SessionFilter.of(ctx);
       offset = intParam(ctx, "offset", 0);
       limit = Math.min(MAX_LIMIT, intParam(ctx, "limit", 50));
       if (offset < 0 || limit < 1) {
@@ -51,7 +53,7 @@ public final class SessionRoutes {
       Replies.fail(ctx, e);
       return;
     }
-    sessions.page(AuthHandler.principal(ctx), offset, limit).onComplete(ar -> {
+    sessions.page(AuthHandler.principal(ctx), offset, limit, filter).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
       } else {

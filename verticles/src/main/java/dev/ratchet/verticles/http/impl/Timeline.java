@@ -55,7 +55,9 @@ public final class Timeline {
           if (call != null) {
             call.put("status", TimelineStatus.WAITING_FOR_APPROVAL.wireName()).put("effectClass", data.getString("effectClass"));
             call.put("approval", new JsonObject().put("status", "pending")
-                .put("askedBecause", data.getString("askedBecause")).put("requestedAt", data.getLong("requestedAt", at))
+                .put("askedBecause", data.getString("askedBecause"))
+                .put("rule", ApprovalContext.ruleInWords(data.getString("askedBecause")))
+                .put("requestedAt", data.getLong("requestedAt", at))
                 .put("argumentsHash", data.getString("argumentsHash")).put("expiresAt", data.getLong("expiresAt", 0L)));
           }
           break;
