@@ -8,3 +8,11 @@ export function ratchetAgentTools(options: {
   agent: string;
   only?: string[];
 }): Promise<{ tools: FunctionTool[]; turns: StepTurns; wrapModel(model: Model): Model }>;
+
+/** Ratchet's MCP endpoint of one agent as an Agents SDK MCP server, with a model wrapper that makes each response one turn. */
+export function ratchetMcpServer(options: {
+  baseUrl: string;
+  token: string;
+  sessionId: string;
+  agent: string;
+}): Promise<{ server: import('@openai/agents').MCPServerStreamableHttp; wrapModel(model: Model): Model; close(): Promise<void> }>;

@@ -56,3 +56,66 @@ export async function ratchetAgentTools({ client, sessionId, agent, only }) {
     },
   };
 }
+
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Ratchet's MCP endpoint for one agent (`/mcp/<agent>`) as an Agents SDK MCP server, in session
+ * `sessionId`, and `wrapModel`, which makes the calls of each model response one Ratchet turn: each
+ * MCP `tools/call` carries `_meta` `dev.ratchet/turn`, `index` and `count` (docs/MCP-SERVER.md),
+ * with the turn id from the response id.
+ *
+ * ```js
+ * const ratchet = await ratchetMcpServer({ baseUrl, token, sessionId: 'support-42', agent: 'order-support' });
+ * const agent = new Agent({ name: 'support', mcpServers: [ratchet.server], model: ratchet.wrapModel(model) });
+ * ```
+ */
+export async function ratchetMcpServer({ baseUrl, token, sessionId, agent }) {
+  const { MCPServerStreamableHttp } = await import('@openai/agents');
+  const { turnIdFor } = await import('./turn-ids.js');
+  const metas = new Map();
+  const server = new MCPServerStreamableHttp({
+    url: `${baseUrl.replace(/\/+$/, '')}/mcp/${encodeURIComponent(agent)}`,
+    name: `ratchet-${agent}`,
+    requestInit: { headers: { Authorization: `Bearer ${token}`, 'ratchet-session': sessionId } },
+    toolMetaResolver: ({ toolName, arguments: args }) => metas.get(`${toolName}\u0000${canonical(args ?? {})}`)?.shift(),
+  });
+  await server.connect();
+  const names = new Set((await server.listTools()).map((t) => t.name));
+  const record = (responseId, output) => {
+    const calls = functionCallsOf(output, names);
+    if (calls.length === 0) return;
+    const turn = turnIdFor(responseId, calls.map((c) => c.toolCallId));
+    calls.forEach((c, index) => {
+      const key = `${c.name}\u0000${canonical(c.arguments)}`;
+      if (!metas.has(key)) metas.set(key, []);
+      metas.get(key).push({ 'dev.ratchet/turn': turn, 'dev.ratchet/index': index, 'dev.ratchet/count': calls.length });
+    });
+  };
+  return {
+    server,
+    wrapModel(model) {
+      return {
+        ...model,
+        async getResponse(request) {
+          const response = await model.getResponse(request);
+          record(response.responseId, response.output);
+          return response;
+        },
+        async *getStreamedResponse(request) {
+          for await (const event of model.getStreamedResponse(request)) {
+            if (event.type === 'response_done') record(event.response?.id, event.response?.output);
+            yield event;
+          }
+        },
+      };
+    },
+    close: () => server.close(),
+  };
+}

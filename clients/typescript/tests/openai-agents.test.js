@@ -1,36 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Agent, Usage, run, setTracingDisabled } from '@openai/agents';
+import { Agent, run, setTracingDisabled } from '@openai/agents';
 import { ratchetAgentTools } from '../src/openai-agents.js';
 import { agentClient, approverClient, decideWhenAsked, env, unique, writesFor } from './support.js';
+import { agentsModel as scriptedModel } from './fixtures/agents-model.js';
 
 setTracingDisabled(true);
-
-const usage = () => new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
-
-/** A model of the Agents SDK's Model interface: first the scripted function calls, then a text listing the tool outputs it got. */
-function scriptedModel(responseId, calls) {
-  let step = 0;
-  return {
-    async getResponse(request) {
-      step++;
-      if (step === 1) {
-        return {
-          usage: usage(), responseId,
-          output: calls.map((c, i) => ({ type: 'function_call', callId: `call_${i}`, name: c.name, arguments: JSON.stringify(c.arguments), status: 'completed' })),
-        };
-      }
-      const outputs = (Array.isArray(request.input) ? request.input : []).filter((i) => i.type === 'function_call_result');
-      return {
-        usage: usage(),
-        output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: JSON.stringify(outputs) }] }],
-      };
-    },
-    async *getStreamedResponse() {
-      throw new Error('not used');
-    },
-  };
-}
 
 test('the function calls of one Agents SDK response run as one Ratchet turn named by the response id', async () => {
   const sessionId = unique('s');
