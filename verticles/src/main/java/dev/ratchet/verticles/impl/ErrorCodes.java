@@ -53,6 +53,8 @@ public final class ErrorCodes {
       case "NOT_UNKNOWN":
       case "NO_MODEL":
         return 409;
+      case "TURN_EXPIRED":
+        return 410;
       case "PAYLOAD_TOO_LARGE":
         return 413;
       case "JOURNAL_UNAVAILABLE":
