@@ -25,6 +25,7 @@ public final class AgentDefinition {
   private final Duration modelTimeout;
   private final String systemPrompt;
   private final boolean askForOpenWorldTools;
+  private final dev.ratchet.runtime.retention.RetentionPolicy retention;
 
   /** Tool turns per user message when none is configured. */
   public static final int DEFAULT_MAX_TURNS = 10;
@@ -39,6 +40,12 @@ public final class AgentDefinition {
     this.modelTimeout = b.modelTimeout;
     this.systemPrompt = b.systemPrompt;
     this.askForOpenWorldTools = b.askForOpenWorldTools;
+    this.retention = b.retention;
+  }
+
+  /** The agent's own retention policy; null: the configured default. */
+  public dev.ratchet.runtime.retention.RetentionPolicy retention() {
+    return retention;
   }
 
   public static Builder builder(String name) {
@@ -98,6 +105,7 @@ public final class AgentDefinition {
     private Duration modelTimeout = Duration.ofSeconds(120);
     private String systemPrompt;
     private boolean askForOpenWorldTools;
+    private dev.ratchet.runtime.retention.RetentionPolicy retention;
 
     private Builder(String name) {
       Objects.requireNonNull(name, "name");
@@ -155,6 +163,12 @@ public final class AgentDefinition {
 
     public Builder systemPrompt(String prompt) {
       this.systemPrompt = prompt;
+      return this;
+    }
+
+    /** How long this agent's sessions keep their completed turns (null: the configured default). */
+    public Builder retention(dev.ratchet.runtime.retention.RetentionPolicy policy) {
+      this.retention = policy;
       return this;
     }
 
