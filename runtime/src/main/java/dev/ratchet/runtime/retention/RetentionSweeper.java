@@ -199,6 +199,20 @@ public final class RetentionSweeper {
     });
   }
 
+  /**
+   * Erases a session: its archive entries, then its journal keys and tombstones, audited in the
+   * journal by {@code who} (never the content). Answers false when neither knew the session.
+   */
+  public Future<Boolean> erase(String sessionId, String who) {
+    return archive.erase(sessionId).compose(archived -> journal.erase(sessionId, who)
+        .map(known -> known || archived > 0));
+  }
+
+  /** Every archived record of a session, for export and inspect. */
+  public Future<List<JsonObject>> archived(String sessionId) {
+    return archive.read(sessionId);
+  }
+
   /** When the session next needs a check; -1 when only new activity can give it one. */
   private long next(SessionHistory history, RetentionPolicy policy, long now) {
     long next = RetentionRules.nextCheck(history, policy, now, options.sweepInterval().toMillis() * 6);
