@@ -3,6 +3,7 @@ package dev.ratchet.verticles.http;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.http.impl.ApprovalRoutes;
+import dev.ratchet.verticles.http.impl.RetentionRoutes;
 import dev.ratchet.verticles.http.impl.AuthHandler;
 import dev.ratchet.verticles.http.impl.Authenticator;
 import dev.ratchet.verticles.http.impl.CatalogRoutes;
@@ -146,6 +147,7 @@ public final class HttpServerVerticle extends VerticleBase {
     new ApprovalRoutes(ratchet, metrics, access, options.fourEyes()).mount(router);
     new CatalogRoutes(ratchet).mount(router);
     new MessageRoutes(vertx, ratchet, access).mount(router);
+    new RetentionRoutes(ratchet, access).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, 404, "NOT_FOUND", "no such endpoint"));
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
 
