@@ -187,7 +187,8 @@ async function showSessions(offset) {
   const limit = 50;
   const data = await api('GET', '/api/sessions?offset=' + offset + '&limit=' + limit);
   const rows = data.sessions.map(s => el('tr', { 'data-session-id': s.sessionId },
-    el('td', {}, el('a', { href: '#/session/' + encodeURIComponent(s.sessionId), text: s.sessionId })),
+    el('td', {}, el('a', { href: '#/session/' + encodeURIComponent(s.sessionId), text: s.sessionId }),
+      isArchived(s) ? el('span', { className: 'badge b-archived', title: 'archived ' + when(s.archivedAt), text: 'archived' }) : null),
     el('td', { text: s.agent || '' }),
     el('td', { text: s.caller || '—' }),
     el('td', { text: when(s.updatedAt) }),
@@ -203,6 +204,24 @@ async function showSessions(offset) {
       : el('table', { id: 'sessions' }, el('thead', {}, el('tr', {}, el('th', {}, 'Session'), el('th', {}, 'Agent'),
         el('th', {}, 'Caller'), el('th', {}, 'Last activity'), el('th', {}, 'Started'))), el('tbody', {}, rows)),
     pager);
+}
+
+// a session retention archived whole: its meta stays, its turns are in the archive until it is used again
+function isArchived(s) {
+  return s.archivedAt != null && s.archivedAt >= (s.updatedAt || 0);
+}
+
+function retentionText(settings, agent) {
+  const p = settings && settings.agents && settings.agents[agent];
+  if (!settings || !p) {
+    return '';
+  }
+  const rules = [];
+  if (p.keepLast !== null && p.keepLast !== undefined) rules.push('last ' + p.keepLast + ' turns');
+  if (p.keepForMillis !== null && p.keepForMillis !== undefined) rules.push('turns for ' + duration(p.keepForMillis));
+  if (p.idleAfterMillis !== null && p.idleAfterMillis !== undefined) rules.push('archive after ' + duration(p.idleAfterMillis) + ' idle');
+  return 'Retention' + (settings.enabled ? '' : ' (sweeper off)') + ': '
+    + (rules.length ? 'keeps ' + rules.join(', ') : 'keeps everything') + (p.own ? ' (own policy)' : ' (default)');
 }
 
 const reconcileDrafts = new Map();
@@ -336,7 +355,8 @@ async function showSession(sessionId) {
       turn.calls.map(c => callView(sessionId, c, render))));
     view.replaceChildren(el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
       el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + (t.caller ? ' · caller ' + t.caller : '')
-        + (t.creator ? ' · created by ' + t.creator : '') + ' · started ' + when(t.createdAt) }),
+        + (t.creator ? ' · created by ' + t.creator : '') + ' · started ' + when(t.createdAt)
+        + (isArchived(t) ? ' · archived ' + when(t.archivedAt) + ': earlier turns are in the archive' : '') }),
       conversationView(sessionId, t, render),
       ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]), more);
   };
@@ -360,6 +380,7 @@ async function showSession(sessionId) {
 async function showTools() {
   setActive('tools');
   const agents = (await api('GET', '/api/agents')).agents;
+  const retention = await api('GET', '/api/retention').catch(() => null);
   const sections = [];
   for (const a of agents) {
     const catalog = await api('GET', '/api/agents/' + encodeURIComponent(a.name) + '/tools');
@@ -369,6 +390,7 @@ async function showTools() {
       el('span', { className: 'badge b-health-' + h.status, text: h.status }),
       el('span', { className: 'detail', text: h.detail ? ' ' + h.detail : '' }))));
     sections.push(el('section', { className: 'card' }, el('h3', { text: a.name }), sources,
+      el('p', { className: 'muted retention', text: retentionText(retention, a.name) }),
       el('table', {}, el('thead', {}, el('tr', {}, ['Tool', 'Source', 'Effect class', 'Step', 'Approval', 'Description']
         .map(h => el('th', {}, h)))),
         el('tbody', {}, tools.map(t => el('tr', {}, el('td', { text: t.name }),

@@ -22,7 +22,7 @@ import java.util.function.LongSupplier;
 /**
  * Applies retention: every {@code sweepInterval} it takes the sessions active since its last pass
  * into the journal's retention schedule, then checks at most {@code sweepBatch} sessions whose check
- * is due, one at a time. A check archives what the session's policy lets go, then removes it in one
+ * is due, a few at a time. A check archives what the session's policy lets go, then removes it in one
  * fenced journal step, and schedules the next check; a failed archive removes nothing. The sweep
  * reads no more than a batch of the schedule, never the whole key space. Several nodes may sweep
  * one journal: a removal re-checks everything it removes.
@@ -142,20 +142,32 @@ public final class RetentionSweeper {
     });
   }
 
-  private Future<Void> checkAll(List<String> due, int i, long now) {
-    if (i >= due.size()) {
+  /** Sessions checked at once: enough to hide round trips, few enough to stay a background load. */
+  private static final int PARALLEL = 8;
+
+  private Future<Void> checkAll(List<String> due, int from, long now) {
+    if (from >= due.size()) {
       return Future.succeededFuture();
     }
-    return check(due.get(i), now).recover(err -> {
-      stats.failures++;
-      LOG.warn("retention of session {} failed, retried next pass: {}", due.get(i), err.getMessage());
-      return journal.schedule(due.get(i), now + options.sweepInterval().toMillis());
-    }).compose(v -> checkAll(due, i + 1, now));
+    List<Future<Void>> checks = new ArrayList<>();
+    for (String sessionId : due.subList(from, Math.min(due.size(), from + PARALLEL))) {
+      checks.add(check(sessionId, now).recover(err -> {
+        synchronized (stats) {
+          stats.failures++;
+        }
+        LOG.warn("retention of session {} failed, retried next pass: {}", sessionId, err.getMessage());
+        return journal.schedule(sessionId, now + options.sweepInterval().toMillis());
+      }));
+    }
+    return Future.join(checks).<Void>mapEmpty().recover(err -> Future.succeededFuture())
+        .compose(v -> checkAll(due, from + PARALLEL, now));
   }
 
   /** Checks one session now: archives and removes what its policy lets go, then schedules its next check. */
   public Future<Void> check(String sessionId, long now) {
-    stats.sessionsChecked++;
+    synchronized (stats) {
+      stats.sessionsChecked++;
+    }
     return journal.history(sessionId).compose(history -> {
       if (history == null) {
         return journal.schedule(sessionId, -1);
@@ -188,10 +200,12 @@ public final class RetentionSweeper {
           history.meta().getLong("updatedAt", 0L));
       return archived.compose(v -> journal.remove(sessionId, history.meta().getLong("epoch", 0L), plan))
           .compose(removal -> {
-            stats.turnsRemoved += removal.removedTurns().size();
-            stats.tombstonesExpired += removal.expiredTombstones();
-            if (removal.archived()) {
-              stats.sessionsArchived++;
+            synchronized (stats) {
+              stats.turnsRemoved += removal.removedTurns().size();
+              stats.tombstonesExpired += removal.expiredTombstones();
+              if (removal.archived()) {
+                stats.sessionsArchived++;
+              }
             }
             return journal.history(sessionId);
           })

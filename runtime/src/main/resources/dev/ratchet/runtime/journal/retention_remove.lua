@@ -10,7 +10,7 @@
 -- updatedAt the sweeper saw (the session is archived only when it is unchanged)
 -- then per turn: turn id, number of calls, tombstone (json), its event ids (space separated)
 -- Answers {expired tombstones, archived (0/1), removed turn id, ...}
-local BITS = 32768
+local BITS = 8192
 local now = tonumber(ARGV[2])
 local function remember(turnId)
   local h = redis.sha1hex(turnId)

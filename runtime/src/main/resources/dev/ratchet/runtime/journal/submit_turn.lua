@@ -35,7 +35,7 @@ if redis.call('EXISTS', KEYS[6]) == 1 then
   local h = redis.sha1hex(ARGV[2])
   local seen = true
   for k = 0, 3 do
-    if redis.call('GETBIT', KEYS[6], tonumber(string.sub(h, k * 8 + 1, k * 8 + 8), 16) % 32768) == 0 then
+    if redis.call('GETBIT', KEYS[6], tonumber(string.sub(h, k * 8 + 1, k * 8 + 8), 16) % 8192) == 0 then
       seen = false
       break
     end
