@@ -7,12 +7,10 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.JournalRetention.SessionActivity;
 import dev.ratchet.runtime.journal.MemorySession.CallEntry;
-import dev.ratchet.runtime.journal.MemorySession.Event;
 import dev.ratchet.runtime.journal.MemorySession.TurnEntry;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
