@@ -1,6 +1,9 @@
 package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.CallStatus;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
@@ -63,7 +66,7 @@ final class MemoryRetention {
     JsonObject meta = MemoryReads.sessionInfo(s);
     List<SessionHistory.TurnEntry> turns = new ArrayList<>();
     Set<String> ids = new LinkedHashSet<>();
-    s.events.stream().filter(e -> "turn.submitted".equals(e.type()) || "turn.imported".equals(e.type()))
+    s.events.stream().filter(e -> EventType.TURN_SUBMITTED.wireName().equals(e.type()) || EventType.TURN_IMPORTED.wireName().equals(e.type()))
         .forEach(e -> ids.add(e.turn()));
     ids.addAll(s.inflight);
     for (String turnId : ids) {
@@ -155,11 +158,11 @@ final class MemoryRetention {
   int importSession(SessionHistory history) {
     String sessionId = history.sessionId();
     if (sessions.containsKey(sessionId) && sessions.get(sessionId).agent != null) {
-      throw new RatchetException("SESSION_EXISTS", "the journal already holds this session; import never overwrites one");
+      throw new RatchetException(ErrorCode.SESSION_EXISTS, "the journal already holds this session; import never overwrites one");
     }
     String agent = history.meta().getString("agent");
     if (agent == null) {
-      throw new RatchetException("INVALID_REQUEST", "the exported session names no agent");
+      throw new RatchetException(ErrorCode.INVALID_REQUEST, "the exported session names no agent");
     }
     long now = System.currentTimeMillis();
     MemorySession s = new MemorySession();
@@ -183,10 +186,10 @@ final class MemoryRetention {
       for (CallResult c : t.results().calls()) {
         CallEntry call = s.call(c.callId().value());
         call.turn = t.turnId();
-        call.state = "done";
+        call.state = CallStatus.DONE;
         call.record = c.toJson().encode();
       }
-      s.append("turn.imported", t.turnId(), null, now, "{}");
+      s.append(EventType.TURN_IMPORTED.wireName(), t.turnId(), null, now, "{}");
       n++;
     }
     sessions.put(sessionId, s);

@@ -1,6 +1,8 @@
 package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
@@ -92,7 +94,8 @@ final class RedisRetention implements JournalRetention {
       return Future.all(events, conversation, stones, inflight).compose(v -> {
         Set<String> turnIds = new LinkedHashSet<>();
         for (JsonObject e : events.result()) {
-          if (("turn.submitted".equals(e.getString("type")) || "turn.imported".equals(e.getString("type")))
+          if ((EventType.TURN_SUBMITTED.wireName().equals(e.getString("type"))
+              || EventType.TURN_IMPORTED.wireName().equals(e.getString("type")))
               && e.getString("turn") != null) {
             turnIds.add(e.getString("turn"));
           }
@@ -253,7 +256,7 @@ final class RedisRetention implements JournalRetention {
     List<String> args = new ArrayList<>();
     JsonObject meta = history.meta();
     if (meta.getString("agent") == null) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "the exported session names no agent"));
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "the exported session names no agent"));
     }
     args.add(meta.getString("agent"));
     args.add(meta.getString("caller", ""));

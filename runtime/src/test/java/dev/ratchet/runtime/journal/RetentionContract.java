@@ -2,7 +2,9 @@ package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
@@ -163,7 +165,7 @@ public abstract class RetentionContract {
     await(sweeper(new RetentionPolicy(Duration.ZERO, 0, Duration.ofMinutes(1))).check(sessionId, now() + HOUR));
 
     assertThat(turnIds()).containsExactly("running");
-    assertThat(await(journal.callState(sessionId, t.callId(sessionId, 0))).state()).isEqualTo("started");
+    assertThat(await(journal.callState(sessionId, t.callId(sessionId, 0))).state()).isEqualTo(CallStatus.STARTED);
     assertThat(await(journal.inflightTurns(sessionId))).hasSize(1);
     assertThat(await(journal.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
     assertThat(await(archive.read(sessionId))).isEmpty();
@@ -261,7 +263,7 @@ public abstract class RetentionContract {
     ArchiveSink broken = new ArchiveSink() {
       @Override
       public Future<Void> append(String s, List<JsonObject> records) {
-        return Future.failedFuture(new RatchetException("ARCHIVE_ERROR", "disk full"));
+        return Future.failedFuture(new RatchetException(ErrorCode.ARCHIVE_ERROR, "disk full"));
       }
 
       @Override

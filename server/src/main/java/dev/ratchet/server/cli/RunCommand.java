@@ -1,11 +1,16 @@
 package dev.ratchet.server.cli;
 
 import dev.ratchet.connectors.Connections;
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.agent.ChatModel;
+import dev.ratchet.server.config.AgentFiles;
+import dev.ratchet.server.config.AgentFilesException;
+import dev.ratchet.server.config.LoadedAgents;
+import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetConfig;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.server.demo.DemoModel;
 import dev.ratchet.server.demo.DemoShop;
 import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.HttpServerVerticle;
@@ -16,13 +21,14 @@ import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts the runtime: journal (embedded Redis when none is configured), session manager, the HTTP
- * API and dashboard, and the order-support demo agent with its shop service.
+ * API and dashboard, and the agents of the agent files (the order-support demo's with its shop service).
  */
 @CommandLine.Command(name = "run", mixinStandardHelpOptions = true, description = "Start the runtime (the default command).")
 public final class RunCommand implements Callable<Integer> {
@@ -31,7 +37,8 @@ public final class RunCommand implements Callable<Integer> {
       defaultValue = "conf/ratchet.json")
   Path config;
 
-  @CommandLine.Option(names = "--no-demo", description = "do not start the demo agent and its shop")
+  @CommandLine.Option(names = "--no-demo", description = "do not start the demo shop nor load the demo's agent file"
+      + " (demo.yaml)")
   boolean noDemo;
 
   @Override
@@ -63,18 +70,30 @@ public final class RunCommand implements Callable<Integer> {
     }
     Vertx vertx = transport.vertx();
     Ratchet ratchet;
-    DemoShop demo = null;
-    ChatModel model = null;
+    ShopService shop = null;
+    LoadedAgents agents = null;
+    Path agentsDir = AgentSetup.dir(cfg, env);
     try {
       ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url)).await();
-      if (!noDemo) {
-        JsonObject agent = cfg.getJsonObject("agent", new JsonObject());
-        model = DemoModel.choose(vertx, agent, env);
-        demo = DemoShop.start(vertx, model, Connections.load(env), agent.getInteger("maxTurns", 8)).await();
-        ratchet.register(demo.agent()).await();
+      List<Path> files = AgentSetup.files(agentsDir, !noDemo);
+      Connections connections = Connections.load(env);
+      if (files.stream().anyMatch(AgentSetup::isDemo)) {
+        shop = DemoShop.start(vertx).await();
+        connections = AgentSetup.withDemo(connections, shop.baseUrl());
       }
+      agents = AgentFiles.load(vertx, files, connections, AgentSetup.models(vertx, cfg, env)).await();
+      agents.registerWith(ratchet).await();
     } catch (Exception e) {
-      System.err.println("Ratchet could not start: " + e.getMessage());
+      if (e instanceof AgentFilesException problems) {
+        System.err.println("Ratchet could not start: " + problems.errors().size() + " problem(s) in the agent files of "
+            + agentsDir + " (ratchet check lists them without starting):");
+        problems.errors().forEach(System.err::println);
+      } else {
+        System.err.println("Ratchet could not start: " + e.getMessage());
+      }
+      if (agents != null) {
+        agents.close();
+      }
       vertx.close();
       redis.close();
       return 1;
@@ -91,8 +110,10 @@ public final class RunCommand implements Callable<Integer> {
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
+    LoadedAgents started = agents;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
+        started.close().await();
         ratchet.close().await();
         vertx.close().await();
       } catch (Exception e) {
@@ -104,13 +125,18 @@ public final class RunCommand implements Callable<Integer> {
     }));
     String dashboard = "http://" + dashboardHost(http.host()) + ":" + server.actualPort() + "/";
     System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
+    if (agents.agents().isEmpty()) {
+      System.out.println("  No agent files in " + agentsDir.toAbsolutePath() + " (docs/CONFIGURATION.md, Agent files).");
+    } else {
+      System.out.println("  Agent files: " + agentsDir + " (check them with: ratchet check)");
+    }
     System.out.println("  Dashboard: " + dashboard);
     System.out.println("  Network transport: " + transport.describe());
     credentials.lines.forEach(System.out::println);
     System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns and conversations in flight resume"
         + " on the next start.");
-    if (demo != null) {
-      printDemo(demo, model, dashboard, credentials);
+    if (shop != null) {
+      printDemo(shop, ratchet, agents, dashboard, credentials);
     }
     stopped.await();
     return 0;
@@ -123,13 +149,22 @@ public final class RunCommand implements Callable<Integer> {
     return anyOrLoopback ? "localhost" : host.contains(":") ? "[" + host + "]" : host;
   }
 
-  private static void printDemo(DemoShop demo, ChatModel model, String dashboard, AdminCredentials credentials) {
-    System.out.println("Demo shop service: " + demo.shop().baseUrl() + " (GET /stats shows what it did)");
-    System.out.println("Demo agent '" + DemoShop.AGENT + "' with model: " + model.describe()
-        + (model.describe().startsWith("scripted") ? " (set RATCHET_MODEL=openai:gpt-4.1-mini and OPENAI_API_KEY"
+  private static void printDemo(ShopService shop, Ratchet ratchet, LoadedAgents agents, String dashboard,
+                                AdminCredentials credentials) {
+    System.out.println("Demo shop service: " + shop.baseUrl() + " (GET /stats shows what it did)");
+    AgentDefinition agent = agents.agents().stream().filter(a -> a.name().equals(DemoShop.AGENT)).findFirst()
+        .orElse(null);
+    if (agent == null) {
+      return;
+    }
+    ChatModel model = agent.model();
+    String described = model == null ? "none" : model.describe();
+    ToolCatalog catalog = ratchet.catalog(DemoShop.AGENT);
+    boolean slack = catalog != null && catalog.entries().stream().anyMatch(e -> e.tool().name().startsWith("slack_"));
+    System.out.println("Demo agent '" + DemoShop.AGENT + "' (" + agent.origin() + ") with model: " + described
+        + (described.startsWith("scripted") ? " (set RATCHET_MODEL=openai:gpt-4.1-mini and OPENAI_API_KEY"
         + " for a real model)" : "") + "; Slack tool: "
-        + (demo.hasSlack() ? "on (connection '" + DemoShop.SLACK_CONNECTION + "')"
-        : "off (configure a connection '" + DemoShop.SLACK_CONNECTION + "' to add it)"));
+        + (slack ? "on" : "off (add a slack entry with a connection '" + DemoShop.SLACK_CONNECTION + "' to its file)"));
     if (credentials.demoTokenSource == null) {
       System.out.println("Try it: POST {\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"} to "
           + dashboard + "api/sessions/demo-1/messages with an agent token, then approve the cancel in the dashboard.");
@@ -142,7 +177,7 @@ public final class RunCommand implements Callable<Integer> {
     System.out.println("  curl -H \"Authorization: Bearer " + token + "\" -H 'Content-Type: application/json' \\");
     System.out.println("    -d '{\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"}' \\");
     System.out.println("    '" + dashboard + "api/sessions/demo-1/messages?wait=2'");
-    System.out.println("  then approve cancel_order at " + dashboard + " and read the answer (also on the"
+    System.out.println("  then approve shop_cancel_order at " + dashboard + " and read the answer (also on the"
         + " session's page):");
     System.out.println("  curl -H \"Authorization: Bearer " + token + "\" " + dashboard + "api/sessions/demo-1/messages");
   }

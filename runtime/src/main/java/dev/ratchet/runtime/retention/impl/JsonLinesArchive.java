@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.retention.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.retention.ArchiveSink;
 import io.vertx.core.Future;
@@ -187,7 +188,7 @@ public final class JsonLinesArchive implements ArchiveSink {
         try {
           return work.call();
         } catch (IOException | UncheckedIOException e) {
-          throw new RatchetException("ARCHIVE_ERROR", "the archive at " + dir + " failed: " + e.getMessage(), e);
+          throw new RatchetException(ErrorCode.ARCHIVE_ERROR, "the archive at " + dir + " failed: " + e.getMessage(), e);
         }
       }
     }, true);
