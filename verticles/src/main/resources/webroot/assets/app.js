@@ -407,7 +407,8 @@ async function showSessions(offset, params) {
   const data = await api('GET', '/api/sessions?offset=' + offset + '&limit=' + limit + (suffix ? '&' + filters.toString() : ''));
   if (page !== state.page) return;
   const rows = data.sessions.map(s => el('tr', { 'data-session-id': s.sessionId },
-    el('td', {}, el('a', { href: '#/session/' + encodeURIComponent(s.sessionId), text: s.sessionId })),
+    el('td', {}, el('a', { href: '#/session/' + encodeURIComponent(s.sessionId), text: s.sessionId }),
+      isArchived(s) ? el('span', { className: 'badge b-archived', title: 'archived ' + when(s.archivedAt), text: 'archived' }) : null),
     el('td', { text: s.agent || '' }),
     el('td', { text: s.caller || '—' }),
     el('td', { text: when(s.updatedAt) }),
@@ -465,6 +466,24 @@ function showReconcileCount(n) {
   if (!c) return;
   c.textContent = String(n);
   c.classList.toggle('zero', n === 0);
+}
+
+// a session retention archived whole: its meta stays, its turns are in the archive until it is used again
+function isArchived(s) {
+  return s.archivedAt != null && s.archivedAt >= (s.updatedAt || 0);
+}
+
+function retentionText(settings, agent) {
+  const p = settings && settings.agents && settings.agents[agent];
+  if (!settings || !p) {
+    return '';
+  }
+  const rules = [];
+  if (p.keepLast !== null && p.keepLast !== undefined) rules.push('last ' + p.keepLast + ' turns');
+  if (p.keepForMillis !== null && p.keepForMillis !== undefined) rules.push('turns for ' + duration(p.keepForMillis));
+  if (p.idleAfterMillis !== null && p.idleAfterMillis !== undefined) rules.push('archive after ' + duration(p.idleAfterMillis) + ' idle');
+  return 'Retention' + (settings.enabled ? '' : ' (sweeper off)') + ': '
+    + (rules.length ? 'keeps ' + rules.join(', ') : 'keeps everything') + (p.own ? ' (own policy)' : ' (default)');
 }
 
 const reconcileDrafts = new Map();
@@ -608,7 +627,8 @@ async function showSession(sessionId) {
     const typing = document.activeElement && document.activeElement.classList.contains('message-input');
     fill(view, el('h2', {}, 'Session ', el('span', { id: 'session-id', text: sessionId })),
       el('p', { className: 'muted', text: 'agent ' + (t.agent || '?') + (t.caller ? ' · caller ' + t.caller : '')
-        + (t.creator ? ' · created by ' + t.creator : '') + ' · started ' + when(t.createdAt) }),
+        + (t.creator ? ' · created by ' + t.creator : '') + ' · started ' + when(t.createdAt)
+        + (isArchived(t) ? ' · archived ' + when(t.archivedAt) + ': earlier turns are in the archive' : '') }),
       conversationView(sessionId, t, render),
       ...(turns.length ? turns : [el('p', { className: 'empty' }, 'No turns yet.')]), more);
     const input = view.querySelector('.message-input');
@@ -632,6 +652,7 @@ async function showSession(sessionId) {
 async function showTools() {
   setActive('tools');
   const agents = (await api('GET', '/api/agents')).agents;
+  const retention = await api('GET', '/api/retention').catch(() => null);
   const sections = [];
   for (const a of agents) {
     const catalog = await api('GET', '/api/agents/' + encodeURIComponent(a.name) + '/tools');
@@ -645,6 +666,7 @@ async function showTools() {
         + (origins[h.source] ? ' (' + origins[h.source] + ')' : '') }))));
     const declared = el('p', { className: 'detail', text: a.origin ? 'Declared in ' + a.origin : '' });
     sections.push(el('section', { className: 'card' }, el('h3', { text: a.name }), declared, sources,
+      el('p', { className: 'muted retention', text: retentionText(retention, a.name) }),
       el('table', {}, el('thead', {}, el('tr', {}, ['Tool', 'Source', 'Effect class', 'Step', 'Approval', 'Description']
         .map(h => el('th', {}, h)))),
         el('tbody', {}, tools.map(t => el('tr', {}, el('td', { text: t.name }),

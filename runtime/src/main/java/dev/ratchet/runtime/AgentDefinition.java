@@ -25,6 +25,7 @@ public final class AgentDefinition {
   private final Duration modelTimeout;
   private final String systemPrompt;
   private final boolean askForOpenWorldTools;
+  private final dev.ratchet.runtime.retention.RetentionPolicy retention;
   private final String origin;
   private final Map<String, String> sourceOrigins;
 
@@ -41,8 +42,14 @@ public final class AgentDefinition {
     this.modelTimeout = b.modelTimeout;
     this.systemPrompt = b.systemPrompt;
     this.askForOpenWorldTools = b.askForOpenWorldTools;
+    this.retention = b.retention;
     this.origin = b.origin;
     this.sourceOrigins = Map.copyOf(b.sourceOrigins);
+  }
+
+  /** The agent's own retention policy; null: the configured default. */
+  public dev.ratchet.runtime.retention.RetentionPolicy retention() {
+    return retention;
   }
 
   public static Builder builder(String name) {
@@ -112,6 +119,7 @@ public final class AgentDefinition {
     private Duration modelTimeout = Duration.ofSeconds(120);
     private String systemPrompt;
     private boolean askForOpenWorldTools;
+    private dev.ratchet.runtime.retention.RetentionPolicy retention;
     private String origin = "java";
     private final Map<String, String> sourceOrigins = new LinkedHashMap<>();
 
@@ -184,6 +192,12 @@ public final class AgentDefinition {
 
     public Builder systemPrompt(String prompt) {
       this.systemPrompt = prompt;
+      return this;
+    }
+
+    /** How long this agent's sessions keep their completed turns (null: the configured default). */
+    public Builder retention(dev.ratchet.runtime.retention.RetentionPolicy policy) {
+      this.retention = policy;
       return this;
     }
 

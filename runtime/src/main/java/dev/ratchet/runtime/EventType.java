@@ -12,6 +12,7 @@ public enum EventType {
   SESSION_FENCED("this runtime lost the session to a newer claim (published, not journaled)"),
   TURN_SUBMITTED("a turn and its calls were accepted"),
   TURN_COMPLETED("every call of the turn has its outcome"),
+  TURN_IMPORTED("a completed turn was imported from an export of the session"),
   CALL_STARTED("an attempt of a call began"),
   CALL_ATTEMPT_FAILED("an attempt of a call failed and will be retried"),
   CALL_COMPLETED("a call's outcome was journaled"),

@@ -4,14 +4,17 @@ import dev.ratchet.runtime.Redaction;
 import dev.ratchet.server.bench.BenchCommand;
 import dev.ratchet.server.cli.ChaosCommand;
 import dev.ratchet.server.cli.CheckCommand;
+import dev.ratchet.server.cli.ExportCommand;
+import dev.ratchet.server.cli.ImportCommand;
 import dev.ratchet.server.cli.InspectCommand;
 import dev.ratchet.server.cli.RunCommand;
 import picocli.CommandLine;
 
-/** {@code java -jar ratchet.jar [run|check|inspect|bench|chaos]}; {@code run} is the default. */
+/** {@code java -jar ratchet.jar [run|check|inspect|export|import|bench|chaos]}; {@code run} is the default. */
 @CommandLine.Command(name = "ratchet", mixinStandardHelpOptions = true, version = "ratchet 0.1.0",
     description = "A durable runtime for AI-agent tool calls.",
-    subcommands = {RunCommand.class, CheckCommand.class, InspectCommand.class, BenchCommand.class, ChaosCommand.class})
+    subcommands = {RunCommand.class, CheckCommand.class, InspectCommand.class, ExportCommand.class, ImportCommand.class,
+        BenchCommand.class, ChaosCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {

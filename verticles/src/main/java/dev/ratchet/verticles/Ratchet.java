@@ -116,4 +116,14 @@ public interface Ratchet {
   int activeSessions();
 
   Future<Void> close();
+
+  /**
+   * Erases a session (operators only: the HTTP API checks the caller): its journal keys, tombstones
+   * and archive entries, audited with {@code who} and the time, never the content. Answers false
+   * when the session is unknown.
+   */
+  Future<Boolean> eraseSession(String sessionId, String who);
+
+  /** The retention settings: whether the sweeper runs, the default policy, the tombstone window, each agent's policy. */
+  JsonObject retentionSettings();
 }

@@ -2,6 +2,8 @@ package dev.ratchet.verticles;
 
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.retention.ArchiveSink;
+import dev.ratchet.runtime.retention.RetentionOptions;
 import io.vertx.core.json.JsonObject;
 
 import java.util.UUID;
@@ -16,6 +18,8 @@ public final class RatchetOptions {
   private EngineOptions engine = EngineOptions.DEFAULT;
   private long sessionIdleMillis = 60_000;
   private String nodeId = "node-" + UUID.randomUUID().toString().substring(0, 8);
+  private RetentionOptions retention = RetentionOptions.DISABLED;
+  private ArchiveSink archiveSink;
 
   public static RatchetOptions create() {
     return new RatchetOptions();
@@ -32,6 +36,7 @@ public final class RatchetOptions {
     o.engine = EngineOptions.fromJson(config.getJsonObject("engine"));
     o.sessionIdleMillis = config.getJsonObject("sessions", new JsonObject()).getLong("idleTimeoutMillis",
         o.sessionIdleMillis);
+    o.retention = RetentionOptions.fromJson(config.getJsonObject("retention"));
     String node = config.getJsonObject("node", new JsonObject()).getString("id");
     if (node != null && !node.isBlank()) {
       o.nodeId = node;
@@ -73,6 +78,26 @@ public final class RatchetOptions {
   public RatchetOptions maxWaiting(int waiting) {
     this.maxWaiting = waiting;
     return this;
+  }
+
+  /** Retention: the sweeper, the default policy, tombstones and the default archive. */
+  public RatchetOptions retention(RetentionOptions retention) {
+    this.retention = retention;
+    return this;
+  }
+
+  /** Where retention archives removed turns; null: JSON Lines files under {@code retention.archive.dir}. */
+  public RatchetOptions archiveSink(ArchiveSink sink) {
+    this.archiveSink = sink;
+    return this;
+  }
+
+  public RetentionOptions retention() {
+    return retention;
+  }
+
+  public ArchiveSink archiveSink() {
+    return archiveSink;
   }
 
   public String redisUrl() {

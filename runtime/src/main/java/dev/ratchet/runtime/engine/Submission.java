@@ -87,6 +87,9 @@ final class Submission {
           return Future.succeededFuture(Future.succeededFuture(answer.results()));
         case CONFLICT:
           return Future.failedFuture(turnIdReused(turn));
+        case EXPIRED:
+          return Future.failedFuture(new RatchetException(ErrorCode.TURN_EXPIRED, "turn '" + turn.turnId()
+              + "' was removed by retention and its tombstone window has passed; it is never run again: use a new turn id"));
         case RUNNING: {
           TurnRun again = engine.running.get(turn.turnId());
           if (again != null) {

@@ -38,7 +38,7 @@ import java.util.function.Supplier;
  * none of the durability a deployment needs. Each step runs whole under the journal's lock, and its
  * answer arrives on the caller's Vert.x context afterwards, as a Redis reply would.
  */
-public final class InMemoryJournal implements SessionJournal {
+public final class InMemoryJournal implements SessionJournal, JournalRetention {
 
   private final Vertx vertx;
   private final Map<String, MemorySession> sessions = new HashMap<>();
@@ -50,6 +50,8 @@ public final class InMemoryJournal implements SessionJournal {
 
   private record Pending(long requestedAt, String member) {
   }
+
+  private final MemoryRetention retention = new MemoryRetention(sessions, recent);
 
   private InMemoryJournal(Vertx vertx) {
     this.vertx = vertx;
@@ -129,6 +131,10 @@ public final class InMemoryJournal implements SessionJournal {
         return "completed".equals(existing.status)
             ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, MemoryReads.results(sessionId, s, turn.turnId()))
             : new SubmitAnswer(SubmitAnswer.Status.RUNNING, null);
+      }
+      SubmitAnswer removed = MemoryRetention.removedTurn(s, turn.turnId(), specHash);
+      if (removed != null) {
+        return removed;
       }
       ownSession(s, agent, callerId, creator, now);
       s.updatedAt = now;
@@ -598,6 +604,55 @@ public final class InMemoryJournal implements SessionJournal {
   @Override
   public Future<Void> close() {
     return Future.succeededFuture();
+  }
+
+  // ---------------------------------------------------------------- retention (MemoryRetention)
+
+  @Override
+  public Future<List<SessionActivity>> activeSince(long since, int limit) {
+    return step(() -> retention.activeSince(since, limit));
+  }
+
+  @Override
+  public Future<Void> schedule(String sessionId, long dueAt) {
+    return step(() -> {
+      retention.schedule(sessionId, dueAt);
+      return null;
+    });
+  }
+
+  @Override
+  public Future<List<String>> due(long now, int limit) {
+    return step(() -> retention.due(now, limit));
+  }
+
+  @Override
+  public Future<SessionHistory> history(String sessionId) {
+    return step(() -> retention.history(sessionId));
+  }
+
+  @Override
+  public Future<Removal> remove(String sessionId, long epoch, RemovalPlan plan) {
+    return step(() -> retention.remove(sessionId, fenced(sessionId, epoch), plan));
+  }
+
+  @Override
+  public Future<Boolean> erase(String sessionId, String who) {
+    return step(() -> {
+      active.remove(sessionId);
+      pending.removeIf(p -> p.member().startsWith(sessionId + "\n"));
+      return retention.erase(sessionId, who);
+    });
+  }
+
+  @Override
+  public Future<List<JsonObject>> audit(int count) {
+    return step(() -> retention.audit(count));
+  }
+
+  @Override
+  public Future<Integer> importSession(SessionHistory history) {
+    return step(() -> retention.importSession(history));
   }
 
   // ---------------------------------------------------------------- helpers

@@ -83,4 +83,24 @@ final class JournalKeys {
   String recentSessions() {
     return prefix + ":sessions";
   }
+
+  /** Tombstones of the session's turns removed by retention, by turn id. */
+  String tombstones(String sessionId) {
+    return prefix + ":{" + sessionId + "}:tombstones";
+  }
+
+  /** A Bloom filter of the turn ids whose tombstones expired: a resubmission of one is refused. */
+  String expired(String sessionId) {
+    return prefix + ":{" + sessionId + "}:expired";
+  }
+
+  /** Sessions by the time their next retention check is due. */
+  String retention() {
+    return prefix + ":retention";
+  }
+
+  /** The audit stream: who erased which session when. */
+  String audit() {
+    return prefix + ":audit";
+  }
 }

@@ -34,7 +34,9 @@ final class LuaScripts {
     CALL_RECONCILED("call_reconciled.lua", false),
     MESSAGE_USER("message_user.lua", true),
     MODEL_RESPONSE("model_response.lua", true),
-    MESSAGE_ASSISTANT("message_assistant.lua", true);
+    MESSAGE_ASSISTANT("message_assistant.lua", true),
+    RETENTION_REMOVE("retention_remove.lua", true),
+    IMPORT_SESSION("import_session.lua", false);
 
     final String file;
     /** Whether the script runs only under the session's current epoch (fence.lua goes first). */

@@ -52,6 +52,7 @@ final class MemoryReads {
     putIf(json, "updatedAt", s.updatedAt);
     putIf(json, "caller", s.caller);
     putIf(json, "creator", s.creator);
+    putIf(json, "archivedAt", s.archivedAt);
     return json;
   }
 

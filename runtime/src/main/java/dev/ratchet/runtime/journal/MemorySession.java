@@ -36,6 +36,11 @@ final class MemorySession {
   final Map<String, Long> ends = new HashMap<>();
   final Map<Long, Long> modelSteps = new LinkedHashMap<>();
   long lastStep;
+  Long archivedAt;
+  /** Tombstones of turns removed by retention (JSON text), by turn id. */
+  final Map<String, String> tombstones = new LinkedHashMap<>();
+  /** Turn ids whose tombstones expired: a resubmission of one is refused. */
+  final Set<String> expiredTurns = new java.util.HashSet<>();
 
   /** One turn: its spec as submitted, and its results once completed (null when its calls' records hold them). */
   static final class TurnEntry {

@@ -203,6 +203,9 @@ final class RedisConnections {
     if (msg.startsWith("CALLER_MISMATCH")) {
       return new RatchetException(ErrorCode.CALLER_MISMATCH, msg.substring(16).trim());
     }
+    if (msg.startsWith("SESSION_EXISTS")) {
+      return new RatchetException(ErrorCode.SESSION_EXISTS, msg.substring(15).trim());
+    }
     if (TRANSIENT_SERVER_STATE.matcher(msg).lookingAt()) {
       // the server cannot serve yet (loading its AOF after a restart, a failover, a slow script), or the
       // client failed the command because its connection closed under it

@@ -34,18 +34,20 @@ import java.util.function.Function;
  * This class journals the fenced transitions; its reads are {@link RedisQueries}', what it tells of
  * Redis {@link RedisDiagnostics}', and its client, pipelines and errors {@link RedisConnections}'.
  */
-public final class RedisJournal implements SessionJournal {
+public final class RedisJournal implements SessionJournal, JournalRetention {
 
   private final RedisConnections redis;
   private final JournalKeys keys;
   private final RedisQueries queries;
   private final RedisDiagnostics diagnostics;
+  private final RedisRetention retention;
 
   private RedisJournal(Vertx vertx, JournalOptions options) {
     this.redis = new RedisConnections(vertx, options);
     this.keys = new JournalKeys(options.keyPrefix());
     this.queries = new RedisQueries(redis, keys);
     this.diagnostics = new RedisDiagnostics(redis, keys);
+    this.retention = new RedisRetention(redis, keys, queries);
   }
 
   /** The layout of the keys this journal writes and reads, kept under {@link JournalKeys#layout()}. */
@@ -130,11 +132,13 @@ public final class RedisJournal implements SessionJournal {
     String encodedSpec = spec.encode();
     String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
     String now = now();
-    List<String> keyList = new ArrayList<>(5);
+    List<String> keyList = new ArrayList<>(7);
     keyList.add(keys.meta(sessionId));
     keyList.add(keys.events(sessionId));
     keyList.add(keys.turn(sessionId, turn.turnId()));
     keyList.add(keys.inflight(sessionId));
+    keyList.add(keys.tombstones(sessionId));
+    keyList.add(keys.expired(sessionId));
     List<String> args = new ArrayList<>(9);
     args.add(String.valueOf(epoch));
     args.add(turn.turnId());
@@ -169,6 +173,11 @@ public final class RedisJournal implements SessionJournal {
               r.size() > 1 && "1".equals(r.get(1).toString())));
         case "conflict":
           return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null));
+        case "tombstone":
+          return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.COMPLETED,
+              Tombstones.results(new JsonObject(r.get(1).toString()))));
+        case "expired":
+          return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.EXPIRED, null));
         case "completed":
           // a turn completed by a group commit answers from its calls' records
           return r.get(1).toString().isEmpty()
@@ -539,6 +548,48 @@ public final class RedisJournal implements SessionJournal {
   @Override
   public Future<List<String>> activeSessions() {
     return queries.activeSessions();
+  }
+
+  // ---------------------------------------------------------------- retention (RedisRetention)
+
+  @Override
+  public Future<List<SessionActivity>> activeSince(long since, int limit) {
+    return retention.activeSince(since, limit);
+  }
+
+  @Override
+  public Future<Void> schedule(String sessionId, long dueAt) {
+    return retention.schedule(sessionId, dueAt);
+  }
+
+  @Override
+  public Future<List<String>> due(long now, int limit) {
+    return retention.due(now, limit);
+  }
+
+  @Override
+  public Future<SessionHistory> history(String sessionId) {
+    return retention.history(sessionId);
+  }
+
+  @Override
+  public Future<Removal> remove(String sessionId, long epoch, RemovalPlan plan) {
+    return retention.remove(sessionId, epoch, plan);
+  }
+
+  @Override
+  public Future<Boolean> erase(String sessionId, String who) {
+    return retention.erase(sessionId, who);
+  }
+
+  @Override
+  public Future<List<JsonObject>> audit(int count) {
+    return retention.audit(count);
+  }
+
+  @Override
+  public Future<Integer> importSession(SessionHistory history) {
+    return retention.importSession(history);
   }
 
   // ---------------------------------------------------------------- Redis itself (RedisDiagnostics)

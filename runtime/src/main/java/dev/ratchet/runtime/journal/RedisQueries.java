@@ -271,13 +271,13 @@ final class RedisQueries {
    */
   Future<JsonObject> sessionInfo(String sessionId) {
     return send(Request.cmd(Command.HMGET).arg(keys.meta(sessionId)).arg("agent").arg("epoch").arg("owner")
-        .arg("createdAt").arg("updatedAt").arg("caller").arg("creator")).map(r -> {
+        .arg("createdAt").arg("updatedAt").arg("caller").arg("creator").arg("archivedAt")).map(r -> {
           JsonObject json = new JsonObject();
-          String[] names = {"agent", "epoch", "owner", "createdAt", "updatedAt", "caller", "creator"};
+          String[] names = {"agent", "epoch", "owner", "createdAt", "updatedAt", "caller", "creator", "archivedAt"};
           for (int i = 0; i < names.length; i++) {
             if (r.get(i) != null) {
               String v = r.get(i).toString();
-              json.put(names[i], i == 1 || i == 3 || i == 4 ? (Object) Long.parseLong(v) : v);
+              json.put(names[i], i == 1 || i == 3 || i == 4 || i == 7 ? (Object) Long.parseLong(v) : v);
             }
           }
           return json;

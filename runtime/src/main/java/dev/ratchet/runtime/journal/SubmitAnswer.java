@@ -4,7 +4,8 @@ import dev.ratchet.runtime.TurnResult;
 
 /**
  * What the journal says when a turn is submitted: new, already running, already completed (with
- * its results), or a conflict (the turn id was used for different calls). {@code writeStarted}
+ * its results), a conflict (the turn id was used for different calls), or expired (retention
+ * removed the turn and its tombstone window has passed: it is never run again). {@code writeStarted}
  * says whether the first write passed along with a new turn was journaled as started.
  */
 public record SubmitAnswer(Status status, TurnResult results, boolean writeStarted) {
@@ -15,5 +16,5 @@ public record SubmitAnswer(Status status, TurnResult results, boolean writeStart
   }
 
   /** The turn's state as the journal knows it. */
-  public enum Status { NEW, RUNNING, COMPLETED, CONFLICT }
+  public enum Status { NEW, RUNNING, COMPLETED, CONFLICT, EXPIRED }
 }

@@ -1,11 +1,12 @@
 -- Journals a new turn once; a second submission of the same turn id answers what the first has.
 -- A new turn may also journal its first write as started (J2) in the same step, when that write
 -- can be sent at once: one round trip less before the request leaves.
--- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight  KEYS[5] the first write's call (optional)
+-- KEYS[1] meta  KEYS[2] events  KEYS[3] turn  KEYS[4] inflight  KEYS[5] tombstones  KEYS[6] expired turn ids
+-- KEYS[7] the first write's call (optional)
 -- ARGV[1] epoch  ARGV[2] turn id  ARGV[3] turn spec (json)  ARGV[4] spec hash  ARGV[5] agent  ARGV[6] now
 -- ARGV[7] caller ('' for none: a new session gets no caller, an existing one keeps its own)
 -- ARGV[8] creator: the name of the user or token that submits ('' for none); kept only by a new session
--- ARGV[9] the first write's event field ('call.started <call id>')  ARGV[10] its attempt  ARGV[11] its started event data (json), when KEYS[5] is given
+-- ARGV[9] the first write's event field ('call.started <call id>')  ARGV[10] its attempt  ARGV[11] its started event data (json), when KEYS[7] is given
 -- before the turn lookup, so another caller cannot even read a turn's results by submitting it again
 local known = redis.call('HMGET', KEYS[1], 'agent', 'caller')
 if known[1] and ARGV[7] ~= '' and known[2] ~= ARGV[7] then
@@ -20,6 +21,28 @@ if existing[1] then
     return {'conflict'}
   end
   return {existing[1], existing[3] or ''}
+end
+-- a turn removed by retention answers from its tombstone; past the tombstone window it is refused
+-- (retention_remove.lua remembers its id), never run again
+local stone = redis.call('HGET', KEYS[5], ARGV[2])
+if stone then
+  if cjson.decode(stone).specHash ~= ARGV[4] then
+    return {'conflict'}
+  end
+  return {'tombstone', stone}
+end
+if redis.call('EXISTS', KEYS[6]) == 1 then
+  local h = redis.sha1hex(ARGV[2])
+  local seen = true
+  for k = 0, 3 do
+    if redis.call('GETBIT', KEYS[6], tonumber(string.sub(h, k * 8 + 1, k * 8 + 8), 16) % 8192) == 0 then
+      seen = false
+      break
+    end
+  end
+  if seen then
+    return {'expired'}
+  end
 end
 local agent = known[1]
 if agent and agent ~= ARGV[5] then
@@ -41,8 +64,8 @@ redis.call('SADD', KEYS[4], ARGV[2])
 -- field per event, its type and call, and its data. turn.submitted carries no data: its data is the
 -- turn's spec, which the turn's hash holds and RedisJournal.events reads from there
 -- the turn is new, so no call of it has a record yet (J1): its first write needs no lookup
-if KEYS[5] then
-  redis.call('HSET', KEYS[5], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[10], 'startedAt', ARGV[6])
+if KEYS[7] then
+  redis.call('HSET', KEYS[7], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[10], 'startedAt', ARGV[6])
   redis.call('XADD', KEYS[2], '*', 'turn', ARGV[2], 'at', ARGV[6], 'turn.submitted', '', ARGV[9], ARGV[11])
   return {'new', '1'}
 end

@@ -96,6 +96,22 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Option(names = "--plot", defaultValue = "docs/bench-sessions.png", description = "PNG to write")
   Path plot;
 
+  @CommandLine.Option(names = "--soak", description = "run the soak benchmark for this long instead (30m, 90s, 2h)")
+  String soak;
+
+  @CommandLine.Option(names = "--rate", defaultValue = "200", description = "soak: turns per second (${DEFAULT-VALUE})")
+  double rate;
+
+  @CommandLine.Option(names = "--retention", defaultValue = "on", description = "soak: on or off (${DEFAULT-VALUE})")
+  String retention;
+
+  @CommandLine.Option(names = "--soak-turns-per-session", defaultValue = "10",
+      description = "soak: turns each session takes before it goes idle (${DEFAULT-VALUE})")
+  int soakTurnsPerSession;
+
+  @CommandLine.Option(names = "--soak-sample", description = "soak: seconds between samples (default: a twentieth of the run)")
+  Double soakSample;
+
   @CommandLine.Option(names = "--quick", description = "one short point: 16 sessions, mix, everysec, no recovery")
   boolean quick;
 
@@ -115,6 +131,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (soak != null) {
+      return soak();
+    }
     damon = KernelDamon.running(KernelDamon.SYSFS);
     try {
       transport = TransportChoice.of(transportName);
@@ -239,6 +258,26 @@ public final class BenchCommand implements Callable<Integer> {
    * The turn path runs for a while before anything is measured: C2 compiles it within the first ten
    * seconds or so, and while it does, the compiler threads take CPU from the event loops and Redis.
    */
+  private int soak() throws Exception {
+    java.time.Duration length;
+    try {
+      length = SoakRun.parseDuration(soak);
+    } catch (RuntimeException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--soak: " + e.getMessage());
+    }
+    if (!"on".equals(retention) && !"off".equals(retention)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--retention: on or off, not '" + retention + "'");
+    }
+    if (rate <= 0 || soakTurnsPerSession < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--rate and --soak-turns-per-session must be positive");
+    }
+    java.time.Duration every = soakSample != null ? java.time.Duration.ofMillis((long) (soakSample * 1000))
+        : java.time.Duration.ofMillis(Math.max(1000, length.toMillis() / 20));
+    JsonObject summary = new SoakRun(length, rate, "on".equals(retention), soakTurnsPerSession, every, redisUrl).run();
+    System.out.println(summary.copy().put("samples", summary.getJsonArray("samples").size()).encode());
+    return 0;
+  }
+
   private void jitWarmUp(String url) throws InterruptedException {
     long t0 = System.currentTimeMillis();
     Vertx vertx = transport.vertx();

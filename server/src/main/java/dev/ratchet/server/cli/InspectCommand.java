@@ -41,6 +41,9 @@ public final class InspectCommand implements Callable<Integer> {
       description = "the embedded Redis's data directory (default: redis.embedded.dataDir, as `run` uses it)")
   Path dataDir;
 
+  @CommandLine.Option(names = "--archive-dir", description = "the archive's directory (default: retention.archive.dir)")
+  Path archiveDir;
+
   @CommandLine.Option(names = "--json",
       description = "print the events as JSON lines (a completed turn's with its results)")
   boolean json;
@@ -71,7 +74,23 @@ public final class InspectCommand implements Callable<Integer> {
         return 1;
       }
       System.out.println(TerminalText.escape("session " + sessionId + "  agent " + info.getString("agent")
-          + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")));
+          + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")
+          + (info.getLong("archivedAt", 0L) >= info.getLong("updatedAt", Long.MAX_VALUE) ? "  archived" : "")));
+      JournalTarget archiveTarget = new JournalTarget();
+      archiveTarget.archiveDir = archiveDir;
+      // what retention archived comes first: it is older than anything the journal still holds
+      for (JsonObject record : archiveTarget.archive(vertx, cfg).read(sessionId).await()) {
+        if (!"turn".equals(record.getString("kind"))) {
+          continue;
+        }
+        if (json) {
+          System.out.println(TerminalText.json(record.put("archived", true).encode()));
+        } else {
+          for (Object e : record.getJsonArray("events", new io.vertx.core.json.JsonArray())) {
+            System.out.println("[archived] " + line((JsonObject) e));
+          }
+        }
+      }
       String after = null;
       while (true) {
         List<JsonObject> events = journal.events(sessionId, after, 500).await();

@@ -4,6 +4,7 @@ import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.http.impl.ApprovalRoutes;
+import dev.ratchet.verticles.http.impl.RetentionRoutes;
 import dev.ratchet.verticles.http.impl.AuthHandler;
 import dev.ratchet.verticles.http.impl.Authenticator;
 import dev.ratchet.verticles.http.impl.CatalogRoutes;
@@ -155,6 +156,7 @@ public final class HttpServerVerticle extends VerticleBase {
     new CatalogRoutes(ratchet).mount(router);
     new MessageRoutes(vertx, ratchet, access).mount(router);
     new McpRoutes(vertx, ratchet, access).mount(router);
+    new RetentionRoutes(ratchet, access).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, ErrorCode.NOT_FOUND, "no such endpoint"));
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
 

@@ -19,6 +19,10 @@ import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.retention.ArchiveSink;
+import dev.ratchet.runtime.retention.RetentionOptions;
+import dev.ratchet.runtime.retention.RetentionSweeper;
+import java.nio.file.Path;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
@@ -48,6 +52,7 @@ public final class RatchetImpl implements Ratchet {
   private final Map<String, ToolCatalog> agents = new ConcurrentHashMap<>();
   private final Map<String, AgentDefinition> definitions = new ConcurrentHashMap<>();
   private String apiDeployment;
+  private final RetentionSweeper sweeper;
 
   private RatchetImpl(Vertx vertx, RatchetOptions options, RedisJournal journal) {
     this.vertx = vertx;
@@ -55,6 +60,9 @@ public final class RatchetImpl implements Ratchet {
     this.journal = journal;
     this.manager = new SessionManager(vertx, journal, options.engine(), options.nodeId(), options.sessionIdleMillis(),
         definitions::get);
+    ArchiveSink archive = options.archiveSink() != null ? options.archiveSink()
+        : ArchiveSink.jsonLines(vertx, Path.of(options.retention().archiveDir()), options.retention().archiveMaxFileBytes());
+    this.sweeper = new RetentionSweeper(vertx, journal, archive, options.retention());
   }
 
   public static Future<Ratchet> deploy(Vertx vertx, RatchetOptions options) {
@@ -76,6 +84,11 @@ public final class RatchetImpl implements Ratchet {
           .otherwiseEmpty()
           .compose(v -> ratchet.manager.ready())
           .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
+          .onSuccess(v -> {
+            if (options.retention().enabled()) {
+              ratchet.sweeper.start();
+            }
+          })
           .map(id -> {
             ratchet.apiDeployment = id;
             return (Ratchet) ratchet;
@@ -91,6 +104,7 @@ public final class RatchetImpl implements Ratchet {
             + "' is already registered"));
       }
       agents.put(agent.name(), catalog);
+      sweeper.policy(agent.name(), agent.retention());
       return recover(catalog).map(catalog);
     });
   }
@@ -370,7 +384,28 @@ public final class RatchetImpl implements Ratchet {
   }
 
   @Override
+  public Future<Boolean> eraseSession(String sessionId, String who) {
+    return sweeper.erase(sessionId, who);
+  }
+
+  @Override
+  public JsonObject retentionSettings() {
+    RetentionOptions r = options.retention();
+    JsonObject perAgent = new JsonObject();
+    definitions.keySet().stream().sorted().forEach(a -> perAgent.put(a, sweeper.policyFor(a).toJson()
+        .put("own", definitions.get(a).retention() != null)));
+    return new JsonObject().put("enabled", r.enabled()).put("default", r.defaultPolicy().toJson())
+        .put("tombstoneWindowMillis", r.tombstoneWindow().toMillis()).put("agents", perAgent);
+  }
+
+  /** The retention sweeper, for the benchmark and the CLI. */
+  public RetentionSweeper retention() {
+    return sweeper;
+  }
+
+  @Override
   public Future<Void> close() {
+    sweeper.stop();
     Future<Void> api = apiDeployment == null ? Future.succeededFuture() : vertx.undeploy(apiDeployment).otherwiseEmpty();
     return api.compose(v -> manager.close()).compose(v -> journal.close());
   }

@@ -141,6 +141,7 @@ public final class Timeline {
     return new JsonObject().put("sessionId", sessionId).put("agent", info.getString("agent"))
         .put("caller", info.getString("caller")).put("creator", info.getString("creator"))
         .put("createdAt", info.getLong("createdAt")).put("updatedAt", info.getLong("updatedAt"))
+        .put("archivedAt", info.getLong("archivedAt"))
         .put("turns", list).put("messages", messages).put("events", events.size());
   }
 

@@ -1,0 +1,310 @@
+package dev.ratchet.runtime.journal;
+
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.journal.LuaScripts.Script;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@link JournalRetention} on Redis: the sweeper's index is the sorted set {@code <prefix>:retention}
+ * (sessions by the time their next check is due), so a sweep reads a bounded batch and never scans
+ * the key space; a removal is one fenced script of one session's slot (retention_remove.lua).
+ */
+final class RedisRetention implements JournalRetention {
+
+  /** Events read for one session's history; a session that kept more is read in part, oldest first. */
+  private static final int MAX_EVENTS = 1_000_000;
+
+  private final RedisConnections redis;
+  private final JournalKeys keys;
+  private final RedisQueries queries;
+
+  RedisRetention(RedisConnections redis, JournalKeys keys, RedisQueries queries) {
+    this.redis = redis;
+    this.keys = keys;
+    this.queries = queries;
+  }
+
+  @Override
+  public Future<List<SessionActivity>> activeSince(long since, int limit) {
+    return redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.recentSessions()).arg(since).arg("+inf")
+        .arg("WITHSCORES").arg("LIMIT").arg(0).arg(limit)).map(r -> {
+          List<SessionActivity> list = new ArrayList<>();
+          // RESP2 answers member, score, member, score; RESP3 answers [member, score] pairs
+          if (r.size() > 0 && r.get(0).size() == 2 && r.get(0).type() == io.vertx.redis.client.ResponseType.MULTI) {
+            r.forEach(p -> list.add(new SessionActivity(p.get(0).toString(), (long) Double.parseDouble(p.get(1).toString()))));
+          } else {
+            for (int i = 0; i + 1 < r.size(); i += 2) {
+              list.add(new SessionActivity(r.get(i).toString(), (long) Double.parseDouble(r.get(i + 1).toString())));
+            }
+          }
+          return list;
+        });
+  }
+
+  @Override
+  public Future<Void> schedule(String sessionId, long dueAt) {
+    Request req = dueAt < 0 ? Request.cmd(Command.ZREM).arg(keys.retention()).arg(sessionId)
+        : Request.cmd(Command.ZADD).arg(keys.retention()).arg(dueAt).arg(sessionId);
+    return redis.send(req).mapEmpty();
+  }
+
+  @Override
+  public Future<List<String>> due(long now, int limit) {
+    return redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.retention()).arg("-inf").arg(now)
+        .arg("LIMIT").arg(0).arg(limit)).map(r -> {
+          List<String> list = new ArrayList<>();
+          r.forEach(m -> list.add(m.toString()));
+          return list;
+        });
+  }
+
+  @Override
+  public Future<SessionHistory> history(String sessionId) {
+    return redis.send(Request.cmd(Command.HGETALL).arg(keys.meta(sessionId))).compose(metaReply -> {
+      JsonObject meta = hash(metaReply);
+      if (meta.isEmpty()) {
+        return Future.succeededFuture(null);
+      }
+      for (String n : List.of("epoch", "createdAt", "updatedAt", "archivedAt", "claimedAt")) {
+        if (meta.getValue(n) != null) {
+          meta.put(n, Long.parseLong(meta.getString(n)));
+        }
+      }
+      Future<List<JsonObject>> events = queries.events(sessionId, null, MAX_EVENTS);
+      Future<List<JsonObject>> conversation = queries.conversation(sessionId);
+      Future<Response> stones = redis.send(Request.cmd(Command.HGETALL).arg(keys.tombstones(sessionId)));
+      Future<Response> inflight = redis.send(Request.cmd(Command.SMEMBERS).arg(keys.inflight(sessionId)));
+      return Future.all(events, conversation, stones, inflight).compose(v -> {
+        Set<String> turnIds = new LinkedHashSet<>();
+        for (JsonObject e : events.result()) {
+          if ((EventType.TURN_SUBMITTED.wireName().equals(e.getString("type"))
+              || EventType.TURN_IMPORTED.wireName().equals(e.getString("type")))
+              && e.getString("turn") != null) {
+            turnIds.add(e.getString("turn"));
+          }
+        }
+        inflight.result().forEach(t -> turnIds.add(t.toString()));
+        List<Future<SessionHistory.TurnEntry>> turns = new ArrayList<>();
+        for (String turnId : turnIds) {
+          turns.add(turn(sessionId, turnId));
+        }
+        Map<String, JsonObject> tombstones = new LinkedHashMap<>();
+        JsonObject stoneHash = hash(stones.result());
+        stoneHash.forEach(e -> tombstones.put(e.getKey(), new JsonObject((String) e.getValue())));
+        return Future.all(turns).map(all -> {
+          List<SessionHistory.TurnEntry> list = new ArrayList<>();
+          for (Future<SessionHistory.TurnEntry> t : turns) {
+            if (t.result() != null) {
+              list.add(t.result());
+            }
+          }
+          return new SessionHistory(sessionId, meta, list, events.result(), conversation.result(), tombstones);
+        });
+      });
+    });
+  }
+
+  private Future<SessionHistory.TurnEntry> turn(String sessionId, String turnId) {
+    return redis.send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, turnId)).arg("status").arg("spec")
+        .arg("specHash").arg("submittedAt").arg("completedAt")).compose(r -> {
+          if (r.get(1) == null) {
+            return Future.succeededFuture(null);
+          }
+          String status = r.get(0).toString();
+          JsonObject spec = new JsonObject(r.get(1).toString());
+          Turn turn = Turn.fromJson(spec);
+          List<Request> reads = new ArrayList<>();
+          for (String call : keys.calls(sessionId, turn)) {
+            reads.add(Request.cmd(Command.HMGET).arg(call).arg("record").arg("approvalStatus"));
+          }
+          Future<TurnResult> results = "completed".equals(status) ? queries.turnResult(sessionId, turnId)
+              : Future.succeededFuture(null);
+          return Future.all(results, redis.pipeline(reads)).map(v -> {
+            boolean removable = "completed".equals(status);
+            List<Response> states = v.resultAt(1);
+            for (Response call : states) {
+              Response record = call.get(0);
+              Response approval = call.get(1);
+              removable &= record != null && !"pending".equals(str(approval))
+                  && CallResult.fromJson(new JsonObject(record.toString())).outcome() != Outcome.OUTCOME_UNKNOWN;
+            }
+            return new SessionHistory.TurnEntry(turnId, status, spec, str(r.get(2)), num(r.get(3)), num(r.get(4)),
+                results.result(), removable);
+          });
+        });
+  }
+
+  @Override
+  public Future<Removal> remove(String sessionId, long epoch, RemovalPlan plan) {
+    List<String> keyList = new ArrayList<>();
+    keyList.add(keys.meta(sessionId));
+    keyList.add(keys.events(sessionId));
+    keyList.add(keys.inflight(sessionId));
+    keyList.add(keys.tombstones(sessionId));
+    keyList.add(keys.expired(sessionId));
+    List<String> args = new ArrayList<>();
+    args.add(String.valueOf(epoch));
+    args.add(String.valueOf(plan.now()));
+    args.add(String.valueOf(plan.tombstonesUntil()));
+    args.add(plan.wholeSession() ? "1" : "");
+    args.add(String.valueOf(plan.seenUpdatedAt()));
+    for (RemovalPlan.TurnRemoval t : plan.turns()) {
+      keyList.add(keys.turn(sessionId, t.turnId()));
+      t.callIds().forEach(c -> keyList.add(keys.call(sessionId, c)));
+      args.add(t.turnId());
+      args.add(String.valueOf(t.callIds().size()));
+      args.add(t.tombstone().encode());
+      Set<String> entries = new LinkedHashSet<>();
+      // several events of one step share a stream entry; an event's id names its entry before the dot
+      t.eventIds().forEach(id -> entries.add(id.indexOf('.') < 0 ? id : id.substring(0, id.indexOf('.'))));
+      args.add(String.join(" ", entries));
+    }
+    return redis.run(Script.RETENTION_REMOVE, keyList, args).map(r -> {
+      List<String> removed = new ArrayList<>();
+      for (int i = 2; i < r.size(); i++) {
+        removed.add(r.get(i).toString());
+      }
+      return new Removal(removed, r.get(0).toInteger(), r.get(1).toInteger() == 1);
+    });
+  }
+
+  @Override
+  public Future<Boolean> erase(String sessionId, String who) {
+    return redis.send(Request.cmd(Command.EXISTS).arg(keys.meta(sessionId))).compose(exists -> {
+      if (exists.toInteger() == 0) {
+        return Future.succeededFuture(false);
+      }
+      return keysOf(sessionId, "0", new ArrayList<>()).compose(found -> {
+        List<Request> deletes = new ArrayList<>();
+        for (int from = 0; from < found.size(); from += 100) {
+          Request del = Request.cmd(Command.DEL);
+          found.subList(from, Math.min(found.size(), from + 100)).forEach(del::arg);
+          deletes.add(del);
+        }
+        deletes.add(Request.cmd(Command.ZREM).arg(keys.recentSessions()).arg(sessionId));
+        deletes.add(Request.cmd(Command.ZREM).arg(keys.retention()).arg(sessionId));
+        deletes.add(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId));
+        String callPrefix = keys.call(sessionId, "");
+        for (String key : found) {
+          if (key.startsWith(callPrefix)) {
+            deletes.add(Request.cmd(Command.ZREM).arg(keys.pendingApprovals())
+                .arg(RedisQueries.approvalMember(sessionId, key.substring(callPrefix.length()))));
+          }
+        }
+        deletes.add(Request.cmd(Command.XADD).arg(keys.audit()).arg("*").arg("action").arg("erase")
+            .arg("session").arg(sessionId).arg("who").arg(who).arg("at").arg(System.currentTimeMillis())
+            .arg("keys").arg(found.size()));
+        return redis.pipeline(deletes).map(true);
+      });
+    });
+  }
+
+  /** Every key of the session: they share its hash tag, so one MATCH finds them (erasure is rare and operator-run). */
+  private Future<List<String>> keysOf(String sessionId, String cursor, List<String> into) {
+    String pattern = keys.session(sessionId).replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + ":*";
+    return redis.send(Request.cmd(Command.SCAN).arg(cursor).arg("MATCH").arg(pattern).arg("COUNT").arg(1000))
+        .compose(r -> {
+          r.get(1).forEach(k -> into.add(k.toString()));
+          String next = r.get(0).toString();
+          return "0".equals(next) ? Future.succeededFuture(into) : keysOf(sessionId, next, into);
+        });
+  }
+
+  @Override
+  public Future<List<JsonObject>> audit(int count) {
+    return redis.send(Request.cmd(Command.XRANGE).arg(keys.audit()).arg("-").arg("+").arg("COUNT").arg(count))
+        .map(r -> {
+          List<JsonObject> list = new ArrayList<>();
+          for (Response entry : r) {
+            JsonObject json = new JsonObject().put("id", entry.get(0).toString());
+            Response fields = entry.get(1);
+            for (int i = 0; i + 1 < fields.size(); i += 2) {
+              String name = fields.get(i).toString();
+              String value = fields.get(i + 1).toString();
+              json.put(name, "at".equals(name) || "keys".equals(name) ? (Object) Long.parseLong(value) : value);
+            }
+            list.add(json);
+          }
+          return list;
+        });
+  }
+
+  @Override
+  public Future<Integer> importSession(SessionHistory history) {
+    String sessionId = history.sessionId();
+    String now = String.valueOf(System.currentTimeMillis());
+    List<String> keyList = new ArrayList<>();
+    keyList.add(keys.meta(sessionId));
+    keyList.add(keys.events(sessionId));
+    List<String> args = new ArrayList<>();
+    JsonObject meta = history.meta();
+    if (meta.getString("agent") == null) {
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "the exported session names no agent"));
+    }
+    args.add(meta.getString("agent"));
+    args.add(meta.getString("caller", ""));
+    args.add(String.valueOf(meta.getLong("createdAt", System.currentTimeMillis())));
+    args.add(now);
+    for (SessionHistory.TurnEntry t : history.turns()) {
+      if (!"completed".equals(t.status()) || t.results() == null) {
+        continue;
+      }
+      keyList.add(keys.turn(sessionId, t.turnId()));
+      args.add(t.turnId());
+      args.add(t.spec().encode());
+      args.add(t.specHash());
+      args.add(String.valueOf(t.submittedAt()));
+      args.add(String.valueOf(t.completedAt()));
+      args.add(t.results().toJson().encode());
+      args.add(String.valueOf(t.results().calls().size()));
+      for (CallResult c : t.results().calls()) {
+        keyList.add(keys.call(sessionId, c.callId().value()));
+        args.add(c.toJson().encode());
+      }
+    }
+    return redis.run(Script.IMPORT_SESSION, keyList, args).compose(r -> redis.send(Request.cmd(Command.ZADD)
+        .arg(keys.recentSessions()).arg(now).arg(sessionId)).map(r.toInteger()));
+  }
+
+  private static JsonObject hash(Response r) {
+    JsonObject json = new JsonObject();
+    if (r == null) {
+      return json;
+    }
+    if (r.type() == io.vertx.redis.client.ResponseType.MULTI && r.size() > 0 && r.getKeys().isEmpty()) {
+      for (int i = 0; i + 1 < r.size(); i += 2) {
+        json.put(r.get(i).toString(), r.get(i + 1).toString());
+      }
+    } else {
+      for (String k : r.getKeys()) {
+        json.put(k, r.get(k).toString());
+      }
+    }
+    return json;
+  }
+
+  private static String str(Response r) {
+    return r == null ? null : r.toString();
+  }
+
+  private static long num(Response r) {
+    return r == null ? 0 : Long.parseLong(r.toString());
+  }
+}

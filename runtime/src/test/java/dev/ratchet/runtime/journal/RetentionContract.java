@@ -1,0 +1,351 @@
+package dev.ratchet.runtime.journal;
+
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.CallStatus;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.IdempotencyKey;
+import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.retention.ArchiveRecords;
+import dev.ratchet.runtime.retention.ArchiveSink;
+import dev.ratchet.runtime.retention.RetentionOptions;
+import dev.ratchet.runtime.retention.RetentionPolicy;
+import dev.ratchet.runtime.retention.RetentionSweeper;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static dev.ratchet.runtime.testing.Await.failure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The retention TCK: what the sweeper may remove from a journal and what it must never remove (J9),
+ * tombstones and their window, the archive round trip, and erasure. Each journal's test extends it.
+ */
+public abstract class RetentionContract {
+
+  protected static final String AGENT = "retained-agent";
+  private static final long HOUR = 3_600_000;
+
+  protected Vertx vertx;
+  protected SessionJournal journal;
+  protected JournalRetention retention;
+  protected ArchiveSink archive;
+  protected String sessionId;
+  @TempDir
+  Path archiveDir;
+
+  protected abstract SessionJournal open(Vertx vertx);
+
+  @BeforeEach
+  void setUp() {
+    vertx = Vertx.vertx();
+    journal = open(vertx);
+    retention = (JournalRetention) journal;
+    archive = ArchiveSink.jsonLines(vertx, archiveDir, 1024 * 1024);
+    sessionId = "s-" + UUID.randomUUID();
+  }
+
+  @AfterEach
+  void tearDown() {
+    journal.close();
+    await(vertx.close());
+  }
+
+  private RetentionSweeper sweeper(RetentionPolicy policy) {
+    return sweeper(policy, archive);
+  }
+
+  private RetentionSweeper sweeper(RetentionPolicy policy, ArchiveSink sink) {
+    RetentionOptions options = RetentionOptions.DISABLED.withEnabled(true).withDefaultPolicy(policy)
+        .withTombstoneWindow(Duration.ofHours(1));
+    return new RetentionSweeper(vertx, retention, sink, options);
+  }
+
+  private static Turn turn(String turnId, String... tools) {
+    List<ToolCall> calls = new ArrayList<>();
+    for (int i = 0; i < tools.length; i++) {
+      calls.add(new ToolCall(tools[i], new JsonObject().put("n", i)));
+    }
+    return new Turn(turnId, calls);
+  }
+
+  private CallResult record(Turn turn, int index, Outcome outcome, Object value) {
+    return new CallResult(index, turn.callId(sessionId, index), turn.calls().get(index).name(), null,
+        EffectClass.NON_IDEMPOTENT_WRITE, outcome, value, outcome == Outcome.SUCCEEDED ? null : "timed out", 1, false,
+        false, null, 5, null);
+  }
+
+  /** Submits and completes a one-call turn with {@code outcome}; answers the epoch. */
+  private long completed(long epoch, String turnId, Outcome outcome) {
+    Turn t = turn(turnId, "send");
+    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    CallResult r = record(t, 0, outcome, outcome == Outcome.SUCCEEDED ? new JsonObject().put("sent", turnId) : null);
+    await(journal.callsCompleted(sessionId, epoch, turnId, List.of(r), new TurnResult(sessionId, turnId, List.of(r))));
+    return epoch;
+  }
+
+  private long now() {
+    return System.currentTimeMillis();
+  }
+
+  private List<String> turnIds() {
+    SessionHistory h = await(retention.history(sessionId));
+    List<String> ids = new ArrayList<>();
+    h.turns().forEach(t -> ids.add(t.turnId()));
+    return ids;
+  }
+
+  @Test
+  void turnsBeyondTheLastNAreArchivedThenRemovedAndTheirResubmissionAnswersFromTheTombstone() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    for (int i = 1; i <= 5; i++) {
+      completed(epoch, "t" + i, Outcome.SUCCEEDED);
+    }
+    await(sweeper(new RetentionPolicy(null, 2, null)).check(sessionId, now()));
+
+    assertThat(turnIds()).containsExactly("t4", "t5");
+    assertThat(await(journal.turnResult(sessionId, "t1"))).isNull();
+    assertThat(await(journal.events(sessionId, null, 1000))).noneMatch(e -> "t1".equals(e.getString("turn")));
+    List<JsonObject> archived = await(archive.read(sessionId));
+    assertThat(archived).extracting(r -> r.getString("turn")).containsExactly("t1", "t2", "t3");
+    assertThat(archived.get(0).getJsonObject("results").getJsonArray("results").getJsonObject(0)
+        .getJsonObject("result")).isEqualTo(new JsonObject().put("sent", "t1"));
+
+    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t1", "send")));
+    assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
+    assertThat(again.results().calls()).singleElement().satisfies(c -> {
+      assertThat(c.outcome()).isEqualTo(Outcome.SUCCEEDED);
+      assertThat(c.callId()).isEqualTo(turn("t1", "send").callId(sessionId, 0));
+    });
+    assertThat(turnIds()).doesNotContain("t1");
+  }
+
+  @Test
+  void aTurnsOlderThanKeepForAreRemovedAndNewerOnesKept() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "old", Outcome.SUCCEEDED);
+    completed(epoch, "new", Outcome.FAILED);
+    // an hour on, both are older than 30 minutes; the policy keeps none by count
+    await(sweeper(new RetentionPolicy(Duration.ofMinutes(30), null, null)).check(sessionId, now() + HOUR));
+    assertThat(turnIds()).isEmpty();
+
+    String other = sessionId;
+    sessionId = other + "-b";
+    long e2 = await(journal.claim(sessionId, "node-1"));
+    completed(e2, "fresh", Outcome.SUCCEEDED);
+    await(sweeper(new RetentionPolicy(Duration.ofMinutes(30), null, null)).check(sessionId, now()));
+    assertThat(turnIds()).containsExactly("fresh");
+  }
+
+  @Test
+  void aTurnWithACallWithoutAFinalOutcomeIsNeverRemoved() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("running", "send", "send");
+    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    await(journal.callStarted(sessionId, epoch, "running", t.callId(sessionId, 0), 1, new JsonObject()));
+    await(journal.callCompleted(sessionId, epoch, "running", record(t, 1, Outcome.SUCCEEDED, "x")));
+
+    await(sweeper(new RetentionPolicy(Duration.ZERO, 0, Duration.ofMinutes(1))).check(sessionId, now() + HOUR));
+
+    assertThat(turnIds()).containsExactly("running");
+    assertThat(await(journal.callState(sessionId, t.callId(sessionId, 0))).state()).isEqualTo(CallStatus.STARTED);
+    assertThat(await(journal.inflightTurns(sessionId))).hasSize(1);
+    assertThat(await(journal.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
+    assertThat(await(archive.read(sessionId))).isEmpty();
+  }
+
+  @Test
+  void anOutcomeUnknownIsNeverRemovedUntilAPersonReconcilesIt() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "unknown", Outcome.OUTCOME_UNKNOWN);
+    completed(epoch, "known", Outcome.SUCCEEDED);
+    RetentionSweeper sweeper = sweeper(new RetentionPolicy(Duration.ZERO, 0, Duration.ofMinutes(1)));
+
+    await(sweeper.check(sessionId, now() + HOUR));
+    assertThat(turnIds()).containsExactly("unknown");
+    assertThat(await(journal.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
+
+    await(journal.reconcile(sessionId, turn("unknown", "send").callId(sessionId, 0), Outcome.FAILED, "ops", "checked"));
+    await(sweeper.check(sessionId, now() + 2 * HOUR));
+    assertThat(turnIds()).isEmpty();
+  }
+
+  @Test
+  void aPendingApprovalIsNeverRemoved() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("asks", "send");
+    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    JsonObject args = t.calls().get(0).arguments();
+    await(journal.approvalRequested(epoch, new ApprovalRequest(AGENT, sessionId, "asks", t.callId(sessionId, 0), "send",
+        EffectClass.NON_IDEMPOTENT_WRITE, args, IdempotencyKey.argumentsHash(args), "approval required", now(), 0)));
+
+    await(sweeper(new RetentionPolicy(Duration.ZERO, 0, Duration.ofMinutes(1))).check(sessionId, now() + HOUR));
+
+    assertThat(turnIds()).containsExactly("asks");
+    assertThat(await(journal.pendingApprovals(100))).anyMatch(a -> a.sessionId().equals(sessionId));
+  }
+
+  @Test
+  void anIdleSessionIsArchivedWholeAndKeepsItsMetaOwnerEpochAndCaller() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "t1", Outcome.SUCCEEDED);
+    completed(epoch, "t2", Outcome.SUCCEEDED);
+
+    await(sweeper(new RetentionPolicy(null, null, Duration.ofMinutes(10))).check(sessionId, now() + HOUR));
+
+    JsonObject info = await(journal.sessionInfo(sessionId));
+    assertThat(info.getString("caller")).isEqualTo("alice");
+    assertThat(info.getString("agent")).isEqualTo(AGENT);
+    assertThat(info.getLong("epoch")).isEqualTo(epoch);
+    assertThat(info.getLong("archivedAt")).isNotNull();
+    assertThat(turnIds()).isEmpty();
+    assertThat(await(journal.events(sessionId, null, 100))).isEmpty();
+    assertThat(await(archive.read(sessionId))).extracting(r -> r.getString("kind")).containsExactly("turn", "turn", "session");
+    // the session lives on: its caller still owns it, and a new claim fences the old owner
+    assertThat(await(journal.claim(sessionId, "node-2"))).isEqualTo(epoch + 1);
+    assertThat(failure(journal.submitTurn(sessionId, epoch + 1, AGENT, "mallory", turn("t3", "send"))))
+        .isInstanceOf(RatchetException.class).hasMessageContaining("another caller");
+    assertThat(await(journal.submitTurn(sessionId, epoch + 1, AGENT, "alice", turn("t1", "send"))).status())
+        .isEqualTo(SubmitAnswer.Status.COMPLETED);
+  }
+
+  @Test
+  void aRemovedTurnResubmittedWithOtherCallsIsRefusedAsAConflict() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "t1", Outcome.SUCCEEDED);
+    await(sweeper(new RetentionPolicy(null, 0, null)).check(sessionId, now()));
+    assertThat(turnIds()).isEmpty();
+
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t1", "delete"))).status())
+        .isEqualTo(SubmitAnswer.Status.CONFLICT);
+  }
+
+  @Test
+  void pastTheTombstoneWindowAResubmissionIsRefusedAsExpiredAndNeverRunAgain() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "t1", Outcome.SUCCEEDED);
+    RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 0, null));
+    await(sweeper.check(sessionId, now()));
+    assertThat(await(retention.history(sessionId)).tombstones()).containsKey("t1");
+
+    // the window is an hour: two hours on, the tombstone goes
+    await(sweeper.check(sessionId, now() + 2 * HOUR));
+    assertThat(await(retention.history(sessionId)).tombstones()).isEmpty();
+
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t1", "send"))).status())
+        .isEqualTo(SubmitAnswer.Status.EXPIRED);
+    assertThat(turnIds()).isEmpty();
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t2", "send"))).status())
+        .isEqualTo(SubmitAnswer.Status.NEW);
+  }
+
+  @Test
+  void whenTheArchiveFailsNothingIsRemoved() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "t1", Outcome.SUCCEEDED);
+    ArchiveSink broken = new ArchiveSink() {
+      @Override
+      public Future<Void> append(String s, List<JsonObject> records) {
+        return Future.failedFuture(new RatchetException(ErrorCode.ARCHIVE_ERROR, "disk full"));
+      }
+
+      @Override
+      public Future<List<JsonObject>> read(String s) {
+        return Future.succeededFuture(List.of());
+      }
+
+      @Override
+      public Future<Integer> erase(String s) {
+        return Future.succeededFuture(0);
+      }
+    };
+    RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 0, Duration.ofMinutes(1)), broken);
+    assertThat(failure(sweeper.check(sessionId, now() + HOUR))).hasMessageContaining("disk full");
+    assertThat(turnIds()).containsExactly("t1");
+    assertThat(await(journal.turnResult(sessionId, "t1")).calls()).hasSize(1);
+  }
+
+  @Test
+  void anExportedSessionImportedAfterErasureAnswersItsTurnsFromTheJournalAndImportNeverOverwrites() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "t1", Outcome.SUCCEEDED);
+    completed(epoch, "t2", Outcome.FAILED);
+    RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 1, null));
+    await(sweeper.check(sessionId, now()));
+    List<JsonObject> exported = ArchiveRecords.export(await(archive.read(sessionId)),
+        await(retention.history(sessionId)), now());
+    assertThat(exported).filteredOn(r -> "turn".equals(r.getString("kind"))).extracting(r -> r.getString("turn"))
+        .containsExactly("t1", "t2");
+
+    SessionHistory history = ArchiveRecords.history(sessionId, exported);
+    assertThat(failure(retention.importSession(history))).isInstanceOf(RatchetException.class)
+        .hasMessageContaining("already holds");
+    assertThat(await(sweeper.erase(sessionId, "ops"))).isTrue();
+    assertThat(await(retention.importSession(history))).isEqualTo(2);
+
+    long e2 = await(journal.claim(sessionId, "node-1"));
+    SubmitAnswer again = await(journal.submitTurn(sessionId, e2, AGENT, "alice", turn("t1", "send")));
+    assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
+    assertThat(again.results().calls().get(0).result()).isEqualTo(new JsonObject().put("sent", "t1"));
+    assertThat(await(journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
+  }
+
+  @Test
+  void erasureRemovesTheJournalTombstonesAndArchiveAndAuditsWhoAndWhenWithoutContent() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "t1", Outcome.SUCCEEDED);
+    completed(epoch, "t2", Outcome.SUCCEEDED);
+    RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 1, null));
+    await(sweeper.check(sessionId, now()));
+    assertThat(await(archive.read(sessionId))).isNotEmpty();
+
+    assertThat(await(sweeper.erase(sessionId, "operator-1"))).isTrue();
+
+    assertThat(await(journal.sessionInfo(sessionId))).isEqualTo(new JsonObject());
+    assertThat(await(retention.history(sessionId))).isNull();
+    assertThat(await(archive.read(sessionId))).isEmpty();
+    assertThat(await(journal.recentSessions(0, 1000))).doesNotContain(sessionId);
+    // the turn id is free again: nothing of the session is left to answer from
+    long e2 = await(journal.claim(sessionId, "node-1"));
+    assertThat(await(journal.submitTurn(sessionId, e2, AGENT, "bob", turn("t1", "send"))).status())
+        .isEqualTo(SubmitAnswer.Status.NEW);
+    List<JsonObject> audit = await(retention.audit(1000));
+    assertThat(audit).filteredOn(a -> sessionId.equals(a.getString("session"))).singleElement().satisfies(a -> {
+      assertThat(a.getString("action")).isEqualTo("erase");
+      assertThat(a.getString("who")).isEqualTo("operator-1");
+      assertThat(a.getLong("at")).isPositive();
+      assertThat(a.encode()).doesNotContain("sent").doesNotContain("alice");
+    });
+    assertThat(await(retention.erase("s-never-" + UUID.randomUUID(), "operator-1"))).isFalse();
+  }
+
+  @Test
+  void theSweeperFindsActiveSessionsAndChecksOnlyADueBatch() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    for (int i = 1; i <= 3; i++) {
+      completed(epoch, "t" + i, Outcome.SUCCEEDED);
+    }
+    // submitTurn's index lists the session among recent ones, which the sweeper's pass picks up
+    RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 1, null));
+    assertThat(await(sweeper.sweep())).isGreaterThanOrEqualTo(1);
+    assertThat(turnIds()).containsExactly("t3");
+    assertThat(sweeper.stats().turnsRemoved).isGreaterThanOrEqualTo(2);
+  }
+}

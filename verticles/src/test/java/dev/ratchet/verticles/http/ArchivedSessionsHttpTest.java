@@ -1,0 +1,83 @@
+package dev.ratchet.verticles.http;
+
+import dev.ratchet.runtime.retention.RetentionPolicy;
+import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.impl.RatchetImpl;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A session retention archived, over real HTTP and Redis: the session list and the timeline mark
+ * it archived, the same turn submitted again answers from its tombstone without running, and after
+ * the tombstone window the turn is refused with {@code 410 TURN_EXPIRED}, never run again.
+ */
+class ArchivedSessionsHttpTest {
+
+  @RegisterExtension
+  static final TestRedis REDIS = new TestRedis();
+
+  static ShopRuntime shop;
+  static String base;
+
+  @BeforeAll
+  static void start() {
+    shop = new ShopRuntime(REDIS);
+    base = shop.baseUrl();
+    ((RatchetImpl) shop.ratchet).retention().policy("shop", new RetentionPolicy(null, null, Duration.ofMinutes(1)));
+  }
+
+  @AfterAll
+  static void stop() {
+    shop.close();
+  }
+
+  @Test
+  void anArchivedSessionIsMarkedItsTurnAnswersFromTheTombstoneAndPastTheWindowIsRefused() {
+    String s = "archived-" + UUID.randomUUID().toString().substring(0, 8);
+    Http agent = Http.bearer(base, ShopRuntime.AGENT_TOKEN);
+    JsonObject body = HttpApiTest.turn("t1", HttpApiTest.call("charge_card", new JsonObject().put("card", "4242")));
+    assertThat(agent.post("/api/sessions/" + s + "/turns", body).status()).isIn(200, 202);
+    assertThat(agent.get("/api/sessions/" + s + "/turns/t1?wait=20").status()).isEqualTo(200);
+    // charge_card's provider times out: outcome_unknown holds the turn (J9) until a person reconciles it
+    Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
+    await(((RatchetImpl) shop.ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
+    assertThat(ana.get("/api/sessions/" + s).json().getValue("archivedAt")).isNull();
+    String callId = ana.get("/api/sessions/" + s).json().getJsonArray("turns").getJsonObject(0)
+        .getJsonArray("calls").getJsonObject(0).getString("callId");
+    assertThat(ana.post("/api/sessions/" + s + "/calls/" + callId + "/reconcile", new JsonObject()
+        .put("outcome", "failed").put("note", "no charge at the provider")).status()).isEqualTo(200);
+    int writes = shop.writes.size();
+
+    await(((RatchetImpl) shop.ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
+
+    JsonObject listed = ana.get("/api/sessions?limit=200").json().getJsonArray("sessions").stream()
+        .map(o -> (JsonObject) o).filter(o -> s.equals(o.getString("sessionId"))).findFirst().orElseThrow();
+    assertThat(listed.getLong("archivedAt")).isGreaterThanOrEqualTo(listed.getLong("updatedAt"));
+    JsonObject timeline = ana.get("/api/sessions/" + s).json();
+    assertThat(timeline.getLong("archivedAt")).isNotNull();
+    assertThat(timeline.getJsonArray("turns")).isEmpty();
+
+    // a completed turn answers as it answered first (J7), after a reconciliation as before it; so does its tombstone
+    Http.Answer again = agent.post("/api/sessions/" + s + "/turns", body);
+    assertThat(again.status()).as(again.body()).isEqualTo(200);
+    assertThat(again.json().getJsonObject("results").getJsonArray("results").getJsonObject(0).getString("outcome"))
+        .isEqualTo("outcome_unknown");
+    assertThat(shop.writes).hasSize(writes);
+
+    // eight days on, past the seven-day tombstone window
+    await(((RatchetImpl) shop.ratchet).retention().check(s, System.currentTimeMillis() + Duration.ofDays(8).toMillis()));
+    Http.Answer expired = agent.post("/api/sessions/" + s + "/turns", body);
+    assertThat(expired.status()).as(expired.body()).isEqualTo(410);
+    assertThat(expired.json().getString("code")).isEqualTo("TURN_EXPIRED");
+    assertThat(shop.writes).hasSize(writes);
+  }
+}
