@@ -266,7 +266,7 @@ public final class AgentLoop {
 
   private void runModel(Promise<Void> round, long nextStep, int attempt) {
     long seen = entries.size();
-    ModelRequest request = new ModelRequest(messages(), ToolSpec.of(catalog));
+    ModelRequest request = new ModelRequest(messages(), ToolSpec.of(engine.catalog()));
     withTimeout(agent.model().chat(request), agent.modelTimeout().toMillis()).onComplete(ar -> {
       if (stopped) {
         round.tryFail(new RatchetException("STOPPED", "session stopped"));

@@ -13,6 +13,7 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.CatalogVersions;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolNotSentException;
@@ -61,7 +62,7 @@ public final class SessionEngine {
   private final Context context;
   private final SessionJournal journal;
   private final String sessionId;
-  private final ToolCatalog catalog;
+  private final CatalogVersions catalogs;
   private final EngineOptions options;
   private final Consumer<JsonObject> events;
 
@@ -85,17 +86,31 @@ public final class SessionEngine {
 
   public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, ToolCatalog catalog,
                        EngineOptions options, Consumer<JsonObject> events) {
+    this(vertx, journal, sessionId, CatalogVersions.fixed(catalog), options, events);
+  }
+
+  /**
+   * An engine whose new turns are validated against the agent's current catalogue, and whose
+   * resumed turns against the version they were journaled with when it is still known.
+   */
+  public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, CatalogVersions catalogs,
+                       EngineOptions options, Consumer<JsonObject> events) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.journal = journal;
     this.sessionId = sessionId;
-    this.catalog = catalog;
+    this.catalogs = catalogs;
     this.options = options;
     this.events = events == null ? e -> { } : events;
   }
 
   public String sessionId() {
     return sessionId;
+  }
+
+  /** The catalogue a turn submitted now is validated against. */
+  public ToolCatalog catalog() {
+    return catalogs.current();
   }
 
   /** The limits and timings this engine runs under. */
@@ -143,7 +158,7 @@ public final class SessionEngine {
       for (InflightTurn t : claimed.inflight()) {
         // debug: a restart resumes thousands of turns at once, and the runtime logs how many sessions it resumed
         LOG.debug("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
-        execute(t.turn(), t.calls());
+        execute(t, t.calls());
       }
       return null;
     }));
@@ -213,7 +228,8 @@ public final class SessionEngine {
       if (fenced || stopped) {
         return Future.failedFuture(notOwner());
       }
-      List<CallSlot> slots = slots(turn, Map.of());
+      ToolCatalog catalog = catalogs.current();
+      List<CallSlot> slots = slots(turn, catalog, Map.of());
       CallSlot first = firstWriteToStartAtOnce(slots);
       long now = System.currentTimeMillis();
       // the session stays in the recovery index until it is passivated, so only the recent-sessions
@@ -222,7 +238,7 @@ public final class SessionEngine {
       boolean index = indexedAt < 0 || now - indexedAt >= INDEX_REFRESH_MILLIS;
       CallStart start = first == null ? null : new CallStart(first.callId, 1, first.startData(1));
       submitting++;
-      return journal.submitTurn(sessionId, epoch, catalog.agent(), callerId, creator, turn, index, start).onComplete(ar -> {
+      return journal.submitTurn(sessionId, epoch, catalogs.agent(), callerId, creator, turn, catalog.version(), index, start).onComplete(ar -> {
         submitting--;
         if (ar.succeeded() && index) {
           indexedAt = now;
@@ -250,7 +266,7 @@ public final class SessionEngine {
               }
               for (InflightTurn t : list) {
                 if (t.turn().turnId().equals(turn.turnId())) {
-                  return execute(t.turn(), withoutStartsNeverSent(t));
+                  return execute(t, withoutStartsNeverSent(t));
                 }
               }
               return journal.turnResult(sessionId, turn.turnId());
@@ -258,7 +274,7 @@ public final class SessionEngine {
           }
           default:
             startsNeverSent.remove(turn.turnId());
-            emit("turn.submitted", turn.turnId(), null, turn.toJson());
+            emit("turn.submitted", turn.turnId(), null, turn.toJson().put(Turn.CATALOGUE, catalog.version()));
             if (answer.writeStarted()) {
               first.startJournaled = start.data();
             }
@@ -351,12 +367,31 @@ public final class SessionEngine {
 
   // ------------------------------------------------------------------ turn execution
 
-  private Future<TurnResult> execute(Turn turn, Map<String, CallState> priors) {
-    return execute(turn, slots(turn, priors), !priors.isEmpty());
+  private Future<TurnResult> execute(InflightTurn t, Map<String, CallState> priors) {
+    return execute(t.turn(), slots(t.turn(), catalogOf(t), priors), !priors.isEmpty());
+  }
+
+  /**
+   * The catalogue a resumed turn was validated against; after a restart that version may be
+   * unknown, and the turn's calls without an outcome are validated again against the current one.
+   */
+  private ToolCatalog catalogOf(InflightTurn t) {
+    ToolCatalog current = catalogs.current();
+    if (t.catalogue() == null || t.catalogue().equals(current.version())) {
+      return current;
+    }
+    ToolCatalog then = catalogs.version(t.catalogue());
+    if (then == null) {
+      LOG.warn("session {}: turn {} was validated against catalogue {} of agent {}, which this process does not"
+          + " know; its calls without an outcome are resolved in catalogue {}", sessionId, t.turn().turnId(),
+          t.catalogue(), catalogs.agent(), current.version());
+      return current;
+    }
+    return then;
   }
 
   /** Resolves and validates every call before anything runs (rule 2). */
-  private List<CallSlot> slots(Turn turn, Map<String, CallState> priors) {
+  private List<CallSlot> slots(Turn turn, ToolCatalog catalog, Map<String, CallState> priors) {
     List<CallSlot> slots = new ArrayList<>(turn.calls().size());
     for (int i = 0; i < turn.calls().size(); i++) {
       ToolCall call = turn.calls().get(i);
@@ -558,7 +593,7 @@ public final class SessionEngine {
     long requestedAt = known != null ? known.requestedAt() : now;
     long expiresAt = slot.prior.expiresAt() > 0 ? slot.prior.expiresAt()
         : options.approvalTimeoutMillis() > 0 ? requestedAt + options.approvalTimeoutMillis() : 0;
-    ApprovalRequest request = new ApprovalRequest(catalog.agent(), sessionId, run.turn.turnId(), slot.callId,
+    ApprovalRequest request = new ApprovalRequest(catalogs.agent(), sessionId, run.turn.turnId(), slot.callId,
         slot.call.name(), slot.effectClass(), slot.call.arguments(), IdempotencyKey.argumentsHash(slot.call.arguments()),
         reason, requestedAt, expiresAt);
     Promise<ApprovalRecord> waiter = Promise.promise();

@@ -2,9 +2,7 @@ package dev.ratchet.verticles.impl;
 
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.verticles.Addresses;
-import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.DeploymentOptions;
@@ -17,7 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
-import java.util.function.Function;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -38,16 +35,13 @@ final class SessionManager {
   private final EngineOptions options;
   private final String nodeId;
   private final long idleMillis;
-  private final Function<String, AgentDefinition> definitions;
   private final io.vertx.core.Context home;
   private final Map<String, Deployment> sessions = new ConcurrentHashMap<>();
   private final Map<String, Future<Void>> passivating = new ConcurrentHashMap<>();
   private final long sweepTimer;
   private final MessageConsumer<JsonObject> decisions;
 
-  SessionManager(Vertx vertx, SessionJournal journal, EngineOptions options, String nodeId, long idleMillis,
-                 Function<String, AgentDefinition> definitions) {
-    this.definitions = definitions;
+  SessionManager(Vertx vertx, SessionJournal journal, EngineOptions options, String nodeId, long idleMillis) {
     this.vertx = vertx;
     this.journal = journal;
     this.options = options;
@@ -98,7 +92,7 @@ final class SessionManager {
   }
 
   /** The session's verticle, deployed (and its in-flight turns resumed) if it is not running. */
-  Future<SessionVerticle> session(String sessionId, ToolCatalog catalog) {
+  Future<SessionVerticle> session(String sessionId, AgentVersions catalog) {
     Deployment d = sessions.computeIfAbsent(sessionId, id -> deploy(id, catalog));
     return d.verticle().compose(v -> {
       if (!v.agent().equals(catalog.agent())) {
@@ -115,11 +109,10 @@ final class SessionManager {
     return d != null && d.verticle().succeeded() ? d.verticle().result() : null;
   }
 
-  private Deployment deploy(String sessionId, ToolCatalog catalog) {
+  private Deployment deploy(String sessionId, AgentVersions catalog) {
     Promise<String> deploymentId = Promise.promise();
     Future<Void> before = passivating.getOrDefault(sessionId, Future.succeededFuture());
-    SessionVerticle verticle = new SessionVerticle(journal, sessionId, catalog,
-        definitions.apply(catalog.agent()), options, nodeId, idleMillis,
+    SessionVerticle verticle = new SessionVerticle(journal, sessionId, catalog, options, nodeId, idleMillis,
         this::passivate);
     Future<SessionVerticle> ready = before.otherwiseEmpty()
         .compose(v -> deployFromHome(verticle))
