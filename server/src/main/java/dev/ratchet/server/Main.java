@@ -4,13 +4,14 @@ import dev.ratchet.runtime.Redaction;
 import dev.ratchet.server.bench.BenchCommand;
 import dev.ratchet.server.cli.ChaosCommand;
 import dev.ratchet.server.cli.InspectCommand;
+import dev.ratchet.server.cli.ReloadCommand;
 import dev.ratchet.server.cli.RunCommand;
 import picocli.CommandLine;
 
-/** {@code java -jar ratchet.jar [run|inspect|bench|chaos]}; {@code run} is the default. */
+/** {@code java -jar ratchet.jar [run|inspect|reload|bench|chaos]}; {@code run} is the default. */
 @CommandLine.Command(name = "ratchet", mixinStandardHelpOptions = true, version = "ratchet 0.1.0",
     description = "A durable runtime for AI-agent tool calls.",
-    subcommands = {RunCommand.class, InspectCommand.class, BenchCommand.class, ChaosCommand.class})
+    subcommands = {RunCommand.class, InspectCommand.class, ReloadCommand.class, BenchCommand.class, ChaosCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {

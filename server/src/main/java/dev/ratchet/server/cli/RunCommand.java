@@ -10,12 +10,19 @@ import dev.ratchet.server.demo.DemoShop;
 import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.HttpServerVerticle;
 import dev.ratchet.server.impl.TransportChoice;
+import dev.ratchet.server.reload.AgentLoader;
+import dev.ratchet.server.reload.ControlFiles;
+import dev.ratchet.server.reload.DirectoryWatch;
+import dev.ratchet.server.reload.ReloadSignal;
+import dev.ratchet.server.reload.Reloader;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -90,9 +97,29 @@ public final class RunCommand implements Callable<Integer> {
       redis.close();
       return 1;
     }
+    ControlFiles control = ControlFiles.of(cfg);
+    AgentLoader loader = demoLoader(demo);
+    Reloader reloader = new Reloader(ratchet, loader, control.report());
+    DirectoryWatch watch;
+    try {
+      ReloadSignal.install(reloader);
+      watch = DirectoryWatch.start(vertx, reloader, loader.watched(),
+          cfg.getJsonObject("reload", new JsonObject()).getLong("debounceMillis", 500L));
+      control.writePid();
+    } catch (IOException e) {
+      System.err.println("Ratchet could not set up reloading in " + control.dataDir() + ": " + e.getMessage());
+      ratchet.close();
+      vertx.close();
+      redis.close();
+      return 1;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
+        control.removePid();
+        if (watch != null) {
+          watch.close();
+        }
         ratchet.close().await();
         vertx.close().await();
       } catch (Exception e) {
@@ -107,6 +134,8 @@ public final class RunCommand implements Callable<Integer> {
     System.out.println("  Dashboard: " + dashboard);
     System.out.println("  Network transport: " + transport.describe());
     credentials.lines.forEach(System.out::println);
+    System.out.println("  Reload agents without a restart: `ratchet reload --config " + config + "` (or SIGHUP to pid "
+        + ProcessHandle.current().pid() + ").");
     System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns and conversations in flight resume"
         + " on the next start.");
     if (demo != null) {
@@ -114,6 +143,11 @@ public final class RunCommand implements Callable<Integer> {
     }
     stopped.await();
     return 0;
+  }
+
+  /** What a reload loads: the demo agent's definition, the one agent {@code run} serves without agent files. */
+  private static AgentLoader demoLoader(DemoShop demo) {
+    return () -> Future.succeededFuture(demo == null ? List.of() : List.of(demo.agent()));
   }
 
   /** The host a browser on this machine uses: the configured one, unless it is a loopback or every interface. */
