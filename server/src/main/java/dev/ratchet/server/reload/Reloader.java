@@ -51,7 +51,7 @@ public final class Reloader {
    */
   public synchronized Future<JsonObject> reload(String trigger) {
     long n = sequence.incrementAndGet();
-    last = last.eventually(() -> once(n, trigger));
+    last = last.transform(ar -> once(n, trigger));
     return last;
   }
 
