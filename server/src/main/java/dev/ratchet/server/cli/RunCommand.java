@@ -7,6 +7,7 @@ import dev.ratchet.verticles.RatchetConfig;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.server.demo.DemoModel;
 import dev.ratchet.server.demo.DemoShop;
+import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.HttpServerVerticle;
 import dev.ratchet.server.impl.TransportChoice;
@@ -77,7 +78,9 @@ public final class RunCommand implements Callable<Integer> {
       if (!noDemo) {
         JsonObject agent = cfg.getJsonObject("agent", new JsonObject());
         model = DemoModel.choose(vertx, agent, env);
-        demo = DemoShop.start(vertx, model, Connections.load(env), agent.getInteger("maxTurns", 8)).await();
+        ShopService shop = new ShopService(ControlFiles.of(cfg).dataDir().resolve("demo-shop.json"));
+        demo = DemoShop.start(vertx, model, Connections.load(env), agent.getInteger("maxTurns", 8), shop,
+            shopPort(agent, env)).await();
         ratchet.register(demo.agent()).await();
       }
     } catch (Exception e) {
@@ -143,6 +146,19 @@ public final class RunCommand implements Callable<Integer> {
     }
     stopped.await();
     return 0;
+  }
+
+  /** The demo shop's port: {@code RATCHET_SHOP_PORT}, else {@code agent.shopPort}, else a fixed default. */
+  private static int shopPort(JsonObject agent, Map<String, String> env) {
+    String fromEnv = env.get("RATCHET_SHOP_PORT");
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      try {
+        return Integer.parseInt(fromEnv.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("RATCHET_SHOP_PORT must be a port number, got '" + fromEnv + "'");
+      }
+    }
+    return agent.getInteger("shopPort", ShopService.DEFAULT_PORT);
   }
 
   /** What a reload loads: the demo agent's definition, the one agent {@code run} serves without agent files. */

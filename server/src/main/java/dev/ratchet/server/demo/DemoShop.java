@@ -22,7 +22,7 @@ import java.util.Optional;
 import static dev.ratchet.connectors.ConnectorTool.connectorTool;
 
 /**
- * The order-support demo agent: a small shop service started in-process on a free port, used
+ * The order-support demo agent: a small shop service started in-process, used
  * through the OpenAPI connector as {@code look_up_order} (read), {@code cancel_order}
  * (non-idempotent write, always asks for approval) and {@code refund_order} (idempotent write with
  * an Idempotency-Key, asks for approval above 100); a Slack thread reply when a Slack connection
@@ -51,8 +51,13 @@ public final class DemoShop {
 
   /** Starts the shop service and builds the agent with the given model. Reads files: call it at start-up. */
   public static Future<DemoShop> start(Vertx vertx, ChatModel model, Connections connections, int maxTurns) {
-    ShopService shop = new ShopService();
-    return shop.start(vertx).map(s -> {
+    return start(vertx, model, connections, maxTurns, new ShopService(), 0);
+  }
+
+  /** As {@link #start(Vertx, ChatModel, Connections, int)} with this shop, listening on {@code port} (0: a free one). */
+  public static Future<DemoShop> start(Vertx vertx, ChatModel model, Connections connections, int maxTurns,
+                                       ShopService shop, int port) {
+    return shop.start(vertx, port).map(s -> {
       Connection connection = Connection.of("demo-shop", "openapi",
           new JsonObject().put("baseUrl", shop.baseUrl()).put("connectorId", "shop").put("auth", "none"), Map.of());
       OpenApiConnector api = OpenApiConnector.parse(vertx, "shop", document(), "shop-openapi.json", connection);
