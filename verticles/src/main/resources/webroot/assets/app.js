@@ -83,7 +83,7 @@ function clearView() {
 }
 
 function setActive(name) {
-  for (const n of ['inbox', 'sessions', 'tools']) {
+  for (const n of ['inbox', 'sessions', 'tools', 'connections']) {
     document.getElementById('nav-' + n).classList.toggle('active', n === name);
   }
 }
@@ -388,7 +388,8 @@ function route() {
   const parts = hash.slice(2).split('/');
   const show = parts[0] === 'sessions' ? showSessions(parseInt(parts[1] || '0', 10) || 0)
     : parts[0] === 'session' ? showSession(decodeURIComponent(parts.slice(1).join('/')))
-    : parts[0] === 'tools' ? showTools() : showInbox();
+    : parts[0] === 'tools' ? showTools()
+    : parts[0] === 'connections' ? (setActive('connections'), showConnections()) : showInbox();
   Promise.resolve(show).catch(e => document.getElementById('view')
     .replaceChildren(el('p', { className: 'error', text: e.message })));
 }

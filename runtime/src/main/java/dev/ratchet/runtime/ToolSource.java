@@ -19,7 +19,7 @@ public interface ToolSource {
    * {@code notifications/tools/list_changed}); the runtime then lists them again and makes the
    * result the agent's catalogue for new turns. Sources whose tools never change ignore it.
    */
-  default void onToolsChanged(Runnable listener) {
+  default void toolsChangedHandler(Runnable listener) {
   }
 
   /** Whether the source reaches what is behind it; shown in the tool catalogue. */

@@ -39,7 +39,7 @@ final class ToolsChanged {
         n -> Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>())));
     for (ToolSource source : definition.toolSources()) {
       if (sources.add(source)) {
-        source.onToolsChanged(() -> changed(definition.name(), source));
+        source.toolsChangedHandler(() -> changed(definition.name(), source));
       }
     }
   }

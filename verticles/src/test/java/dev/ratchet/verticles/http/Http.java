@@ -59,6 +59,10 @@ final class Http {
     return send(request(path).GET());
   }
 
+  Answer delete(String path) {
+    return send(request(path).DELETE());
+  }
+
   Answer post(String path, JsonObject body) {
     return postRaw(path, body.encode());
   }
