@@ -41,16 +41,16 @@ public final class ConnectionRoutes {
   public void mount(Router router) {
     router.get("/api/providers").handler(AuthHandler.require(Role.Permission.READ_CATALOG)).handler(this::providers);
     router.get("/api/providers/:provider/toolkits").handler(AuthHandler.require(Role.Permission.READ_CATALOG))
-        .handler(ctx -> withProvider(ctx, p -> p.listToolkits(ctx.queryParams().get("cursor")).map(page ->
-            page(page, t -> new JsonObject().put("slug", t.slug()).put("name", t.name())
-                .put("description", t.description()))))));
+        .handler(ctx -> withProvider(ctx, p -> p.listToolkits(ctx.queryParams().get("cursor")).map(found ->
+            page(found, t -> new JsonObject().put("slug", t.slug()).put("name", t.name())
+                .put("description", t.description())))));
     router.get("/api/providers/:provider/tools").handler(AuthHandler.require(Role.Permission.READ_CATALOG))
         .handler(ctx -> withProvider(ctx, p -> p.listTools(new ListToolsOptions(ctx.queryParams().get("toolkit"),
-            ctx.queryParams().get("search"), ctx.queryParams().get("cursor"), null)).map(page ->
-            page(page, t -> new JsonObject().put("slug", t.slug()).put("name", t.name())
+            ctx.queryParams().get("search"), ctx.queryParams().get("cursor"), null)).map(found ->
+            page(found, t -> new JsonObject().put("slug", t.slug()).put("name", t.name())
                 .put("description", t.description()).put("toolkit", t.toolkit())
                 .put("effectClass", t.effectClass() == null ? null : t.effectClass().wireName())
-                .put("approvalRecommended", t.approvalRecommended()))))));
+                .put("approvalRecommended", t.approvalRecommended())))));
     router.get("/api/providers/:provider/tools/:slug/schema").handler(AuthHandler.require(Role.Permission.READ_CATALOG))
         .handler(ctx -> withProvider(ctx, p -> p.getToolSchema(ctx.pathParam("slug"))
             .map(schema -> new JsonObject().put("slug", ctx.pathParam("slug")).put("inputSchema", schema))));
