@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.connectors.provider.AuthorizeOptions;
+import dev.ratchet.connectors.provider.ConnectionScope;
 import dev.ratchet.connectors.provider.ListConnectionsOptions;
 import dev.ratchet.connectors.provider.ListToolsOptions;
 import dev.ratchet.connectors.provider.ProviderCapabilities;
@@ -94,9 +95,10 @@ public final class ConnectionRoutes {
       if (!p.tenants().all()) {
         throw new RatchetException("FORBIDDEN", "only an operator (tenants \"*\") may act for another caller");
       }
-      return ResolveOptions.caller(p.name(), named);
+      return ResolveOptions.caller(p.name(), named).withScope(ConnectionScope.CALLER_SUPPLIED);
     }
-    return ResolveOptions.caller(p.name(), p.callerId());
+    // the caller's own connections, whatever the provider's default scope for agents' tools
+    return ResolveOptions.caller(p.name(), p.callerId()).withScope(ConnectionScope.CALLER_SUPPLIED);
   }
 
   private void providers(RoutingContext ctx) {
