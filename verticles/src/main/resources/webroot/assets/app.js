@@ -3,7 +3,8 @@
 // put on the page with textContent only; this file never assigns innerHTML.
 'use strict';
 
-const state = { me: null, csrf: null, view: null, timers: [], source: null };
+// vocab: error codes, event types, call statuses and outcomes, generated from the server's enums
+const state = { me: null, csrf: null, vocab: null, view: null, timers: [], source: null };
 
 // ------------------------------------------------------------------ helpers
 
@@ -34,7 +35,8 @@ async function api(method, path, body) {
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
-    const err = new Error((data && data.message) || ('HTTP ' + r.status));
+    const known = data && state.vocab && state.vocab.errorCodes[data.code];
+    const err = new Error((data && data.message) || (known && known.meaning) || ('HTTP ' + r.status));
     err.status = r.status; err.code = data && data.code;
     throw err;
   }
@@ -58,18 +60,13 @@ function json(value) {
   return el('pre', { className: 'json', text: JSON.stringify(value, null, 2) });
 }
 
-const STATUS_LABEL = {
-  succeeded: 'succeeded', failed: 'failed', outcome_unknown: 'outcome unknown',
-  waiting_for_approval: 'waiting for approval', running: 'running', pending: 'not started yet'
-};
-
 function statusBadge(call) {
   if (call.skipped) {
     return el('span', { className: 'badge b-skipped', 'data-status': 'skipped',
       title: 'did not run, safe to call again', text: 'skipped: did not run, safe to call again' });
   }
   return el('span', { className: 'badge b-' + call.status, 'data-status': call.status,
-    text: STATUS_LABEL[call.status] || call.status });
+    text: (state.vocab.callStatuses[call.status] || {}).label || call.status });
 }
 
 function canDecide() {
@@ -348,9 +345,7 @@ async function showSession(sessionId) {
     if (pending) return;
     pending = setTimeout(() => { pending = null; if (!document.querySelector('.reconcile-box input:focus')) render(); }, 300);
   };
-  for (const type of ['turn.submitted', 'call.started', 'call.attempt_failed', 'approval.requested', 'approval.decided',
-    'call.completed', 'call.reconciled', 'turn.completed', 'message.user', 'model.response', 'model.attempt_failed',
-    'message.assistant', 'model.failed']) {
+  for (const type of Object.keys(state.vocab.eventTypes)) {
     state.source.addEventListener(type, nudge);
   }
 }
@@ -364,11 +359,15 @@ async function showTools() {
   for (const a of agents) {
     const catalog = await api('GET', '/api/agents/' + encodeURIComponent(a.name) + '/tools');
     const tools = catalog.tools;
+    const origins = {};
+    (a.sources || []).forEach(s => { origins[s.source] = s.origin; });
     const sources = el('ul', { className: 'sources' }, (catalog.sources || []).map(h => el('li', {},
       el('span', { text: h.source + ' ' }),
       el('span', { className: 'badge b-health-' + h.status, text: h.status }),
-      el('span', { className: 'detail', text: h.detail ? ' ' + h.detail : '' }))));
-    sections.push(el('section', { className: 'card' }, el('h3', { text: a.name }), sources,
+      el('span', { className: 'detail', text: (h.detail ? ' ' + h.detail : '')
+        + (origins[h.source] ? ' (' + origins[h.source] + ')' : '') }))));
+    const declared = el('p', { className: 'detail', text: a.origin ? 'Declared in ' + a.origin : '' });
+    sections.push(el('section', { className: 'card' }, el('h3', { text: a.name }), declared, sources,
       el('table', {}, el('thead', {}, el('tr', {}, ['Tool', 'Source', 'Effect class', 'Step', 'Approval', 'Description']
         .map(h => el('th', {}, h)))),
         el('tbody', {}, tools.map(t => el('tr', {}, el('td', { text: t.name }),
@@ -395,8 +394,9 @@ function route() {
 }
 
 document.addEventListener('DOMContentLoaded', async () => {
-  const me = await api('GET', '/api/me');
+  const [me, vocab] = await Promise.all([api('GET', '/api/me'), api('GET', '/assets/vocabulary.json')]);
   state.me = me;
+  state.vocab = vocab;
   state.csrf = me.csrfToken;
   document.getElementById('me').textContent = me.name + ' (' + me.role + ')';
   document.getElementById('logout').addEventListener('click', async () => {

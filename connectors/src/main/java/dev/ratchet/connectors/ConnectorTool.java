@@ -40,6 +40,11 @@ public final class ConnectorTool {
     return new ConnectorTool(operation, ApprovalRule.when(predicate).withSource("predicate"));
   }
 
+  /** Approval by the given rule, whatever the manifest recommends (for example {@link ApprovalRule#whenMatches}). */
+  public ConnectorTool approval(ApprovalRule rule) {
+    return new ConnectorTool(operation, Objects.requireNonNull(rule, "rule"));
+  }
+
   public ConnectorOperation operation() {
     return operation;
   }

@@ -1,27 +1,20 @@
 package dev.ratchet.connectors;
 
+import dev.ratchet.runtime.impl.WireNames;
+
 /** Whether an operation only reads ({@code query}) or changes something at the provider ({@code mutation}). */
 public enum OperationKind {
-  QUERY("query"),
-  MUTATION("mutation");
+  QUERY,
+  MUTATION;
 
-  private final String wireName;
-
-  OperationKind(String wireName) {
-    this.wireName = wireName;
-  }
+  private final String wireName = WireNames.of(this, '_');
 
   public String wireName() {
     return wireName;
   }
 
   public static OperationKind fromWireName(String name) {
-    for (OperationKind k : values()) {
-      if (k.wireName.equals(name)) {
-        return k;
-      }
-    }
-    throw new IllegalArgumentException("unknown operation kind '" + name + "' (expected query or mutation)");
+    return WireNames.parse(values(), name, OperationKind::wireName, () -> "unknown operation kind '" + name + "' (expected query or mutation)");
   }
 
   @Override

@@ -25,6 +25,8 @@ public final class AgentDefinition {
   private final Duration modelTimeout;
   private final String systemPrompt;
   private final boolean askForOpenWorldTools;
+  private final String origin;
+  private final Map<String, String> sourceOrigins;
 
   /** Tool turns per user message when none is configured. */
   public static final int DEFAULT_MAX_TURNS = 10;
@@ -39,6 +41,8 @@ public final class AgentDefinition {
     this.modelTimeout = b.modelTimeout;
     this.systemPrompt = b.systemPrompt;
     this.askForOpenWorldTools = b.askForOpenWorldTools;
+    this.origin = b.origin;
+    this.sourceOrigins = Map.copyOf(b.sourceOrigins);
   }
 
   public static Builder builder(String name) {
@@ -82,6 +86,16 @@ public final class AgentDefinition {
     return modelTimeout;
   }
 
+  /** Where the agent was declared, shown in the catalogue: {@code java}, or a file and line. */
+  public String origin() {
+    return origin;
+  }
+
+  /** Where each tool source was declared, by source name; a source not named here comes from the agent's origin. */
+  public Map<String, String> sourceOrigins() {
+    return sourceOrigins;
+  }
+
   /** Instructions given to the model before the conversation, or null. */
   public String systemPrompt() {
     return systemPrompt;
@@ -98,6 +112,8 @@ public final class AgentDefinition {
     private Duration modelTimeout = Duration.ofSeconds(120);
     private String systemPrompt;
     private boolean askForOpenWorldTools;
+    private String origin = "java";
+    private final Map<String, String> sourceOrigins = new LinkedHashMap<>();
 
     private Builder(String name) {
       Objects.requireNonNull(name, "name");
@@ -109,6 +125,19 @@ public final class AgentDefinition {
 
     public Builder toolSource(ToolSource source) {
       toolSources.add(Objects.requireNonNull(source));
+      return this;
+    }
+
+    /** A tool source declared at {@code origin} (for example {@code conf/agents/shop.yaml:5}). */
+    public Builder toolSource(ToolSource source, String origin) {
+      toolSource(source);
+      sourceOrigins.put(source.name(), Objects.requireNonNull(origin, "origin"));
+      return this;
+    }
+
+    /** Where the agent was declared; {@code java} unless said otherwise. */
+    public Builder origin(String origin) {
+      this.origin = Objects.requireNonNull(origin, "origin");
       return this;
     }
 

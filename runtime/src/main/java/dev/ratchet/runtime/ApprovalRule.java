@@ -1,5 +1,6 @@
 package dev.ratchet.runtime;
 
+import dev.ratchet.runtime.impl.SchemaCondition;
 import io.vertx.core.json.JsonObject;
 
 import java.util.Objects;
@@ -12,16 +13,18 @@ import java.util.function.Predicate;
  */
 public final class ApprovalRule {
 
-  private static final ApprovalRule NEVER = new ApprovalRule(false, null, "default");
+  private static final ApprovalRule NEVER = new ApprovalRule(false, null, "default", null);
 
   private final boolean always;
   private final Predicate<JsonObject> predicate;
   private final String source;
+  private final String condition;
 
-  private ApprovalRule(boolean always, Predicate<JsonObject> predicate, String source) {
+  private ApprovalRule(boolean always, Predicate<JsonObject> predicate, String source, String condition) {
     this.always = always;
     this.predicate = predicate;
     this.source = source;
+    this.condition = condition;
   }
 
   public static ApprovalRule never() {
@@ -29,15 +32,30 @@ public final class ApprovalRule {
   }
 
   public static ApprovalRule always() {
-    return new ApprovalRule(true, null, "tool");
+    return new ApprovalRule(true, null, "tool", null);
   }
 
   public static ApprovalRule when(Predicate<JsonObject> predicate) {
-    return new ApprovalRule(false, Objects.requireNonNull(predicate), "predicate");
+    return new ApprovalRule(false, Objects.requireNonNull(predicate), "predicate", null);
+  }
+
+  /**
+   * Asks when the arguments match a JSON Schema (draft 2020-12). Nothing is executed: the schema is
+   * data, and its readable form ({@code body.amount > 100}) is what approvers are shown as the reason.
+   * Fails when the schema cannot be compiled.
+   */
+  public static ApprovalRule whenMatches(JsonObject schema) {
+    SchemaCondition condition = SchemaCondition.compile(schema);
+    return new ApprovalRule(false, condition::matches, "schema", condition.describe());
   }
 
   public ApprovalRule withSource(String source) {
-    return new ApprovalRule(always, predicate, source);
+    return new ApprovalRule(always, predicate, source, condition);
+  }
+
+  /** The readable condition of a schema rule ({@code body.amount > 100}), or null for any other rule. */
+  public String condition() {
+    return condition;
   }
 
   public String source() {
@@ -57,7 +75,11 @@ public final class ApprovalRule {
       return null;
     }
     try {
-      return predicate.test(arguments.copy()) ? "approval required by " + source + " for these arguments" : null;
+      if (!predicate.test(arguments.copy())) {
+        return null;
+      }
+      return condition == null ? "approval required by " + source + " for these arguments"
+          : "approval required by " + source + ": " + condition;
     } catch (Throwable e) {
       // anything a predicate throws, an Error included, must not stop the turn: it means "ask"
       return "approval predicate failed (" + e.getClass().getSimpleName() + "), so approval is required";
@@ -68,6 +90,9 @@ public final class ApprovalRule {
     if (always) {
       return "always (" + source + ")";
     }
-    return predicate == null ? "never" : "when predicate holds (" + source + ")";
+    if (predicate == null) {
+      return "never";
+    }
+    return condition == null ? "when predicate holds (" + source + ")" : "when " + condition + " (" + source + ")";
   }
 }

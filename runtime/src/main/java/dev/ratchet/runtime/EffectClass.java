@@ -1,19 +1,20 @@
 package dev.ratchet.runtime;
 
+import dev.ratchet.runtime.impl.WireNames;
+
 /**
  * How a tool's effect behaves when repeated; decides the journaled step, the number of attempts
  * and whether the call goes through the session's write queue.
  */
 public enum EffectClass {
-  READ("read", StepKind.CALL_TOOL),
-  IDEMPOTENT_WRITE("idempotent_write", StepKind.CALL_TOOL),
-  NON_IDEMPOTENT_WRITE("non_idempotent_write", StepKind.CALL_SINGLE_ATTEMPT_TOOL);
+  READ(StepKind.CALL_TOOL),
+  IDEMPOTENT_WRITE(StepKind.CALL_TOOL),
+  NON_IDEMPOTENT_WRITE(StepKind.CALL_SINGLE_ATTEMPT_TOOL);
 
-  private final String wireName;
+  private final String wireName = WireNames.of(this, '_');
   private final StepKind step;
 
-  EffectClass(String wireName, StepKind step) {
-    this.wireName = wireName;
+  EffectClass(StepKind step) {
     this.step = step;
   }
 
@@ -30,12 +31,7 @@ public enum EffectClass {
   }
 
   public static EffectClass fromWireName(String name) {
-    for (EffectClass c : values()) {
-      if (c.wireName.equals(name)) {
-        return c;
-      }
-    }
-    throw new IllegalArgumentException("unknown effect class '" + name
+    return WireNames.parse(values(), name, EffectClass::wireName, () -> "unknown effect class '" + name
         + "' (expected read, idempotent_write or non_idempotent_write)");
   }
 

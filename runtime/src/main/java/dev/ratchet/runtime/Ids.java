@@ -34,17 +34,17 @@ public final class Ids {
    */
   public static RatchetException problem(String field, String id) {
     if (id == null || id.isEmpty()) {
-      return new RatchetException("INVALID_ID", "'" + field + "' is required: 1-" + MAX_LENGTH + " characters of "
+      return new RatchetException(ErrorCode.INVALID_ID, "'" + field + "' is required: 1-" + MAX_LENGTH + " characters of "
           + ALPHABET);
     }
     if (id.length() > MAX_LENGTH) {
-      return new RatchetException("INVALID_ID", "'" + field + "' is " + id.length() + " characters long; at most "
+      return new RatchetException(ErrorCode.INVALID_ID, "'" + field + "' is " + id.length() + " characters long; at most "
           + MAX_LENGTH + " characters of " + ALPHABET + " are allowed");
     }
     for (int i = 0; i < id.length(); i++) {
       char c = id.charAt(i);
       if (!allowed(c)) {
-        return new RatchetException("INVALID_ID", "'" + field + "' has the character " + String.format("U+%04X", (int) c)
+        return new RatchetException(ErrorCode.INVALID_ID, "'" + field + "' has the character " + String.format("U+%04X", (int) c)
             + " at position " + (i + 1) + "; ids are 1-" + MAX_LENGTH + " characters of " + ALPHABET);
       }
     }

@@ -1,29 +1,22 @@
 package dev.ratchet.runtime;
 
+import dev.ratchet.runtime.impl.WireNames;
+
 /** The terminal outcome of a call. */
 public enum Outcome {
-  SUCCEEDED("succeeded"),
-  FAILED("failed"),
+  SUCCEEDED,
+  FAILED,
   /** A write may or may not have taken effect at the provider. */
-  OUTCOME_UNKNOWN("outcome_unknown");
+  OUTCOME_UNKNOWN;
 
-  private final String wireName;
-
-  Outcome(String wireName) {
-    this.wireName = wireName;
-  }
+  private final String wireName = WireNames.of(this, '_');
 
   public String wireName() {
     return wireName;
   }
 
   public static Outcome fromWireName(String name) {
-    for (Outcome o : values()) {
-      if (o.wireName.equals(name)) {
-        return o;
-      }
-    }
-    throw new IllegalArgumentException("unknown outcome '" + name + "'");
+    return WireNames.parse(values(), name, Outcome::wireName, () -> "unknown outcome '" + name + "'");
   }
 
   @Override

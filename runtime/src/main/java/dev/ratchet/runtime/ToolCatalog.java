@@ -45,12 +45,16 @@ public final class ToolCatalog {
   private final String agent;
   private final Map<String, Entry> entries;
   private final List<ToolSource> sources;
+  private final String origin;
+  private final Map<String, String> sourceOrigins;
   private final String version;
 
-  private ToolCatalog(String agent, Map<String, Entry> entries, List<ToolSource> sources) {
-    this.agent = agent;
+  private ToolCatalog(AgentDefinition agent, Map<String, Entry> entries) {
+    this.agent = agent.name();
     this.entries = entries;
-    this.sources = sources;
+    this.sources = agent.toolSources();
+    this.origin = agent.origin();
+    this.sourceOrigins = agent.sourceOrigins();
     JsonArray described = new JsonArray();
     entries.values().forEach(e -> described.add(e.toJson()));
     this.version = CanonicalJson.sha256Hex(CanonicalJson.encode(described)).substring(0, VERSION_DIGITS);
@@ -63,7 +67,7 @@ public final class ToolCatalog {
   public static Future<ToolCatalog> resolve(Vertx vertx, AgentDefinition agent) {
     List<Future<List<Tool>>> lists = new ArrayList<>();
     for (ToolSource source : agent.toolSources()) {
-      lists.add(source.tools(vertx).recover(err -> Future.failedFuture(new RatchetException("TOOL_SOURCE",
+      lists.add(source.tools(vertx).recover(err -> Future.failedFuture(new RatchetException(ErrorCode.TOOL_SOURCE,
           "agent '" + agent.name() + "': tool source '" + source.name() + "' failed: " + err.getMessage(), err))));
     }
     return Future.all(lists).map(cf -> {
@@ -73,7 +77,7 @@ public final class ToolCatalog {
         List<Tool> tools = cf.resultAt(i);
         for (Tool tool : tools) {
           if (!tool.name().matches("[A-Za-z0-9_.-]{1,128}")) {
-            throw new RatchetException("INVALID_TOOL", "agent '" + agent.name() + "': tool name '" + tool.name()
+            throw new RatchetException(ErrorCode.INVALID_TOOL, "agent '" + agent.name() + "': tool name '" + tool.name()
                 + "' from source '" + source.name() + "' must be 1-128 of [A-Za-z0-9_.-]");
           }
           ToolPolicy policy = agent.policies().get(tool.name());
@@ -83,18 +87,18 @@ public final class ToolCatalog {
           Entry previous = entries.put(tool.name(),
               new Entry(tool, source.name(), approval, new ArgumentsValidator(tool.inputSchema())));
           if (previous != null) {
-            throw new RatchetException("DUPLICATE_TOOL", "agent '" + agent.name() + "': tool '" + tool.name()
+            throw new RatchetException(ErrorCode.DUPLICATE_TOOL, "agent '" + agent.name() + "': tool '" + tool.name()
                 + "' is offered by both '" + previous.sourceName() + "' and '" + source.name() + "'");
           }
         }
       }
       for (String named : agent.policies().keySet()) {
         if (!entries.containsKey(named)) {
-          throw new RatchetException("UNKNOWN_TOOL", "agent '" + agent.name() + "': a policy names tool '" + named
+          throw new RatchetException(ErrorCode.UNKNOWN_TOOL, "agent '" + agent.name() + "': a policy names tool '" + named
               + "', which none of its tool sources offers");
         }
       }
-      return new ToolCatalog(agent.name(), entries, agent.toolSources());
+      return new ToolCatalog(agent, entries);
     });
   }
 
@@ -109,6 +113,16 @@ public final class ToolCatalog {
    */
   public String version() {
     return version;
+  }
+
+  /** Where the agent was declared: {@code java}, or a file and line. */
+  public String origin() {
+    return origin;
+  }
+
+  /** Where a tool source was declared: its own file and line when it has one, else the agent's origin. */
+  public String origin(String sourceName) {
+    return sourceOrigins.getOrDefault(sourceName, origin);
   }
 
   public Entry get(String name) {

@@ -3,6 +3,7 @@ package dev.ratchet.server;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.server.bench.BenchCommand;
 import dev.ratchet.server.cli.ChaosCommand;
+import dev.ratchet.server.cli.CheckCommand;
 import dev.ratchet.server.cli.InspectCommand;
 import dev.ratchet.server.cli.ReloadCommand;
 import dev.ratchet.server.cli.RunCommand;
@@ -10,10 +11,11 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 
-/** {@code java -jar ratchet.jar [run|inspect|reload|bench|chaos]}; {@code run} is the default. */
+/** {@code java -jar ratchet.jar [run|check|inspect|reload|bench|chaos]}; {@code run} is the default. */
 @CommandLine.Command(name = "ratchet", mixinStandardHelpOptions = true, version = "ratchet 0.1.0",
     description = "A durable runtime for AI-agent tool calls.",
-    subcommands = {RunCommand.class, InspectCommand.class, ReloadCommand.class, BenchCommand.class, ChaosCommand.class})
+    subcommands = {RunCommand.class, CheckCommand.class, InspectCommand.class, ReloadCommand.class, BenchCommand.class,
+        ChaosCommand.class})
 public final class Main implements Runnable {
 
   public static void main(String[] args) {

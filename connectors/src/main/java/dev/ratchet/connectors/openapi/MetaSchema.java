@@ -22,7 +22,7 @@ import java.util.List;
  * model, its provider and the engine's own validation all read it as 2020-12, and some providers
  * refuse a whole request over one invalid tool schema.
  */
-final class MetaSchema {
+public final class MetaSchema {
 
   private static final String BASE = "https://json-schema.org/draft/2020-12/";
   private static final List<String> PARTS = List.of("schema", "meta/core", "meta/applicator", "meta/unevaluated",
@@ -33,7 +33,7 @@ final class MetaSchema {
   }
 
   /** Null when {@code schema} is valid JSON Schema 2020-12, otherwise what is wrong and where. */
-  static String problem(JsonObject schema) {
+  public static String problem(JsonObject schema) {
     OutputUnit out;
     synchronized (VALIDATOR) {
       out = VALIDATOR.validate(schema);

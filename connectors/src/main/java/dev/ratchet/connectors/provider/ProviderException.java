@@ -1,5 +1,6 @@
 package dev.ratchet.connectors.provider;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 
 /**
@@ -9,7 +10,7 @@ import dev.ratchet.runtime.RatchetException;
  */
 public class ProviderException extends RatchetException {
 
-  public ProviderException(String code, String message) {
+  public ProviderException(ErrorCode code, String message) {
     super(code, message);
   }
 }

@@ -1,5 +1,6 @@
 package dev.ratchet.connectors.provider;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Tool;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -45,7 +46,7 @@ public interface ToolProvider {
    */
   default Future<ProviderPage<ProviderToolkit>> listToolkits(String cursor) {
     return cursor == null ? listToolkits()
-        : Future.failedFuture(new ProviderException("INVALID_CURSOR", "tool provider '" + info().id()
+        : Future.failedFuture(new ProviderException(ErrorCode.INVALID_CURSOR, "tool provider '" + info().id()
             + "' has one page of toolkits; not a cursor of it: " + cursor));
   }
 
@@ -115,7 +116,7 @@ public interface ToolProvider {
   }
 
   private <T> Future<T> unsupported(String what) {
-    return Future.failedFuture(new ProviderException("UNSUPPORTED", "tool provider '" + info().id()
+    return Future.failedFuture(new ProviderException(ErrorCode.UNSUPPORTED, "tool provider '" + info().id()
         + "' does not support " + what));
   }
 }

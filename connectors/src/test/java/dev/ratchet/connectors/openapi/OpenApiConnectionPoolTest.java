@@ -130,7 +130,7 @@ class OpenApiConnectionPoolTest {
     // the only connection is busy: the write waits in the pool, and the journal says it was not sent
     Await.until(() -> await(first.journal.inflightTurns(waiter)).size() == 1, 10);
     sleep(300);
-    assertThat(await(first.journal.callState(waiter, queued)).state()).isEqualTo("new");
+    assertThat(await(first.journal.callState(waiter, queued)).state().wireName()).isEqualTo("new");
 
     Node second = new Node();
     SessionEngine takeover = second.engine(waiter, "node-2");

@@ -2,6 +2,8 @@ package dev.ratchet.runtime.agent;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
@@ -11,9 +13,11 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.engine.SessionEngine;
+import dev.ratchet.runtime.engine.StepWriter;
 import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.impl.Contexts;
 import dev.ratchet.runtime.impl.StepEvents;
+import dev.ratchet.runtime.impl.Timeouts;
 import dev.ratchet.runtime.journal.ConversationAppend;
 import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.Context;
@@ -170,18 +174,16 @@ public final class AgentLoop {
     String id = messageId == null ? UUID.randomUUID().toString() : messageId;
     return onContext(() -> {
       if (stopped || engine.isFenced()) {
-        return Future.failedFuture(new RatchetException("FENCED", "session " + sessionId
-            + " is no longer run by this node"));
+        return Future.failedFuture(engine.steps().notOwner());
       }
       long now = System.currentTimeMillis();
       JsonObject entry = new JsonObject().put("type", "user").put("messageId", id).put("text", text).put("at", now);
       JsonObject data = new JsonObject().put("messageId", id).put("text", text);
-      return append(() -> journal.messageUser(sessionId, engine.epoch(), catalog.agent(), callerId, creator, id, entry,
-          data))
+      return append(() -> engine.steps().messageUser(catalog.agent(), callerId, creator, id, entry, data))
           .map(appended -> {
             engine.callerAccepted(callerId);
             if (appended.created()) {
-              emit("message.user", null, data);
+              emit(EventType.MESSAGE_USER.wireName(), null, data);
             }
             JsonObject end = endCovering(appended.index());
             if (end != null) {
@@ -208,7 +210,7 @@ public final class AgentLoop {
       running = false;
       if (ar.failed()) {
         LOG.warn("session {}: the agent loop stopped: {}", sessionId, ar.cause().getMessage());
-        if (stopped || engine.isFenced() || isFencing(ar.cause())) {
+        if (stopped || engine.isFenced() || StepWriter.isFencing(ar.cause())) {
           stopped = true;
           failWaiters(ar.cause());
           return;
@@ -224,7 +226,7 @@ public final class AgentLoop {
   /** One move of the round, decided from the conversation alone, so a rebuilt loop moves the same way. */
   private void next(Promise<Void> round) {
     if (stopped || engine.isFenced()) {
-      round.tryFail(new RatchetException("FENCED", "session " + sessionId + " is no longer run by this node"));
+      round.tryFail(engine.steps().notOwner());
       return;
     }
     int lastEnd = lastIndexOf("end");
@@ -239,7 +241,7 @@ public final class AgentLoop {
       ModelResponse response = ModelResponse.fromJson(last.getJsonObject("response"));
       long lastStep = last.getLong("step");
       if (!response.hasToolCalls()) {
-        end(round, AgentReply.ANSWERED, response.text(), lastStep, null, last.getLong("seen"), "message.assistant");
+        end(round, AgentReply.ANSWERED, response.text(), lastStep, null, last.getLong("seen"), EventType.MESSAGE_ASSISTANT.wireName());
         return;
       }
       if (!results.containsKey(lastStep)) {
@@ -257,7 +259,7 @@ public final class AgentLoop {
           .getJsonArray("toolCalls", new JsonArray()).isEmpty()).count();
       if (toolTurns >= agent.maxTurns()) {
         end(round, AgentReply.TURN_LIMIT, "I stopped after " + toolTurns + " tool turns (the limit of this agent)"
-            + " without a final answer.", lastStep, null, last.getLong("seen"), "message.assistant");
+            + " without a final answer.", lastStep, null, last.getLong("seen"), EventType.MESSAGE_ASSISTANT.wireName());
         return;
       }
     }
@@ -267,9 +269,10 @@ public final class AgentLoop {
   private void runModel(Promise<Void> round, long nextStep, int attempt) {
     long seen = entries.size();
     ModelRequest request = new ModelRequest(messages(), ToolSpec.of(engine.catalog()));
-    withTimeout(agent.model().chat(request), agent.modelTimeout().toMillis()).onComplete(ar -> {
+    Timeouts.within(vertx, context, () -> agent.model().chat(request), agent.modelTimeout().toMillis(),
+        "the model").onComplete(ar -> {
       if (stopped) {
-        round.tryFail(new RatchetException("STOPPED", "session stopped"));
+        round.tryFail(new RatchetException(ErrorCode.STOPPED, "session stopped"));
         return;
       }
       RatchetException overLimit = null;
@@ -291,19 +294,19 @@ public final class AgentLoop {
         // a model client's error may quote the API key it was given
         JsonObject data = new JsonObject().put("step", nextStep).put("attempt", attempt)
             .put("error", Redaction.scrub(error)).put("retryInMs", delay);
-        journal.appendEvent(sessionId, engine.epoch(), "model.attempt_failed", turnId(nextStep), null, data)
+        engine.steps().appendEvent(EventType.MODEL_ATTEMPT_FAILED.wireName(), turnId(nextStep), null, data)
             .onComplete(j -> {
-              if (j.failed() && isFencing(j.cause())) {
+              if (j.failed() && StepWriter.isFencing(j.cause())) {
                 round.tryFail(j.cause());
                 return;
               }
-              emit("model.attempt_failed", turnId(nextStep), data);
+              emit(EventType.MODEL_ATTEMPT_FAILED.wireName(), turnId(nextStep), data);
               vertx.setTimer(delay, t -> runModel(round, nextStep, attempt + 1));
             });
         return;
       }
       String message = "the model failed " + attempt + " time(s): " + Redaction.scrub(error);
-      end(round, AgentReply.MODEL_FAILED, null, nextStep, message, entries.size(), "model.failed");
+      end(round, AgentReply.MODEL_FAILED, null, nextStep, message, entries.size(), EventType.MODEL_FAILED.wireName());
     });
   }
 
@@ -316,7 +319,7 @@ public final class AgentLoop {
       entry.put("turnId", turnId);
     }
     JsonObject data = response.toJson().put("step", nextStep).put("model", agent.model().describe());
-    append(() -> journal.modelResponse(sessionId, engine.epoch(), nextStep, turnId, entry, data))
+    append(() -> engine.steps().modelResponse(nextStep, turnId, entry, data))
         .onComplete(ar -> {
           if (ar.failed()) {
             round.tryFail(ar.cause());
@@ -324,7 +327,7 @@ public final class AgentLoop {
           }
           step = Math.max(step, nextStep);
           if (ar.result().created()) {
-            emit("model.response", turnId, data);
+            emit(EventType.MODEL_RESPONSE.wireName(), turnId, data);
           }
           next(round);
         });
@@ -344,7 +347,7 @@ public final class AgentLoop {
     data.remove("type");
     data.remove("covers");
     String endId = "c" + covers;
-    append(() -> journal.roundEnded(sessionId, engine.epoch(), endId, eventType, entry, data)).onComplete(ar -> {
+    append(() -> engine.steps().roundEnded(endId, eventType, entry, data)).onComplete(ar -> {
       if (ar.failed()) {
         round.tryFail(ar.cause());
         return;
@@ -516,31 +519,10 @@ public final class AgentLoop {
     return promise.future();
   }
 
-  private <T> Future<T> withTimeout(Future<T> f, long millis) {
-    Promise<T> promise = Promise.promise();
-    long timer = vertx.setTimer(Math.max(1, millis), t -> context.runOnContext(v -> promise.tryFail(
-        new java.util.concurrent.TimeoutException("the model did not answer within " + millis + " ms"))));
-    (f == null ? Future.<T>failedFuture("the model returned no future") : f).onComplete(ar -> {
-      vertx.cancelTimer(timer);
-      context.runOnContext(v -> {
-        if (ar.succeeded()) {
-          promise.tryComplete(ar.result());
-        } else {
-          promise.tryFail(ar.cause());
-        }
-      });
-    });
-    return promise.future();
-  }
-
   private void failWaiters(Throwable err) {
     List<Waiter> all = new ArrayList<>(waiters);
     waiters.clear();
     all.forEach(w -> w.promise().tryFail(err));
-  }
-
-  private static boolean isFencing(Throwable err) {
-    return err instanceof RatchetException && "FENCED".equals(((RatchetException) err).code());
   }
 
   private void emit(String type, String turnId, JsonObject data) {

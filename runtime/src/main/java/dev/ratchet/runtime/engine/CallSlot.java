@@ -1,7 +1,9 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.CallEvent;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.ToolCall;
@@ -26,6 +28,11 @@ final class CallSlot {
   JsonObject startJournaled;
   /** The result of this call's latest record encoded, so that journal steps need not encode it again. */
   String resultText;
+  /** The record of this call's {@code call.completed} event and that event's data, reused for {@code turn.completed}. */
+  CallResult eventRecord;
+  JsonObject eventJson;
+  /** Where this call stands; moves only through {@link CallTransitions}. */
+  private CallStatus status;
   private String askReason;
   private boolean asked;
 
@@ -37,6 +44,21 @@ final class CallSlot {
     this.problem = problem;
     this.prior = prior;
     this.key = IdempotencyKey.of(callId, call.arguments());
+    this.status = prior.state();
+  }
+
+  CallStatus status() {
+    return status;
+  }
+
+  /** Moves this call by {@code event}; a move not in the table fails loudly. */
+  void move(CallEvent event) {
+    status = CallTransitions.next(status, event).to();
+  }
+
+  /** The journal answered that this call already has its outcome: no move of this node's made it. */
+  void settled() {
+    status = CallStatus.DONE;
   }
 
   EffectClass effectClass() {

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
@@ -33,7 +34,7 @@ public final class TurnLimits {
     }
     int calls = turn.calls().size();
     if (calls > options.maxCallsPerTurn()) {
-      return new RatchetException("TOO_MANY_CALLS", "the turn has " + calls + " calls; at most "
+      return new RatchetException(ErrorCode.TOO_MANY_CALLS, "the turn has " + calls + " calls; at most "
           + options.maxCallsPerTurn() + " are allowed in one turn (engine.maxCallsPerTurn)");
     }
     for (int i = 0; i < calls; i++) {
@@ -46,7 +47,7 @@ public final class TurnLimits {
       }
       if (!plausibleName(call.name())) {
         // no tool has such a name (tool names are ids), and echoing it in "unknown tool" would carry it on
-        return new RatchetException("INVALID_ID", "'calls[" + i + "].name' is longer than " + Ids.MAX_LENGTH
+        return new RatchetException(ErrorCode.INVALID_ID, "'calls[" + i + "].name' is longer than " + Ids.MAX_LENGTH
             + " characters or holds control characters; no tool has such a name");
       }
       if (!call.arguments().isEmpty() || call.rawArguments() != null) {
@@ -54,7 +55,7 @@ public final class TurnLimits {
             ? call.rawArguments().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
             : jsonBytes(call.arguments(), options.maxArgumentsBytes());
         if (bytes > options.maxArgumentsBytes()) {
-          return new RatchetException("ARGUMENTS_TOO_LARGE", "call #" + i + " ('" + call.name() + "'): its arguments are "
+          return new RatchetException(ErrorCode.ARGUMENTS_TOO_LARGE, "call #" + i + " ('" + call.name() + "'): its arguments are "
               + bytes + " bytes of JSON; at most " + options.maxArgumentsBytes()
               + " are allowed per call (engine.maxArgumentsBytes)");
         }

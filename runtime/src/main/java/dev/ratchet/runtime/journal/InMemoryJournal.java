@@ -1,8 +1,11 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
@@ -72,7 +75,7 @@ public final class InMemoryJournal implements SessionJournal {
     MemorySession s = sessions.computeIfAbsent(sessionId, id -> new MemorySession());
     s.epoch++;
     s.owner = owner;
-    s.append("session.claimed", null, null, now(), new JsonObject().put("owner", owner).put("epoch", s.epoch).encode());
+    s.append(EventType.SESSION_CLAIMED.wireName(), null, null, now(), new JsonObject().put("owner", owner).put("epoch", s.epoch).encode());
     return s.epoch;
   }
 
@@ -136,7 +139,7 @@ public final class InMemoryJournal implements SessionJournal {
       t.submittedAt = now;
       s.turns.put(turn.turnId(), t);
       s.inflight.add(turn.turnId());
-      s.append("turn.submitted", turn.turnId(), null, now, null);
+      s.append(EventType.TURN_SUBMITTED.wireName(), turn.turnId(), null, now, null);
       if (firstWrite == null) {
         return new SubmitAnswer(SubmitAnswer.Status.NEW, null, false);
       }
@@ -162,7 +165,7 @@ public final class InMemoryJournal implements SessionJournal {
       t.completedAt = now;
       s.updatedAt = now;
       s.inflight.remove(result.turnId());
-      s.append("turn.completed", result.turnId(), null, now, RecordText.turnSummary(result));
+      s.append(EventType.TURN_COMPLETED.wireName(), result.turnId(), null, now, RecordText.turnSummary(result));
       return result;
     });
   }
@@ -196,10 +199,10 @@ public final class InMemoryJournal implements SessionJournal {
   private static void started(MemorySession s, String turnId, String callId, int attempt, long now, String data) {
     CallEntry c = s.call(callId);
     c.turn = turnId;
-    c.state = "started";
+    c.state = CallStatus.STARTED;
     c.attempts = attempt;
     c.startedAt = now;
-    s.append("call.started", turnId, callId, now, data);
+    s.append(EventType.CALL_STARTED.wireName(), turnId, callId, now, data);
   }
 
   @Override
@@ -225,7 +228,7 @@ public final class InMemoryJournal implements SessionJournal {
     if (record.outcome() == Outcome.OUTCOME_UNKNOWN) {
       c.turn = turnId;
     }
-    s.append("call.completed", turnId, record.callId().value(), now, event);
+    s.append(EventType.CALL_COMPLETED.wireName(), turnId, record.callId().value(), now, event);
     return null;
   }
 
@@ -250,7 +253,7 @@ public final class InMemoryJournal implements SessionJournal {
         for (CallResult call : turnResult.calls()) {
           CallEntry c = s.calls.get(call.callId().value());
           if (!inStep.contains(call.callId().value()) && (c == null || c.record == null)) {
-            throw new RatchetException("JOURNAL_ERROR", "the journal refused a step: INCOMPLETE a call of the turn"
+            throw new RatchetException(ErrorCode.JOURNAL_ERROR, "the journal refused a step: JOURNAL_INCOMPLETE a call of the turn"
                 + " has no outcome journaled: " + call.callId().value());
           }
         }
@@ -270,7 +273,7 @@ public final class InMemoryJournal implements SessionJournal {
         t.completedAt = now;
         s.updatedAt = now;
         s.inflight.remove(turnId);
-        s.append("turn.completed", turnId, null, now, summary);
+        s.append(EventType.TURN_COMPLETED.wireName(), turnId, null, now, summary);
         turnDone = true;
       }
       boolean started = false;
@@ -320,13 +323,13 @@ public final class InMemoryJournal implements SessionJournal {
       }
       long now = request.requestedAt();
       c.turn = request.turnId();
-      c.state = "awaiting_approval";
+      c.state = CallStatus.AWAITING_APPROVAL;
       c.approvalStatus = "pending";
       c.approvalRequest = json;
       c.argumentsHash = request.argumentsHash();
       c.expiresAt = request.expiresAt();
       c.requestedAt = now;
-      s.append("approval.requested", request.turnId(), request.callId().value(), now, json);
+      s.append(EventType.APPROVAL_REQUESTED.wireName(), request.turnId(), request.callId().value(), now, json);
       pending.add(new Pending(now, sessionId + "\n" + request.callId().value()));
       return "pending";
     });
@@ -369,7 +372,7 @@ public final class InMemoryJournal implements SessionJournal {
     c.approver = approver;
     c.approvalReason = reason;
     c.decidedAt = now;
-    s.append("approval.decided", c.turn, callId, now,
+    s.append(EventType.APPROVAL_DECIDED.wireName(), c.turn, callId, now,
         new JsonObject().put("status", status).put("approver", approver).put("reason", reason).encode());
   }
 
@@ -398,17 +401,17 @@ public final class InMemoryJournal implements SessionJournal {
   @Override
   public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
     if (outcome == Outcome.OUTCOME_UNKNOWN) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "reconcile to succeeded or failed"));
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "reconcile to succeeded or failed"));
     }
     return step(() -> {
       MemorySession s = sessions.get(sessionId);
       CallEntry c = s == null ? null : s.calls.get(callId.value());
       if (c == null || c.record == null) {
-        throw new RatchetException("UNKNOWN_CALL", "no completed call " + callId + " in session " + sessionId);
+        throw new RatchetException(ErrorCode.UNKNOWN_CALL, "no completed call " + callId + " in session " + sessionId);
       }
       CallResult r = CallResult.fromJson(new JsonObject(c.record));
       if (r.outcome() != Outcome.OUTCOME_UNKNOWN) {
-        throw new RatchetException("NOT_UNKNOWN", "call " + callId + " ended " + r.outcome().wireName()
+        throw new RatchetException(ErrorCode.NOT_UNKNOWN, "call " + callId + " ended " + r.outcome().wireName()
             + "; only outcome_unknown calls can be reconciled");
       }
       CallResult updated = new CallResult(r.index(), r.callId(), r.tool(), r.modelCallId(), r.effectClass(),
@@ -426,7 +429,7 @@ public final class InMemoryJournal implements SessionJournal {
         c.completedRecord = c.record;
       }
       c.record = updated.toJson().encode();
-      s.append("call.reconciled", turnId, callId.value(), now,
+      s.append(EventType.CALL_RECONCILED.wireName(), turnId, callId.value(), now,
           new JsonObject().put("outcome", outcome.wireName()).put("by", who).put("note", note).encode());
       return updated;
     });
@@ -454,7 +457,7 @@ public final class InMemoryJournal implements SessionJournal {
       s.updatedAt = now;
       long index = push(s, encoded);
       s.messages.put(messageId, index);
-      s.append("message.user", null, null, now, data);
+      s.append(EventType.MESSAGE_USER.wireName(), null, null, now, data);
       return new ConversationAppend(index, true, entry);
     });
   }
@@ -473,14 +476,14 @@ public final class InMemoryJournal implements SessionJournal {
         return new ConversationAppend(known, false, new JsonObject(s.conversation.get(known.intValue())));
       }
       if (step != s.lastStep + 1) {
-        throw new RatchetException("STEP_OUT_OF_ORDER", "session " + sessionId + ": step " + step
+        throw new RatchetException(ErrorCode.STEP_OUT_OF_ORDER, "session " + sessionId + ": step " + step
             + " does not follow the last recorded step " + s.lastStep);
       }
       s.updatedAt = now;
       long index = push(s, encoded);
       s.modelSteps.put(step, index);
       s.lastStep = step;
-      s.append("model.response", turnId, null, now, data);
+      s.append(EventType.MODEL_RESPONSE.wireName(), turnId, null, now, data);
       return new ConversationAppend(index, true, entry);
     });
   }
@@ -603,7 +606,7 @@ public final class InMemoryJournal implements SessionJournal {
   private MemorySession fenced(String sessionId, long epoch) {
     MemorySession s = sessions.get(sessionId);
     if (s == null || s.epoch != epoch) {
-      throw new RatchetException("FENCED", "this node no longer owns the session: session owned by a newer epoch");
+      throw new RatchetException(ErrorCode.FENCED, "this node no longer owns the session: session owned by a newer epoch");
     }
     return s;
   }
@@ -611,7 +614,7 @@ public final class InMemoryJournal implements SessionJournal {
   /** A session's caller never changes; checked before anything of the session is read (rule of the caller). */
   private static void checkCaller(MemorySession s, String callerId) {
     if (s.agent != null && callerId != null && !callerId.isEmpty() && !callerId.equals(s.caller)) {
-      throw new RatchetException("CALLER_MISMATCH", s.caller != null ? "session belongs to another caller"
+      throw new RatchetException(ErrorCode.CALLER_MISMATCH, s.caller != null ? "session belongs to another caller"
           : "session was created without a caller; its caller cannot be set later");
     }
   }
@@ -620,7 +623,7 @@ public final class InMemoryJournal implements SessionJournal {
   private static void ownSession(MemorySession s, String agent, String callerId, String creator, long now) {
     if (s.agent != null) {
       if (!s.agent.equals(agent)) {
-        throw new RatchetException("AGENT_MISMATCH", "session belongs to agent " + s.agent);
+        throw new RatchetException(ErrorCode.AGENT_MISMATCH, "session belongs to agent " + s.agent);
       }
       return;
     }
@@ -651,7 +654,7 @@ public final class InMemoryJournal implements SessionJournal {
     Promise<T> promise = Promise.promise();
     T answer = value;
     RuntimeException failure = error instanceof RatchetException ? error
-        : error == null ? null : new RatchetException("JOURNAL_ERROR", "the journal refused a step: " + error, error);
+        : error == null ? null : new RatchetException(ErrorCode.JOURNAL_ERROR, "the journal refused a step: " + error, error);
     io.vertx.core.Context caller = Vertx.currentContext();
     (caller != null ? caller : vertx.getOrCreateContext()).runOnContext(v -> {
       if (failure != null) {

@@ -75,24 +75,33 @@ final class LuaScripts {
   }
 
   /** The EVALSHA request for a script, for callers that pipeline it with other commands. */
-  Request request(Script script, List<String> keys, List<String> args) {
+  Request request(Script script, List<String> keys, List<?> args) {
     Request req = Request.cmd(Command.EVALSHA).arg(shas.get(script)).arg(keys.size());
     keys.forEach(req::arg);
-    args.forEach(req::arg);
+    args.forEach(arg -> arg(req, arg));
     return req;
   }
 
-  Future<Response> run(Script script, List<String> keys, List<String> args) {
+  Future<Response> run(Script script, List<String> keys, List<?> args) {
     Request req = request(script, keys, args);
     return redis.get().send(req).recover(err -> {
       if (err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT")) {
         Request eval = Request.cmd(Command.EVAL).arg(bodies.get(script)).arg(keys.size());
         keys.forEach(eval::arg);
-        args.forEach(eval::arg);
+        args.forEach(arg -> arg(eval, arg));
         return redis.get().send(eval);
       }
       return Future.failedFuture(err);
     });
+  }
+
+  /** An argument given as a string, or as bytes already encoded (a record written once, never as a string). */
+  private static void arg(Request req, Object arg) {
+    if (arg instanceof byte[] bytes) {
+      req.arg(bytes);
+    } else {
+      req.arg((String) arg);
+    }
   }
 
   private static String read(String file) {

@@ -1,7 +1,10 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -80,7 +83,7 @@ final class MemoryReads {
       return TurnResult.fromJson(new JsonObject(t.results));
     }
     if (t.spec == null) {
-      throw new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn " + turnId
+      throw new RatchetException(ErrorCode.JOURNAL_INCOMPLETE, "session " + sessionId + ": turn " + turnId
           + " is completed but has no spec");
     }
     Turn turn = Turn.fromJson(new JsonObject(t.spec));
@@ -88,7 +91,7 @@ final class MemoryReads {
     for (int i = 0; i < turn.calls().size(); i++) {
       CallEntry c = s.calls.get(turn.callId(sessionId, i).value());
       if (c == null || c.record == null) {
-        throw new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn " + turnId
+        throw new RatchetException(ErrorCode.JOURNAL_INCOMPLETE, "session " + sessionId + ": turn " + turnId
             + " is completed but call #" + i + " has no record");
       }
       calls.add(CallResult.fromJson(new JsonObject(c.record)));
@@ -106,14 +109,14 @@ final class MemoryReads {
       approval = new ApprovalRecord(c.approvalStatus, new JsonObject(c.approvalRequest).getString("askedBecause"),
           c.requestedAt, c.approver, c.approvalReason, c.decidedAt);
     }
-    return new CallState(callId, record != null ? "done" : c.state, record, c.attempts, approval, c.argumentsHash,
+    return new CallState(callId, record != null ? CallStatus.DONE : c.state, record, c.attempts, approval, c.argumentsHash,
         c.expiresAt, c.startedAt == null ? 0 : c.startedAt);
   }
 
   /** What the Redis journal's reads add to an event: a submitted turn's spec, a completed call's first record. */
   private static JsonObject withStoredData(String sessionId, MemorySession s, Event e) {
     JsonObject json = e.toJson(e.seq() + "-0");
-    if ("turn.submitted".equals(e.type())) {
+    if (EventType.TURN_SUBMITTED.wireName().equals(e.type())) {
       TurnEntry t = s.turns.get(e.turn());
       json.put("data", t == null || t.spec == null ? new JsonObject() : new JsonObject(t.spec));
     } else if (StepEntries.needsRecord(json)) {

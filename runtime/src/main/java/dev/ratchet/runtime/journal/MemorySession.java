@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.CallStatus;
 import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ final class MemorySession {
   /** One call: its state, its record once it has one, and its approval. */
   static final class CallEntry {
     String turn;
-    String state;
+    CallStatus state;
     int attempts;
     Long startedAt;
     String record;

@@ -30,6 +30,58 @@ final class RecordText {
   }
 
   /**
+   * {@link #full} as the UTF-8 bytes a Redis request carries: written once into this thread's
+   * builder and copied once into the bytes, with no string between them.
+   */
+  static byte[] fullBytes(CallResult r, String resultText) {
+    String text = resultText(r, resultText);
+    StringBuilder sb = scratch();
+    fields(sb, r);
+    if (text != null) {
+      JsonText.name(sb, "result").append(text);
+    }
+    return utf8(sb.append('}'));
+  }
+
+  /** {@link #completedEvent} as UTF-8 bytes, like {@link #fullBytes}. */
+  static byte[] completedEventBytes(CallResult r, String resultText) {
+    StringBuilder sb = scratch().append('{');
+    JsonText.string(JsonText.name(sb, "outcome"), r.outcome().wireName());
+    if (r.result() != null) {
+      String text = resultText(r, resultText);
+      JsonText.name(sb, "resultBytes").append(JsonText.utf8Length(text));
+    }
+    return utf8(sb.append('}'));
+  }
+
+  private static final int MAX_KEPT_SCRATCH = 16 * 1024;
+  private static final ThreadLocal<StringBuilder> SCRATCH = ThreadLocal.withInitial(() -> new StringBuilder(512));
+
+  private static StringBuilder scratch() {
+    StringBuilder sb = SCRATCH.get();
+    if (sb.capacity() > MAX_KEPT_SCRATCH) {
+      sb = new StringBuilder(512);
+      SCRATCH.set(sb);
+    }
+    sb.setLength(0);
+    return sb;
+  }
+
+  /** The UTF-8 of {@code sb}: ASCII byte for byte, anything else through the JDK's encoder. */
+  private static byte[] utf8(StringBuilder sb) {
+    int n = sb.length();
+    byte[] out = new byte[n];
+    for (int i = 0; i < n; i++) {
+      char c = sb.charAt(i);
+      if (c >= 0x80) {
+        return sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      }
+      out[i] = (byte) c;
+    }
+    return out;
+  }
+
+  /**
    * A {@code call.completed} event's data as the stream holds it: the outcome, and the result's size
    * in bytes when the call has one. The call's hash holds the record, which readers add
    * ({@link StepEntries#completedData}).

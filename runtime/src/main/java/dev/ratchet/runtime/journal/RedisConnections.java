@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
@@ -69,7 +70,7 @@ final class RedisConnections {
    * Runs {@code script} after {@code before} in one pipeline (one round trip); a server that lost
    * its script cache gets the script body again, without the commands before it.
    */
-  Future<Response> runAfter(List<Request> before, Script script, List<String> keyList, List<String> args) {
+  Future<Response> runAfter(List<Request> before, Script script, List<String> keyList, List<?> args) {
     List<Request> pipeline = new ArrayList<>(before);
     pipeline.add(scripts.request(script, keyList, args));
     commandsSent.add(pipeline.size());
@@ -154,7 +155,7 @@ final class RedisConnections {
     return chain;
   }
 
-  Future<Response> run(Script script, List<String> keyList, List<String> args) {
+  Future<Response> run(Script script, List<String> keyList, List<?> args) {
     commandsSent.increment();
     return scripts.run(script, keyList, args).recover(err -> Future.failedFuture(failure(err)));
   }
@@ -162,7 +163,7 @@ final class RedisConnections {
   /** Classifies a failed command; when Redis could not be reached, the next commands go through a fresh client. */
   private Throwable failure(Throwable err) {
     Throwable classified = classify(err);
-    if (classified instanceof RatchetException && "JOURNAL_UNAVAILABLE".equals(((RatchetException) classified).code())) {
+    if (RatchetException.is(classified, ErrorCode.JOURNAL_UNAVAILABLE)) {
       replaceClient();
     }
     return classified;
@@ -194,13 +195,13 @@ final class RedisConnections {
     }
     String msg = String.valueOf(err.getMessage());
     if (msg.startsWith("FENCED")) {
-      return new RatchetException("FENCED", "this node no longer owns the session: " + msg.substring(6).trim());
+      return new RatchetException(ErrorCode.FENCED, "this node no longer owns the session: " + msg.substring(6).trim());
     }
     if (msg.startsWith("AGENT_MISMATCH")) {
-      return new RatchetException("AGENT_MISMATCH", msg.substring(15).trim());
+      return new RatchetException(ErrorCode.AGENT_MISMATCH, msg.substring(15).trim());
     }
     if (msg.startsWith("CALLER_MISMATCH")) {
-      return new RatchetException("CALLER_MISMATCH", msg.substring(16).trim());
+      return new RatchetException(ErrorCode.CALLER_MISMATCH, msg.substring(16).trim());
     }
     if (TRANSIENT_SERVER_STATE.matcher(msg).lookingAt()) {
       // the server cannot serve yet (loading its AOF after a restart, a failover, a slow script), or the
@@ -208,13 +209,13 @@ final class RedisConnections {
       return unavailable("the journal (Redis) cannot serve commands yet", err);
     }
     if (err instanceof io.vertx.redis.client.impl.types.ErrorType || err instanceof PipelinedError) {
-      return new RatchetException("JOURNAL_ERROR", "the journal refused a step: " + msg);
+      return new RatchetException(ErrorCode.JOURNAL_ERROR, "the journal refused a step: " + msg);
     }
     return unavailable("the journal (Redis) is unreachable", err);
   }
 
   static RatchetException unavailable(String message, Throwable cause) {
-    return new RatchetException("JOURNAL_UNAVAILABLE", message + ": " + reason(cause), cause);
+    return new RatchetException(ErrorCode.JOURNAL_UNAVAILABLE, message + ": " + reason(cause), cause);
   }
 
   /**

@@ -3,6 +3,8 @@ package dev.ratchet.runtime.journal;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
@@ -71,7 +73,7 @@ public final class RedisJournal implements SessionJournal {
         .compose(replies -> {
           String found = replies.get(1) == null ? null : replies.get(1).toString();
           return LAYOUT.equals(found) ? Future.succeededFuture()
-              : Future.failedFuture(new RatchetException("JOURNAL_LAYOUT", "this journal was written by layout " + found
+              : Future.failedFuture(new RatchetException(ErrorCode.JOURNAL_LAYOUT, "this journal was written by layout " + found
                   + "; this Ratchet reads layout " + LAYOUT + " (key " + key + ")"));
         });
   }
@@ -147,7 +149,7 @@ public final class RedisJournal implements SessionJournal {
     args.add(creator == null ? "" : creator);
     if (firstWrite != null) {
       keyList.add(keys.call(sessionId, firstWrite.callId().value()));
-      args.add(StepEntries.field("call.started", firstWrite.callId().value()));
+      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), firstWrite.callId().value()));
       args.add(String.valueOf(firstWrite.attempt()));
       args.add(firstWrite.data().encode());
     }
@@ -237,7 +239,8 @@ public final class RedisJournal implements SessionJournal {
     keyList.add(keys.events(sessionId));
     keyList.add(keys.turn(sessionId, turnId));
     keyList.add(keys.inflight(sessionId));
-    List<String> args = new ArrayList<>(8 + records.size() * 4);
+    // the records go as bytes written once; the rest as strings
+    List<Object> args = new ArrayList<>(8 + records.size() * 4);
     args.add(String.valueOf(epoch));
     args.add(turnId);
     args.add(now());
@@ -254,16 +257,16 @@ public final class RedisJournal implements SessionJournal {
       args.add("");
     } else {
       keyList.add(keys.call(sessionId, nextWrite.callId().value()));
-      args.add(StepEntries.field("call.started", nextWrite.callId().value()));
+      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), nextWrite.callId().value()));
       args.add(String.valueOf(nextWrite.attempt()));
       args.add(nextWrite.data().encode());
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
       String resultText = RecordText.resultText(record, resultTexts.apply(record));
-      args.add(StepEntries.field("call.completed", record.callId().value()));
-      args.add(RecordText.completedEvent(record, resultText));
-      args.add(RecordText.full(record, resultText));
+      args.add(StepEntries.field(EventType.CALL_COMPLETED.wireName(), record.callId().value()));
+      args.add(RecordText.completedEventBytes(record, resultText));
+      args.add(RecordText.fullBytes(record, resultText));
       args.add(record.outcome().wireName());
     }
     if (turnResult != null) {
@@ -276,7 +279,7 @@ public final class RedisJournal implements SessionJournal {
         }
       }
     }
-    return run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
+    return redis.run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;
       boolean started = r.get(1).toInteger() == 1;
       List<CallResult> journaled = new ArrayList<>(records.size());
@@ -359,12 +362,12 @@ public final class RedisJournal implements SessionJournal {
   @Override
   public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
     if (outcome == Outcome.OUTCOME_UNKNOWN) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "reconcile to succeeded or failed"));
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "reconcile to succeeded or failed"));
     }
     return send(Request.cmd(Command.HMGET).arg(keys.call(sessionId, callId.value())).arg("record").arg("turn"))
         .compose(call -> {
           if (call.get(0) == null) {
-            return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId
+            return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_CALL, "no completed call " + callId
                 + " in session " + sessionId));
           }
           CallResult r = CallResult.fromJson(new JsonObject(call.get(0).toString()));
@@ -390,9 +393,9 @@ public final class RedisJournal implements SessionJournal {
               return Future.succeededFuture(updated);
             }
             if ("unknown_call".equals(answer)) {
-              return Future.failedFuture(new RatchetException("UNKNOWN_CALL", "no completed call " + callId));
+              return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_CALL, "no completed call " + callId));
             }
-            return Future.failedFuture(new RatchetException("NOT_UNKNOWN", "call " + callId + " ended "
+            return Future.failedFuture(new RatchetException(ErrorCode.NOT_UNKNOWN, "call " + callId + " ended "
                 + resp.get(1) + "; only outcome_unknown calls can be reconciled"));
           });
         });
@@ -454,7 +457,7 @@ public final class RedisJournal implements SessionJournal {
         .compose(r -> {
           String status = r.get(0).toString();
           if ("out_of_order".equals(status)) {
-            return Future.failedFuture(new RatchetException("STEP_OUT_OF_ORDER", "session " + sessionId
+            return Future.failedFuture(new RatchetException(ErrorCode.STEP_OUT_OF_ORDER, "session " + sessionId
                 + ": step " + step + " does not follow the last recorded step " + r.get(1)));
           }
           long index = Long.parseLong(r.get(1).toString());

@@ -1,9 +1,12 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.ApprovalRecord;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -94,7 +97,7 @@ final class RedisQueries {
       List<CallResult> calls = new ArrayList<>(replies.size());
       for (int i = 0; i < replies.size(); i++) {
         if (replies.get(i) == null) {
-          return Future.failedFuture(new RatchetException("JOURNAL_INCOMPLETE", "session " + sessionId + ": turn "
+          return Future.failedFuture(new RatchetException(ErrorCode.JOURNAL_INCOMPLETE, "session " + sessionId + ": turn "
               + turn.turnId() + " is completed but call #" + i + " has no record"));
         }
         calls.add(CallResult.fromJson(new JsonObject(replies.get(i).toString())));
@@ -153,7 +156,7 @@ final class RedisQueries {
           r.get(10) == null ? 0 : r.get(10).toLong(), str(r.get(5)), str(r.get(6)),
           r.get(7) == null ? 0 : r.get(7).toLong());
     }
-    return new CallState(callId, record != null ? "done" : r.get(0).toString(), record,
+    return new CallState(callId, record != null ? CallStatus.DONE : CallStatus.fromWireName(r.get(0).toString()), record,
         r.get(2) == null ? 0 : r.get(2).toInteger(), approval, str(r.get(8)),
         r.get(9) == null ? 0 : r.get(9).toLong(), r.get(11) == null ? 0 : r.get(11).toLong());
   }
@@ -239,7 +242,7 @@ final class RedisQueries {
     List<JsonObject> filled = new ArrayList<>();
     List<Request> reads = new ArrayList<>();
     for (JsonObject e : events) {
-      if ("turn.submitted".equals(e.getString("type")) && !e.containsKey("data") && e.getString("turn") != null) {
+      if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type")) && !e.containsKey("data") && e.getString("turn") != null) {
         filled.add(e);
         reads.add(Request.cmd(Command.HGET).arg(keys.turn(sessionId, e.getString("turn"))).arg("spec"));
       } else if (StepEntries.needsRecord(e)) {
@@ -255,7 +258,7 @@ final class RedisQueries {
       for (int i = 0; i < filled.size(); i++) {
         JsonObject e = filled.get(i);
         Response r = answers.get(i);
-        if ("turn.submitted".equals(e.getString("type"))) {
+        if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type"))) {
           e.put("data", r == null ? new JsonObject() : new JsonObject(r.toString()));
         } else {
           Response first = r.get(0) != null ? r.get(0) : r.get(1);

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.EventType;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Response;
 
@@ -181,6 +182,6 @@ final class StepEntries {
   /** Whether a {@code call.completed} event's data is the short form that the call's record completes. */
   static boolean needsRecord(JsonObject event) {
     JsonObject data = event.getJsonObject("data");
-    return "call.completed".equals(event.getString("type")) && event.getString("call") != null && data != null;
+    return EventType.CALL_COMPLETED.wireName().equals(event.getString("type")) && event.getString("call") != null && data != null;
   }
 }

@@ -21,7 +21,7 @@ if KEYS[4] and redis.call('HGET', KEYS[4], 'status') == 'completed' and redis.ca
   for k = 5, #KEYS do
     local record = redis.call('HGET', KEYS[k], 'record')
     if not record then
-      return redis.error_reply('INCOMPLETE a call of the completed turn has no record: ' .. KEYS[k])
+      return redis.error_reply('JOURNAL_INCOMPLETE a call of the completed turn has no record: ' .. KEYS[k])
     end
     records[#records + 1] = record
   end

@@ -54,7 +54,7 @@ local n = (#ARGV - 8) / 4
 if ARGV[4] ~= '' then
   for k = firstKey + n + 1, #KEYS do
     if redis.call('HEXISTS', KEYS[k], 'record') == 0 then
-      return redis.error_reply('INCOMPLETE a call of the turn has no outcome journaled: ' .. KEYS[k])
+      return redis.error_reply('JOURNAL_INCOMPLETE a call of the turn has no outcome journaled: ' .. KEYS[k])
     end
   end
 end

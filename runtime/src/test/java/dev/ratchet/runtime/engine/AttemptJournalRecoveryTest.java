@@ -249,7 +249,7 @@ class AttemptJournalRecoveryTest {
     }));
     first.engine().submit(turn());
     Await.until(() -> waiting.size() == 1, 10);
-    String state = await(first.journal().callState(sessionId, waiting.get(0).callId())).state();
+    String state = await(first.journal().callState(sessionId, waiting.get(0).callId())).state().wireName();
     first.vertx().close();
 
     WriteTool again = new WriteTool(EffectClass.NON_IDEMPOTENT_WRITE, true, inv -> inv.sending()

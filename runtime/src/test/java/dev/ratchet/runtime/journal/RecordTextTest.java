@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class RecordTextTest {
@@ -45,6 +46,17 @@ class RecordTextTest {
       assertEquals(r.toJson(), new JsonObject(RecordText.full(r, resultText)), r.tool());
       assertEquals(r.toJson(), new JsonObject(RecordText.full(r, null)), r.tool());
       assertEquals(r, CallResult.fromJson(new JsonObject(RecordText.full(r, resultText))), r.tool());
+    }
+  }
+
+  @Test
+  void theBytesARedisRequestCarriesAreTheRecordsTextInUtf8() {
+    for (CallResult r : records()) {
+      String resultText = r.result() == null ? null : Json.encode(r.result());
+      assertArrayEquals(RecordText.full(r, resultText).getBytes(StandardCharsets.UTF_8),
+          RecordText.fullBytes(r, resultText), r.tool());
+      assertArrayEquals(RecordText.completedEvent(r, resultText).getBytes(StandardCharsets.UTF_8),
+          RecordText.completedEventBytes(r, resultText), r.tool());
     }
   }
 

@@ -120,7 +120,7 @@ public abstract class SessionJournalContract {
         record(t, 0, Outcome.SUCCEEDED, "x", null), record(t, 1, Outcome.SUCCEEDED, "y", null)))))).isEqualTo("FENCED");
 
     assertThat(eventCount()).isEqualTo(before);
-    assertThat(await(journal.callState(sessionId, t.callId(sessionId, 0))).state()).isEqualTo("new");
+    assertThat(await(journal.callState(sessionId, t.callId(sessionId, 0))).state().wireName()).isEqualTo("new");
     assertThat(await(journal.callState(sessionId, t.callId(sessionId, 1))).isDone()).isFalse();
     assertThat(await(journal.turnResult(sessionId, "t1"))).isNull();
     assertThat(await(journal.inflightTurns(sessionId))).extracting(i -> i.turn().turnId()).containsExactly("t1");
@@ -195,7 +195,7 @@ public abstract class SessionJournalContract {
     await(journal.callsCompleted(sessionId, epoch, "t1", List.of(record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out"),
         record(t, 1, Outcome.SUCCEEDED, "x", null)), null));
 
-    assertThat(await(journal.callState(sessionId, unknownId)).state()).isEqualTo("done");
+    assertThat(await(journal.callState(sessionId, unknownId)).state().wireName()).isEqualTo("done");
     assertThat(code(journal.reconcile(sessionId, t.callId(sessionId, 1), Outcome.FAILED, "ops", "no")))
         .isEqualTo("NOT_UNKNOWN");
     assertThat(code(journal.reconcile(sessionId, new CallId("call_nope"), Outcome.FAILED, "ops", "no")))
@@ -551,7 +551,7 @@ public abstract class SessionJournalContract {
     assertThat(answer).isNotNull();
     assertThat(answer.toJson()).isEqualTo(done.toJson());
     CallState state = await(journal.callState(sessionId, id));
-    assertThat(state.state()).isEqualTo("done");
+    assertThat(state.state().wireName()).isEqualTo("done");
     assertThat(state.attempts()).isEqualTo(1);
     assertThat(eventCount()).isEqualTo(before);
   }
@@ -581,13 +581,13 @@ public abstract class SessionJournalContract {
     assertThat(started.attempts()).isEqualTo(1);
     assertThat(started.isDone()).isFalse();
     CallState done = t.calls().get(open.callId(sessionId, 1).value());
-    assertThat(done.state()).isEqualTo("done");
+    assertThat(done.state().wireName()).isEqualTo("done");
     assertThat(done.record().result()).isEqualTo("done");
     CallState awaiting = t.calls().get(open.callId(sessionId, 2).value());
-    assertThat(awaiting.state()).isEqualTo("awaiting_approval");
+    assertThat(awaiting.state().wireName()).isEqualTo("awaiting_approval");
     assertThat(awaiting.approval().status()).isEqualTo("pending");
     assertThat(awaiting.argumentsHash()).isEqualTo(IdempotencyKey.argumentsHash(open.calls().get(2).arguments()));
-    assertThat(t.calls().get(open.callId(sessionId, 3).value()).state()).isEqualTo("new");
+    assertThat(t.calls().get(open.callId(sessionId, 3).value()).state().wireName()).isEqualTo("new");
   }
 
   @Test

@@ -2,12 +2,13 @@ package dev.ratchet.server.bench;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.server.impl.TransportChoice;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.server.impl.TransportChoice;
 import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -65,7 +66,7 @@ final class RecoveryProbe {
     AtomicInteger seen = new AtomicInteger();
     vertx.eventBus().addOutboundInterceptor(ctx -> {
       Object body = ctx.body(); // as sent: message().body() would copy every event
-      if (body instanceof JsonObject && "turn.completed".equals(((JsonObject) body).getString("type"))) {
+      if (body instanceof JsonObject && EventType.TURN_COMPLETED.wireName().equals(((JsonObject) body).getString("type"))) {
         seen.incrementAndGet();
         resumed.countDown();
       }

@@ -3,13 +3,14 @@ package dev.ratchet.server.chaos;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
+import dev.ratchet.server.impl.TransportChoice;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.server.impl.TransportChoice;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -45,9 +46,9 @@ public final class ChaosNode {
       Object body = ctx.message().body();
       if (ctx.message().address().endsWith(".events") && body instanceof JsonObject) {
         String type = ((JsonObject) body).getString("type");
-        if ("turn.completed".equals(type)) {
+        if (EventType.TURN_COMPLETED.wireName().equals(type)) {
           print(new JsonObject().put("event", "result").put("results", ((JsonObject) body).getJsonObject("data")));
-        } else if ("session.fenced".equals(type)) {
+        } else if (EventType.SESSION_FENCED.wireName().equals(type)) {
           print(new JsonObject().put("event", "fenced").put("session", ((JsonObject) body).getString("sessionId")));
         }
       }

@@ -3,6 +3,7 @@ package dev.ratchet.server.chaos;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
@@ -355,12 +356,12 @@ public final class ChaosRun {
         for (JsonObject e : events) {
           String type = e.getString("type");
           String call = e.getString("call");
-          if ("call.completed".equals(type)) {
+          if (EventType.CALL_COMPLETED.wireName().equals(type)) {
             completions.merge(call, 1, Integer::sum);
             started.remove(call);
-          } else if ("call.started".equals(type)) {
+          } else if (EventType.CALL_STARTED.wireName().equals(type)) {
             started.add(call);
-          } else if ("session.claimed".equals(type)) {
+          } else if (EventType.SESSION_CLAIMED.wireName().equals(type)) {
             inFlightAtTakeover.addAll(started);
           }
         }

@@ -1,5 +1,6 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.EmbeddedRedis;
@@ -109,61 +110,51 @@ public final class InspectCommand implements Callable<Integer> {
     String type = e.getString("type");
     String where = (e.getString("turn") == null ? "" : " turn " + e.getString("turn"))
         + (e.getString("call") == null ? "" : " " + e.getString("call"));
-    String what;
+    EventType known = EventType.ofWireName(type);
+    String what = known == null ? d.encode() : describe(known, d);
+    return at + "  " + String.format("%-20s", type) + where + "  " + what;
+  }
+
+  private static String describe(EventType type, JsonObject d) {
     switch (type) {
-      case "turn.submitted":
-        what = d.getJsonArray("calls").size() + " call(s): " + d.getJsonArray("calls").stream()
+      case TURN_SUBMITTED:
+        return d.getJsonArray("calls").size() + " call(s): " + d.getJsonArray("calls").stream()
             .map(c -> ((JsonObject) c).getString("name")).toList();
-        break;
-      case "call.started":
-        what = d.getString("tool") + " attempt " + d.getInteger("attempt");
-        break;
-      case "call.attempt_failed":
-        what = "attempt " + d.getInteger("attempt") + " failed: " + d.getString("error");
-        break;
-      case "call.completed":
-        what = d.getString("tool") + " [" + d.getString("effectClass") + "] " + d.getString("outcome")
+      case CALL_STARTED:
+        return d.getString("tool") + " attempt " + d.getInteger("attempt");
+      case CALL_ATTEMPT_FAILED:
+        return "attempt " + d.getInteger("attempt") + " failed: " + d.getString("error");
+      case CALL_COMPLETED:
+        return d.getString("tool") + " [" + d.getString("effectClass") + "] " + d.getString("outcome")
             + (d.getBoolean("skipped", false) ? " (skipped)" : "") + ", " + d.getInteger("attempts") + " attempt(s), "
             + d.getLong("durationMs") + " ms" + (d.getString("error") == null ? "" : ": " + d.getString("error"));
-        break;
-      case "approval.requested":
-        what = d.getString("tool") + " waits for approval (" + d.getString("askedBecause") + ")";
-        break;
-      case "approval.decided":
-        what = d.getString("status") + " by " + d.getString("approver")
+      case APPROVAL_REQUESTED:
+        return d.getString("tool") + " waits for approval (" + d.getString("askedBecause") + ")";
+      case APPROVAL_DECIDED:
+        return d.getString("status") + " by " + d.getString("approver")
             + (d.getString("reason", "").isEmpty() ? "" : ": " + d.getString("reason"));
-        break;
-      case "turn.completed":
-        what = (d.containsKey("outcomes") ? d.getJsonArray("outcomes").getList()
+      case TURN_COMPLETED:
+        return (d.containsKey("outcomes") ? d.getJsonArray("outcomes").getList()
             : d.getJsonArray("results", new io.vertx.core.json.JsonArray()).stream()
                 .map(r -> ((JsonObject) r).getString("outcome")).toList()).toString();
-        break;
-      case "call.reconciled":
-        what = "reconciled " + d.getString("outcome") + " by " + d.getString("by") + ": " + d.getString("note");
-        break;
-      case "message.user":
-        what = "user: " + d.getString("text");
-        break;
-      case "model.response":
-        what = "step " + d.getValue("step") + (d.getJsonArray("toolCalls", new io.vertx.core.json.JsonArray()).isEmpty()
+      case CALL_RECONCILED:
+        return "reconciled " + d.getString("outcome") + " by " + d.getString("by") + ": " + d.getString("note");
+      case MESSAGE_USER:
+        return "user: " + d.getString("text");
+      case MODEL_RESPONSE:
+        return "step " + d.getValue("step") + (d.getJsonArray("toolCalls", new io.vertx.core.json.JsonArray()).isEmpty()
             ? "" : " asks for " + d.getJsonArray("toolCalls").stream().map(c -> ((JsonObject) c).getString("name")).toList())
             + (d.getString("text") == null ? "" : ": " + d.getString("text"));
-        break;
-      case "model.attempt_failed":
-        what = "step " + d.getValue("step") + " attempt " + d.getValue("attempt") + " failed: " + d.getString("error");
-        break;
-      case "message.assistant":
-        what = d.getString("status") + ": " + d.getString("text");
-        break;
-      case "model.failed":
-        what = d.getString("error");
-        break;
-      case "session.claimed":
-        what = "owned by " + d.getString("owner") + " (epoch " + d.getValue("epoch") + ")";
-        break;
+      case MODEL_ATTEMPT_FAILED:
+        return "step " + d.getValue("step") + " attempt " + d.getValue("attempt") + " failed: " + d.getString("error");
+      case MESSAGE_ASSISTANT:
+        return d.getString("status") + ": " + d.getString("text");
+      case MODEL_FAILED:
+        return d.getString("error");
+      case SESSION_CLAIMED:
+        return "owned by " + d.getString("owner") + " (epoch " + d.getValue("epoch") + ")";
       default:
-        what = d.encode();
+        return d.encode();
     }
-    return at + "  " + String.format("%-20s", type) + where + "  " + what;
   }
 }

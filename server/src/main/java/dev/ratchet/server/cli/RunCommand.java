@@ -1,22 +1,23 @@
 package dev.ratchet.server.cli;
 
 import dev.ratchet.connectors.Connections;
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.agent.ChatModel;
+import dev.ratchet.server.config.AgentDirectoryLoader;
+import dev.ratchet.server.config.AgentFilesException;
+import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetConfig;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.server.demo.DemoModel;
 import dev.ratchet.server.demo.DemoShop;
-import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.HttpServerVerticle;
 import dev.ratchet.server.impl.TransportChoice;
-import dev.ratchet.server.reload.AgentLoader;
 import dev.ratchet.server.reload.ControlFiles;
 import dev.ratchet.server.reload.DirectoryWatch;
 import dev.ratchet.server.reload.ReloadSignal;
 import dev.ratchet.server.reload.Reloader;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
@@ -30,7 +31,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Starts the runtime: journal (embedded Redis when none is configured), session manager, the HTTP
- * API and dashboard, and the order-support demo agent with its shop service.
+ * API and dashboard, and the agents of the agent files (the order-support demo's with its shop service).
  */
 @CommandLine.Command(name = "run", mixinStandardHelpOptions = true, description = "Start the runtime (the default command).")
 public final class RunCommand implements Callable<Integer> {
@@ -39,7 +40,8 @@ public final class RunCommand implements Callable<Integer> {
       defaultValue = "conf/ratchet.json")
   Path config;
 
-  @CommandLine.Option(names = "--no-demo", description = "do not start the demo agent and its shop")
+  @CommandLine.Option(names = "--no-demo", description = "do not start the demo shop nor load the demo's agent file"
+      + " (demo.yaml)")
   boolean noDemo;
 
   @Override
@@ -71,20 +73,43 @@ public final class RunCommand implements Callable<Integer> {
     }
     Vertx vertx = transport.vertx();
     Ratchet ratchet;
-    DemoShop demo = null;
-    ChatModel model = null;
+    ShopService shop = null;
+    AgentDirectoryLoader agents = null;
+    Path agentsDir = AgentSetup.dir(cfg, env);
+    ControlFiles control = ControlFiles.of(cfg);
     try {
       ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url)).await();
-      if (!noDemo) {
+      List<Path> files = AgentSetup.files(agentsDir, !noDemo);
+      Connections connections = Connections.load(env);
+      if (files.stream().anyMatch(AgentSetup::isDemo)) {
         JsonObject agent = cfg.getJsonObject("agent", new JsonObject());
-        model = DemoModel.choose(vertx, agent, env);
-        ShopService shop = new ShopService(ControlFiles.of(cfg).dataDir().resolve("demo-shop.json"));
-        demo = DemoShop.start(vertx, model, Connections.load(env), agent.getInteger("maxTurns", 8), shop,
+        shop = DemoShop.start(vertx, new ShopService(control.dataDir().resolve("demo-shop.json")),
             shopPort(agent, env)).await();
-        ratchet.register(demo.agent()).await();
+        connections = AgentSetup.withDemo(connections, shop.baseUrl());
       }
+      boolean demo = !noDemo;
+      agents = new AgentDirectoryLoader(vertx, ratchet, agentsDir, () -> AgentSetup.files(agentsDir, demo),
+          connections, AgentSetup.models(vertx, cfg, env));
+      // the first load is defined like every reload: agents registered from Java stay, a clash with one fails
+      List<AgentDefinition> definitions = agents.load().await();
+      try {
+        ratchet.define(definitions).await();
+      } catch (Exception e) {
+        agents.settled(false);
+        throw e;
+      }
+      agents.settled(true);
     } catch (Exception e) {
-      System.err.println("Ratchet could not start: " + e.getMessage());
+      if (e instanceof AgentFilesException problems) {
+        System.err.println("Ratchet could not start: " + problems.errors().size() + " problem(s) in the agent files of "
+            + agentsDir + " (ratchet check lists them without starting):");
+        problems.errors().forEach(System.err::println);
+      } else {
+        System.err.println("Ratchet could not start: " + e.getMessage());
+      }
+      if (agents != null) {
+        agents.close();
+      }
       vertx.close();
       redis.close();
       return 1;
@@ -100,29 +125,30 @@ public final class RunCommand implements Callable<Integer> {
       redis.close();
       return 1;
     }
-    ControlFiles control = ControlFiles.of(cfg);
-    AgentLoader loader = demoLoader(demo);
-    Reloader reloader = new Reloader(ratchet, loader, control.report());
+    Reloader reloader = new Reloader(ratchet, agents, control.report());
     DirectoryWatch watch;
     try {
       ReloadSignal.install(reloader);
-      watch = DirectoryWatch.start(vertx, reloader, loader.watched(),
+      watch = DirectoryWatch.start(vertx, reloader, agents.watched(),
           cfg.getJsonObject("reload", new JsonObject()).getLong("debounceMillis", 500L));
       control.writePid();
     } catch (IOException e) {
       System.err.println("Ratchet could not set up reloading in " + control.dataDir() + ": " + e.getMessage());
+      agents.close();
       ratchet.close();
       vertx.close();
       redis.close();
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
+    AgentDirectoryLoader started = agents;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         control.removePid();
         if (watch != null) {
           watch.close();
         }
+        started.close().await();
         ratchet.close().await();
         vertx.close().await();
       } catch (Exception e) {
@@ -134,15 +160,20 @@ public final class RunCommand implements Callable<Integer> {
     }));
     String dashboard = "http://" + dashboardHost(http.host()) + ":" + server.actualPort() + "/";
     System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
+    if (agents.agents().isEmpty()) {
+      System.out.println("  No agent files in " + agentsDir.toAbsolutePath() + " (docs/CONFIGURATION.md, Agent files).");
+    } else {
+      System.out.println("  Agent files: " + agentsDir + " (check them with: ratchet check)");
+    }
     System.out.println("  Dashboard: " + dashboard);
     System.out.println("  Network transport: " + transport.describe());
     credentials.lines.forEach(System.out::println);
     System.out.println("  Reload agents without a restart: `ratchet reload --config " + config + "` (or SIGHUP to pid "
-        + ProcessHandle.current().pid() + ").");
+        + ProcessHandle.current().pid() + "); changes to " + agentsDir + " reload by themselves.");
     System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns and conversations in flight resume"
         + " on the next start.");
-    if (demo != null) {
-      printDemo(demo, model, dashboard, credentials);
+    if (shop != null) {
+      printDemo(shop, ratchet, agents, dashboard, credentials);
     }
     stopped.await();
     return 0;
@@ -161,11 +192,6 @@ public final class RunCommand implements Callable<Integer> {
     return agent.getInteger("shopPort", ShopService.DEFAULT_PORT);
   }
 
-  /** What a reload loads: the demo agent's definition, the one agent {@code run} serves without agent files. */
-  private static AgentLoader demoLoader(DemoShop demo) {
-    return () -> Future.succeededFuture(demo == null ? List.of() : List.of(demo.agent()));
-  }
-
   /** The host a browser on this machine uses: the configured one, unless it is a loopback or every interface. */
   private static String dashboardHost(String host) {
     boolean anyOrLoopback = host.equals("0.0.0.0") || host.equals("::") || host.startsWith("127.") || host.equals("::1")
@@ -173,13 +199,22 @@ public final class RunCommand implements Callable<Integer> {
     return anyOrLoopback ? "localhost" : host.contains(":") ? "[" + host + "]" : host;
   }
 
-  private static void printDemo(DemoShop demo, ChatModel model, String dashboard, AdminCredentials credentials) {
-    System.out.println("Demo shop service: " + demo.shop().baseUrl() + " (GET /stats shows what it did)");
-    System.out.println("Demo agent '" + DemoShop.AGENT + "' with model: " + model.describe()
-        + (model.describe().startsWith("scripted") ? " (set RATCHET_MODEL=openai:gpt-4.1-mini and OPENAI_API_KEY"
+  private static void printDemo(ShopService shop, Ratchet ratchet, AgentDirectoryLoader agents, String dashboard,
+                                AdminCredentials credentials) {
+    System.out.println("Demo shop service: " + shop.baseUrl() + " (GET /stats shows what it did)");
+    AgentDefinition agent = agents.agents().stream().filter(a -> a.name().equals(DemoShop.AGENT)).findFirst()
+        .orElse(null);
+    if (agent == null) {
+      return;
+    }
+    ChatModel model = agent.model();
+    String described = model == null ? "none" : model.describe();
+    ToolCatalog catalog = ratchet.catalog(DemoShop.AGENT);
+    boolean slack = catalog != null && catalog.entries().stream().anyMatch(e -> e.tool().name().startsWith("slack_"));
+    System.out.println("Demo agent '" + DemoShop.AGENT + "' (" + agent.origin() + ") with model: " + described
+        + (described.startsWith("scripted") ? " (set RATCHET_MODEL=openai:gpt-4.1-mini and OPENAI_API_KEY"
         + " for a real model)" : "") + "; Slack tool: "
-        + (demo.hasSlack() ? "on (connection '" + DemoShop.SLACK_CONNECTION + "')"
-        : "off (configure a connection '" + DemoShop.SLACK_CONNECTION + "' to add it)"));
+        + (slack ? "on" : "off (add a slack entry with a connection '" + DemoShop.SLACK_CONNECTION + "' to its file)"));
     if (credentials.demoTokenSource == null) {
       System.out.println("Try it: POST {\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"} to "
           + dashboard + "api/sessions/demo-1/messages with an agent token, then approve the cancel in the dashboard.");
@@ -192,7 +227,7 @@ public final class RunCommand implements Callable<Integer> {
     System.out.println("  curl -H \"Authorization: Bearer " + token + "\" -H 'Content-Type: application/json' \\");
     System.out.println("    -d '{\"agent\":\"" + DemoShop.AGENT + "\",\"text\":\"cancel order 1002\"}' \\");
     System.out.println("    '" + dashboard + "api/sessions/demo-1/messages?wait=2'");
-    System.out.println("  then approve cancel_order at " + dashboard + " and read the answer (also on the"
+    System.out.println("  then approve shop_cancel_order at " + dashboard + " and read the answer (also on the"
         + " session's page):");
     System.out.println("  curl -H \"Authorization: Bearer " + token + "\" " + dashboard + "api/sessions/demo-1/messages");
   }

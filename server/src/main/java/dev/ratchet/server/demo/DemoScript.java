@@ -32,6 +32,10 @@ public final class DemoScript {
       "(?:reply|post)\\s+in\\s+slack\\s+thread\\s+(\\S+)\\s+(\\d+\\.\\d+)\\s*:\\s*(.+)", Pattern.CASE_INSENSITIVE);
   private static final Pattern ORDER = Pattern.compile("#?(\\d{4})");
 
+  static final String LOOK_UP = "shop_look_up_order";
+  static final String CANCEL_ORDER = "shop_cancel_order";
+  static final String REFUND = "shop_refund_order";
+
   private DemoScript() {
   }
 
@@ -54,7 +58,7 @@ public final class DemoScript {
     }
     m = CANCEL.matcher(text);
     if (m.find()) {
-      return ModelResponse.toolCalls(order("look_up_order", m.group(1)), order("cancel_order", m.group(1)));
+      return ModelResponse.toolCalls(order(LOOK_UP, m.group(1)), order(CANCEL_ORDER, m.group(1)));
     }
     m = REFUND_AMOUNT_FIRST.matcher(text);
     if (m.find()) {
@@ -66,7 +70,7 @@ public final class DemoScript {
     }
     m = ORDER.matcher(text);
     if (m.find()) {
-      return ModelResponse.toolCalls(order("look_up_order", m.group(1)));
+      return ModelResponse.toolCalls(order(LOOK_UP, m.group(1)));
     }
     return ModelResponse.text("I am the demo's scripted model. Try \"cancel order 1002\", \"refund 20 on order 1001\""
         + " (refunds over 100 need approval) or \"look up order 1003\"."
@@ -79,7 +83,7 @@ public final class DemoScript {
   }
 
   private static ToolCall refund(String orderId, String amount) {
-    return new ToolCall("refund_order", new JsonObject().put("orderId", orderId)
+    return new ToolCall(REFUND, new JsonObject().put("orderId", orderId)
         .put("body", new JsonObject().put("amount", Double.parseDouble(amount))));
   }
 
@@ -101,16 +105,16 @@ public final class DemoScript {
       JsonObject result = content.getValue("result") instanceof JsonObject r ? r : new JsonObject();
       String tool = m.toolName() == null ? "" : m.toolName();
       switch (tool) {
-        case "look_up_order":
+        case LOOK_UP:
           sentences.add(ok ? "Order " + orderId + " (" + result.getString("customer") + ", " + result.getValue("total")
               + ") is " + result.getString("status") + "." : "I could not look up order " + orderId + ": "
               + content.getString("error"));
           break;
-        case "cancel_order":
+        case CANCEL_ORDER:
           sentences.add(ok ? "Order " + orderId + " is now cancelled." : "Order " + orderId + " was not cancelled: "
               + content.getString("error"));
           break;
-        case "refund_order":
+        case REFUND:
           sentences.add(ok ? "Refunded " + result.getValue("amount") + " on order " + orderId + " (refund "
               + result.getString("refundId") + ")." : "The refund on order " + orderId + " did not go through: "
               + content.getString("error"));

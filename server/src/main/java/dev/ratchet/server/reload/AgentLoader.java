@@ -17,6 +17,13 @@ public interface AgentLoader {
   /** All definitions, read afresh. */
   Future<List<AgentDefinition>> load();
 
+  /**
+   * Told whether the definitions of the last {@link #load()} were put in place ({@code true}) or
+   * refused ({@code false}), so a loader can stop what the refused ones, or the replaced ones, started.
+   */
+  default void settled(boolean defined) {
+  }
+
   /** Directories whose changes trigger a reload; none by default. */
   default List<Path> watched() {
     return List.of();

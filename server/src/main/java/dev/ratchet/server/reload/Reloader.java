@@ -62,7 +62,15 @@ public final class Reloader {
     } catch (RuntimeException e) {
       loaded = Future.failedFuture(e);
     }
-    return loaded.compose(ratchet::define).map(catalogs -> {
+    boolean[] wasLoaded = {false};
+    return loaded.compose(definitions -> {
+      wasLoaded[0] = true;
+      return ratchet.define(definitions);
+    }).andThen(ar -> {
+      if (wasLoaded[0]) {
+        loader.settled(ar.succeeded());
+      }
+    }).map(catalogs -> {
       JsonArray agents = new JsonArray();
       for (ToolCatalog c : catalogs) {
         agents.add(new JsonObject().put("name", c.agent()).put("catalogue", c.version()));

@@ -1,5 +1,6 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.server.ChildOutput;
 import dev.ratchet.server.Main;
 import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.PasswordHash;
@@ -8,15 +9,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -66,18 +64,7 @@ class AdminCredentialsTest {
     env.put("RATCHET_REDIS_PORT", String.valueOf(freePort()));
     env.putAll(extraEnv);
     child = pb.start();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          output.add(line);
-        }
-      } catch (IOException e) {
-        // the child ended
-      }
-    }, "run-output");
-    reader.setDaemon(true);
-    reader.start();
+    ChildOutput.collect(child, output, "run-output");
   }
 
   private String awaitLine(String prefix) throws InterruptedException {

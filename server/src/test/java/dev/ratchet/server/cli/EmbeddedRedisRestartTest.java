@@ -1,5 +1,6 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.server.ChildOutput;
 import dev.ratchet.server.Main;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -8,15 +9,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -176,6 +174,12 @@ class EmbeddedRedisRestartTest {
 
     Runtime(Path dataDir, int httpPort) throws IOException {
       this.httpPort = httpPort;
+      // the demo as shipped: its agent file and the shop's OpenAPI document, where run looks for them
+      Path root = Path.of(System.getProperty("user.dir")).getParent();
+      for (String file : List.of("conf/agents/demo.yaml", "conf/specs/shop.json")) {
+        Files.createDirectories(tmp.resolve(file).getParent());
+        Files.copy(root.resolve(file), tmp.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
           "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run")
@@ -190,20 +194,7 @@ class EmbeddedRedisRestartTest {
       env.put("RATCHET_ADMIN_PASSWORD", "restart-test-password");
       env.put("RATCHET_DEMO_TOKEN", TOKEN);
       process = pb.start();
-      Thread reader = new Thread(() -> {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-            StandardCharsets.UTF_8))) {
-          String line;
-          while ((line = r.readLine()) != null) {
-            // the runtime's log lines come with a time first; the start-up lines are what the user reads
-            output.add(line);
-          }
-        } catch (IOException e) {
-          // the child ended
-        }
-      }, "run-stdout");
-      reader.setDaemon(true);
-      reader.start();
+      ChildOutput.collect(process, output, "run-stdout");
     }
 
     String base() {

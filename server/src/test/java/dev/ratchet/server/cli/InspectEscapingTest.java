@@ -10,11 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,9 +50,7 @@ class InspectEscapingTest {
         .arg("type").arg("message.user").arg("at").arg("1767225600001")
         .arg("data").arg(new JsonObject().put("text", MESSAGE).encode())));
     redis.close();
-    conf = Files.createTempFile("ratchet", ".json");
-    Files.writeString(conf, new JsonObject().put("journal", new JsonObject().put("keyPrefix", REDIS.keyPrefix()))
-        .encode());
+    conf = InspectRun.config(REDIS.keyPrefix());
   }
 
   @AfterAll
@@ -67,7 +61,7 @@ class InspectEscapingTest {
 
   @Test
   void aForgedIdOrTextPrintsEscapedOnTheEventsOwnLine() {
-    List<String> lines = inspect(SESSION, "--redis-url", REDIS.url(), "--config", conf.toString()).lines().toList();
+    List<String> lines = InspectRun.printed(SESSION, "--redis-url", REDIS.url(), "--config", conf.toString()).lines().toList();
 
     assertThat(lines).hasSize(3);
     assertThat(lines.get(0)).isEqualTo("session forged-1  agent shop\\x1b[31m  epoch 1  owner node-a\\n2026-01-01"
@@ -83,7 +77,7 @@ class InspectEscapingTest {
 
   @Test
   void theJsonLinesKeepTheValuesWithNothingATerminalActsOn() {
-    List<String> lines = inspect(SESSION, "--json", "--redis-url", REDIS.url(), "--config", conf.toString())
+    List<String> lines = InspectRun.printed(SESSION, "--json", "--redis-url", REDIS.url(), "--config", conf.toString())
         .lines().toList();
 
     assertThat(lines).hasSize(3);
@@ -94,19 +88,5 @@ class InspectEscapingTest {
     for (String line : lines) {
       assertThat(line.chars()).allMatch(c -> c >= 0x20 && c < 0x7f);
     }
-  }
-
-  private static String inspect(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrintStream previous = System.out;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    int code;
-    try {
-      code = new CommandLine(new InspectCommand()).execute(args);
-    } finally {
-      System.setOut(previous);
-    }
-    assertThat(code).isZero();
-    return out.toString(StandardCharsets.UTF_8);
   }
 }

@@ -1,5 +1,6 @@
 package dev.ratchet.server.demo;
 
+import dev.ratchet.server.ChildOutput;
 import dev.ratchet.server.Main;
 import dev.ratchet.server.impl.TransportChoice;
 import io.vertx.core.json.JsonArray;
@@ -8,16 +9,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.CookieManager;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,6 +59,12 @@ class DemoEndToEndTest {
 
   private void start() throws Exception {
     output.clear();
+    // the demo as shipped: its agent file and the shop's OpenAPI document, where run looks for them
+    Path root = Path.of(System.getProperty("user.dir")).getParent();
+    for (String file : List.of("conf/agents/demo.yaml", "conf/specs/shop.json")) {
+      Files.createDirectories(dir.resolve(file).getParent());
+      Files.copy(root.resolve(file), dir.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-cp", System.getProperty("java.class.path"),
         Main.class.getName(), "run").directory(dir.toFile()).redirectErrorStream(true);
@@ -76,18 +80,7 @@ class DemoEndToEndTest {
     env.put("RATCHET_ADMIN_PASSWORD", PASSWORD);
     env.put("RATCHET_DEMO_TOKEN", TOKEN);
     child = pb.start();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          output.add(line);
-        }
-      } catch (IOException e) {
-        // the child ended
-      }
-    }, "demo-stdout");
-    reader.setDaemon(true);
-    reader.start();
+    ChildOutput.collect(child, output, "demo-stdout");
     until(() -> line("Demo API token:") != null, 120);
   }
 
@@ -134,7 +127,7 @@ class DemoEndToEndTest {
 
     String csrf = login();
     JsonObject approval = awaitApproval("e2e-1");
-    assertThat(approval.getString("tool")).isEqualTo("cancel_order");
+    assertThat(approval.getString("tool")).isEqualTo("shop_cancel_order");
     assertThat(shopStats().getInteger("cancelRequests")).isZero();
     HttpResponse<String> decided = post("/api/approvals/e2e-1/" + approval.getString("callId"),
         new JsonObject().put("argumentsHash", approval.getString("argumentsHash")).put("approved", true)
@@ -180,7 +173,8 @@ class DemoEndToEndTest {
     start();
     String csrf = login();
     JsonObject approval = awaitApproval("e2e-2");
-    assertThat(approval.getString("tool")).isEqualTo("refund_order");
+    assertThat(approval.getString("tool")).isEqualTo("shop_refund_order");
+    assertThat(approval.getString("askedBecause")).isEqualTo("approval required by agent file: body.amount > 100");
     HttpResponse<String> decided = post("/api/approvals/e2e-2/" + approval.getString("callId"),
         new JsonObject().put("argumentsHash", approval.getString("argumentsHash")).put("approved", true)
             .put("reason", "damaged on arrival"), Map.of("X-CSRF-Token", csrf));

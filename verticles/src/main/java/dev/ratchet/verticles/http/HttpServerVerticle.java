@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.http.impl.ApprovalRoutes;
@@ -19,6 +20,7 @@ import dev.ratchet.verticles.http.impl.Replies;
 import dev.ratchet.verticles.http.impl.SessionAccess;
 import dev.ratchet.verticles.http.impl.SessionRoutes;
 import dev.ratchet.verticles.http.impl.TurnRoutes;
+import dev.ratchet.verticles.http.impl.mcp.McpRoutes;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.CookieSameSite;
@@ -158,14 +160,15 @@ public final class HttpServerVerticle extends VerticleBase {
     new CatalogRoutes(ratchet).mount(router);
     new MessageRoutes(vertx, ratchet, access).mount(router);
     new ConnectionRoutes(providers).mount(router);
-    router.route("/api/*").handler(ctx -> Replies.error(ctx, 404, "NOT_FOUND", "no such endpoint"));
+    new McpRoutes(vertx, ratchet, access).mount(router);
+    router.route("/api/*").handler(ctx -> Replies.error(ctx, ErrorCode.NOT_FOUND, "no such endpoint"));
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
 
-    router.errorHandler(413, ctx -> Replies.error(ctx, 413, "PAYLOAD_TOO_LARGE",
+    router.errorHandler(413, ctx -> Replies.error(ctx, ErrorCode.PAYLOAD_TOO_LARGE,
         "the request body is larger than " + (AuthHandler.principal(ctx) == null ? options.preAuthBodyLimitBytes()
             + " bytes (the limit before logging in)" : options.bodyLimitBytes() + " bytes")));
-    router.errorHandler(404, ctx -> Replies.error(ctx, 404, "NOT_FOUND", "not found"));
-    router.errorHandler(400, ctx -> Replies.error(ctx, 400, "INVALID_REQUEST", "the request is malformed"));
+    router.errorHandler(404, ctx -> Replies.error(ctx, ErrorCode.NOT_FOUND, "not found"));
+    router.errorHandler(400, ctx -> Replies.error(ctx, ErrorCode.INVALID_REQUEST, "the request is malformed"));
     router.errorHandler(500, HttpServerVerticle::failed);
     return router;
   }
@@ -183,7 +186,7 @@ public final class HttpServerVerticle extends VerticleBase {
       // before the caller is known, only the session store fails this way: Redis is away, not a bug
       LOG.warn("{} {}: the login session could not be read: {}", ctx.request().method(), ctx.request().path(),
           err.getMessage());
-      Replies.error(ctx, 503, "SESSION_STORE_UNAVAILABLE", "logins cannot be checked right now; try again later");
+      Replies.error(ctx, ErrorCode.SESSION_STORE_UNAVAILABLE, "logins cannot be checked right now; try again later");
       return;
     }
     Replies.fail(ctx, err);
@@ -194,7 +197,7 @@ public final class HttpServerVerticle extends VerticleBase {
     try {
       ctx.normalizedPath();
     } catch (IllegalArgumentException e) {
-      Replies.error(ctx, 400, "INVALID_REQUEST", "the URL's path has a malformed %-escape");
+      Replies.error(ctx, ErrorCode.INVALID_REQUEST, "the URL's path has a malformed %-escape");
       return;
     }
     ctx.next();

@@ -1,7 +1,8 @@
 package dev.ratchet.verticles.http;
 
+import dev.ratchet.runtime.impl.WireNames;
+
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -33,15 +34,11 @@ public enum Role {
   }
 
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return WireNames.of(this, '_');
   }
 
   public static Role fromWireName(String name) {
-    for (Role r : values()) {
-      if (r.wireName().equals(name)) {
-        return r;
-      }
-    }
-    throw new IllegalArgumentException("unknown role '" + name + "'; expected viewer, approver or agent");
+    return WireNames.parse(values(), name, Role::wireName,
+        () -> "unknown role '" + name + "'; expected viewer, approver or agent");
   }
 }

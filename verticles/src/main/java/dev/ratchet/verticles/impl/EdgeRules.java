@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.journal.JournalQueries;
@@ -21,18 +22,18 @@ public final class EdgeRules {
   /** A turn without calls would be journaled and answered with nothing done: it is refused instead. */
   public static void checkTurn(Turn turn) {
     if (turn.calls().isEmpty()) {
-      throw new RatchetException("INVALID_REQUEST", "'turn.calls' is empty; a turn needs at least one call");
+      throw new RatchetException(ErrorCode.INVALID_REQUEST, "'turn.calls' is empty; a turn needs at least one call");
     }
   }
 
   /** The decision's reason: optional for an approval, required for a rejection, since the model is told it. */
   public static String reason(Object reason, boolean approved) {
     if (reason != null && (!(reason instanceof String) || ((String) reason).length() > MAX_REASON_LENGTH)) {
-      throw new RatchetException("INVALID_REQUEST",
+      throw new RatchetException(ErrorCode.INVALID_REQUEST,
           "'reason' must be a string of at most " + MAX_REASON_LENGTH + " characters");
     }
     if (!approved && (reason == null || ((String) reason).isBlank())) {
-      throw new RatchetException("INVALID_REQUEST", "a rejection needs a 'reason'; the model is told it");
+      throw new RatchetException(ErrorCode.INVALID_REQUEST, "a rejection needs a 'reason'; the model is told it");
     }
     return (String) reason;
   }
@@ -45,6 +46,6 @@ public final class EdgeRules {
 
   /** The one answer for a session that is missing (or, on HTTP, not the caller's). */
   public static RatchetException unknownSession(String sessionId) {
-    return new RatchetException("UNKNOWN_SESSION", "no session '" + sessionId + "'");
+    return new RatchetException(ErrorCode.UNKNOWN_SESSION, "no session '" + sessionId + "'");
   }
 }

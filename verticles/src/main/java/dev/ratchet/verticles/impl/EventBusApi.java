@@ -2,8 +2,11 @@ package dev.ratchet.verticles.impl;
 
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.verticles.Addresses;
 import io.vertx.core.Future;
@@ -13,6 +16,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * Ratchet's event-bus protocol. The event bus is in-process (or the application's own cluster), so
@@ -32,150 +37,98 @@ final class EventBusApi extends VerticleBase {
   @Override
   public Future<?> start() {
     return Future.all(List.of(
-        vertx.eventBus().<Object>consumer(Addresses.SUBMIT, this::submit).completion(),
-        vertx.eventBus().<Object>consumer(Addresses.DECIDE, this::decide).completion(),
+        consume(Addresses.SUBMIT, this::submit),
+        consume(Addresses.DECIDE, this::decide),
         vertx.eventBus().<Object>consumer(Addresses.PENDING, this::pending).completion(),
-        vertx.eventBus().<Object>consumer(Addresses.RESULTS, this::results).completion(),
-        vertx.eventBus().<Object>consumer(Addresses.MESSAGES_SEND, this::message).completion(),
-        vertx.eventBus().<Object>consumer(Addresses.CONVERSATION, this::conversation).completion()));
+        consume(Addresses.RESULTS, this::results),
+        consume(Addresses.MESSAGES_SEND, this::message),
+        consume(Addresses.CONVERSATION, this::conversation)));
+  }
+
+  /**
+   * Hands each request's JSON object to {@code handler}; a request that is not one, or that the
+   * handler finds malformed (an {@link IllegalArgumentException}), is answered as {@code INVALID_REQUEST}.
+   */
+  private Future<Void> consume(String address, BiConsumer<Message<Object>, JsonObject> handler) {
+    return vertx.eventBus().<Object>consumer(address, msg -> {
+      JsonObject body = body(msg);
+      if (body == null) {
+        return;
+      }
+      try {
+        handler.accept(msg, body);
+      } catch (IllegalArgumentException e) {
+        fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, e.getMessage()));
+      } catch (RatchetException e) {
+        fail(msg, e);
+      }
+    }).completion();
   }
 
   /** A user message for the agent loop: acknowledged once journaled; the reply goes to replyAddress. */
-  private void message(Message<Object> msg) {
-    JsonObject body = body(msg);
-    if (body == null) {
-      return;
+  private void message(Message<Object> msg, JsonObject body) {
+    String agent = string(body, "agent", true);
+    String sessionId = string(body, "sessionId", true);
+    String text = string(body, "text", true);
+    String messageId = string(body, "messageId", false);
+    String replyAddress = string(body, "replyAddress", false);
+    String callerId = string(body, "callerId", false);
+    answer(msg, ratchet.acceptMessage(agent, sessionId, callerId, messageId, text),
+        new JsonObject().put("sessionId", sessionId), replyAddress, "answered", "reply", AgentReply::toJson);
+  }
+
+  private void conversation(Message<Object> msg, JsonObject body) {
+    reply(msg, ratchet.conversation(string(body, "sessionId", true)), conversation -> conversation);
+  }
+
+  private void submit(Message<Object> msg, JsonObject body) {
+    String agent = string(body, "agent", true);
+    String sessionId = string(body, "sessionId", true);
+    String replyAddress = string(body, "replyAddress", false);
+    String callerId = string(body, "callerId", false);
+    Object t = body.getValue("turn");
+    if (!(t instanceof JsonObject)) {
+      throw new IllegalArgumentException("'turn' must be an object {turnId, calls}");
     }
-    String agent;
-    String sessionId;
-    String text;
-    String messageId;
-    String replyAddress;
-    String callerId;
-    try {
-      agent = string(body, "agent", true);
-      sessionId = string(body, "sessionId", true);
-      text = string(body, "text", true);
-      messageId = string(body, "messageId", false);
-      replyAddress = string(body, "replyAddress", false);
-      callerId = string(body, "callerId", false);
-    } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
-      return;
-    }
-    ratchet.acceptMessage(agent, sessionId, callerId, messageId, text).onComplete(ar -> {
+    Turn turn = Turn.fromJson((JsonObject) t);
+    EdgeRules.checkTurn(turn);
+    answer(msg, ratchet.accept(agent, sessionId, callerId, turn),
+        new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId()), replyAddress, "completed",
+        "results", TurnResult::toJson);
+  }
+
+  /**
+   * Answers an accepted turn or message: with its outcome when that is already there, else as
+   * {@code accepted}; the outcome, or its failure, goes to {@code replyAddress} when one is named.
+   */
+  private <T> void answer(Message<Object> msg, Future<Future<T>> accepted, JsonObject ids, String replyAddress,
+                          String doneStatus, String field, Function<T, JsonObject> json) {
+    accepted.onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
         return;
       }
-      Future<dev.ratchet.runtime.agent.AgentReply> reply = ar.result();
-      if (reply.isComplete() && reply.succeeded()) {
-        msg.reply(new JsonObject().put("status", "answered").put("sessionId", sessionId)
-            .put("reply", reply.result().toJson()));
+      Future<T> outcome = ar.result();
+      if (outcome.isComplete() && outcome.succeeded()) {
+        msg.reply(new JsonObject().put("status", doneStatus).mergeIn(ids).put(field, json.apply(outcome.result())));
       } else {
-        msg.reply(new JsonObject().put("status", "accepted").put("sessionId", sessionId));
+        msg.reply(new JsonObject().put("status", "accepted").mergeIn(ids));
       }
       if (replyAddress != null) {
-        reply.onComplete(done -> {
+        outcome.onComplete(done -> {
           JsonObject out = done.succeeded()
-              ? new JsonObject().put("status", "answered").put("reply", done.result().toJson())
+              ? new JsonObject().put("status", doneStatus).put(field, json.apply(done.result()))
               : new JsonObject().put("status", "failed").put("code", code(done.cause()))
                   .put("message", done.cause().getMessage());
-          vertx.eventBus().send(replyAddress, out.put("sessionId", sessionId));
+          vertx.eventBus().send(replyAddress, out.mergeIn(ids));
         });
       }
     });
   }
 
-  private void conversation(Message<Object> msg) {
-    JsonObject body = body(msg);
-    if (body == null) {
-      return;
-    }
-    String sessionId;
-    try {
-      sessionId = string(body, "sessionId", true);
-    } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
-      return;
-    }
-    ratchet.conversation(sessionId).onComplete(ar -> {
-      if (ar.failed()) {
-        fail(msg, ar.cause());
-      } else {
-        msg.reply(ar.result());
-      }
-    });
-  }
-
-  private void submit(Message<Object> msg) {
-    JsonObject body = body(msg);
-    if (body == null) {
-      return;
-    }
-    String agent;
-    String sessionId;
-    Turn turn;
-    String replyAddress;
-    String callerId;
-    try {
-      agent = string(body, "agent", true);
-      sessionId = string(body, "sessionId", true);
-      replyAddress = string(body, "replyAddress", false);
-      callerId = string(body, "callerId", false);
-      Object t = body.getValue("turn");
-      if (!(t instanceof JsonObject)) {
-        throw new IllegalArgumentException("'turn' must be an object {turnId, calls}");
-      }
-      turn = Turn.fromJson((JsonObject) t);
-      EdgeRules.checkTurn(turn);
-    } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
-      return;
-    } catch (RatchetException e) {
-      fail(msg, e);
-      return;
-    }
-    ratchet.accept(agent, sessionId, callerId, turn).onComplete(ar -> {
-      if (ar.failed()) {
-        fail(msg, ar.cause());
-        return;
-      }
-      Future<dev.ratchet.runtime.TurnResult> result = ar.result();
-      if (result.isComplete() && result.succeeded()) {
-        msg.reply(new JsonObject().put("status", "completed").put("sessionId", sessionId)
-            .put("turnId", turn.turnId()).put("results", result.result().toJson()));
-      } else {
-        msg.reply(new JsonObject().put("status", "accepted").put("sessionId", sessionId).put("turnId", turn.turnId()));
-      }
-      if (replyAddress != null) {
-        result.onComplete(done -> {
-          JsonObject out = done.succeeded()
-              ? new JsonObject().put("status", "completed").put("results", done.result().toJson())
-              : new JsonObject().put("status", "failed").put("code", code(done.cause()))
-                  .put("message", done.cause().getMessage());
-          vertx.eventBus().send(replyAddress, out.put("sessionId", sessionId).put("turnId", turn.turnId()));
-        });
-      }
-    });
-  }
-
-  private void decide(Message<Object> msg) {
-    JsonObject body = body(msg);
-    if (body == null) {
-      return;
-    }
-    ApprovalDecision decision;
-    try {
-      decision = ApprovalDecision.fromJson(body);
-      EdgeRules.reason(body.getValue("reason"), decision.approved());
-    } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
-      return;
-    } catch (RatchetException e) {
-      fail(msg, e);
-      return;
-    }
+  private void decide(Message<Object> msg, JsonObject body) {
+    ApprovalDecision decision = ApprovalDecision.fromJson(body);
+    EdgeRules.reason(body.getValue("reason"), decision.approved());
     ratchet.decide(decision).onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
@@ -192,41 +145,31 @@ final class EventBusApi extends VerticleBase {
     if (msg.body() != null && body(msg) == null) {
       return;
     }
-    ratchet.pendingApprovals().onComplete(ar -> {
-      if (ar.failed()) {
-        fail(msg, ar.cause());
-        return;
-      }
+    reply(msg, ratchet.pendingApprovals(), requests -> {
       JsonArray list = new JsonArray();
-      for (ApprovalRequest r : ar.result()) {
+      for (ApprovalRequest r : requests) {
         list.add(r.toJson());
       }
-      msg.reply(new JsonObject().put("approvals", list));
+      return new JsonObject().put("approvals", list);
     });
   }
 
-  private void results(Message<Object> msg) {
-    JsonObject body = body(msg);
-    if (body == null) {
-      return;
-    }
-    String sessionId;
-    String turnId;
-    try {
-      sessionId = string(body, "sessionId", true);
-      turnId = string(body, "turnId", true);
-    } catch (IllegalArgumentException e) {
-      fail(msg, new RatchetException("INVALID_REQUEST", e.getMessage()));
-      return;
-    }
-    EdgeRules.existing(ratchet.journal(), sessionId)
-        .compose(info -> ratchet.journal().turnResult(sessionId, turnId)).onComplete(ar -> {
+  private void results(Message<Object> msg, JsonObject body) {
+    String sessionId = string(body, "sessionId", true);
+    String turnId = string(body, "turnId", true);
+    reply(msg, EdgeRules.existing(ratchet.journal(), sessionId)
+        .compose(info -> ratchet.journal().turnResult(sessionId, turnId)), result -> result == null
+        ? new JsonObject().put("status", "pending")
+        : new JsonObject().put("status", "completed").put("results", result.toJson()));
+  }
+
+  /** Replies with what {@code answer} makes of the result, or with the failure. */
+  private static <T> void reply(Message<Object> msg, Future<T> result, Function<T, JsonObject> answer) {
+    result.onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
-      } else if (ar.result() == null) {
-        msg.reply(new JsonObject().put("status", "pending"));
       } else {
-        msg.reply(new JsonObject().put("status", "completed").put("results", ar.result().toJson()));
+        msg.reply(answer.apply(ar.result()));
       }
     });
   }
@@ -256,11 +199,11 @@ final class EventBusApi extends VerticleBase {
       try {
         return new JsonObject((String) body);
       } catch (RuntimeException e) {
-        fail(msg, new RatchetException("INVALID_REQUEST", "the message is not valid JSON"));
+        fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, "the message is not valid JSON"));
         return null;
       }
     }
-    fail(msg, new RatchetException("INVALID_REQUEST", "the message must be a JSON object"));
+    fail(msg, new RatchetException(ErrorCode.INVALID_REQUEST, "the message must be a JSON object"));
     return null;
   }
 

@@ -5,6 +5,8 @@ import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
@@ -12,6 +14,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
+import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.JournalQueries;
@@ -85,7 +88,7 @@ public final class RatchetImpl implements Ratchet {
     return ToolCatalog.resolve(vertx, agent).compose(catalog -> {
       AgentVersions versions = new AgentVersions(agent, catalog);
       if (agents.putIfAbsent(agent.name(), versions) != null) {
-        return Future.failedFuture(new RatchetException("DUPLICATE_AGENT", "agent '" + agent.name()
+        return Future.failedFuture(new RatchetException(ErrorCode.DUPLICATE_AGENT, "agent '" + agent.name()
             + "' is already registered"));
       }
       toolsChanged.follow(agent);
@@ -103,7 +106,7 @@ public final class RatchetImpl implements Ratchet {
     java.util.Set<String> names = new java.util.HashSet<>();
     for (AgentDefinition d : definitions) {
       if (!names.add(d.name())) {
-        return Future.failedFuture(new RatchetException("DUPLICATE_AGENT", "agent '" + d.name()
+        return Future.failedFuture(new RatchetException(ErrorCode.DUPLICATE_AGENT, "agent '" + d.name()
             + "' is defined twice"));
       }
     }
@@ -235,12 +238,12 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(refused);
     }
     if (callerId != null && !Ids.valid(callerId)) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST,
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
     }
     AgentVersions catalog = agent == null ? null : agents.get(agent);
     if (catalog == null) {
-      return Future.failedFuture(new RatchetException("UNKNOWN_AGENT", "no agent named '" + agent
+      return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_AGENT, "no agent named '" + agent
           + "'; registered agents: " + agents.keySet()));
     }
     return accept(catalog, sessionId, callerId, creator, turn, 3);
@@ -249,8 +252,7 @@ public final class RatchetImpl implements Ratchet {
   private Future<Future<TurnResult>> accept(AgentVersions catalog, String sessionId, String callerId, String creator,
                                             Turn turn, int tries) {
     return manager.session(sessionId, catalog).compose(v -> v.accept(turn, callerId, creator)).recover(err -> {
-      if (tries > 1 && err instanceof RatchetException
-          && SessionVerticle.PASSIVATED.equals(((RatchetException) err).code())) {
+      if (tries > 1 && RatchetException.is(err, ErrorCode.PASSIVATED)) {
         return accept(catalog, sessionId, callerId, creator, turn, tries - 1);
       }
       return Future.failedFuture(err);
@@ -280,7 +282,7 @@ public final class RatchetImpl implements Ratchet {
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
                                                   String messageId, String text) {
     if (callerId != null && !Ids.valid(callerId)) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST",
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST,
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
     }
     RatchetException badId = Ids.problem("sessionId", sessionId);
@@ -290,15 +292,15 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(badId);
     }
     if (text == null || text.isBlank()) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "'text' must be a non-empty string"));
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "'text' must be a non-empty string"));
     }
     if (text.length() > MAX_MESSAGE_CHARS) {
-      return Future.failedFuture(new RatchetException("INVALID_REQUEST", "'text' is longer than "
+      return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "'text' is longer than "
           + MAX_MESSAGE_CHARS + " characters"));
     }
     AgentVersions catalog = agent == null ? null : agents.get(agent);
     if (catalog == null) {
-      return Future.failedFuture(new RatchetException("UNKNOWN_AGENT", "no agent named '" + agent
+      return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_AGENT, "no agent named '" + agent
           + "'; registered agents: " + agents.keySet()));
     }
     return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, 3);
@@ -307,8 +309,7 @@ public final class RatchetImpl implements Ratchet {
   private Future<Future<AgentReply>> acceptMessage(AgentVersions catalog, String sessionId, String callerId,
                                                    String creator, String messageId, String text, int tries) {
     return manager.session(sessionId, catalog).compose(v -> v.message(messageId, text, callerId, creator)).recover(err -> {
-      if (tries > 1 && err instanceof RatchetException
-          && SessionVerticle.PASSIVATED.equals(((RatchetException) err).code())) {
+      if (tries > 1 && RatchetException.is(err, ErrorCode.PASSIVATED)) {
         return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, tries - 1);
       }
       return Future.failedFuture(err);
@@ -369,8 +370,7 @@ public final class RatchetImpl implements Ratchet {
 
   @Override
   public Future<DecisionAnswer> decide(ApprovalDecision decision) {
-    return journal.approvalDecided(decision.sessionId(), decision.callId(), decision.argumentsHash(),
-        decision.approved() ? "approved" : "rejected", decision.approver(), decision.reason())
+    return SessionEngine.journalDecision(journal, decision)
         .onSuccess(answer -> {
           if (answer == DecisionAnswer.ACCEPTED) {
             vertx.eventBus().publish(Addresses.APPROVAL_DECIDED, new JsonObject()
@@ -387,7 +387,7 @@ public final class RatchetImpl implements Ratchet {
   @Override
   public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
     return journal.reconcile(sessionId, callId, outcome, who, note).onSuccess(r ->
-        vertx.eventBus().publish(Addresses.events(sessionId), new JsonObject().put("type", "call.reconciled")
+        vertx.eventBus().publish(Addresses.events(sessionId), new JsonObject().put("type", EventType.CALL_RECONCILED.wireName())
             .put("sessionId", sessionId).put("callId", callId.value()).put("at", System.currentTimeMillis())
             .put("data", r.toJson())));
   }

@@ -1,10 +1,12 @@
 package dev.ratchet.verticles.impl;
 
+import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallId;
-import dev.ratchet.verticles.Addresses;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.journal.SessionJournal;
+import dev.ratchet.verticles.Addresses;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -96,7 +98,7 @@ final class SessionManager {
     Deployment d = sessions.computeIfAbsent(sessionId, id -> deploy(id, catalog));
     return d.verticle().compose(v -> {
       if (!v.agent().equals(catalog.agent())) {
-        return Future.failedFuture(new RatchetException("AGENT_MISMATCH", "session '" + sessionId
+        return Future.failedFuture(new RatchetException(ErrorCode.AGENT_MISMATCH, "session '" + sessionId
             + "' belongs to agent '" + v.agent() + "', not '" + catalog.agent() + "'"));
       }
       return Future.succeededFuture(v);

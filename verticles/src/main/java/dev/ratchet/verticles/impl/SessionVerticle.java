@@ -2,16 +2,17 @@ package dev.ratchet.verticles.impl;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallId;
-import dev.ratchet.runtime.agent.AgentLoop;
-import dev.ratchet.runtime.agent.AgentReply;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.agent.AgentLoop;
+import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.verticles.Addresses;
-import dev.ratchet.runtime.RatchetException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
@@ -34,7 +35,6 @@ final class SessionVerticle extends VerticleBase {
   private final Consumer<SessionVerticle> onIdle;
   private SessionEngine engine;
   private AgentLoop loop;
-  static final String PASSIVATED = "PASSIVATED";
 
   private volatile long lastActivity = System.currentTimeMillis();
   private int accepting;
@@ -120,7 +120,7 @@ final class SessionVerticle extends VerticleBase {
     context.runOnContext(v -> {
       if (closing) {
         // lost the race with passivation: the manager deploys a fresh verticle and tries again
-        accepted.fail(new RatchetException(PASSIVATED, "session " + sessionId + " is being passivated"));
+        accepted.fail(new RatchetException(ErrorCode.PASSIVATED, "session " + sessionId + " is being passivated"));
         return;
       }
       accepting++;
@@ -142,11 +142,11 @@ final class SessionVerticle extends VerticleBase {
     Promise<Future<AgentReply>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
-        accepted.fail(new RatchetException(PASSIVATED, "session " + sessionId + " is being passivated"));
+        accepted.fail(new RatchetException(ErrorCode.PASSIVATED, "session " + sessionId + " is being passivated"));
         return;
       }
       if (loop == null) {
-        accepted.fail(new RatchetException("NO_MODEL", "agent '" + catalog.agent()
+        accepted.fail(new RatchetException(ErrorCode.NO_MODEL, "agent '" + catalog.agent()
             + "' has no model; register it with AgentDefinition.Builder.model(...) to send it messages"));
         return;
       }

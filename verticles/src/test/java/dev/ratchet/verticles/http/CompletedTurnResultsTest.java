@@ -7,13 +7,10 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,19 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CompletedTurnResultsTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
-
-  static ShopRuntime shop;
-
-  @BeforeAll
-  static void start() {
-    shop = new ShopRuntime(REDIS);
-  }
-
-  @AfterAll
-  static void stop() {
-    shop.close();
-  }
+  static final ShopServer SHOP = new ShopServer();
 
   static String session() {
     return "s-" + UUID.randomUUID().toString().substring(0, 8);
@@ -63,7 +48,7 @@ class CompletedTurnResultsTest {
   @Test
   void theStreamCarriesEachCallsOutcomeWhileTheTimelineEventsAndTurnResultsShowTheResult() throws Exception {
     String s = session();
-    Http agent = Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN);
+    Http agent = Http.bearer(SHOP.baseUrl(), ShopRuntime.AGENT_TOKEN);
     agent.post("/api/sessions/" + s + "/turns", new JsonObject().put("agent", "shop").put("turn", new JsonObject()
         .put("turnId", "t1").put("calls", List.of(
             new JsonObject().put("name", "look_up_order").put("arguments", new JsonObject().put("id", "A-7")),
@@ -73,12 +58,12 @@ class CompletedTurnResultsTest {
     assertThat(done.json().getJsonObject("results").getJsonArray("results").getJsonObject(1).getJsonObject("result"))
         .isEqualTo(order("A-8"));
 
-    JsonObject stored = await(shop.ratchet.journal().events(s, null, 100)).stream()
+    JsonObject stored = await(SHOP.runtime().ratchet.journal().events(s, null, 100)).stream()
         .filter(e -> "turn.completed".equals(e.getString("type"))).findFirst().orElseThrow().getJsonObject("data");
     assertThat(stored.containsKey("results")).isFalse();
     assertThat(stored.getJsonArray("outcomes").getList()).containsExactly("succeeded", "succeeded");
 
-    Http vic = Http.login(shop.baseUrl(), "vic", ShopRuntime.PASSWORD);
+    Http vic = Http.login(SHOP.baseUrl(), "vic", ShopRuntime.PASSWORD);
     JsonObject turn = vic.get("/api/sessions/" + s).json().getJsonArray("turns").getJsonObject(0);
     assertThat(turn.getString("status")).isEqualTo("completed");
     assertThat(turn.getJsonArray("calls").getJsonObject(0).getJsonObject("result")).isEqualTo(order("A-7"));
@@ -90,8 +75,8 @@ class CompletedTurnResultsTest {
 
   /** The session's first {@code turn.completed} event as the server-sent event stream gives it. */
   private static JsonObject streamedTurnCompleted(String sessionId) throws Exception {
-    Http agent = Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN);
-    HttpRequest req = HttpRequest.newBuilder(URI.create(shop.baseUrl() + "/api/sessions/" + sessionId + "/events"))
+    Http agent = Http.bearer(SHOP.baseUrl(), ShopRuntime.AGENT_TOKEN);
+    HttpRequest req = HttpRequest.newBuilder(URI.create(SHOP.baseUrl() + "/api/sessions/" + sessionId + "/events"))
         .header("Authorization", "Bearer " + ShopRuntime.AGENT_TOKEN).timeout(Duration.ofSeconds(30)).GET().build();
     HttpResponse<InputStream> r = agent.client().send(req, HttpResponse.BodyHandlers.ofInputStream());
     try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {

@@ -1,8 +1,6 @@
 package dev.ratchet.verticles.http;
 
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,24 +27,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DashboardBrowserTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final ShopServer SHOP = new ShopServer();
 
-  static ShopRuntime shop;
   static String base;
   Browser browser;
 
   @BeforeAll
   static void start() {
     Browser.assumeInstalled();
-    shop = new ShopRuntime(REDIS);
-    base = shop.baseUrl();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (shop != null) {
-      shop.close();
-    }
+    base = SHOP.baseUrl();
   }
 
   @AfterEach
@@ -111,7 +100,7 @@ class DashboardBrowserTest {
     assertThat(call.findElement(By.cssSelector(".duration")).getText()).endsWith("s");
     // the time the write waited for ana is shown apart from the time it ran
     assertThat(call.findElement(By.cssSelector(".approval-wait")).getText()).endsWith("s");
-    assertThat(shop.writes).contains(args);
+    assertThat(SHOP.runtime().writes).contains(args);
     // the session belongs to the agent token that created it (no resourceId configured: its name)
     assertThat(browser.driver.findElement(By.cssSelector("#view p.muted")).getText()).contains("caller support-bot");
   }
@@ -121,7 +110,7 @@ class DashboardBrowserTest {
     HttpApiTest.base = base;
     String theirs = submit("t1", HttpApiTest.call("refund_order", new JsonObject().put("order", "T-0")));
     String mine = "tenant-t-" + UUID.randomUUID().toString().substring(0, 8);
-    shop.ratchet.submit("shop", mine, "tenant-t", dev.ratchet.runtime.Turn.of("t1",
+    SHOP.runtime().ratchet.submit("shop", mine, "tenant-t", dev.ratchet.runtime.Turn.of("t1",
         new dev.ratchet.runtime.ToolCall("refund_order", new JsonObject().put("order", "T-1"))));
     HttpApiTest.awaitPending(Http.login(base, "ana", ShopRuntime.PASSWORD), theirs);
     HttpApiTest.awaitPending(Http.login(base, "ana", ShopRuntime.PASSWORD), mine);
@@ -160,7 +149,7 @@ class DashboardBrowserTest {
         By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='failed']")));
     assertThat(browser.driver.findElement(By.cssSelector(".call .approval-info")).getText()).contains("rejected")
         .contains("over the refund limit");
-    assertThat(shop.writes).doesNotContain(args);
+    assertThat(SHOP.runtime().writes).doesNotContain(args);
   }
 
   @Test
@@ -178,6 +167,17 @@ class DashboardBrowserTest {
     WebElement waiting = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
         By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='waiting_for_approval']")));
     assertThat(waiting.getText()).isEqualTo("waiting for approval");
+  }
+
+  @Test
+  void theToolsPageSaysWhereEachAgentWasDeclared() {
+    HttpApiTest.base = base;
+    browser = Browser.open(base);
+    browser.login("vic", ShopRuntime.PASSWORD);
+    browser.driver.get(base + "/#/tools");
+    WebElement declared = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.xpath("//section[h3[text()='shop']]/p[contains(@class,'detail')]")));
+    assertThat(declared.getText()).isEqualTo("Declared in java");
   }
 
   @Test

@@ -1,9 +1,7 @@
 package dev.ratchet.verticles.http;
 
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,20 +24,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HttpApiTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final ShopServer SHOP = new ShopServer();
 
-  static ShopRuntime shop;
   static String base;
 
   @BeforeAll
   static void start() {
-    shop = new ShopRuntime(REDIS);
-    base = shop.baseUrl();
-  }
-
-  @AfterAll
-  static void stop() {
-    shop.close();
+    base = SHOP.baseUrl();
   }
 
   static Http agent() {
@@ -255,7 +246,7 @@ class HttpApiTest {
     JsonObject record = results(s, "t1").getJsonObject("results").getJsonArray("results").getJsonObject(0);
     assertThat(record.getString("outcome")).isEqualTo("failed");
     assertThat(record.getString("error")).contains("amount too high");
-    assertThat(shop.writes).doesNotContain(args);
+    assertThat(SHOP.runtime().writes).doesNotContain(args);
   }
 
   @Test
@@ -451,6 +442,16 @@ class HttpApiTest {
   void catalogueListsToolsWithSourceEffectClassAndApprovalRule() {
     JsonArray agents = agent().get("/api/agents").json().getJsonArray("agents");
     assertThat(agents.getJsonObject(0).getString("name")).isEqualTo("shop");
+    // the list itself says, for every agent, where it was declared and each tool's rules in words
+    JsonObject shopAgent = agents.getJsonObject(0);
+    assertThat(shopAgent.getString("origin")).isEqualTo("java");
+    assertThat(shopAgent.getJsonArray("sources").getJsonObject(0).getString("source")).isEqualTo("shop-tools");
+    assertThat(shopAgent.getJsonArray("sources").getJsonObject(0).getString("status")).isEqualTo("local");
+    JsonObject listed = shopAgent.getJsonArray("catalogue").stream().map(JsonObject.class::cast)
+        .filter(t -> "refund_order".equals(t.getString("name"))).findFirst().orElseThrow();
+    assertThat(listed.getString("effectClass")).isEqualTo("non_idempotent_write");
+    assertThat(listed.getString("approval")).startsWith("always");
+    assertThat(listed.getString("origin")).isEqualTo("java");
     JsonArray tools = Http.login(base, "vic", ShopRuntime.PASSWORD).get("/api/agents/shop/tools").json()
         .getJsonArray("tools");
     JsonObject refund = tools.stream().map(JsonObject.class::cast)

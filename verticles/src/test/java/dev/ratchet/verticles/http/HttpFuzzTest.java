@@ -1,10 +1,8 @@
 package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.testing.Await;
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,33 +24,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HttpFuzzTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final ShopServer SHOP = new ShopServer();
 
   private static final String ALPHABET = "{}[]\":,0a\u00e9\\\u0000 tfn";
-
-  static ShopRuntime shop;
   static Http agent;
   static Http approver;
 
   @BeforeAll
-  static void start() {
-    shop = new ShopRuntime(REDIS);
-    agent = Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN);
-    approver = Http.login(shop.baseUrl(), "ana", ShopRuntime.PASSWORD);
-  }
-
-  @AfterAll
-  static void stop() {
-    shop.close();
+  static void logIn() {
+    agent = Http.bearer(SHOP.baseUrl(), ShopRuntime.AGENT_TOKEN);
+    approver = Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD);
   }
 
   private static JsonObject journaled(String session) {
     JsonArray events = new JsonArray();
-    for (JsonObject e : await(shop.ratchet.journal().events(session, null, 10_000))) {
+    for (JsonObject e : await(SHOP.runtime().ratchet.journal().events(session, null, 10_000))) {
       events.add(e.copy().put("id", "").put("at", 0));
     }
     JsonArray inbox = new JsonArray();
-    await(shop.ratchet.pendingApprovals()).forEach(r -> inbox.add(r.toJson()));
+    await(SHOP.runtime().ratchet.pendingApprovals()).forEach(r -> inbox.add(r.toJson()));
     return new JsonObject().put("events", events).put("inbox", inbox);
   }
 
@@ -95,9 +85,9 @@ class HttpFuzzTest {
 
   @Test
   void everyHostileRequestGetsAClearClientErrorAndNothingJournaledChanges() {
-    shop.ratchet.submit("shop", "known", dev.ratchet.runtime.Turn.of("waiting",
+    SHOP.runtime().ratchet.submit("shop", "known", dev.ratchet.runtime.Turn.of("waiting",
         new dev.ratchet.runtime.ToolCall("refund_order", new JsonObject().put("id", "A-1"))));
-    Await.until(() -> !await(shop.ratchet.pendingApprovals()).isEmpty(), 10);
+    Await.until(() -> !await(SHOP.runtime().ratchet.pendingApprovals()).isEmpty(), 10);
     JsonObject before = journaled("known");
     int requests = 0;
     for (String path : paths()) {
@@ -112,7 +102,7 @@ class HttpFuzzTest {
     }
     assertThat(requests).isGreaterThan(1000);
     assertThat(journaled("known")).isEqualTo(before);
-    assertThat(Http.anonymous(shop.baseUrl()).get("/health").status()).isEqualTo(200);
+    assertThat(Http.anonymous(SHOP.baseUrl()).get("/health").status()).isEqualTo(200);
     assertThat(agent.get("/api/approvals").status()).isIn(200, 403);
   }
 

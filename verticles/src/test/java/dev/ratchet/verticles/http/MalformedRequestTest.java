@@ -1,9 +1,6 @@
 package dev.ratchet.verticles.http;
 
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -13,7 +10,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,21 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MalformedRequestTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
-
-  static ShopRuntime shop;
-  static URI base;
-
-  @BeforeAll
-  static void start() {
-    shop = new ShopRuntime(REDIS);
-    base = URI.create(shop.baseUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    shop.close();
-  }
+  static final ShopServer SHOP = new ShopServer();
 
   record Raw(String head, String body) {
     int status() {
@@ -49,9 +31,9 @@ class MalformedRequestTest {
 
   /** One GET; the head and what came of the body within a second (event streams never end). */
   private static Raw get(String target, String... headers) throws IOException {
-    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+    try (Socket socket = new Socket(SHOP.uri().getHost(), SHOP.uri().getPort())) {
       socket.setSoTimeout(1_000);
-      StringBuilder request = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: " + base.getAuthority()
+      StringBuilder request = new StringBuilder("GET " + target + " HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
           + "\r\nAuthorization: Bearer " + ShopRuntime.AGENT_TOKEN + "\r\n");
       for (String h : headers) {
         request.append(h).append("\r\n");
@@ -125,7 +107,7 @@ class MalformedRequestTest {
     JsonObject turn = new JsonObject().put("agent", "shop").put("turn", new JsonObject().put("turnId", "t1")
         .put("calls", new io.vertx.core.json.JsonArray().add(new JsonObject().put("name", "look_up_order")
             .put("arguments", new JsonObject().put("id", "A-1")))));
-    assertThat(Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN).post("/api/sessions/s-1/turns", turn).status())
+    assertThat(Http.bearer(SHOP.baseUrl(), ShopRuntime.AGENT_TOKEN).post("/api/sessions/s-1/turns", turn).status())
         .isIn(200, 202);
 
     Raw answer = get("/api/sessions/s-1/events", "Last-Event-ID: 1700000000000-0.3");

@@ -1,10 +1,7 @@
 package dev.ratchet.verticles.http;
 
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -14,7 +11,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,25 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PreAuthBodyLimitTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
-
-  static ShopRuntime shop;
-  static URI base;
-
-  @BeforeAll
-  static void start() {
-    shop = new ShopRuntime(REDIS);
-    base = URI.create(shop.baseUrl());
-  }
-
-  @AfterAll
-  static void stop() {
-    shop.close();
-  }
+  static final ShopServer SHOP = new ShopServer();
 
   /** Sends the head and the first part of a body that never ends; the status line, or null after 5 s. */
   private static String statusWithUnfinishedBody(String head, byte[] firstPart) throws IOException {
-    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+    try (Socket socket = new Socket(SHOP.uri().getHost(), SHOP.uri().getPort())) {
       socket.setSoTimeout(5_000);
       OutputStream out = socket.getOutputStream();
       out.write(head.getBytes(StandardCharsets.US_ASCII));
@@ -71,14 +53,14 @@ class PreAuthBodyLimitTest {
 
   @Test
   void anUnauthenticatedStreamedBodyIsAnswered401WithoutWaitingForItsEnd() throws IOException {
-    String head = "POST /api/sessions/s-1/turns HTTP/1.1\r\nHost: " + base.getAuthority()
+    String head = "POST /api/sessions/s-1/turns HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
         + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
     assertThat(statusWithUnfinishedBody(head, chunk(20 * 1024))).startsWith("HTTP/1.1 401");
   }
 
   @Test
   void anUnauthenticatedDeclaredLargeBodyIsAnsweredWithoutWaitingForIt() throws IOException {
-    String head = "POST /api/sessions/s-1/turns HTTP/1.1\r\nHost: " + base.getAuthority()
+    String head = "POST /api/sessions/s-1/turns HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
         + "\r\nContent-Type: application/json\r\nContent-Length: 20480\r\n\r\n";
     assertThat(statusWithUnfinishedBody(head, new byte[1024])).startsWith("HTTP/1.1 401");
   }
@@ -86,7 +68,7 @@ class PreAuthBodyLimitTest {
   @Test
   void refusedBodiesDoNotStallTheClientsNextRequests() {
     // the JDK client speaks HTTP/2 where it can: refused streams must not hold the connection's window
-    Http anonymous = Http.anonymous(shop.baseUrl());
+    Http anonymous = Http.anonymous(SHOP.baseUrl());
     for (int i = 0; i < 5; i++) {
       Http.Answer a = anonymous.postRaw("/api/sessions/s-1/turns", "x".repeat(200_000));
       assertThat(a.status()).isEqualTo(401);
@@ -97,17 +79,17 @@ class PreAuthBodyLimitTest {
 
   @Test
   void aLoginDeclaringMoreThanThePreAuthLimitAnswers413AtOnce() throws IOException {
-    String head = "POST /login HTTP/1.1\r\nHost: " + base.getAuthority()
+    String head = "POST /login HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
         + "\r\nContent-Type: application/json\r\nContent-Length: 20480\r\n\r\n";
     assertThat(statusWithUnfinishedBody(head, new byte[0])).startsWith("HTTP/1.1 413");
   }
 
   @Test
   void aLoginStreamingMoreThanThePreAuthLimitAnswers413() throws IOException {
-    String head = "POST /login HTTP/1.1\r\nHost: " + base.getAuthority()
+    String head = "POST /login HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
         + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
     assertThat(statusWithUnfinishedBody(head, chunk(20 * 1024))).startsWith("HTTP/1.1 413");
-    Http.Answer a = Http.anonymous(shop.baseUrl()).post("/login", new JsonObject().put("name", "ana")
+    Http.Answer a = Http.anonymous(SHOP.baseUrl()).post("/login", new JsonObject().put("name", "ana")
         .put("password", ShopRuntime.PASSWORD).put("pad", "x".repeat(20 * 1024)));
     assertThat(a.status()).isEqualTo(413);
     assertThat(a.json().getString("code")).isEqualTo("PAYLOAD_TOO_LARGE");
@@ -119,9 +101,9 @@ class PreAuthBodyLimitTest {
     JsonObject turn = new JsonObject().put("agent", "shop").put("turn", new JsonObject().put("turnId", "t-big")
         .put("calls", new JsonArray().add(new JsonObject().put("name", "look_up_order")
             .put("arguments", new JsonObject().put("id", "x".repeat(20 * 1024))))));
-    Http.Answer a = Http.bearer(shop.baseUrl(), ShopRuntime.AGENT_TOKEN).post("/api/sessions/s-big/turns", turn);
+    Http.Answer a = Http.bearer(SHOP.baseUrl(), ShopRuntime.AGENT_TOKEN).post("/api/sessions/s-big/turns", turn);
     assertThat(a.status()).as(a.body()).isBetween(200, 202);
-    Http ana = Http.login(shop.baseUrl(), "ana", ShopRuntime.PASSWORD);
+    Http ana = Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD);
     assertThat(ana.post("/api/sessions/s-big/turns", turn.copy().put("turn", turn.getJsonObject("turn").copy()
         .put("turnId", "t-big-2"))).status()).isNotEqualTo(413);
   }

@@ -7,6 +7,7 @@ import dev.ratchet.connectors.provider.ProviderHealth;
 import dev.ratchet.connectors.provider.ResolveOptions;
 import dev.ratchet.connectors.provider.ToolProvider;
 import dev.ratchet.connectors.provider.ToolProviderOptions;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolNotSentException;
 import io.vertx.core.Future;
@@ -59,12 +60,12 @@ public abstract class BaseToolProvider implements ToolProvider {
 
   /** The one refusal for a connection that is not the identity's own, whether it exists or not. */
   protected ProviderException notOwned(String connectionId) {
-    return new ProviderException("CONNECTION_NOT_OWNED", "connection '" + connectionId + "' is not one of this"
+    return new ProviderException(ErrorCode.CONNECTION_NOT_OWNED, "connection '" + connectionId + "' is not one of this"
         + " caller's connections at " + id);
   }
 
   protected static ProviderException notAllowed(String what) {
-    return new ProviderException("NOT_ALLOWED", what + " is not allowed by this provider's allow-list");
+    return new ProviderException(ErrorCode.NOT_ALLOWED, what + " is not allowed by this provider's allow-list");
   }
 
   /** Checks the key and that the provider answers at {@code path}. */

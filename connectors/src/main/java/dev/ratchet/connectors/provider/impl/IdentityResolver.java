@@ -3,6 +3,7 @@ package dev.ratchet.connectors.provider.impl;
 import dev.ratchet.connectors.provider.ConnectionScope;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ResolveOptions;
+import dev.ratchet.runtime.ErrorCode;
 
 /**
  * Chooses the provider-side user id that tools run as, in the order {@link ResolveOptions} gives.
@@ -26,7 +27,7 @@ public final class IdentityResolver {
     if (scope == ConnectionScope.PER_AUTHOR) {
       String author = options == null ? null : options.authorId();
       if (author == null || author.isBlank()) {
-        throw new ProviderException("NO_IDENTITY", "tool provider '" + provider
+        throw new ProviderException(ErrorCode.NO_IDENTITY, "tool provider '" + provider
             + "' runs tools as the agent's author (per-author scope), but no author id was given");
       }
       return author;
@@ -42,7 +43,7 @@ public final class IdentityResolver {
     if (sharedIdentity != null) {
       return sharedIdentity;
     }
-    throw new ProviderException("NO_IDENTITY", "tool provider '" + provider
+    throw new ProviderException(ErrorCode.NO_IDENTITY, "tool provider '" + provider
         + "' runs tools as the session's caller (caller-supplied scope), but this session has no resource id"
         + " and no user id was named: create the session with a resource id through the authenticated API");
   }

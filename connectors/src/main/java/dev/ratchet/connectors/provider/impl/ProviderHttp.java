@@ -1,6 +1,7 @@
 package dev.ratchet.connectors.provider.impl;
 
 import dev.ratchet.connectors.provider.ProviderException;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.ToolNotSentException;
@@ -94,7 +95,7 @@ public final class ProviderHttp {
   }
 
   public ProviderException error(HttpResponse<Buffer> resp) {
-    String code = resp.statusCode() == 404 ? "NOT_FOUND" : "PROVIDER_ERROR";
+    ErrorCode code = resp.statusCode() == 404 ? ErrorCode.NOT_FOUND : ErrorCode.PROVIDER_ERROR;
     return new ProviderException(code, provider + " answered " + resp.statusCode() + ": " + errorText(resp));
   }
 

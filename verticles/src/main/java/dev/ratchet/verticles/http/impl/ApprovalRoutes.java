@@ -1,13 +1,14 @@
 package dev.ratchet.verticles.http.impl;
 
-import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
+import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.verticles.impl.ErrorCodes;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -121,7 +122,7 @@ public final class ApprovalRoutes {
     Principal principal = AuthHandler.principal(ctx);
     access.visible(principal, sessionId).compose(info -> {
       if (fourEyes && principal.name().equals(info.getString("creator"))) {
-        return Future.failedFuture(new RatchetException("FOUR_EYES", "four-eyes rule (http.fourEyes): '"
+        return Future.failedFuture(new RatchetException(ErrorCode.FOUR_EYES, "four-eyes rule (http.fourEyes): '"
             + principal.name() + "' created this session and may not decide its writes; another approver must"));
       }
       return ratchet.decide(decision);

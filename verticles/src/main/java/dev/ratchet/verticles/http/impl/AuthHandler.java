@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpMethod;
@@ -37,7 +38,7 @@ public final class AuthHandler implements Handler<RoutingContext> {
     if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
       Principal p = authenticator.token(auth.substring(7).trim());
       if (p == null) {
-        Replies.error(ctx, 401, "UNAUTHENTICATED", "the bearer token is not valid");
+        Replies.error(ctx, ErrorCode.UNAUTHENTICATED, "the bearer token is not valid");
         return;
       }
       ctx.put(Principal.KEY, p);
@@ -56,7 +57,7 @@ public final class AuthHandler implements Handler<RoutingContext> {
         Tenants.decode(callerId, session.get(SESSION_TENANTS)));
     if (changesState(ctx.request().method()) && !csrfMatches(ctx.request().getHeader(CSRF_HEADER),
         session.get(SESSION_CSRF))) {
-      Replies.error(ctx, 403, "CSRF", "missing or wrong " + CSRF_HEADER + " header; reload the page");
+      Replies.error(ctx, ErrorCode.CSRF, "missing or wrong " + CSRF_HEADER + " header; reload the page");
       return;
     }
     ctx.put(Principal.KEY, p);
@@ -68,7 +69,7 @@ public final class AuthHandler implements Handler<RoutingContext> {
     return ctx -> {
       Principal p = principal(ctx);
       if (p == null || !p.role().may(permission)) {
-        Replies.error(ctx, 403, "FORBIDDEN", "role '" + (p == null ? "none" : p.role().wireName())
+        Replies.error(ctx, ErrorCode.FORBIDDEN, "role '" + (p == null ? "none" : p.role().wireName())
             + "' may not " + permission.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
         return;
       }
@@ -82,9 +83,9 @@ public final class AuthHandler implements Handler<RoutingContext> {
 
   private static void unauthenticated(RoutingContext ctx) {
     String path = ctx.normalizedPath();
-    if (path.startsWith("/api/") || path.equals("/metrics") || ctx.request().method() != HttpMethod.GET) {
+    if (path.startsWith("/api/") || path.startsWith("/mcp/") || path.equals("/metrics") || ctx.request().method() != HttpMethod.GET) {
       ctx.response().putHeader("WWW-Authenticate", "Bearer");
-      Replies.error(ctx, 401, "UNAUTHENTICATED", "log in or send Authorization: Bearer <token>");
+      Replies.error(ctx, ErrorCode.UNAUTHENTICATED, "log in or send Authorization: Bearer <token>");
       return;
     }
     ctx.response().setStatusCode(302).putHeader("Location", "/login.html").end();

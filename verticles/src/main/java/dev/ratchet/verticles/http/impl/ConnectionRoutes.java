@@ -10,6 +10,7 @@ import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderPage;
 import dev.ratchet.connectors.provider.ResolveOptions;
 import dev.ratchet.connectors.provider.ToolProvider;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Future;
@@ -80,7 +81,7 @@ public final class ConnectionRoutes {
   private static void mayConnect(RoutingContext ctx) {
     Principal p = AuthHandler.principal(ctx);
     if (p == null || !(p.role().may(Role.Permission.SUBMIT) || p.role().may(Role.Permission.DECIDE))) {
-      Replies.error(ctx, 403, "FORBIDDEN", "role '" + (p == null ? "none" : p.role().wireName())
+      Replies.error(ctx, ErrorCode.FORBIDDEN, "role '" + (p == null ? "none" : p.role().wireName())
           + "' may not connect or revoke connections");
       return;
     }
@@ -93,7 +94,7 @@ public final class ConnectionRoutes {
     String named = ctx.queryParams().get("caller");
     if (named != null && !named.equals(p.callerId())) {
       if (!p.tenants().all()) {
-        throw new RatchetException("FORBIDDEN", "only an operator (tenants \"*\") may act for another caller");
+        throw new RatchetException(ErrorCode.FORBIDDEN, "only an operator (tenants \"*\") may act for another caller");
       }
       return ResolveOptions.caller(p.name(), named).withScope(ConnectionScope.CALLER_SUPPLIED);
     }
@@ -183,7 +184,7 @@ public final class ConnectionRoutes {
   private void withProvider(RoutingContext ctx, Function<ToolProvider, Future<JsonObject>> action) {
     ToolProvider p = providers.get(ctx.pathParam("provider"));
     if (p == null) {
-      Replies.error(ctx, 404, "NOT_FOUND", "no tool provider named '" + ctx.pathParam("provider") + "'; providers: "
+      Replies.error(ctx, ErrorCode.NOT_FOUND, "no tool provider named '" + ctx.pathParam("provider") + "'; providers: "
           + providers.keySet().stream().sorted().toList());
       return;
     }
@@ -198,16 +199,23 @@ public final class ConnectionRoutes {
 
   private static void failed(RoutingContext ctx, Throwable err) {
     if (err instanceof ProviderException pe) {
-      switch (pe.code()) {
-        case "CONNECTION_NOT_OWNED", "NOT_FOUND" -> Replies.error(ctx, 404, "UNKNOWN_CONNECTION",
+      switch (pe.errorCode()) {
+        case CONNECTION_NOT_OWNED, NOT_FOUND -> Replies.error(ctx, ErrorCode.UNKNOWN_CONNECTION,
             "no such connection of this caller");
-        case "UNSUPPORTED" -> Replies.error(ctx, 501, "UNSUPPORTED", pe.getMessage());
-        case "INVALID_CURSOR", "NO_IDENTITY", "UNKNOWN_TOOL", "NOT_ALLOWED" ->
-            Replies.error(ctx, 400, pe.code(), pe.getMessage());
-        default -> Replies.error(ctx, 502, pe.code(), pe.getMessage());
+        case UNSUPPORTED -> reply(ctx, 501, pe);
+        case INVALID_CURSOR, NO_IDENTITY, UNKNOWN_TOOL, NOT_ALLOWED -> reply(ctx, 400, pe);
+        default -> reply(ctx, 502, pe);
       }
       return;
     }
     Replies.fail(ctx, err);
+  }
+
+  /**
+   * A provider's refusal with the status that says whose fault it is here (the request's, an
+   * unsupported operation, the provider's), rather than the code's own status inside the runtime.
+   */
+  private static void reply(RoutingContext ctx, int status, ProviderException pe) {
+    Replies.json(ctx, status, new JsonObject().put("code", pe.code()).put("message", pe.getMessage()));
   }
 }

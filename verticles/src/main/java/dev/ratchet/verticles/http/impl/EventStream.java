@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
@@ -43,7 +44,7 @@ public final class EventStream {
     String sessionId = ctx.pathParam("sessionId");
     String lastEventId = ctx.request().getHeader("Last-Event-ID");
     if (lastEventId != null && !lastEventId.isBlank() && !EVENT_ID.matcher(lastEventId).matches()) {
-      Replies.error(ctx, 400, "INVALID_REQUEST", "Last-Event-ID must be an id this stream sent, like 1700000000000-0");
+      Replies.error(ctx, ErrorCode.INVALID_REQUEST, "Last-Event-ID must be an id this stream sent, like 1700000000000-0");
       return;
     }
     // checked before the stream opens, so a session that is not the caller's answers a JSON 404

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.json.JsonObject;
@@ -58,7 +59,7 @@ public final class HealthRoutes {
   private void metrics(RoutingContext ctx) {
     if (!AuthHandler.principal(ctx).tenants().all()) {
       // the figures (pending approvals, calls, turns) cover every tenant
-      Replies.error(ctx, 403, "FORBIDDEN", "metrics cover every tenant: only a user or token with \"tenants\": \"*\""
+      Replies.error(ctx, ErrorCode.FORBIDDEN, "metrics cover every tenant: only a user or token with \"tenants\": \"*\""
           + " may read them");
       return;
     }

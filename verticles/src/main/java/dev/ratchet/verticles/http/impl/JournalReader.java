@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.JournalQueries;
 import io.vertx.core.Future;
@@ -51,7 +52,7 @@ public final class JournalReader {
                                                      Set<String> turns) {
     Map<String, List<JsonObject>> stripped = new LinkedHashMap<>();
     for (JsonObject e : events) {
-      if ("turn.completed".equals(e.getString("type")) && e.getString("turn") != null
+      if (EventType.TURN_COMPLETED.wireName().equals(e.getString("type")) && e.getString("turn") != null
           && (turns == null || turns.contains(e.getString("turn")))
           && withoutResults(e.getJsonObject("data"))) {
         stripped.computeIfAbsent(e.getString("turn"), t -> new ArrayList<>()).add(e);
@@ -88,12 +89,12 @@ public final class JournalReader {
     List<JsonObject> since = new ArrayList<>();
     for (JsonObject e : events) {
       String type = e.getString("type");
-      if ("turn.submitted".equals(type)) {
+      if (EventType.TURN_SUBMITTED.wireName().equals(type)) {
         if (turnId.equals(e.getString("turn"))) {
           return since;
         }
         since = new ArrayList<>();
-      } else if ("call.reconciled".equals(type)) {
+      } else if (EventType.CALL_RECONCILED.wireName().equals(type)) {
         JsonObject data = e.getJsonObject("data", new JsonObject());
         since.add(new JsonObject().put("callId", e.getString("call")).put("turnId", e.getString("turn"))
             .put("outcome", data.getString("outcome")).put("note", data.getString("note"))

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.http.PasswordHash;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -45,7 +46,7 @@ public final class LoginRoutes {
   private void login(RoutingContext ctx) {
     if (!sameOrigin(ctx)) {
       // a login posted from another site (login CSRF) would sign the browser in as someone else
-      Replies.error(ctx, 403, "CSRF", "log in from the dashboard's own login page");
+      Replies.error(ctx, ErrorCode.CSRF, "log in from the dashboard's own login page");
       return;
     }
     String type = String.valueOf(ctx.request().getHeader("Content-Type"));
@@ -74,7 +75,7 @@ public final class LoginRoutes {
           address, seconds);
       ctx.response().putHeader("Retry-After", String.valueOf(seconds));
       if (json) {
-        Replies.error(ctx, 429, "TOO_MANY_ATTEMPTS", "too many failed log-ins for this name or address; try again in "
+        Replies.error(ctx, ErrorCode.TOO_MANY_ATTEMPTS, "too many failed log-ins for this name or address; try again in "
             + seconds + " s");
       } else {
         ctx.response().setStatusCode(303).putHeader("Location", "/login.html?error=locked").end();
@@ -87,7 +88,7 @@ public final class LoginRoutes {
         LOG.warn("login failed for user '{}' from {} ({} failure(s) in a row)", printable(name), address,
             throttle.failures(name));
         if (json) {
-          Replies.error(ctx, 401, "UNAUTHENTICATED", "wrong name or password");
+          Replies.error(ctx, ErrorCode.UNAUTHENTICATED, "wrong name or password");
         } else {
           ctx.response().setStatusCode(303).putHeader("Location", "/login.html?error=1").end();
         }
@@ -106,7 +107,7 @@ public final class LoginRoutes {
       sessions.flush(ctx).onComplete(stored -> {
         if (stored.failed()) {
           LOG.warn("login of user '{}' could not store its session: {}", printable(name), stored.cause().getMessage());
-          Replies.error(ctx, 503, "SESSION_STORE_UNAVAILABLE", "the login could not be stored; try again later");
+          Replies.error(ctx, ErrorCode.SESSION_STORE_UNAVAILABLE, "the login could not be stored; try again later");
           return;
         }
         loggedIn(ctx, json, p, session);

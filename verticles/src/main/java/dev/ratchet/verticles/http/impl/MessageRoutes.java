@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.verticles.Ratchet;
@@ -39,7 +40,7 @@ public final class MessageRoutes {
   private static void maySend(RoutingContext ctx) {
     Principal p = AuthHandler.principal(ctx);
     if (p == null || !(p.role().may(Role.Permission.SUBMIT) || p.role().may(Role.Permission.DECIDE))) {
-      Replies.error(ctx, 403, "FORBIDDEN", "role '" + (p == null ? "none" : p.role().wireName())
+      Replies.error(ctx, ErrorCode.FORBIDDEN, "role '" + (p == null ? "none" : p.role().wireName())
           + "' may not send messages");
       return;
     }

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.verticles.Ratchet;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -136,11 +137,14 @@ public final class RatchetMetrics {
   }
 
   private void observe(JsonObject event) {
-    String type = event.getString("type", "");
+    EventType type = EventType.ofWireName(event.getString("type"));
+    if (type == null) {
+      return;
+    }
     JsonObject data = event.getJsonObject("data", new JsonObject());
     String turnKey = event.getString("sessionId") + "\n" + event.getString("turnId");
     switch (type) {
-      case "call.completed":
+      case CALL_COMPLETED:
         Counter.builder("ratchet.calls").description("Calls by outcome")
             .tag("outcome", data.getString("outcome", "unknown"))
             .tag("effect_class", data.getString("effectClass", "unknown"))
@@ -150,12 +154,12 @@ public final class RatchetMetrics {
           callLatency.record(Duration.ofMillis(data.getLong("durationMs", 0L)));
         }
         break;
-      case "turn.submitted":
+      case TURN_SUBMITTED:
         synchronized (openTurns) {
           openTurns.put(turnKey, event.getLong("at", System.currentTimeMillis()));
         }
         break;
-      case "turn.completed":
+      case TURN_COMPLETED:
         Long submitted;
         synchronized (openTurns) {
           submitted = openTurns.remove(turnKey);
@@ -164,10 +168,10 @@ public final class RatchetMetrics {
           turnLatency.record(Duration.ofMillis(Math.max(0, event.getLong("at", 0L) - submitted)));
         }
         break;
-      case "approval.requested":
+      case APPROVAL_REQUESTED:
         pending.incrementAndGet();
         break;
-      case "approval.decided":
+      case APPROVAL_DECIDED:
         pending.updateAndGet(n -> Math.max(0, n - 1));
         break;
       default:

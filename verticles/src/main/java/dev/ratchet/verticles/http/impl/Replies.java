@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.verticles.impl.ErrorCodes;
 import io.vertx.core.json.JsonObject;
@@ -25,29 +26,30 @@ public final class Replies {
         .end(body instanceof JsonObject ? ((JsonObject) body).encode() : io.vertx.core.json.Json.encode(body));
   }
 
-  public static void error(RoutingContext ctx, int status, String code, String message) {
-    json(ctx, status, new JsonObject().put("code", code).put("message", message));
+  /** Answers {@code code} with its HTTP status. */
+  public static void error(RoutingContext ctx, ErrorCode code, String message) {
+    json(ctx, code.httpStatus(), new JsonObject().put("code", code.wireName()).put("message", message));
   }
 
   /** Maps a failure to its status; internal errors are logged and answered without details. */
   public static void fail(RoutingContext ctx, Throwable err) {
-    int status = ErrorCodes.status(err);
-    if (status == 500) {
+    ErrorCode code = ErrorCodes.errorCode(err);
+    if (code.httpStatus() == 500) {
       LOG.error("{} {} failed", ctx.request().method(), ctx.request().path(), err);
-      error(ctx, 500, "INTERNAL", "the request failed; see the server log");
+      error(ctx, ErrorCode.INTERNAL, "the request failed; see the server log");
       return;
     }
-    if ("JOURNAL_UNAVAILABLE".equals(ErrorCodes.code(err))) {
+    if (code == ErrorCode.JOURNAL_UNAVAILABLE) {
       // the journal's message names the Redis address; the caller only needs to know it is down
       LOG.warn("{} {}: {}", ctx.request().method(), ctx.request().path(), err.getMessage());
-      error(ctx, 503, "JOURNAL_UNAVAILABLE", "the journal is unavailable; try again later");
+      error(ctx, ErrorCode.JOURNAL_UNAVAILABLE, "the journal is unavailable; try again later");
       return;
     }
-    error(ctx, status, ErrorCodes.code(err), err.getMessage());
+    error(ctx, code, err.getMessage());
   }
 
   public static RatchetException invalid(String message) {
-    return new RatchetException("INVALID_REQUEST", message);
+    return new RatchetException(ErrorCode.INVALID_REQUEST, message);
   }
 
   /**

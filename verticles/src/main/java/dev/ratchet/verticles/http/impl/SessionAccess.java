@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.journal.JournalQueries;
 import io.vertx.core.Future;
@@ -48,7 +49,7 @@ public final class SessionAccess {
    * a missing session unless the principal sees the session, which then stays a 403.
    */
   public Future<Throwable> edgeError(Principal principal, String sessionId, Throwable err) {
-    if (!"CALLER_MISMATCH".equals(dev.ratchet.verticles.impl.ErrorCodes.code(err))) {
+    if (!RatchetException.is(err, ErrorCode.CALLER_MISMATCH)) {
       return Future.succeededFuture(err);
     }
     return visible(principal, sessionId).map(info -> err).otherwise(unknownErr -> unknown(sessionId));

@@ -1,6 +1,8 @@
 package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.EventType;
+import dev.ratchet.verticles.http.TimelineStatus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -13,8 +15,7 @@ import java.util.Map;
  * A session's timeline, folded from its journal events: turns in order, each with its calls'
  * status, attempts, approval, outcome, skipped flag, reconciliation and durations. A pure function
  * of the events, so the dashboard shows exactly what the journal holds.
- * <p>Call status is one of {@code pending}, {@code running}, {@code waiting_for_approval},
- * {@code succeeded}, {@code failed}, {@code outcome_unknown}.
+ * <p>Call status is a {@link TimelineStatus}.
  */
 public final class Timeline {
 
@@ -26,52 +27,55 @@ public final class Timeline {
     Map<String, JsonObject> calls = new HashMap<>();
     JsonArray messages = new JsonArray();
     for (JsonObject e : events) {
-      String type = e.getString("type", "");
+      EventType type = EventType.ofWireName(e.getString("type"));
+      if (type == null) {
+        continue;
+      }
       JsonObject data = e.getJsonObject("data", new JsonObject());
       long at = e.getLong("at", 0L);
       JsonObject call = e.getString("call") == null ? null : calls.get(e.getString("call"));
       switch (type) {
-        case "turn.submitted":
+        case TURN_SUBMITTED:
           turns.put(e.getString("turn"), submitted(sessionId, e.getString("turn"), data, at, calls));
           break;
-        case "call.started":
+        case CALL_STARTED:
           if (call != null) {
-            call.put("status", "running");
+            call.put("status", TimelineStatus.RUNNING.wireName());
             call.getJsonArray("attempts").add(new JsonObject().put("attempt", data.getInteger("attempt", 1))
                 .put("startedAt", at));
           }
           break;
-        case "call.attempt_failed":
+        case CALL_ATTEMPT_FAILED:
           if (call != null) {
             call.getJsonArray("attempts").add(new JsonObject().put("attempt", data.getInteger("attempt", 1))
                 .put("failedAt", at).put("error", data.getString("error")).put("retryInMs", data.getLong("retryInMs")));
           }
           break;
-        case "approval.requested":
+        case APPROVAL_REQUESTED:
           if (call != null) {
-            call.put("status", "waiting_for_approval").put("effectClass", data.getString("effectClass"));
+            call.put("status", TimelineStatus.WAITING_FOR_APPROVAL.wireName()).put("effectClass", data.getString("effectClass"));
             call.put("approval", new JsonObject().put("status", "pending")
                 .put("askedBecause", data.getString("askedBecause")).put("requestedAt", data.getLong("requestedAt", at))
                 .put("argumentsHash", data.getString("argumentsHash")).put("expiresAt", data.getLong("expiresAt", 0L)));
           }
           break;
-        case "approval.decided":
+        case APPROVAL_DECIDED:
           if (call != null) {
             JsonObject approval = call.getJsonObject("approval", new JsonObject());
             approval.put("status", data.getString("status")).put("approver", data.getString("approver"))
                 .put("reason", data.getString("reason")).put("decidedAt", at);
             call.put("approval", approval);
-            if ("waiting_for_approval".equals(call.getString("status"))) {
-              call.put("status", "pending");
+            if (TimelineStatus.WAITING_FOR_APPROVAL.wireName().equals(call.getString("status"))) {
+              call.put("status", TimelineStatus.PENDING.wireName());
             }
           }
           break;
-        case "call.completed":
+        case CALL_COMPLETED:
           if (call != null) {
             completed(call, data, at);
           }
           break;
-        case "call.reconciled":
+        case CALL_RECONCILED:
           if (call != null) {
             call.put("reconciled", new JsonObject().put("from", call.getString("status"))
                 .put("outcome", data.getString("outcome")).put("by", data.getString("by"))
@@ -79,7 +83,7 @@ public final class Timeline {
             call.put("status", data.getString("outcome"));
           }
           break;
-        case "turn.completed":
+        case TURN_COMPLETED:
           JsonObject turn = turns.get(e.getString("turn"));
           if (turn != null) {
             turn.put("status", "completed").put("completedAt", at)
@@ -91,7 +95,7 @@ public final class Timeline {
                 continue;
               }
               String status = c.getString("status");
-              if ("pending".equals(status) || "running".equals(status)) {
+              if (TimelineStatus.PENDING.wireName().equals(status) || TimelineStatus.RUNNING.wireName().equals(status)) {
                 // a call ended without its own event (for example refused before it ran)
                 completed(c, record, at);
               }
@@ -102,11 +106,11 @@ public final class Timeline {
             }
           }
           break;
-        case "message.user":
+        case MESSAGE_USER:
           messages.add(new JsonObject().put("kind", "user").put("at", at).put("messageId", data.getString("messageId"))
               .put("text", data.getString("text")));
           break;
-        case "model.response": {
+        case MODEL_RESPONSE: {
           JsonObject m = new JsonObject().put("kind", "model").put("at", at).put("step", data.getValue("step"))
               .put("text", data.getString("text"));
           JsonArray names = new JsonArray();
@@ -117,12 +121,12 @@ public final class Timeline {
           messages.add(m);
           break;
         }
-        case "model.attempt_failed":
+        case MODEL_ATTEMPT_FAILED:
           messages.add(new JsonObject().put("kind", "model_attempt_failed").put("at", at)
               .put("step", data.getValue("step")).put("error", data.getString("error")));
           break;
-        case "message.assistant":
-        case "model.failed":
+        case MESSAGE_ASSISTANT:
+        case MODEL_FAILED:
           messages.add(new JsonObject().put("kind", "answer").put("at", at).put("status", data.getString("status"))
               .put("text", data.getString("text")).put("error", data.getString("error")).put("step", data.getValue("step")));
           break;
@@ -146,7 +150,7 @@ public final class Timeline {
       JsonObject c = specCalls.getJsonObject(i);
       String callId = CallId.of(sessionId, turnId, i).value();
       JsonObject call = new JsonObject().put("index", i).put("callId", callId).put("tool", c.getString("name"))
-          .put("arguments", c.getJsonObject("arguments", new JsonObject())).put("status", "pending")
+          .put("arguments", c.getJsonObject("arguments", new JsonObject())).put("status", TimelineStatus.PENDING.wireName())
           .put("skipped", false).put("attempts", new JsonArray());
       calls.put(callId, call);
       list.add(call);

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.journal.JournalQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -53,7 +54,7 @@ final class TimelinePage {
     return JournalReader.all(journal, sessionId).compose(events -> {
       List<String> turnIds = new ArrayList<>();
       for (JsonObject e : events) {
-        if ("turn.submitted".equals(e.getString("type")) && e.getString("turn") != null) {
+        if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type")) && e.getString("turn") != null) {
           turnIds.add(e.getString("turn"));
         }
       }

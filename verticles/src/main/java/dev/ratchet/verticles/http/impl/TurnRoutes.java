@@ -1,12 +1,13 @@
 package dev.ratchet.verticles.http.impl;
 
-import dev.ratchet.verticles.impl.EdgeRules;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
+import dev.ratchet.verticles.impl.EdgeRules;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -138,7 +139,7 @@ public final class TurnRoutes {
     long timer = vertx.setTimer(waitMillis, t -> promise.tryComplete(null));
     consumer.handler(msg -> {
       JsonObject e = msg.body();
-      if ("turn.completed".equals(e.getString("type")) && turnId.equals(e.getString("turnId"))) {
+      if (EventType.TURN_COMPLETED.wireName().equals(e.getString("type")) && turnId.equals(e.getString("turnId"))) {
         ratchet.journal().turnResult(sessionId, turnId).onSuccess(r -> {
           if (r != null) {
             promise.tryComplete(r);

@@ -24,6 +24,8 @@ import dev.ratchet.connectors.provider.impl.EffectHints;
 import dev.ratchet.connectors.provider.impl.HttpOutcomes;
 import dev.ratchet.connectors.provider.impl.ProviderTool;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
@@ -108,7 +110,7 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
     try {
       offset = opts.cursor() == null ? 0 : Integer.parseInt(opts.cursor());
     } catch (NumberFormatException e) {
-      return Future.failedFuture(new ProviderException("INVALID_CURSOR", "not an Arcade cursor: " + opts.cursor()));
+      return Future.failedFuture(new ProviderException(ErrorCode.INVALID_CURSOR, "not an Arcade cursor: " + opts.cursor()));
     }
     int limit = opts.pageSize() == null ? 25 : Math.max(1, Math.min(PAGE, opts.pageSize()));
     String search = opts.search() == null ? null : opts.search().toLowerCase(Locale.ROOT);
@@ -163,7 +165,7 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
 
   private Future<JsonObject> definition(String slug) {
     return http.json(HttpMethod.GET, "/v1/tools/" + URLEncoder.encode(slug, StandardCharsets.UTF_8), Map.of(), null)
-        .recover(err -> err instanceof ProviderException p && "NOT_FOUND".equals(p.code())
+        .recover(err -> RatchetException.is(err, ErrorCode.NOT_FOUND)
             ? Future.succeededFuture(null) : Future.failedFuture(err));
   }
 
@@ -183,7 +185,7 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
       for (String slug : slugs) {
         chain = chain.compose(v -> definition(slug)).compose(def -> {
           if (def == null) {
-            return Future.failedFuture(new ProviderException("UNKNOWN_TOOL", "arcade has no tool " + slug));
+            return Future.failedFuture(new ProviderException(ErrorCode.UNKNOWN_TOOL, "arcade has no tool " + slug));
           }
           if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
             return Future.failedFuture(notAllowed("tool " + slug));
@@ -210,7 +212,7 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
     return connections.all(userId, authProvider).compose(own -> own.stream()
         .anyMatch(c -> c.id().equals(connectionId) && (authProvider == null || authProvider.equals(c.toolkit())))
         ? Future.succeededFuture()
-        : Future.failedFuture(new ProviderException("CONNECTION_NOT_OWNED", "connection '" + connectionId
+        : Future.failedFuture(new ProviderException(ErrorCode.CONNECTION_NOT_OWNED, "connection '" + connectionId
             + "' is not this caller's connection to " + (authProvider == null ? "arcade" : authProvider)
             + ", which the tool runs with")));
   }
@@ -275,7 +277,7 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
   @Override
   public Future<Authorization> authorize(AuthorizeOptions o) {
     if (o.tool() == null) {
-      return Future.failedFuture(new ProviderException("UNSUPPORTED", "arcade authorizes per tool: name a tool"));
+      return Future.failedFuture(new ProviderException(ErrorCode.UNSUPPORTED, "arcade authorizes per tool: name a tool"));
     }
     String toolkit = o.tool().contains(".") ? o.tool().substring(0, o.tool().indexOf('.')) : null;
     if (!allow.toolAllowed(toolkit, o.tool())) {
@@ -342,7 +344,7 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
     try {
       offset = o.cursor() == null ? 0 : Integer.parseInt(o.cursor());
     } catch (NumberFormatException e) {
-      return Future.failedFuture(new ProviderException("INVALID_CURSOR", "not an Arcade cursor: " + o.cursor()));
+      return Future.failedFuture(new ProviderException(ErrorCode.INVALID_CURSOR, "not an Arcade cursor: " + o.cursor()));
     }
     return userId(o.identity()).compose(userId -> {
       if (o.toolkit() == null) {

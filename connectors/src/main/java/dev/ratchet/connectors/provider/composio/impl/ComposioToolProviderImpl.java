@@ -24,6 +24,8 @@ import dev.ratchet.connectors.provider.impl.EffectHints;
 import dev.ratchet.connectors.provider.impl.HttpOutcomes;
 import dev.ratchet.connectors.provider.impl.ProviderTool;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
@@ -145,7 +147,7 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
 
   private Future<JsonObject> fetchTool(String slug) {
     return http.json(HttpMethod.GET, "/api/v3/tools/" + slug, Map.of(), null)
-        .recover(err -> err instanceof ProviderException p && "NOT_FOUND".equals(p.code())
+        .recover(err -> RatchetException.is(err, ErrorCode.NOT_FOUND)
             ? Future.succeededFuture(null) : Future.failedFuture(err));
   }
 
@@ -173,7 +175,7 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
     }
     return fetchTool(slug).compose(t -> {
       if (t == null) {
-        return Future.failedFuture(new ProviderException("UNKNOWN_TOOL", "composio has no tool " + slug));
+        return Future.failedFuture(new ProviderException(ErrorCode.UNKNOWN_TOOL, "composio has no tool " + slug));
       }
       String toolkit = toolkitOf(t);
       if (!allow.toolAllowed(toolkit, slug)) {
@@ -190,7 +192,7 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
     return ownAccount(connectionId, userId).compose(acc -> {
       String accToolkit = acc == null ? null : toolkitOf(acc);
       if (acc == null || (accToolkit != null && !accToolkit.equalsIgnoreCase(toolkit))) {
-        return Future.failedFuture(new ProviderException("CONNECTION_NOT_OWNED",
+        return Future.failedFuture(new ProviderException(ErrorCode.CONNECTION_NOT_OWNED,
             "connection " + connectionId + " does not belong to this caller for toolkit " + toolkit));
       }
       return Future.succeededFuture();
@@ -247,7 +249,7 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
   Future<JsonObject> createLink(String toolkit, String userId, String callbackUrl) {
     return authConfigs(toolkit).compose(items -> {
       if (items.isEmpty()) {
-        return Future.failedFuture(new ProviderException("PROVIDER_ERROR",
+        return Future.failedFuture(new ProviderException(ErrorCode.PROVIDER_ERROR,
             "composio has no auth config for toolkit " + toolkit + ": create one in the Composio dashboard"));
       }
       JsonObject connection = new JsonObject().put("user_id", userId);

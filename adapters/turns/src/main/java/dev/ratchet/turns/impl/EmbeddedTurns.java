@@ -1,0 +1,46 @@
+package dev.ratchet.turns.impl;
+
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.turns.AgentTool;
+import dev.ratchet.turns.RatchetTurns;
+import dev.ratchet.verticles.Ratchet;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** An agent of a Ratchet in this JVM, through its Java facade. */
+public final class EmbeddedTurns implements RatchetTurns {
+
+  private final Ratchet ratchet;
+  private final String agent;
+  private final String callerId;
+
+  public EmbeddedTurns(Ratchet ratchet, String agent, String callerId) {
+    this.ratchet = ratchet;
+    this.agent = agent;
+    this.callerId = callerId;
+  }
+
+  @Override
+  public String agent() {
+    return agent;
+  }
+
+  @Override
+  public CompletionStage<TurnResult> submit(String sessionId, Turn turn) {
+    return ratchet.submit(agent, sessionId, callerId, turn).toCompletionStage();
+  }
+
+  @Override
+  public CompletionStage<List<AgentTool>> tools() {
+    try {
+      return CompletableFuture.completedFuture(ratchet.catalog(agent).entries().stream()
+          .map(e -> AgentTool.fromJson(e.toJson())).toList());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+}

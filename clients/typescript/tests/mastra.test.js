@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Agent } from '@mastra/core/agent';
+import { RatchetToolProvider } from '../src/mastra.js';
+import { agentClient, approverClient, decideWhenAsked, env, unique, writesFor } from './support.js';
+import { scriptedModel } from './fixtures/scripted-model.js';
+
+test('the provider lists each agent as a toolkit with its tools, searchable, with their exact schemas', async () => {
+  const provider = new RatchetToolProvider({ client: agentClient() });
+  assert.deepEqual((await provider.listToolkits()).data.map((t) => t.slug), [env.agent]);
+  const found = await provider.listTools({ toolkit: env.agent, search: 'cancel' });
+  assert.deepEqual(found.data.map((t) => t.slug), [`${env.agent}/cancel_order`]);
+  const schema = await provider.getToolSchema(`${env.agent}/cancel_order`);
+  const catalogue = await agentClient().tools(env.agent);
+  assert.deepEqual(schema, catalogue.find((t) => t.name === 'cancel_order').inputSchema);
+  assert.equal(await provider.getToolSchema(`${env.agent}/no_such_tool`), null);
+  assert.deepEqual(await provider.getHealth(), { ok: true });
+});
+
+test('a Mastra agent\'s calls of one response run as one turn, and an approved write runs once', async () => {
+  const sessionId = unique('s');
+  const order = unique('o');
+  const provider = new RatchetToolProvider({ client: agentClient(), sessionId });
+  const tools = await provider.resolveTools([`${env.agent}/look_up_order`, `${env.agent}/cancel_order`]);
+  const { model } = scriptedModel('msg_mastra_1', [
+    { name: 'look_up_order', arguments: { order } },
+    { name: 'cancel_order', arguments: { order } },
+  ]);
+  const agent = new Agent({ id: 'support', name: 'support', instructions: 'help', tools,
+    model: await provider.wrapModel(model, { sessionId, agent: env.agent }) });
+  const [answer] = await Promise.all([
+    agent.generate('cancel my order', { maxSteps: 3 }),
+    decideWhenAsked(sessionId, 'cancel_order', { approved: true }),
+  ]);
+  assert.match(answer.text, /"done":"cancel_order"/);
+  const timeline = await approverClient().session(sessionId);
+  assert.deepEqual(timeline.turns.map((t) => [t.turnId, t.calls.map((c) => c.tool)]),
+    [['msg_mastra_1', ['look_up_order', 'cancel_order']]]);
+  assert.deepEqual(await writesFor(order), { cancel_order: 1 });
+});
+
+test('a rejected write reaches the Mastra agent\'s model with the approver\'s reason', async () => {
+  const sessionId = unique('s');
+  const provider = new RatchetToolProvider({ client: agentClient(), sessionId });
+  const tools = await provider.resolveTools([`${env.agent}/cancel_order`]);
+  const { model } = scriptedModel('msg_mastra_2', [{ name: 'cancel_order', arguments: { order: unique('o') } }]);
+  const agent = new Agent({ id: 'support', name: 'support', instructions: 'help', tools, model });
+  const [answer] = await Promise.all([
+    agent.generate('cancel my order', { maxSteps: 3 }),
+    decideWhenAsked(sessionId, 'cancel_order', { approved: false, reason: 'needs a manager' }),
+  ]);
+  assert.match(answer.text, /a person refused it/);
+  assert.match(answer.text, /needs a manager/);
+});

@@ -1,0 +1,140 @@
+package dev.ratchet.runtime.engine;
+
+import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.ApprovalDecision;
+import dev.ratchet.runtime.ApprovalRecord;
+import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.ApprovalStatus;
+import dev.ratchet.runtime.CallEvent;
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.CallStatus;
+import dev.ratchet.runtime.IdempotencyKey;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.journal.CallState;
+import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.runtime.journal.SessionJournal;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Approvals (rules 4 and 8, J5): a call asks when its turn comes and waits for its decision, which
+ * may come from any node; expiry fails closed. {@link #decide} is the one way a decision is
+ * journaled, for the engine and for the runtime's API alike.
+ */
+final class Approvals {
+
+  private final SessionEngine engine;
+  private final StepWriter writer;
+  private final Map<String, Promise<ApprovalRecord>> waiters = new HashMap<>();
+
+  Approvals(SessionEngine engine) {
+    this.engine = engine;
+    this.writer = engine.writer;
+  }
+
+  /**
+   * Journals a person's decision after the journal checks it (rule 8): any node may decide, so it
+   * is not fenced. Refused unless it names a pending call and the hash of the arguments it was shown.
+   */
+  static Future<DecisionAnswer> decide(SessionJournal journal, String sessionId, ApprovalDecision decision) {
+    ApprovalStatus to = ApprovalStatus.PENDING.decide(decision.approved() ? ApprovalStatus.APPROVED
+        : ApprovalStatus.REJECTED);
+    return journal.approvalDecided(sessionId, decision.callId(), decision.argumentsHash(), to.wireName(),
+        decision.approver(), decision.reason());
+  }
+
+  /**
+   * The decision for {@code slot}: null when it needs none, the journaled one when it was decided,
+   * else a request journaled now (or kept from before a restart) and the wait for its decision.
+   */
+  Future<ApprovalRecord> approval(TurnRun run, CallSlot slot) {
+    ApprovalRecord known = slot.prior.approval();
+    if (known != null && ApprovalStatus.fromWireName(known.status()).isDecided()) {
+      return Future.succeededFuture(known);
+    }
+    String reason = known != null ? known.askedBecause() : slot.askReason();
+    if (reason == null) {
+      return Future.succeededFuture(null);
+    }
+    long now = System.currentTimeMillis();
+    long requestedAt = known != null ? known.requestedAt() : now;
+    long expiresAt = slot.prior.expiresAt() > 0 ? slot.prior.expiresAt()
+        : engine.options.approvalTimeoutMillis() > 0 ? requestedAt + engine.options.approvalTimeoutMillis() : 0;
+    ApprovalRequest request = new ApprovalRequest(engine.catalogs.agent(), engine.sessionId, run.turn.turnId(),
+        slot.callId, slot.call.name(), slot.effectClass(), slot.call.arguments(),
+        IdempotencyKey.argumentsHash(slot.call.arguments()), reason, requestedAt, expiresAt);
+    Promise<ApprovalRecord> waiter = Promise.promise();
+    waiters.put(slot.callId.value(), waiter);
+    return writer.approvalRequested(slot, request).compose(status -> {
+      if (!ApprovalStatus.PENDING.wireName().equals(status)) {
+        waiters.remove(slot.callId.value());
+        return writer.journal().callState(engine.sessionId, slot.callId).map(CallState::approval);
+      }
+      if (known == null) {
+        writer.emit(EventType.APPROVAL_REQUESTED.wireName(), run.turn.turnId(), slot.callId.value(), request.toJson());
+      }
+      if (expiresAt > 0) {
+        engine.vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()), t -> expire(slot, request));
+      }
+      return waiter.future();
+    });
+  }
+
+  /** Moves a call that waited for its decision by that decision: approved goes on, else it ends. */
+  static void decided(CallSlot slot, ApprovalRecord approval) {
+    if (approval != null && approval.approved() && slot.status() == CallStatus.AWAITING_APPROVAL) {
+      slot.move(CallEvent.APPROVED);
+    }
+  }
+
+  private void expire(CallSlot slot, ApprovalRequest request) {
+    if (!waiters.containsKey(slot.callId.value())) {
+      return;
+    }
+    writer.journal().approvalDecided(engine.sessionId, slot.callId, request.argumentsHash(),
+        ApprovalStatus.PENDING.decide(ApprovalStatus.EXPIRED).wireName(), "ratchet", "approval expired")
+        .onComplete(ar -> changed(slot.callId));
+  }
+
+  /** Wakes a call waiting for approval after its decision was journaled, possibly by another node. */
+  Future<Void> changed(CallId callId) {
+    Promise<ApprovalRecord> waiter = waiters.get(callId.value());
+    if (waiter == null) {
+      return Future.succeededFuture();
+    }
+    return writer.journal().callState(engine.sessionId, callId).map(state -> {
+      if (state.approval() != null && ApprovalStatus.fromWireName(state.approval().status()).isDecided()) {
+        waiters.remove(callId.value());
+        waiter.tryComplete(state.approval());
+        writer.emit(EventType.APPROVAL_DECIDED.wireName(), null, callId.value(), state.approval().toJson());
+      }
+      return null;
+    });
+  }
+
+  /** Ends every wait, when the session stops or is fenced. */
+  void failAll(RatchetException err) {
+    waiters.values().forEach(p -> p.tryFail(err));
+  }
+
+  /** How long a call waited for its decision, from the request to the decision (across restarts too). */
+  static long waited(ApprovalRecord approval) {
+    return approval == null || approval.decidedAt() <= 0 || approval.requestedAt() <= 0 ? 0
+        : Math.max(0, approval.decidedAt() - approval.requestedAt());
+  }
+
+  /**
+   * The error of a call a person refused or whose approval expired (rule 4): it did not run, and
+   * nothing invites calling it again, since that is what was refused.
+   */
+  static String refused(ApprovalRecord approval) {
+    if (ApprovalStatus.EXPIRED.wireName().equals(approval.status())) {
+      return "the tool did not run: its approval expired before anyone decided";
+    }
+    return "the tool did not run because a person refused it: rejected by " + approval.approver()
+        + (approval.reason() == null || approval.reason().isEmpty() ? "" : ": " + approval.reason());
+  }
+}

@@ -1,0 +1,130 @@
+package dev.ratchet.server.cli;
+
+import dev.ratchet.connectors.Connections;
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.FunctionToolSource;
+import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.server.config.AgentFiles;
+import dev.ratchet.server.config.AgentFilesException;
+import dev.ratchet.server.config.LoadedAgents;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code ratchet check}, and agents from files beside agents registered from Java. */
+class AgentFileCommandsTest {
+
+  @RegisterExtension
+  static final TestRedis REDIS = new TestRedis();
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void checkPrintsEveryProblemOfEveryFileAndExitsOne() throws Exception {
+    Path agents = Files.createDirectories(dir.resolve("agents"));
+    Files.writeString(agents.resolve("a.yaml"), "agent: a\nmaxTurnz: 3\n");
+    Files.writeString(agents.resolve("b.yaml"), "agent: b\ntools:\n  - slack: { connection: nowhere, operations: [postThreadReply] }\n");
+    String[] printed = new String[2];
+    int code = check(printed);
+    assertThat(code).isEqualTo(1);
+    assertThat(printed[1]).contains("2 problem(s) in the agent files of " + agents + ":")
+        .contains(agents.resolve("a.yaml") + ":2: unknown field 'maxTurnz' (known: agent, model, maxTurns,"
+            + " systemPrompt, tools, policies)")
+        .contains(agents.resolve("b.yaml") + ":3: tools[0].slack.connection: connection 'nowhere' is not configured");
+  }
+
+  @Test
+  void checkOfGoodFilesSaysWhatItFoundAndExitsZero() throws Exception {
+    Path agents = Files.createDirectories(dir.resolve("agents"));
+    Files.writeString(agents.resolve("minimal.json"), "{\"agent\": \"minimal\"}\n");
+    String[] printed = new String[2];
+    assertThat(check(printed)).as(printed[1]).isZero();
+    assertThat(printed[0]).contains("ok: agent 'minimal' (" + agents.resolve("minimal.json") + ":1), 0 tool source(s)");
+  }
+
+  @Test
+  void anOpenAiModelNeedsAKeyOrABaseUrlAndOtherProvidersAreRefusedByTheSchema() throws Exception {
+    Path agents = Files.createDirectories(dir.resolve("agents"));
+    Files.writeString(agents.resolve("a.yaml"), "agent: a\nmodel: openai:gpt-4.1-mini\n");
+    Files.writeString(agents.resolve("b.yaml"), "agent: b\nmodel: anthropic:claude\n");
+    String[] printed = new String[2];
+    boolean keyInEnvironment = System.getenv("OPENAI_API_KEY") != null || System.getenv("RATCHET_MODEL_API_KEY") != null;
+    assertThat(check(printed, new JsonObject())).isEqualTo(1);
+    assertThat(printed[1]).contains(agents.resolve("b.yaml") + ":2: model: must be openai:<model> (for example openai:gpt-4.1-mini)"
+        + " or scripted");
+    if (!keyInEnvironment) {
+      assertThat(printed[1]).contains(agents.resolve("a.yaml") + ":2: model: openai:gpt-4.1-mini needs OPENAI_API_KEY"
+          + " (or RATCHET_MODEL_API_KEY), or agent.modelBaseUrl (RATCHET_MODEL_BASE_URL) for an OpenAI-compatible"
+          + " server that needs no key");
+    }
+    Files.delete(agents.resolve("b.yaml"));
+    assertThat(check(printed, new JsonObject().put("modelBaseUrl", "http://127.0.0.1:9/v1"))).as(printed[1]).isZero();
+    assertThat(printed[0]).contains("ok: agent 'a'");
+  }
+
+  @Test
+  void anAgentFileNamedLikeAJavaAgentIsRefusedNamingBothAndNothingOfItIsRegistered() throws Exception {
+    Path agents = Files.createDirectories(dir.resolve("agents"));
+    Files.writeString(agents.resolve("1-other.yaml"), "agent: other\n");
+    Files.writeString(agents.resolve("2-shop.yaml"), "# the shop again\nagent: shop\n");
+    Vertx vertx = Vertx.vertx();
+    try {
+      Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+          .keyPrefix(REDIS.keyPrefix())));
+      await(ratchet.register(AgentDefinition.builder("shop").toolSource(FunctionToolSource.create("t")
+          .tool(FunctionToolSource.define("cancel_order", EffectClass.NON_IDEMPOTENT_WRITE)
+              .handler(inv -> Future.succeededFuture("cancelled")))).build()));
+      LoadedAgents loaded = await(AgentFiles.load(vertx, agents, Connections.of(), spec -> null));
+      Throwable failure = loaded.registerWith(ratchet).transform(ar -> Future.succeededFuture(ar.cause())).await();
+      assertThat(failure).isInstanceOf(AgentFilesException.class);
+      assertThat(((AgentFilesException) failure).errors()).map(String::valueOf).containsExactly(
+          agents.resolve("2-shop.yaml") + ":2: agent: agent 'shop' is also registered from Java (Ratchet.register)");
+      assertThat(ratchet.agents()).containsExactly("shop");
+      assertThat(ratchet.catalog("shop").origin()).isEqualTo("java");
+      await(ratchet.close());
+    } finally {
+      vertx.close().await();
+    }
+  }
+
+  private int check(String[] printed) throws Exception {
+    return check(printed, new JsonObject());
+  }
+
+  private int check(String[] printed, JsonObject agentSettings) throws Exception {
+    Path conf = dir.resolve("ratchet.json");
+    Files.writeString(conf, new JsonObject().put("agents", new JsonObject().put("dir", dir.resolve("agents").toString()))
+        .put("agent", agentSettings).encode());
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    ByteArrayOutputStream e = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+    try {
+      return new CommandLine(new CheckCommand()).execute("--config", conf.toString(), "--no-demo");
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
+      printed[0] = o.toString(StandardCharsets.UTF_8);
+      printed[1] = e.toString(StandardCharsets.UTF_8);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package dev.ratchet.server.cli;
+
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.FunctionToolSource;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Runs {@code inspect} in this JVM and keeps what it printed; journals the session it is pointed at. */
+record InspectRun(int code, String out, String err) {
+
+  static InspectRun of(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream previousOut = System.out;
+    PrintStream previousErr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code;
+    try {
+      code = new CommandLine(new InspectCommand()).execute(args);
+    } finally {
+      System.setOut(previousOut);
+      System.setErr(previousErr);
+    }
+    return new InspectRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** What the command printed; fails unless it ended with 0. */
+  static String printed(String... args) {
+    InspectRun run = of(args);
+    assertThat(run.code()).as(run.err()).isZero();
+    return run.out();
+  }
+
+  /** A configuration file that names only the journal's key prefix. */
+  static Path config(String keyPrefix) throws IOException {
+    Path conf = Files.createTempFile("ratchet", ".json");
+    Files.writeString(conf, new JsonObject().put("journal", new JsonObject().put("keyPrefix", keyPrefix)).encode());
+    return conf;
+  }
+
+  /** Journals one completed turn, t1 of {@code sessionId}: a {@code cancel_order} write that answered "cancelled". */
+  static void journalCancelledOrder(RatchetOptions options, String sessionId) {
+    Vertx vertx = Vertx.vertx();
+    Ratchet ratchet = await(Ratchet.deploy(vertx, options));
+    await(ratchet.register(AgentDefinition.builder("shop").toolSource(FunctionToolSource.create("t")
+        .tool(FunctionToolSource.define("cancel_order", EffectClass.NON_IDEMPOTENT_WRITE)
+            .handler(inv -> Future.succeededFuture("cancelled")))).build()));
+    await(ratchet.submit("shop", sessionId, Turn.of("t1", new ToolCall("cancel_order", new JsonObject()))));
+    await(ratchet.close());
+    await(vertx.close());
+  }
+}

@@ -1,0 +1,437 @@
+package dev.ratchet.server.config;
+
+import dev.ratchet.server.Main;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.CookieManager;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code ratchet run} as a platform team runs it: a child process serving three agents declared in
+ * files, an OpenAPI agent against a local orders service, an MCP agent on the official
+ * {@code @modelcontextprotocol/server-filesystem} from the npm registry, and a Slack agent against a
+ * local Slack-protocol server. Turns come over HTTP with an agent token, approvals through the API
+ * with an operator's login, and every effect is counted once where it lands.
+ */
+class AgentFilesEndToEndTest {
+
+  private static final String TOKEN = "rt_e2e-agent-files-token-0123";
+  private static final String PASSWORD = "agent-files-password-e2e";
+  private static final String BOT_TOKEN = "xoxb-agent-files-secret-4711";
+  private static final String FILESYSTEM = "@modelcontextprotocol/server-filesystem";
+  private static final String FILESYSTEM_VERSION = "2026.8.31";
+
+  @TempDir
+  Path dir;
+
+  private final Vertx vertx = Vertx.vertx();
+  private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
+      .connectTimeout(Duration.ofSeconds(5)).build();
+  private final List<String> output = new CopyOnWriteArrayList<>();
+  private final AtomicInteger cancels = new AtomicInteger();
+  private final AtomicInteger refunds = new AtomicInteger();
+  private final AtomicInteger slackPosts = new AtomicInteger();
+  private final List<String> slackAuthorizations = new CopyOnWriteArrayList<>();
+  private Process child;
+  private int httpPort;
+
+  @AfterEach
+  void stop() throws Exception {
+    if (child != null && child.isAlive()) {
+      child.destroy();
+      if (!child.waitFor(30, TimeUnit.SECONDS)) {
+        child.destroyForcibly();
+      }
+    }
+    vertx.close().await();
+  }
+
+  @Test
+  void threeAgentsFromFilesServeTurnsWithApprovalsAndEachEffectLandsOnce() throws Exception {
+    Path filesystem = filesystemServer();
+    int orders = serve(this::orders);
+    int slack = serve(this::slack);
+    Path root = Files.createDirectories(dir.resolve("files"));
+    Path agents = Files.createDirectories(dir.resolve("agents"));
+    Files.createDirectories(dir.resolve("specs"));
+    Files.writeString(dir.resolve("specs/orders.yaml"), ORDERS_SPEC);
+    Files.writeString(agents.resolve("orders.yaml"), """
+        agent: orders
+        tools:
+          - openapi: specs/orders.yaml
+            connection: orders-api
+            operations: [getOrder, cancelOrder, refundOrder]
+            approval:
+              cancelOrder: always
+              refundOrder: { when: { properties: { body: { properties: { amount: { exclusiveMinimum: 100 } } } } } }
+        """);
+    Files.writeString(agents.resolve("files.yaml"), """
+        agent: files
+        tools:
+          - mcp: { command: [node, "%s", "%s"] }
+            allow: [read_*, write_file]
+            pin: { write_file: { effect: non_idempotent_write, approval: always } }
+        """.formatted(filesystem, root));
+    Files.writeString(agents.resolve("support.json"), """
+        {"agent": "support",
+         "tools": [{"slack": {"connection": "team-slack", "operations": ["postThreadReply"],
+                              "approval": {"postThreadReply": "always"}}}]}
+        """);
+    start(agents, Map.of(
+        "RATCHET_CONNECTION_ORDERS_API_CONNECTOR", "openapi",
+        "RATCHET_CONNECTION_ORDERS_API_CONFIG_BASE_URL", "http://127.0.0.1:" + orders,
+        "RATCHET_CONNECTION_ORDERS_API_CONFIG_CONNECTOR_ID", "orders",
+        "RATCHET_CONNECTION_TEAM_SLACK_CONNECTOR", "slack",
+        "RATCHET_CONNECTION_TEAM_SLACK_CONFIG_BASE_URL", "http://127.0.0.1:" + slack + "/api",
+        "RATCHET_CONNECTION_TEAM_SLACK_CREDENTIAL_BOT_TOKEN", BOT_TOKEN));
+    assertThat(output).anyMatch(l -> l.startsWith("Ratchet is running (agents [") && l.contains("orders")
+        && l.contains("files") && l.contains("support"));
+
+    // the catalogue: where each agent and source was declared, effect classes, rules in words
+    JsonArray catalogue = get("/api/agents").getJsonArray("agents");
+    JsonObject ordersAgent = agent(catalogue, "orders");
+    assertThat(ordersAgent.getString("origin")).isEqualTo(agents.resolve("orders.yaml") + ":1");
+    assertThat(tool(ordersAgent, "orders_refund_order").getString("approval"))
+        .isEqualTo("when body.amount > 100 (agent file)");
+    assertThat(tool(ordersAgent, "orders_refund_order").getString("origin")).isEqualTo(agents.resolve("orders.yaml")
+        + ":3");
+    JsonObject filesAgent = agent(catalogue, "files");
+    assertThat(filesAgent.getJsonArray("sources").getJsonObject(0).getString("status")).isEqualTo("healthy");
+    assertThat(tool(filesAgent, "write_file").getString("effectClass")).isEqualTo("non_idempotent_write");
+    assertThat(filesAgent.getJsonArray("catalogue").stream().map(t -> ((JsonObject) t).getString("name")))
+        .contains("read_text_file", "write_file").doesNotContain("move_file", "edit_file");
+    assertThat(tool(agent(catalogue, "support"), "slack_post_thread_reply").getString("approval"))
+        .isEqualTo("always (agent file)");
+    String csrf = login();
+
+    // OpenAPI: a small refund runs without asking, a large one and a cancel wait for a person
+    submit("o-1", "orders", "t1", new JsonArray()
+        .add(call("orders_refund_order", new JsonObject().put("orderId", "1001").put("body",
+            new JsonObject().put("amount", 20))))
+        .add(call("orders_refund_order", new JsonObject().put("orderId", "1002").put("body",
+            new JsonObject().put("amount", 250))))
+        .add(call("orders_cancel_order", new JsonObject().put("orderId", "1003"))));
+    JsonObject refund = awaitApproval("o-1");
+    assertThat(refund.getString("tool")).isEqualTo("orders_refund_order");
+    assertThat(refund.getString("askedBecause")).isEqualTo("approval required by agent file: body.amount > 100");
+    approve("o-1", refund, csrf);
+    JsonObject cancel = awaitApproval("o-1");
+    assertThat(cancel.getString("tool")).isEqualTo("orders_cancel_order");
+    approve("o-1", cancel, csrf);
+    assertThat(outcomes(result("o-1", "t1"))).containsExactly("succeeded", "succeeded", "succeeded");
+
+    // MCP: the write waits for approval as pinned, then writes the file once
+    Path note = root.resolve("note.txt");
+    submit("f-1", "files", "t1", new JsonArray().add(call("write_file",
+        new JsonObject().put("path", note.toString()).put("content", "written once"))));
+    JsonObject write = awaitApproval("f-1");
+    assertThat(Files.exists(note)).isFalse();
+    approve("f-1", write, csrf);
+    assertThat(outcomes(result("f-1", "t1"))).containsExactly("succeeded");
+    assertThat(Files.readString(note)).isEqualTo("written once");
+    submit("f-1", "files", "t2", new JsonArray().add(call("read_text_file",
+        new JsonObject().put("path", note.toString()))));
+    assertThat(result("f-1", "t2").getJsonArray("results").getJsonObject(0).encode()).contains("written once");
+
+    // Slack: the reply waits for approval, then posts once with the connection's token
+    submit("s-1", "support", "t1", new JsonArray().add(call("slack_post_thread_reply", new JsonObject()
+        .put("channel", "C0123456789").put("thread_ts", "1710000000.000100").put("text", "on its way"))));
+    approve("s-1", awaitApproval("s-1"), csrf);
+    assertThat(outcomes(result("s-1", "t1"))).containsExactly("succeeded");
+
+    assertThat(refunds).hasValue(2);
+    assertThat(cancels).hasValue(1);
+    assertThat(slackPosts).hasValue(1);
+    assertThat(slackAuthorizations).containsOnly("Bearer " + BOT_TOKEN);
+    assertThat(String.join("\n", output)).doesNotContain(BOT_TOKEN);
+  }
+
+  private static final String ORDERS_SPEC = """
+      openapi: 3.0.3
+      info: {title: Orders, version: "1"}
+      paths:
+        /orders/{orderId}:
+          get:
+            operationId: getOrder
+            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
+            responses: {"200": {description: the order}}
+        /orders/{orderId}/cancel:
+          post:
+            operationId: cancelOrder
+            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
+            responses: {"200": {description: cancelled}}
+        /orders/{orderId}/refunds:
+          post:
+            operationId: refundOrder
+            x-ratchet-agent: {retry: safe}
+            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
+            requestBody:
+              required: true
+              content:
+                application/json:
+                  schema: {type: object, required: [amount], properties: {amount: {type: number}}}
+            responses: {"200": {description: refunded}}
+      """;
+
+  private void orders(HttpServerRequest req) {
+    req.body().onSuccess(body -> {
+      if (req.path().endsWith("/cancel")) {
+        cancels.incrementAndGet();
+      } else if (req.path().endsWith("/refunds")) {
+        refunds.incrementAndGet();
+      }
+      req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("ok", true).encode());
+    });
+  }
+
+  private void slack(HttpServerRequest req) {
+    req.body().onSuccess(body -> {
+      slackAuthorizations.add(req.getHeader("Authorization"));
+      JsonObject answer;
+      if (req.path().endsWith("/chat.postMessage")) {
+        slackPosts.incrementAndGet();
+        JsonObject sent = body.toJsonObject();
+        answer = new JsonObject().put("ok", true).put("channel", sent.getString("channel"))
+            .put("ts", "1710000001.000200").put("message", new JsonObject().put("text", sent.getString("text"))
+                .put("ts", "1710000001.000200").put("thread_ts", sent.getString("thread_ts")));
+      } else {
+        answer = new JsonObject().put("ok", true).put("messages", new JsonArray());
+      }
+      req.response().putHeader("Content-Type", "application/json").end(answer.encode());
+    });
+  }
+
+  private int serve(io.vertx.core.Handler<HttpServerRequest> handler) {
+    HttpServer server = vertx.createHttpServer().requestHandler(handler).listen(0, "127.0.0.1").await();
+    return server.actualPort();
+  }
+
+  private void start(Path agents, Map<String, String> connections) throws Exception {
+    httpPort = freePort();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-cp", System.getProperty("java.class.path"),
+        Main.class.getName(), "run").directory(dir.toFile()).redirectErrorStream(true);
+    Map<String, String> env = pb.environment();
+    List.of("RATCHET_MODEL", "RATCHET_MODEL_BASE_URL", "OPENAI_API_KEY", "RATCHET_REDIS_URL", "RATCHET_NODE_ID")
+        .forEach(env::remove);
+    env.entrySet().removeIf(e -> e.getKey().startsWith("RATCHET_CONNECTION_"));
+    env.putAll(connections);
+    env.put("RATCHET_AGENTS_DIR", agents.toString());
+    env.put("RATCHET_DATA_DIR", dir.resolve("data").toString());
+    env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
+    env.put("RATCHET_REDIS_PORT", String.valueOf(freePort()));
+    env.put("RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString());
+    env.put("RATCHET_ADMIN_PASSWORD", PASSWORD);
+    env.put("RATCHET_DEMO_TOKEN", TOKEN);
+    child = pb.start();
+    Thread reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          output.add(line);
+        }
+      } catch (IOException e) {
+        // the child ended
+      }
+    }, "agent-files-stdout");
+    reader.setDaemon(true);
+    reader.start();
+    until(() -> output.stream().anyMatch(l -> l.startsWith("Ratchet is running")), 180);
+  }
+
+  private static JsonObject call(String name, JsonObject arguments) {
+    return new JsonObject().put("name", name).put("arguments", arguments);
+  }
+
+  private void submit(String session, String agent, String turnId, JsonArray calls) throws Exception {
+    HttpResponse<String> r = post("/api/sessions/" + session + "/turns", new JsonObject().put("agent", agent)
+        .put("turn", new JsonObject().put("turnId", turnId).put("calls", calls)), Map.of("Authorization",
+        "Bearer " + TOKEN));
+    assertThat(r.statusCode()).as(r.body()).isIn(200, 202);
+  }
+
+  private JsonObject result(String session, String turnId) {
+    JsonObject[] found = new JsonObject[1];
+    until(() -> {
+      JsonObject r = get("/api/sessions/" + session + "/turns/" + turnId + "?wait=5");
+      if ("completed".equals(r.getString("status"))) {
+        found[0] = r.getJsonObject("results");
+        return true;
+      }
+      return false;
+    }, 60);
+    return found[0];
+  }
+
+  private static List<String> outcomes(JsonObject results) {
+    return results.getJsonArray("results").stream().map(o -> ((JsonObject) o).getString("outcome")).toList();
+  }
+
+  private static JsonObject agent(JsonArray agents, String name) {
+    return agents.stream().map(JsonObject.class::cast).filter(a -> name.equals(a.getString("name"))).findFirst()
+        .orElseThrow(() -> new AssertionError("no agent " + name + " in " + agents.encode()));
+  }
+
+  private static JsonObject tool(JsonObject agent, String name) {
+    return agent.getJsonArray("catalogue").stream().map(JsonObject.class::cast)
+        .filter(t -> name.equals(t.getString("name"))).findFirst()
+        .orElseThrow(() -> new AssertionError("no tool " + name + " in " + agent.encode()));
+  }
+
+  private JsonObject awaitApproval(String session) {
+    JsonObject[] found = new JsonObject[1];
+    until(() -> {
+      for (Object o : get("/api/approvals").getJsonArray("approvals")) {
+        if (session.equals(((JsonObject) o).getString("sessionId"))) {
+          found[0] = (JsonObject) o;
+          return true;
+        }
+      }
+      return false;
+    }, 60);
+    return found[0];
+  }
+
+  private void approve(String session, JsonObject approval, String csrf) throws Exception {
+    HttpResponse<String> decided = post("/api/approvals/" + session + "/" + approval.getString("callId"),
+        new JsonObject().put("argumentsHash", approval.getString("argumentsHash")).put("approved", true)
+            .put("reason", "checked"), Map.of("X-CSRF-Token", csrf));
+    assertThat(decided.statusCode()).as(decided.body()).isEqualTo(200);
+  }
+
+  private String login() throws Exception {
+    HttpResponse<String> r = post("/login", new JsonObject().put("name", "admin").put("password", PASSWORD), Map.of());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return new JsonObject(r.body()).getString("csrfToken");
+  }
+
+  private JsonObject get(String path) {
+    try {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base() + path))
+          .header("Authorization", "Bearer " + TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        // approvals need a person's login: the cookie from login() is sent without the token then
+        r = http.send(HttpRequest.newBuilder(URI.create(base() + path)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+      }
+      assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+      return new JsonObject(r.body());
+    } catch (IOException | InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private HttpResponse<String> post(String path, JsonObject body, Map<String, String> headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body.encode()));
+    headers.forEach(b::header);
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private String base() {
+    return "http://127.0.0.1:" + httpPort;
+  }
+
+  private void until(Supplier<Boolean> condition, int seconds) {
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
+    while (true) {
+      if (child != null && !child.isAlive()) {
+        throw new AssertionError("ratchet run exited with " + child.exitValue() + ": " + String.join("\n", output));
+      }
+      try {
+        if (condition.get()) {
+          return;
+        }
+      } catch (AssertionError | RuntimeException e) {
+        if (System.currentTimeMillis() > deadline) {
+          throw e;
+        }
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("condition not met within " + seconds + " s: " + String.join("\n", output));
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** The official filesystem MCP server, installed from the npm registry into the temporary folder once. */
+  private static Path filesystemServer() throws IOException, InterruptedException {
+    Path home = Path.of(System.getProperty("java.io.tmpdir"), "ratchet-mcp-filesystem-" + FILESYSTEM_VERSION);
+    Path index = home.resolve("node_modules/" + FILESYSTEM + "/dist/index.js");
+    if (!Files.isRegularFile(index)) {
+      Assumptions.assumeTrue(runs(List.of("node", "--version")), "node is not installed");
+      Assumptions.assumeTrue(runs(List.of("npm", "--version")), "npm is not installed");
+      Path staging = Files.createTempDirectory("ratchet-mcp-filesystem-");
+      Process install = new ProcessBuilder("npm", "install", "--prefix", staging.toString(), "--no-audit", "--no-fund",
+          "--loglevel=error", FILESYSTEM + "@" + FILESYSTEM_VERSION).redirectErrorStream(true).start();
+      String log = new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!install.waitFor(300, TimeUnit.SECONDS) || install.exitValue() != 0) {
+        Assumptions.assumeTrue(runs(List.of("npm", "ping")), "the npm registry cannot be reached");
+        throw new IllegalStateException("npm install " + FILESYSTEM + " failed: " + log);
+      }
+      try {
+        try {
+          Files.move(staging, home, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+          Files.move(staging, home);
+        }
+      } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
+        // installed meanwhile by another run: use that one
+      }
+    }
+    assertThat(index).isRegularFile();
+    return index;
+  }
+
+  private static boolean runs(List<String> command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException | InterruptedException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,245 @@
+package dev.ratchet.verticles.http.impl.mcp;
+
+import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.Ids;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.verticles.Addresses;
+import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.http.impl.Principal;
+import dev.ratchet.verticles.http.impl.SessionAccess;
+import dev.ratchet.verticles.impl.ErrorCodes;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.eventbus.MessageConsumer;
+import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.UUID;
+
+/**
+ * One {@code tools/call}: runs the call durably in the caller's Ratchet session, alone as its own
+ * turn or gathered with the other calls of its model response ({@code _meta} turn, index, count),
+ * and answers with its record. While it waits for a person's approval the SSE stream stays open
+ * and, when the client sent a {@code progressToken}, carries {@code notifications/progress}.
+ */
+final class ToolCallExchange {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ToolCallExchange.class);
+  /** How often a waiting call tells the client it is still alive. */
+  static final long KEEP_ALIVE_MILLIS = 10_000;
+  /** The largest count a client may announce; the engine's own limit on calls per turn applies after. */
+  private static final int MAX_COUNT = 1_024;
+
+  private final Vertx vertx;
+  private final Ratchet ratchet;
+  private final SessionAccess access;
+  private final TurnGatherer gatherer;
+
+  ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, TurnGatherer gatherer) {
+    this.vertx = vertx;
+    this.ratchet = ratchet;
+    this.access = access;
+    this.gatherer = gatherer;
+  }
+
+  /** Where a call belongs: its turn and its place in it, from {@code _meta} or fresh. */
+  private record Placement(String turnId, int index, int count, boolean gathered) {
+  }
+
+  void handle(Object id, String agent, String sessionId, Principal principal, JsonObject params, McpReply reply,
+              boolean sse) {
+    Object name = params.getValue("name");
+    Object arguments = params.getValue("arguments");
+    Object meta = params.getValue("_meta");
+    if (!(name instanceof String) || ((String) name).isEmpty()) {
+      reply.answer(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs 'name', the tool's name", "INVALID_REQUEST"));
+      return;
+    }
+    if (arguments != null && !(arguments instanceof JsonObject)) {
+      reply.answer(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "'arguments' must be a JSON object", "INVALID_REQUEST"));
+      return;
+    }
+    if (meta != null && !(meta instanceof JsonObject)) {
+      reply.answer(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "'_meta' must be a JSON object", "INVALID_REQUEST"));
+      return;
+    }
+    JsonObject m = meta == null ? new JsonObject() : (JsonObject) meta;
+    Placement placement;
+    try {
+      placement = placement(m);
+    } catch (RatchetException e) {
+      reply.answer(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, e.getMessage(), e.code()));
+      return;
+    }
+    Object progressToken = m.getValue("progressToken");
+    ToolCall call = new ToolCall((String) name, (JsonObject) arguments);
+    access.mayUse(principal, sessionId).onComplete(allowed -> {
+      if (allowed.failed()) {
+        reply.answer(error(id, allowed.cause()));
+        return;
+      }
+      if (sse) {
+        reply.stream();
+      }
+      Waiting waiting = new Waiting(sessionId, placement, (String) name,
+          JsonRpc.validId(progressToken) ? progressToken : null, reply);
+      run(agent, sessionId, principal, placement, call)
+          .recover(err -> access.edgeError(principal, sessionId, err).compose(Future::failedFuture))
+          .onComplete(ar -> {
+            waiting.stop();
+            reply.answer(ar.succeeded() ? JsonRpc.result(id, McpShapes.result(sessionId, placement.turnId(), ar.result()))
+                : error(id, ar.cause()));
+          });
+    });
+  }
+
+  private Future<CallResult> run(String agent, String sessionId, Principal principal, Placement placement,
+                                 ToolCall call) {
+    if (!placement.gathered()) {
+      return submit(agent, sessionId, principal, new Turn(placement.turnId(), java.util.List.of(call)))
+          .map(r -> r.call(0));
+    }
+    // a turn that already ran is answered from the journal: a client retrying after its own crash
+    // gets the record the turn has, and nothing is sent again (rule 1)
+    return ratchet.journal().turnResult(sessionId, placement.turnId()).compose(done -> {
+      if (done != null) {
+        return fromJournal(done, placement, call);
+      }
+      String key = principal.callerId() + "\n" + agent + "\n" + sessionId + "\n" + placement.turnId();
+      return gatherer.join(key, placement.turnId(), placement.index(), placement.count(), call,
+          turn -> submit(agent, sessionId, principal, turn));
+    });
+  }
+
+  private static Future<CallResult> fromJournal(TurnResult done, Placement placement, ToolCall call) {
+    if (done.calls().size() != placement.count() || !done.call(placement.index()).tool().equals(call.name())) {
+      return Future.failedFuture(new RatchetException(ErrorCode.TURN_ID_REUSED, "turn '" + placement.turnId()
+          + "' already ran with other calls (" + done.calls().size() + " calls; index " + placement.index()
+          + (placement.index() < done.calls().size() ? " was " + done.call(placement.index()).tool() : " is not one")
+          + "); a new model response needs a new dev.ratchet/turn"));
+    }
+    return Future.succeededFuture(done.call(placement.index()));
+  }
+
+  private Future<TurnResult> submit(String agent, String sessionId, Principal principal, Turn turn) {
+    return ratchet.accept(agent, sessionId, principal.callerId(), principal.name(), turn).compose(inner -> inner);
+  }
+
+  private static Placement placement(JsonObject meta) {
+    Object turn = meta.getValue(McpShapes.META_TURN);
+    Object index = meta.getValue(McpShapes.META_INDEX);
+    Object count = meta.getValue(McpShapes.META_COUNT);
+    if (turn == null && index == null && count == null) {
+      return new Placement("mcp-" + UUID.randomUUID(), 0, 1, false);
+    }
+    if (!(turn instanceof String)) {
+      throw invalid("'_meta." + McpShapes.META_TURN + "' must be the turn id, a string, when "
+          + McpShapes.META_INDEX + " or " + McpShapes.META_COUNT + " is given");
+    }
+    RatchetException badId = Ids.problem("_meta." + McpShapes.META_TURN, (String) turn);
+    if (badId != null) {
+      throw badId;
+    }
+    if (!(count instanceof Integer) || (Integer) count < 1 || (Integer) count > MAX_COUNT) {
+      throw invalid("'_meta." + McpShapes.META_COUNT + "' must be the number of calls in the model response,"
+          + " 1-" + MAX_COUNT);
+    }
+    if (!(index instanceof Integer) || (Integer) index < 0 || (Integer) index >= (Integer) count) {
+      throw invalid("'_meta." + McpShapes.META_INDEX + "' must be the call's 0-based place in the model response,"
+          + " 0-" + ((Integer) count - 1));
+    }
+    return new Placement((String) turn, (Integer) index, (Integer) count, true);
+  }
+
+  private static RatchetException invalid(String message) {
+    return new RatchetException(ErrorCode.INVALID_REQUEST, message);
+  }
+
+  /** A refusal as a JSON-RPC error: a session of another caller reads exactly like a missing one. */
+  static JsonObject error(Object id, Throwable err) {
+    String code = ErrorCodes.code(err);
+    if (RatchetException.is(err, ErrorCode.TURN_INCOMPLETE)) {
+      return JsonRpc.error(id, JsonRpc.TURN_INCOMPLETE, err.getMessage(), code);
+    }
+    if (RatchetException.is(err, ErrorCode.JOURNAL_UNAVAILABLE) || RatchetException.is(err, ErrorCode.FENCED)) {
+      LOG.warn("mcp tools/call: {}", err.getMessage());
+      return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "the journal is unavailable; try again later",
+          ErrorCode.JOURNAL_UNAVAILABLE.name());
+    }
+    int status = ErrorCodes.status(err);
+    if (status == 500) {
+      LOG.error("mcp tools/call failed", err);
+      return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "the call failed; see the server log", "INTERNAL");
+    }
+    return JsonRpc.error(id, status == 403 || status == 404 ? JsonRpc.NOT_FOUND : JsonRpc.INVALID_PARAMS,
+        err.getMessage(), code);
+  }
+
+  /** Watches the session's events for this call's approval and keeps the client informed meanwhile. */
+  private final class Waiting {
+    private final String callId;
+    private final String tool;
+    private final Object progressToken;
+    private final McpReply reply;
+    private final MessageConsumer<JsonObject> events;
+    private final long timer;
+    private int progress;
+    private String status;
+
+    Waiting(String sessionId, Placement placement, String tool, Object progressToken, McpReply reply) {
+      this.callId = CallId.of(sessionId, placement.turnId(), placement.index()).value();
+      this.tool = tool;
+      this.progressToken = progressToken;
+      this.reply = reply;
+      this.events = vertx.eventBus().consumer(Addresses.events(sessionId), msg -> onEvent(msg.body()));
+      this.timer = vertx.setPeriodic(KEEP_ALIVE_MILLIS, t -> tick());
+    }
+
+    private void onEvent(JsonObject event) {
+      if (!callId.equals(event.getString("callId"))) {
+        return;
+      }
+      String type = event.getString("type");
+      JsonObject data = event.getJsonObject("data", new JsonObject());
+      if (EventType.APPROVAL_REQUESTED.wireName().equals(type)) {
+        status = "waiting for a person to approve " + tool + " (call " + callId + ")";
+        report();
+      } else if (EventType.APPROVAL_DECIDED.wireName().equals(type)) {
+        status = tool + " " + data.getString("status", "decided") + (data.getString("approver") == null ? ""
+            : " by " + data.getString("approver"));
+        report();
+        status = null;
+      }
+    }
+
+    private void tick() {
+      if (status != null && progressToken != null) {
+        report();
+      } else {
+        reply.keepAlive();
+      }
+    }
+
+    private void report() {
+      if (progressToken == null) {
+        reply.keepAlive();
+        return;
+      }
+      progress++;
+      reply.notify(JsonRpc.notification("notifications/progress", new JsonObject()
+          .put("progressToken", progressToken).put("progress", progress).put("message", status)));
+    }
+
+    void stop() {
+      vertx.cancelTimer(timer);
+      events.unregister();
+    }
+  }
+}
