@@ -85,6 +85,14 @@ class ReloadTest {
     return new JsonObject(Files.readString(new ControlFiles(data).report()));
   }
 
+  private JsonObject reportOrEmpty() {
+    try {
+      return report();
+    } catch (Exception e) {
+      return new JsonObject();
+    }
+  }
+
   @Test
   void aChangedFileIsReloadedForNewTurnsWhileAWriteWaitingForApprovalRunsAsItWasValidated() throws Exception {
     write("shop.json", "shop", tool("look", "read", "v1"),
@@ -97,7 +105,8 @@ class ReloadTest {
     watch = DirectoryWatch.start(vertx, reloader, loader.watched(), 100);
     write("shop.json", "shop", tool("look", "read", "v2"), tool("cancel", "non_idempotent_write", "cancelled by v2"));
     Await.until(() -> !ratchet.catalog("shop").version().equals(v1), 20);
-    assertThat(report().getString("trigger")).isEqualTo("file change");
+    // the report is written once the new definitions are in place, a moment after they are
+    Await.until(() -> "file change".equals(reportOrEmpty().getString("trigger")), 20);
 
     assertThat(await(ratchet.submit("shop", "s2", Turn.of("t1", new ToolCall("look", null)))).call(0).result())
         .isEqualTo("v2");
