@@ -94,7 +94,7 @@ function clearView() {
 }
 
 function setActive(name) {
-  for (const n of ['inbox', 'sessions', 'reconcile', 'tools']) {
+  for (const n of ['inbox', 'sessions', 'reconcile', 'tools', 'connections']) {
     const link = document.getElementById('nav-' + n);
     if (!link) continue;
     link.classList.toggle('active', n === name);
@@ -689,6 +689,7 @@ function route() {
     : parts[0] === 'reconcile' ? showReconcile()
     : parts[0] === 'session' ? showSession(decodeURIComponent(parts.slice(1).join('/')))
     : parts[0] === 'tools' ? showTools()
+    : parts[0] === 'connections' ? (setActive('connections'), showConnections())
     : showInbox(parts[0] === 'inbox' && parts.length === 3 ? [decodeURIComponent(parts[1]), decodeURIComponent(parts[2])] : null);
   Promise.resolve(show).catch(e => document.getElementById('view')
     .replaceChildren(el('p', { className: 'error', text: e.message })));

@@ -47,13 +47,16 @@ public final class Connections {
   public static Connections load(Map<String, String> environment) {
     Path file = Path.of(environment.getOrDefault(FILE_VARIABLE, DEFAULT_FILE));
     List<Connection> fromFile = List.of();
+    List<Connection> fromEnv = EnvironmentConnections.load(environment);
     if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
       fromFile = ConnectionsFile.load(file.toAbsolutePath());
+    } else if (fromEnv.isEmpty()) {
+      LOG.info("No connections file at {} (set {} to use another) and no RATCHET_CONNECTION_* variables;"
+          + " agents get no connector tools", file.toAbsolutePath(), FILE_VARIABLE);
     } else {
-      LOG.info("No connections file at {} (set {} to use another); agents get no connector tools from a file",
-          file.toAbsolutePath(), FILE_VARIABLE);
+      LOG.info("Connections from RATCHET_CONNECTION_* variables: {} (no connections file at {})",
+          fromEnv.stream().map(Connection::name).toList(), file.toAbsolutePath());
     }
-    List<Connection> fromEnv = EnvironmentConnections.load(environment);
     Map<String, Connection> all = new LinkedHashMap<>();
     for (Connection c : fromFile) {
       all.put(Names.connectionKey(c.name()), c);

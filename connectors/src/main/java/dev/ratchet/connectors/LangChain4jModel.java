@@ -60,6 +60,21 @@ public final class LangChain4jModel implements ChatModel {
   }
 
   /**
+   * The HTTP client builder to build a LangChain4j OpenAI-protocol model with, for
+   * {@link #of}: LangChain4j leaves a tool's top-level {@code additionalProperties} out of
+   * non-strict tools, and requests sent through this client get it (and any other top-level
+   * keyword it left out) back from the catalogue's schema, so the model sees the schema exactly.
+   * {@link #openAi} uses it already.
+   * <pre>{@code
+   * LangChain4jModel.of(vertx, OpenAiChatModel.builder().apiKey(key).modelName("gpt-4.1-mini")
+   *     .httpClientBuilder(LangChain4jModel.httpClientBuilder()).maxRetries(0).build());
+   * }</pre>
+   */
+  public static dev.langchain4j.http.client.HttpClientBuilder httpClientBuilder() {
+    return ToolSchemaHttpClient.builder();
+  }
+
+  /**
    * An OpenAI chat model, or any server that speaks the OpenAI chat completions protocol when
    * {@code baseUrl} is given (for example {@code http://localhost:11434/v1} for Ollama).
    */

@@ -89,6 +89,20 @@ class LangChain4jModelTest {
   }
 
   @Test
+  void aModelBuiltByTheApplicationWithRatchetsHttpClientSeesTheTopLevelAdditionalProperties() {
+    LangChain4jModel own = LangChain4jModel.of(vertx, dev.langchain4j.model.openai.OpenAiChatModel.builder()
+        .baseUrl(server.baseUrl()).apiKey("sk-test").modelName("gpt-4.1-mini").maxRetries(0)
+        .httpClientBuilder(LangChain4jModel.httpClientBuilder()).build());
+    await(own.chat(new ModelRequest(List.of(ChatMessage.user("refund order 1002")),
+        List.of(new ToolSpec("refund_order", "Refund an order", ORDER_SCHEMA)))));
+
+    JsonObject params = server.requests().get(0).getJsonArray("tools").getJsonObject(0).getJsonObject("function")
+        .getJsonObject("parameters");
+    assertThat(params.getValue("additionalProperties")).isEqualTo(false);
+    assertThat(params).isEqualTo(ORDER_SCHEMA);
+  }
+
+  @Test
   void argumentsThatAreNotValidJsonGoBackToTheModelAsItWroteThem() {
     String broken = "{\"orderId\": \"1002\", \"amount\": 25.5";
     server.script(body -> FakeOpenAiServer.toolCalls("call_abc", "refund_order", broken));

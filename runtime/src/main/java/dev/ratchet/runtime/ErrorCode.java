@@ -18,6 +18,7 @@ public enum ErrorCode {
   UNKNOWN_CALL(404, "no such call, or no approval was requested for it"),
   UNKNOWN_SESSION(404, "no such session, or not one of the caller's"),
   NOT_FOUND(404, "no such endpoint or resource"),
+  UNKNOWN_CONNECTION(404, "no such provider connection, or not one of the caller's"),
   TURN_ID_REUSED(409, "the turn id was used before with other calls"),
   SESSION_EXISTS(409, "the journal already holds this session; import never overwrites one"),
   STALE_DECISION(409, "the decision names arguments other than the ones the call waits with"),

@@ -1,6 +1,7 @@
 package dev.ratchet.runtime;
 
 import dev.ratchet.runtime.engine.ArgumentsValidator;
+import dev.ratchet.runtime.impl.CanonicalJson;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -46,6 +47,7 @@ public final class ToolCatalog {
   private final List<ToolSource> sources;
   private final String origin;
   private final Map<String, String> sourceOrigins;
+  private final String version;
 
   private ToolCatalog(AgentDefinition agent, Map<String, Entry> entries) {
     this.agent = agent.name();
@@ -53,7 +55,13 @@ public final class ToolCatalog {
     this.sources = agent.toolSources();
     this.origin = agent.origin();
     this.sourceOrigins = agent.sourceOrigins();
+    JsonArray described = new JsonArray();
+    entries.values().forEach(e -> described.add(e.toJson()));
+    this.version = CanonicalJson.sha256Hex(CanonicalJson.encode(described)).substring(0, VERSION_DIGITS);
   }
+
+  /** Hex digits of a catalogue version: enough that two catalogues of one agent never share one by chance. */
+  private static final int VERSION_DIGITS = 16;
 
   /** Lists every source's tools; fails when two sources offer the same name or a policy names no tool. */
   public static Future<ToolCatalog> resolve(Vertx vertx, AgentDefinition agent) {
@@ -96,6 +104,15 @@ public final class ToolCatalog {
 
   public String agent() {
     return agent;
+  }
+
+  /**
+   * The catalogue's version: a digest of every tool as the catalogue shows it (name, source,
+   * effect class, approval, input schema), so equal catalogues share a version. A turn's journaled
+   * spec records the version it was validated against.
+   */
+  public String version() {
+    return version;
   }
 
   /** Where the agent was declared: {@code java}, or a file and line. */

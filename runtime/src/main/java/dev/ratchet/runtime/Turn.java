@@ -18,6 +18,18 @@ public record Turn(String turnId, List<ToolCall> calls) {
     calls = List.copyOf(calls);
   }
 
+  /**
+   * The field of a journaled turn's spec (and its {@code turn.submitted} event) that names the
+   * version of the agent's catalogue the turn was validated against; not part of the turn's identity.
+   */
+  public static final String CATALOGUE = "catalogue";
+
+  /** The catalogue version a journaled turn's spec records, or null. */
+  public static String catalogueOf(JsonObject spec) {
+    Object v = spec == null ? null : spec.getValue(CATALOGUE);
+    return v instanceof String ? (String) v : null;
+  }
+
   public static Turn of(String turnId, ToolCall... calls) {
     return new Turn(turnId, List.of(calls));
   }

@@ -40,6 +40,23 @@ public interface Ratchet {
   /** Registers an agent and resumes every session of it that the journal holds in flight. */
   Future<ToolCatalog> register(AgentDefinition agent);
 
+  /**
+   * Replaces a registered agent's definition (tool sources, policies, model) at run time. New turns
+   * are validated against the new catalogue; a turn already validated finishes with the catalogue
+   * it was validated against, whose version its journaled spec records ({@code catalogue}).
+   * Sessions already running keep their loop settings (model, limits) until they are passivated.
+   * A definition whose catalogue cannot be resolved changes nothing. An agent not registered yet
+   * is registered.
+   */
+  Future<ToolCatalog> update(AgentDefinition agent);
+
+  /**
+   * Registers or replaces several agents at once, as {@link #update} does each: every catalogue is
+   * resolved first, and when any fails (or a name comes twice) nothing changes. Agents not named
+   * stay as they are.
+   */
+  Future<List<ToolCatalog>> define(List<AgentDefinition> agents);
+
   /** The resolved tools of a registered agent. */
   ToolCatalog catalog(String agent);
 

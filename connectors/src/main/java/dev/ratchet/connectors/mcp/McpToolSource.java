@@ -46,7 +46,8 @@ public interface McpToolSource extends ToolSource {
   /**
    * Called with the server's tools, listed again, each time the server says they changed
    * ({@code notifications/tools/list_changed}); {@link #tools} answers the new list from then on.
-   * An agent's catalogue is resolved when the agent is registered and does not follow by itself.
+   * The agents that use this source follow it through {@link #toolsChangedHandler}: their catalogue
+   * is resolved again, for new turns only.
    */
   void onToolsChanged(Consumer<List<Tool>> listener);
 

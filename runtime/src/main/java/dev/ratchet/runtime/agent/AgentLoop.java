@@ -268,7 +268,7 @@ public final class AgentLoop {
 
   private void runModel(Promise<Void> round, long nextStep, int attempt) {
     long seen = entries.size();
-    ModelRequest request = new ModelRequest(messages(), ToolSpec.of(catalog));
+    ModelRequest request = new ModelRequest(messages(), ToolSpec.of(engine.catalog()));
     Timeouts.within(vertx, context, () -> agent.model().chat(request), agent.modelTimeout().toMillis(),
         "the model").onComplete(ar -> {
       if (stopped) {

@@ -63,7 +63,7 @@ final class Approvals {
     long requestedAt = known != null ? known.requestedAt() : now;
     long expiresAt = slot.prior.expiresAt() > 0 ? slot.prior.expiresAt()
         : engine.options.approvalTimeoutMillis() > 0 ? requestedAt + engine.options.approvalTimeoutMillis() : 0;
-    ApprovalRequest request = new ApprovalRequest(engine.catalog.agent(), engine.sessionId, run.turn.turnId(),
+    ApprovalRequest request = new ApprovalRequest(engine.catalogs.agent(), engine.sessionId, run.turn.turnId(),
         slot.callId, slot.call.name(), slot.effectClass(), slot.call.arguments(),
         IdempotencyKey.argumentsHash(slot.call.arguments()), reason, requestedAt, expiresAt);
     Promise<ApprovalRecord> waiter = Promise.promise();

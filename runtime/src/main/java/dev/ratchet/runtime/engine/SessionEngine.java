@@ -3,6 +3,7 @@ package dev.ratchet.runtime.engine;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.CatalogVersions;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
@@ -42,7 +43,7 @@ public final class SessionEngine {
   final Vertx vertx;
   final Context context;
   final String sessionId;
-  final ToolCatalog catalog;
+  final CatalogVersions catalogs;
   final EngineOptions options;
   final StepWriter writer;
   final Map<String, TurnRun> running = new LinkedHashMap<>();
@@ -56,10 +57,19 @@ public final class SessionEngine {
 
   public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, ToolCatalog catalog,
                        EngineOptions options, Consumer<JsonObject> events) {
+    this(vertx, journal, sessionId, CatalogVersions.fixed(catalog), options, events);
+  }
+
+  /**
+   * An engine whose new turns are validated against the agent's current catalogue, and whose
+   * resumed turns against the version they were journaled with when it is still known.
+   */
+  public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, CatalogVersions catalogs,
+                       EngineOptions options, Consumer<JsonObject> events) {
     this.vertx = vertx;
     this.context = vertx.getOrCreateContext();
     this.sessionId = sessionId;
-    this.catalog = catalog;
+    this.catalogs = catalogs;
     this.options = options;
     this.writer = new StepWriter(vertx, journal, sessionId, options, events, this::fencedHere);
     this.submission = new Submission(this);
@@ -80,6 +90,11 @@ public final class SessionEngine {
 
   public String sessionId() {
     return sessionId;
+  }
+
+  /** The catalogue a turn submitted now is validated against. */
+  public ToolCatalog catalog() {
+    return catalogs.current();
   }
 
   /** The limits and timings this engine runs under. */
@@ -132,7 +147,7 @@ public final class SessionEngine {
       for (InflightTurn t : claimed.inflight()) {
         // debug: a restart resumes thousands of turns at once, and the runtime logs how many sessions it resumed
         LOG.debug("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
-        submission.resume(t.turn(), t.calls());
+        submission.resume(t, t.calls());
       }
       return null;
     }));

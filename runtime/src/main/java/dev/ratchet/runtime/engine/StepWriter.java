@@ -96,9 +96,9 @@ public final class StepWriter {
   // ------------------------------------------------------------------ the steps of a turn
 
   /** Journals a turn (rule 1); {@code firstWrite} rides along as started when the turn is new. */
-  Future<SubmitAnswer> submitTurn(String agent, String callerId, String creator, Turn turn, boolean index,
-                                  CallStart firstWrite) {
-    return journal.submitTurn(sessionId, epoch, agent, callerId, creator, turn, index, firstWrite)
+  Future<SubmitAnswer> submitTurn(String agent, String callerId, String creator, Turn turn, String catalogue,
+                                  boolean index, CallStart firstWrite) {
+    return journal.submitTurn(sessionId, epoch, agent, callerId, creator, turn, catalogue, index, firstWrite)
         .recover(this::noteFencing);
   }
 

@@ -14,6 +14,8 @@ import dev.ratchet.runtime.journal.CallStart;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.InflightTurn;
 import io.vertx.core.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,6 +28,8 @@ import java.util.Map;
  * turn journaled once, a turn id already journaled answered with its run or its results.
  */
 final class Submission {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Submission.class);
 
   private static final long INDEX_REFRESH_MILLIS = 10_000;
 
@@ -62,7 +66,8 @@ final class Submission {
     if (writer.closed()) {
       return Future.failedFuture(writer.notOwner());
     }
-    List<CallSlot> slots = slots(turn, Map.of());
+    ToolCatalog catalog = engine.catalogs.current();
+    List<CallSlot> slots = slots(turn, catalog, Map.of());
     CallSlot first = engine.queue.firstWriteToStartAtOnce(slots);
     long now = System.currentTimeMillis();
     // the session stays in the recovery index until it is passivated, so only the recent-sessions
@@ -71,7 +76,7 @@ final class Submission {
     boolean index = indexedAt < 0 || now - indexedAt >= INDEX_REFRESH_MILLIS;
     CallStart start = first == null ? null : new CallStart(first.callId, 1, first.startData(1));
     submitting++;
-    return writer.submitTurn(engine.catalog.agent(), callerId, creator, turn, index, start).onComplete(ar -> {
+    return writer.submitTurn(engine.catalogs.agent(), callerId, creator, turn, catalog.version(), index, start).onComplete(ar -> {
       submitting--;
       if (ar.succeeded() && index) {
         indexedAt = now;
@@ -102,7 +107,7 @@ final class Submission {
             }
             for (InflightTurn t : list) {
               if (t.turn().turnId().equals(turn.turnId())) {
-                return resume(t.turn(), withoutStartsNeverSent(t));
+                return resume(t, withoutStartsNeverSent(t));
               }
             }
             return writer.journal().turnResult(engine.sessionId, turn.turnId());
@@ -111,7 +116,8 @@ final class Submission {
         default:
           startsNeverSent.remove(turn.turnId());
           slots.forEach(s -> s.move(CallEvent.SUBMITTED));
-          writer.emit(EventType.TURN_SUBMITTED.wireName(), turn.turnId(), null, turn.toJson());
+          writer.emit(EventType.TURN_SUBMITTED.wireName(), turn.turnId(), null,
+              turn.toJson().put(Turn.CATALOGUE, catalog.version()));
           if (answer.writeStarted()) {
             first.startJournaled = start.data();
             first.move(CallEvent.ATTEMPT_STARTED);
@@ -122,8 +128,27 @@ final class Submission {
   }
 
   /** Runs a turn the journal holds in flight, from its calls' journaled states. */
-  Future<TurnResult> resume(Turn turn, Map<String, CallState> priors) {
-    return engine.runner.execute(turn, slots(turn, priors), !priors.isEmpty());
+  Future<TurnResult> resume(InflightTurn t, Map<String, CallState> priors) {
+    return engine.runner.execute(t.turn(), slots(t.turn(), catalogOf(t), priors), !priors.isEmpty());
+  }
+
+  /**
+   * The catalogue a resumed turn was validated against; after a restart that version may be
+   * unknown, and the turn's calls without an outcome are validated again against the current one.
+   */
+  private ToolCatalog catalogOf(InflightTurn t) {
+    ToolCatalog current = engine.catalogs.current();
+    if (t.catalogue() == null || t.catalogue().equals(current.version())) {
+      return current;
+    }
+    ToolCatalog then = engine.catalogs.version(t.catalogue());
+    if (then == null) {
+      LOG.warn("session {}: turn {} was validated against catalogue {} of agent {}, which this process does not"
+          + " know; its calls without an outcome are resolved in catalogue {}", engine.sessionId, t.turn().turnId(),
+          t.catalogue(), engine.catalogs.agent(), current.version());
+      return current;
+    }
+    return then;
   }
 
   /**
@@ -143,8 +168,7 @@ final class Submission {
   }
 
   /** Resolves and validates every call before anything runs (rule 2). */
-  private List<CallSlot> slots(Turn turn, Map<String, CallState> priors) {
-    ToolCatalog catalog = engine.catalog;
+  private List<CallSlot> slots(Turn turn, ToolCatalog catalog, Map<String, CallState> priors) {
     List<CallSlot> slots = new ArrayList<>(turn.calls().size());
     for (int i = 0; i < turn.calls().size(); i++) {
       ToolCall call = turn.calls().get(i);

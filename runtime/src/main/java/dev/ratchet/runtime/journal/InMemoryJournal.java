@@ -110,10 +110,10 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
 
   @Override
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
-                                         Turn turn, boolean index, CallStart firstWrite) {
+                                         Turn turn, String catalogue, boolean index, CallStart firstWrite) {
     JsonObject spec = turn.toJson();
-    String encodedSpec = spec.encode();
     String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
+    String encodedSpec = catalogue == null ? spec.encode() : spec.put(Turn.CATALOGUE, catalogue).encode();
     return step(() -> {
       long now = now();
       if (index) {

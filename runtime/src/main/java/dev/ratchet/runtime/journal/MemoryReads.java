@@ -64,13 +64,14 @@ final class MemoryReads {
       if (t == null || t.spec == null) {
         continue;
       }
-      Turn turn = Turn.fromJson(new JsonObject(t.spec));
+      JsonObject spec = new JsonObject(t.spec);
+      Turn turn = Turn.fromJson(spec);
       Map<String, CallState> calls = new LinkedHashMap<>();
       for (int c = 0; c < turn.calls().size(); c++) {
         String callId = turn.callId(sessionId, c).value();
         calls.put(callId, callState(callId, s.calls.get(callId)));
       }
-      list.add(new InflightTurn(turn, t.submittedAt, calls));
+      list.add(new InflightTurn(turn, t.submittedAt, calls, Turn.catalogueOf(spec)));
     }
     list.sort(Comparator.comparingLong(InflightTurn::submittedAt));
     return list;

@@ -115,11 +115,14 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
           String caller = r.get(1) == null || r.get(1).toString().isEmpty() ? null : r.get(1).toString();
           List<Turn> turns = new ArrayList<>();
           List<Long> submitted = new ArrayList<>();
+          List<String> catalogues = new ArrayList<>();
           for (int i = 2; i + 2 < r.size(); i += 3) {
-            turns.add(Turn.fromJson(new JsonObject(r.get(i + 1).toString())));
+            JsonObject spec = new JsonObject(r.get(i + 1).toString());
+            turns.add(Turn.fromJson(spec));
+            catalogues.add(Turn.catalogueOf(spec));
             submitted.add(r.get(i + 2).toLong());
           }
-          return queries.withCallStates(sessionId, turns, submitted).map(list -> new ClaimedSession(epoch, caller, list));
+          return queries.withCallStates(sessionId, turns, submitted, catalogues).map(list -> new ClaimedSession(epoch, caller, list));
         });
   }
 
@@ -127,10 +130,10 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
 
   @Override
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
-                                         Turn turn, boolean index, CallStart firstWrite) {
+                                         Turn turn, String catalogue, boolean index, CallStart firstWrite) {
     JsonObject spec = turn.toJson();
-    String encodedSpec = spec.encode();
     String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
+    String encodedSpec = catalogue == null ? spec.encode() : spec.put(Turn.CATALOGUE, catalogue).encode();
     String now = now();
     List<String> keyList = new ArrayList<>(7);
     keyList.add(keys.meta(sessionId));

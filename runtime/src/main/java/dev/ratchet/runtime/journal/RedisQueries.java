@@ -41,7 +41,8 @@ final class RedisQueries {
   }
 
   /** The turns with each call's state, read in one go (the reads leave pipelined), oldest turn first. */
-  Future<List<InflightTurn>> withCallStates(String sessionId, List<Turn> turns, List<Long> submitted) {
+  Future<List<InflightTurn>> withCallStates(String sessionId, List<Turn> turns, List<Long> submitted,
+                                            List<String> catalogues) {
     List<String> callIds = new ArrayList<>();
     List<Request> states = new ArrayList<>();
     for (Turn turn : turns) {
@@ -62,7 +63,7 @@ final class RedisQueries {
           CallState state = callStateOf(callIds.get(next), cf.get(next));
           calls.put(state.callId(), state);
         }
-        list.add(new InflightTurn(turns.get(t), submitted.get(t), calls));
+        list.add(new InflightTurn(turns.get(t), submitted.get(t), calls, catalogues.get(t)));
       }
       list.sort((x, y) -> Long.compare(x.submittedAt(), y.submittedAt()));
       return list;
@@ -116,14 +117,17 @@ final class RedisQueries {
       return Future.all(specs).compose(cf -> {
         List<Turn> turns = new ArrayList<>();
         List<Long> submitted = new ArrayList<>();
+        List<String> catalogues = new ArrayList<>();
         for (int i = 0; i < cf.size(); i++) {
           Response r = cf.resultAt(i);
           if (r.get(0) != null) {
-            turns.add(Turn.fromJson(new JsonObject(r.get(0).toString())));
+            JsonObject spec = new JsonObject(r.get(0).toString());
+            turns.add(Turn.fromJson(spec));
+            catalogues.add(Turn.catalogueOf(spec));
             submitted.add(r.get(1) == null ? 0 : r.get(1).toLong());
           }
         }
-        return withCallStates(sessionId, turns, submitted);
+        return withCallStates(sessionId, turns, submitted, catalogues);
       });
     });
   }

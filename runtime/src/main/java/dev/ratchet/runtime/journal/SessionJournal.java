@@ -64,8 +64,20 @@ public interface SessionJournal extends JournalQueries {
    * journaled as started (J2) in the same step if the turn is new, which the answer's
    * {@code writeStarted} says.
    */
+  default Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId,
+                                          String creator, Turn turn, boolean index, CallStart firstWrite) {
+    return submitTurn(sessionId, epoch, agent, callerId, creator, turn, null, index, firstWrite);
+  }
+
+  /**
+   * As {@link #submitTurn(String, long, String, String, String, Turn, boolean, CallStart)}, and
+   * records with the turn's spec the version of the agent's catalogue it was validated against
+   * ({@code catalogue}, null: none), under {@link Turn#CATALOGUE}: the turn's timeline and
+   * {@link #inflightTurns} show it. The version is not part of the turn's identity: the same turn
+   * submitted again under another catalogue is the same turn (rule 1).
+   */
   Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
-                                  Turn turn, boolean index, CallStart firstWrite);
+                                  Turn turn, String catalogue, boolean index, CallStart firstWrite);
 
   /** {@link #submitTurn(String, long, String, String, String, Turn, boolean, CallStart)}, indexed, no creator, no first write. */
   default Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, Turn turn) {

@@ -153,6 +153,25 @@ public abstract class SessionJournalContract {
   }
 
   @Test
+  void aTurnRecordsTheCatalogueVersionItWasValidatedAgainstWhichIsNotPartOfItsIdentity() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "a");
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, null, null, t, "catalogue-1", true, null)).status())
+        .isEqualTo(SubmitAnswer.Status.NEW);
+    // the same turn submitted again after the agent's catalogue changed is the same turn (rule 1)
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, null, null, t, "catalogue-2", true, null)).status())
+        .isEqualTo(SubmitAnswer.Status.RUNNING);
+    assertThat(await(journal.inflightTurns(sessionId))).singleElement()
+        .satisfies(inflight -> assertThat(inflight.catalogue()).isEqualTo("catalogue-1"));
+    assertThat(await(journal.claimAndLoad(sessionId, "node-2")).inflight()).singleElement()
+        .satisfies(inflight -> assertThat(inflight.catalogue()).isEqualTo("catalogue-1"));
+    JsonObject submitted = await(journal.events(sessionId, null, 100)).stream()
+        .filter(e -> "turn.submitted".equals(e.getString("type"))).findFirst().orElseThrow().getJsonObject("data");
+    assertThat(submitted.getString("catalogue")).isEqualTo("catalogue-1");
+    assertThat(Turn.fromJson(submitted).toJson()).isEqualTo(t.toJson());
+  }
+
+  @Test
   void aCallsTerminalOutcomeIsJournaledOnceAndTheFirstRecordWins() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");

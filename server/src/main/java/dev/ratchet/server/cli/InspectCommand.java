@@ -31,8 +31,12 @@ public final class InspectCommand implements Callable<Integer> {
   @CommandLine.Parameters(index = "0", description = "the session id")
   String sessionId;
 
-  @CommandLine.Option(names = "--config", defaultValue = "conf/ratchet.json")
+  @CommandLine.Option(names = "--config", description = "configuration file (default: ${DEFAULT-VALUE})",
+      defaultValue = "conf/ratchet.json")
   Path config;
+
+  @CommandLine.Option(names = "--key-prefix", description = "overrides journal.keyPrefix (the journal's keys in a shared Redis)")
+  String keyPrefix;
 
   @CommandLine.Option(names = "--redis-url", description = "overrides redis.url and RATCHET_REDIS_URL")
   String redisUrl;
@@ -51,6 +55,9 @@ public final class InspectCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     JsonObject cfg = RatchetConfig.load(config, System.getenv());
+    if (keyPrefix != null) {
+      cfg.put("journal", cfg.getJsonObject("journal", new JsonObject()).copy().put("keyPrefix", keyPrefix));
+    }
     String url = redisUrl != null ? redisUrl : cfg.getJsonObject("redis").getString("url");
     if (url == null) {
       // the embedded Redis that `run` started: its socket and password in its data directory

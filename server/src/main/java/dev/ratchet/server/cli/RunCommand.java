@@ -4,9 +4,8 @@ import dev.ratchet.connectors.Connections;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.agent.ChatModel;
-import dev.ratchet.server.config.AgentFiles;
+import dev.ratchet.server.config.AgentDirectoryLoader;
 import dev.ratchet.server.config.AgentFilesException;
-import dev.ratchet.server.config.LoadedAgents;
 import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.verticles.NotificationOptions;
 import dev.ratchet.verticles.NotificationsVerticle;
@@ -17,6 +16,10 @@ import dev.ratchet.server.demo.DemoShop;
 import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.HttpServerVerticle;
 import dev.ratchet.server.impl.TransportChoice;
+import dev.ratchet.server.reload.ControlFiles;
+import dev.ratchet.server.reload.DirectoryWatch;
+import dev.ratchet.server.reload.ReloadSignal;
+import dev.ratchet.server.reload.Reloader;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
@@ -75,18 +78,31 @@ public final class RunCommand implements Callable<Integer> {
     Vertx vertx = transport.vertx();
     Ratchet ratchet;
     ShopService shop = null;
-    LoadedAgents agents = null;
+    AgentDirectoryLoader agents = null;
     Path agentsDir = AgentSetup.dir(cfg, env);
+    ControlFiles control = ControlFiles.of(cfg);
     try {
       ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url)).await();
       List<Path> files = AgentSetup.files(agentsDir, !noDemo);
       Connections connections = Connections.load(env);
       if (files.stream().anyMatch(AgentSetup::isDemo)) {
-        shop = DemoShop.start(vertx).await();
+        JsonObject agent = cfg.getJsonObject("agent", new JsonObject());
+        shop = DemoShop.start(vertx, new ShopService(control.dataDir().resolve("demo-shop.json")),
+            shopPort(agent, env)).await();
         connections = AgentSetup.withDemo(connections, shop.baseUrl());
       }
-      agents = AgentFiles.load(vertx, files, connections, AgentSetup.models(vertx, cfg, env)).await();
-      agents.registerWith(ratchet).await();
+      boolean demo = !noDemo;
+      agents = new AgentDirectoryLoader(vertx, ratchet, agentsDir, () -> AgentSetup.files(agentsDir, demo),
+          connections, AgentSetup.models(vertx, cfg, env));
+      // the first load is defined like every reload: agents registered from Java stay, a clash with one fails
+      List<AgentDefinition> definitions = agents.load().await();
+      try {
+        ratchet.define(definitions).await();
+      } catch (Exception e) {
+        agents.settled(false);
+        throw e;
+      }
+      agents.settled(true);
     } catch (Exception e) {
       if (e instanceof AgentFilesException problems) {
         System.err.println("Ratchet could not start: " + problems.errors().size() + " problem(s) in the agent files of "
@@ -116,10 +132,29 @@ public final class RunCommand implements Callable<Integer> {
       redis.close();
       return 1;
     }
+    Reloader reloader = new Reloader(ratchet, agents, control.report());
+    DirectoryWatch watch;
+    try {
+      ReloadSignal.install(reloader);
+      watch = DirectoryWatch.start(vertx, reloader, agents.watched(),
+          cfg.getJsonObject("reload", new JsonObject()).getLong("debounceMillis", 500L));
+      control.writePid();
+    } catch (IOException e) {
+      System.err.println("Ratchet could not set up reloading in " + control.dataDir() + ": " + e.getMessage());
+      agents.close();
+      ratchet.close();
+      vertx.close();
+      redis.close();
+      return 1;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
-    LoadedAgents started = agents;
+    AgentDirectoryLoader started = agents;
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
+        control.removePid();
+        if (watch != null) {
+          watch.close();
+        }
         started.close().await();
         ratchet.close().await();
         vertx.close().await();
@@ -140,6 +175,8 @@ public final class RunCommand implements Callable<Integer> {
     System.out.println("  Dashboard: " + dashboard);
     System.out.println("  Network transport: " + transport.describe());
     credentials.lines.forEach(System.out::println);
+    System.out.println("  Reload agents without a restart: `ratchet reload --config " + config + "` (or SIGHUP to pid "
+        + ProcessHandle.current().pid() + "); changes to " + agentsDir + " reload by themselves.");
     System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns and conversations in flight resume"
         + " on the next start.");
     if (shop != null) {
@@ -149,6 +186,19 @@ public final class RunCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The demo shop's port: {@code RATCHET_SHOP_PORT}, else {@code agent.shopPort}, else a fixed default. */
+  private static int shopPort(JsonObject agent, Map<String, String> env) {
+    String fromEnv = env.get("RATCHET_SHOP_PORT");
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      try {
+        return Integer.parseInt(fromEnv.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("RATCHET_SHOP_PORT must be a port number, got '" + fromEnv + "'");
+      }
+    }
+    return agent.getInteger("shopPort", ShopService.DEFAULT_PORT);
+  }
+
   /** The host a browser on this machine uses: the configured one, unless it is a loopback or every interface. */
   private static String dashboardHost(String host) {
     boolean anyOrLoopback = host.equals("0.0.0.0") || host.equals("::") || host.startsWith("127.") || host.equals("::1")
@@ -156,7 +206,7 @@ public final class RunCommand implements Callable<Integer> {
     return anyOrLoopback ? "localhost" : host.contains(":") ? "[" + host + "]" : host;
   }
 
-  private static void printDemo(ShopService shop, Ratchet ratchet, LoadedAgents agents, String dashboard,
+  private static void printDemo(ShopService shop, Ratchet ratchet, AgentDirectoryLoader agents, String dashboard,
                                 AdminCredentials credentials) {
     System.out.println("Demo shop service: " + shop.baseUrl() + " (GET /stats shows what it did)");
     AgentDefinition agent = agents.agents().stream().filter(a -> a.name().equals(DemoShop.AGENT)).findFirst()

@@ -47,6 +47,27 @@ public final class LoadedAgents {
     return chain;
   }
 
+  /**
+   * Defines every agent with the runtime ({@link Ratchet#define}): an agent of an earlier load is
+   * replaced for new turns, a new one is registered, agents registered from Java stay. Fails,
+   * changing nothing, when one has the name of an agent registered from Java: the error names both origins.
+   */
+  public Future<Void> defineWith(Ratchet ratchet) {
+    return checkedAgainst(ratchet).compose(v -> ratchet.define(agents)).mapEmpty();
+  }
+
+  /** Fails with an {@link AgentFilesException} when an agent has the name of one registered from Java. */
+  public Future<LoadedAgents> checkedAgainst(Ratchet ratchet) {
+    List<AgentFileError> clashes = new ArrayList<>();
+    for (AgentDefinition agent : agents) {
+      var catalog = ratchet.catalog(agent.name());
+      if (catalog != null && "java".equals(catalog.origin())) {
+        clashes.add(error(agent.origin(), "agent '" + agent.name() + "' is also registered from Java (Ratchet.register)"));
+      }
+    }
+    return clashes.isEmpty() ? Future.succeededFuture(this) : Future.failedFuture(new AgentFilesException(clashes));
+  }
+
   /** Stops what the agents' tool sources started. */
   public Future<Void> close() {
     return closer.get();

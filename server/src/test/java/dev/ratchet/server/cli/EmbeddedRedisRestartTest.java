@@ -190,6 +190,8 @@ class EmbeddedRedisRestartTest {
       env.entrySet().removeIf(e -> e.getKey().startsWith("RATCHET_CONNECTION_"));
       env.put("RATCHET_DATA_DIR", dataDir.toString());
       env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
+      // the demo shop's default port is fixed, and two runtimes run side by side here
+      env.put("RATCHET_SHOP_PORT", String.valueOf(freePort()));
       env.put("RATCHET_CONNECTIONS_FILE", tmp.resolve("no-connections.json").toString());
       env.put("RATCHET_ADMIN_PASSWORD", "restart-test-password");
       env.put("RATCHET_DEMO_TOKEN", TOKEN);

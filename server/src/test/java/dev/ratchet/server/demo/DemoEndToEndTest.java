@@ -45,6 +45,7 @@ class DemoEndToEndTest {
   private final List<String> output = new CopyOnWriteArrayList<>();
   private int httpPort;
   private int redisPort;
+  private int shopPort;
 
   @AfterEach
   void stop() throws Exception {
@@ -74,6 +75,7 @@ class DemoEndToEndTest {
     env.put("RATCHET_DATA_DIR", dir.resolve("data").toString());
     env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
     env.put("RATCHET_REDIS_PORT", String.valueOf(redisPort));
+    env.put("RATCHET_SHOP_PORT", String.valueOf(shopPort));
     env.put("RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString());
     env.put("RATCHET_ADMIN_PASSWORD", PASSWORD);
     env.put("RATCHET_DEMO_TOKEN", TOKEN);
@@ -102,6 +104,7 @@ class DemoEndToEndTest {
   void aUserMessageAndAnApprovalOverHttpCancelTheOrderOnceAtTheShop() throws Exception {
     httpPort = freePort();
     redisPort = freePort();
+    shopPort = freePort();
     start();
     assertThat(output).anyMatch(l -> l.equals("  Dashboard: http://localhost:" + httpPort + "/"));
     assertThat(output).anyMatch(l -> l.contains("cancel order 1002"));
@@ -156,6 +159,7 @@ class DemoEndToEndTest {
   void stoppedWhileAWriteWaitsForApprovalTheDemoResumesAfterARestartAndAnswers() throws Exception {
     httpPort = freePort();
     redisPort = freePort();
+    shopPort = freePort();
     start();
     HttpResponse<String> sent = post("/api/sessions/e2e-2/messages", new JsonObject().put("agent", "order-support")
         .put("text", "refund 250 on order 1003"), Map.of("Authorization", "Bearer " + TOKEN));
@@ -183,6 +187,45 @@ class DemoEndToEndTest {
     long responses = conversation("e2e-2").stream()
         .filter(m -> "model_response".equals(((JsonObject) m).getString("kind"))).count();
     assertThat(responses).isEqualTo(2);
+  }
+
+  @Test
+  void aWriteApprovedBeforeAKillNineShowsOnceInTheShopsStatsOnTheSameAddressAfterTheRestart() throws Exception {
+    httpPort = freePort();
+    redisPort = freePort();
+    shopPort = freePort();
+    start();
+    String shop = shopUrl();
+    assertThat(shop).isEqualTo("http://127.0.0.1:" + shopPort);
+    HttpResponse<String> sent = post("/api/sessions/e2e-3/messages", new JsonObject().put("agent", "order-support")
+        .put("text", "cancel order 1002"), Map.of("Authorization", "Bearer " + TOKEN));
+    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(202);
+    String csrf = login();
+    JsonObject approval = awaitApproval("e2e-3");
+    HttpResponse<String> decided = post("/api/approvals/e2e-3/" + approval.getString("callId"),
+        new JsonObject().put("argumentsHash", approval.getString("argumentsHash")).put("approved", true)
+            .put("reason", "customer asked"), Map.of("X-CSRF-Token", csrf));
+    assertThat(decided.statusCode()).as(decided.body()).isEqualTo(200);
+    until(() -> {
+      try {
+        return shopStats().getInteger("cancellations") == 1;
+      } catch (Exception e) {
+        return false;
+      }
+    }, 30);
+
+    // kill -9: no shutdown hook runs, the shop's state is what it saved before it answered
+    child.destroyForcibly();
+    assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    start();
+    assertThat(shopUrl()).isEqualTo(shop);
+    login();
+    awaitFinal("e2e-3", 1);
+    JsonObject stats = shopStats();
+    assertThat(stats.getInteger("cancelRequests")).isEqualTo(1);
+    assertThat(stats.getInteger("cancellations")).isEqualTo(1);
+    assertThat(order(stats, "1002").getString("status")).isEqualTo("cancelled");
+    assertThat(dir.resolve("data").resolve("demo-shop.json")).exists();
   }
 
   private JsonObject awaitApproval(String session) {

@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -63,7 +64,13 @@ class McpCrashRetryTest {
     ratchet = new RatchetChild(dir, Map.of(
         "RATCHET_CONNECTION_SUPPORT_SLACK_CONNECTOR", "slack",
         "RATCHET_CONNECTION_SUPPORT_SLACK_CONFIG_BASE_URL", slack.baseUrl(),
-        "RATCHET_CONNECTION_SUPPORT_SLACK_CREDENTIAL_BOT_TOKEN", SLACK_TOKEN)).start();
+        "RATCHET_CONNECTION_SUPPORT_SLACK_CREDENTIAL_BOT_TOKEN", SLACK_TOKEN));
+    // the demo's agent with the Slack thread reply its file offers as a comment
+    Path demo = dir.resolve("conf/agents/demo.yaml");
+    String withSlack = Files.readString(demo).replace("  # - slack:", "  - slack:");
+    assertThat(withSlack).contains("  - slack:");
+    Files.writeString(demo, withSlack);
+    ratchet.start();
 
     McpSyncClient first = client();
     String tool = first.listTools().tools().stream().map(McpSchema.Tool::name)

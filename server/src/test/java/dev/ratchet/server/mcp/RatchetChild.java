@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,6 +29,7 @@ final class RatchetChild implements AutoCloseable {
   private final Map<String, String> extraEnv;
   final int httpPort;
   private final int redisPort;
+  private final int shopPort;
   private Process process;
   private final List<String> output = new CopyOnWriteArrayList<>();
 
@@ -35,6 +38,13 @@ final class RatchetChild implements AutoCloseable {
     this.extraEnv = extraEnv;
     this.httpPort = freePort();
     this.redisPort = freePort();
+    this.shopPort = freePort();
+    // the demo as shipped: its agent file and the shop's OpenAPI document, where run looks for them
+    Path root = Path.of(System.getProperty("user.dir")).getParent();
+    for (String file : List.of("conf/agents/demo.yaml", "conf/specs/shop.json")) {
+      Files.createDirectories(dir.resolve(file).getParent());
+      Files.copy(root.resolve(file), dir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+    }
   }
 
   String baseUrl() {
@@ -53,6 +63,8 @@ final class RatchetChild implements AutoCloseable {
     env.put("RATCHET_DATA_DIR", dir.resolve("data").toString());
     env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
     env.put("RATCHET_REDIS_PORT", String.valueOf(redisPort));
+    // the demo shop's default port is fixed; the same one for each start of this child
+    env.put("RATCHET_SHOP_PORT", String.valueOf(shopPort));
     env.put("RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString());
     env.put("RATCHET_ADMIN_PASSWORD", PASSWORD);
     env.put("RATCHET_DEMO_TOKEN", TOKEN);

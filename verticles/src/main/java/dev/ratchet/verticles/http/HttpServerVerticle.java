@@ -8,6 +8,7 @@ import dev.ratchet.verticles.http.impl.RetentionRoutes;
 import dev.ratchet.verticles.http.impl.AuthHandler;
 import dev.ratchet.verticles.http.impl.Authenticator;
 import dev.ratchet.verticles.http.impl.CatalogRoutes;
+import dev.ratchet.verticles.http.impl.ConnectionRoutes;
 import dev.ratchet.verticles.http.impl.EventStream;
 import dev.ratchet.verticles.http.impl.HealthRoutes;
 import dev.ratchet.verticles.http.impl.InboxStream;
@@ -58,10 +59,20 @@ public final class HttpServerVerticle extends VerticleBase {
   private HttpServer server;
   private RatchetMetrics metrics;
   private SessionStore sessionStore;
+  private java.util.Map<String, dev.ratchet.connectors.provider.ToolProvider> providers = java.util.Map.of();
 
   public HttpServerVerticle(Ratchet ratchet, HttpOptions options) {
     this.ratchet = ratchet;
     this.options = options;
+  }
+
+  /**
+   * Serves the connections of these tool providers, by name, on {@code /api/providers} and
+   * {@code /api/connections} and the dashboard's Connections page; none by default.
+   */
+  public HttpServerVerticle providers(java.util.Map<String, dev.ratchet.connectors.provider.ToolProvider> providers) {
+    this.providers = java.util.Map.copyOf(providers);
+    return this;
   }
 
   /** The port the server listens on; useful when configured with port 0. */
@@ -155,6 +166,7 @@ public final class HttpServerVerticle extends VerticleBase {
     approvals.mount(router);
     new CatalogRoutes(ratchet).mount(router);
     new MessageRoutes(vertx, ratchet, access).mount(router);
+    new ConnectionRoutes(providers).mount(router);
     new McpRoutes(vertx, ratchet, access).mount(router);
     new RetentionRoutes(ratchet, access).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, ErrorCode.NOT_FOUND, "no such endpoint"));

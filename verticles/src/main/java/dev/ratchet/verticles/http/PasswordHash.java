@@ -90,9 +90,16 @@ public final class PasswordHash {
     }
   }
 
+  private static final String USAGE = "usage: java -cp ratchet.jar dev.ratchet.verticles.http.PasswordHash"
+      + " hash-password [password] | new-token";
+
   /** {@code hash-password [password]} or {@code new-token}; prints what goes into the configuration. */
   public static void main(String[] args) {
-    String command = args.length == 0 ? "hash-password" : args[0];
+    if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+      System.err.println(USAGE);
+      System.exit(args.length == 0 ? 2 : 0);
+    }
+    String command = args[0];
     if ("new-token".equals(command)) {
       String token = newToken();
       System.out.println("token (give this to the agent; it is not stored): " + token);
@@ -100,7 +107,8 @@ public final class PasswordHash {
       return;
     }
     if (!"hash-password".equals(command)) {
-      System.err.println("usage: PasswordHash hash-password [password] | new-token");
+      System.err.println("PasswordHash: unknown command '" + command + "'");
+      System.err.println(USAGE);
       System.exit(2);
     }
     char[] password;
@@ -109,8 +117,13 @@ public final class PasswordHash {
     } else if (System.console() != null) {
       password = System.console().readPassword("password: ");
     } else {
-      String line = new java.util.Scanner(System.in, StandardCharsets.UTF_8).nextLine();
-      password = line.toCharArray();
+      java.util.Scanner in = new java.util.Scanner(System.in, StandardCharsets.UTF_8);
+      password = in.hasNextLine() ? in.nextLine().toCharArray() : null;
+    }
+    if (password == null || password.length == 0) {
+      System.err.println("PasswordHash: no password given: pass it after hash-password or on standard input");
+      System.err.println(USAGE);
+      System.exit(2);
     }
     System.out.println(hashPassword(password));
   }

@@ -49,8 +49,8 @@ public final class RatchetImpl implements Ratchet {
   private final RatchetOptions options;
   private final RedisJournal journal;
   private final SessionManager manager;
-  private final Map<String, ToolCatalog> agents = new ConcurrentHashMap<>();
-  private final Map<String, AgentDefinition> definitions = new ConcurrentHashMap<>();
+  private final Map<String, AgentVersions> agents = new ConcurrentHashMap<>();
+  private final ToolsChanged toolsChanged;
   private String apiDeployment;
   private final RetentionSweeper sweeper;
 
@@ -58,8 +58,8 @@ public final class RatchetImpl implements Ratchet {
     this.vertx = vertx;
     this.options = options;
     this.journal = journal;
-    this.manager = new SessionManager(vertx, journal, options.engine(), options.nodeId(), options.sessionIdleMillis(),
-        definitions::get);
+    this.manager = new SessionManager(vertx, journal, options.engine(), options.nodeId(), options.sessionIdleMillis());
+    this.toolsChanged = new ToolsChanged(vertx, agents);
     ArchiveSink archive = options.archiveSink() != null ? options.archiveSink()
         : ArchiveSink.jsonLines(vertx, Path.of(options.retention().archiveDir()), options.retention().archiveMaxFileBytes());
     this.sweeper = new RetentionSweeper(vertx, journal, archive, options.retention());
@@ -99,13 +99,61 @@ public final class RatchetImpl implements Ratchet {
   @Override
   public Future<ToolCatalog> register(AgentDefinition agent) {
     return ToolCatalog.resolve(vertx, agent).compose(catalog -> {
-      if (definitions.putIfAbsent(agent.name(), agent) != null) {
+      AgentVersions versions = new AgentVersions(agent, catalog);
+      if (agents.putIfAbsent(agent.name(), versions) != null) {
         return Future.failedFuture(new RatchetException(ErrorCode.DUPLICATE_AGENT, "agent '" + agent.name()
             + "' is already registered"));
       }
-      agents.put(agent.name(), catalog);
       sweeper.policy(agent.name(), agent.retention());
-      return recover(catalog).map(catalog);
+      toolsChanged.follow(agent);
+      return recover(versions).map(catalog);
+    });
+  }
+
+  @Override
+  public Future<ToolCatalog> update(AgentDefinition agent) {
+    return define(List.of(agent)).map(list -> list.get(0));
+  }
+
+  @Override
+  public Future<List<ToolCatalog>> define(List<AgentDefinition> definitions) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (AgentDefinition d : definitions) {
+      if (!names.add(d.name())) {
+        return Future.failedFuture(new RatchetException(ErrorCode.DUPLICATE_AGENT, "agent '" + d.name()
+            + "' is defined twice"));
+      }
+    }
+    List<Future<ToolCatalog>> resolved = new ArrayList<>();
+    definitions.forEach(d -> resolved.add(ToolCatalog.resolve(vertx, d)));
+    // every catalogue first: one that fails changes nothing, not even the agents before it
+    return Future.all(resolved).compose(cf -> {
+      List<ToolCatalog> catalogs = new ArrayList<>();
+      List<Future<?>> recoveries = new ArrayList<>();
+      for (int i = 0; i < definitions.size(); i++) {
+        AgentDefinition d = definitions.get(i);
+        ToolCatalog catalog = cf.resultAt(i);
+        sweeper.policy(d.name(), d.retention());
+        catalogs.add(catalog);
+        AgentVersions versions = agents.get(d.name());
+        if (versions == null) {
+          AgentVersions added = new AgentVersions(d, catalog);
+          AgentVersions raced = agents.putIfAbsent(d.name(), added);
+          if (raced == null) {
+            toolsChanged.follow(d);
+            recoveries.add(recover(added));
+            LOG.info("agent {}: registered with catalogue {}", d.name(), catalog.version());
+            continue;
+          }
+          versions = raced;
+        }
+        String before = versions.current().version();
+        if (versions.install(d, catalog)) {
+          LOG.info("agent {}: catalogue {} replaces {} for new turns", d.name(), catalog.version(), before);
+        }
+        toolsChanged.follow(d);
+      }
+      return Future.join(recoveries).map(catalogs);
     });
   }
 
@@ -118,7 +166,7 @@ public final class RatchetImpl implements Ratchet {
    * {@link #RECOVERY_WINDOW} at a time, and their claims and in-flight turns are read in shared
    * pipelines too.
    */
-  private Future<Void> recover(ToolCatalog catalog) {
+  private Future<Void> recover(AgentVersions catalog) {
     long started = System.currentTimeMillis();
     return journal.activeSessions().compose(journal::sessionAgents).compose(agentsById -> {
       List<String> mine = new ArrayList<>();
@@ -142,7 +190,7 @@ public final class RatchetImpl implements Ratchet {
   }
 
   /** Starts the next session of the list; when it has started (or could not), the one after it. */
-  private void startNext(ToolCatalog catalog, List<String> ids, java.util.concurrent.atomic.AtomicInteger next,
+  private void startNext(AgentVersions catalog, List<String> ids, java.util.concurrent.atomic.AtomicInteger next,
                          java.util.concurrent.atomic.AtomicInteger left, Promise<Void> all) {
     int i;
     while ((i = next.getAndIncrement()) < ids.size()) {
@@ -167,7 +215,8 @@ public final class RatchetImpl implements Ratchet {
 
   @Override
   public ToolCatalog catalog(String agent) {
-    return agents.get(agent);
+    AgentVersions versions = agents.get(agent);
+    return versions == null ? null : versions.current();
   }
 
   @Override
@@ -207,7 +256,7 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST,
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
     }
-    ToolCatalog catalog = agent == null ? null : agents.get(agent);
+    AgentVersions catalog = agent == null ? null : agents.get(agent);
     if (catalog == null) {
       return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_AGENT, "no agent named '" + agent
           + "'; registered agents: " + agents.keySet()));
@@ -215,7 +264,7 @@ public final class RatchetImpl implements Ratchet {
     return accept(catalog, sessionId, callerId, creator, turn, 3);
   }
 
-  private Future<Future<TurnResult>> accept(ToolCatalog catalog, String sessionId, String callerId, String creator,
+  private Future<Future<TurnResult>> accept(AgentVersions catalog, String sessionId, String callerId, String creator,
                                             Turn turn, int tries) {
     return manager.session(sessionId, catalog).compose(v -> v.accept(turn, callerId, creator)).recover(err -> {
       if (tries > 1 && RatchetException.is(err, ErrorCode.PASSIVATED)) {
@@ -264,7 +313,7 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "'text' is longer than "
           + MAX_MESSAGE_CHARS + " characters"));
     }
-    ToolCatalog catalog = agent == null ? null : agents.get(agent);
+    AgentVersions catalog = agent == null ? null : agents.get(agent);
     if (catalog == null) {
       return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_AGENT, "no agent named '" + agent
           + "'; registered agents: " + agents.keySet()));
@@ -272,7 +321,7 @@ public final class RatchetImpl implements Ratchet {
     return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, 3);
   }
 
-  private Future<Future<AgentReply>> acceptMessage(ToolCatalog catalog, String sessionId, String callerId,
+  private Future<Future<AgentReply>> acceptMessage(AgentVersions catalog, String sessionId, String callerId,
                                                    String creator, String messageId, String text, int tries) {
     return manager.session(sessionId, catalog).compose(v -> v.message(messageId, text, callerId, creator)).recover(err -> {
       if (tries > 1 && RatchetException.is(err, ErrorCode.PASSIVATED)) {
@@ -392,8 +441,8 @@ public final class RatchetImpl implements Ratchet {
   public JsonObject retentionSettings() {
     RetentionOptions r = options.retention();
     JsonObject perAgent = new JsonObject();
-    definitions.keySet().stream().sorted().forEach(a -> perAgent.put(a, sweeper.policyFor(a).toJson()
-        .put("own", definitions.get(a).retention() != null)));
+    agents.keySet().stream().sorted().forEach(a -> perAgent.put(a, sweeper.policyFor(a).toJson()
+        .put("own", agents.get(a).definition().retention() != null)));
     return new JsonObject().put("enabled", r.enabled()).put("default", r.defaultPolicy().toJson())
         .put("tombstoneWindowMillis", r.tombstoneWindow().toMillis()).put("agents", perAgent);
   }

@@ -4,7 +4,6 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.verticles.Addresses;
@@ -18,7 +17,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
-import java.util.function.Function;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -39,16 +37,13 @@ final class SessionManager {
   private final EngineOptions options;
   private final String nodeId;
   private final long idleMillis;
-  private final Function<String, AgentDefinition> definitions;
   private final io.vertx.core.Context home;
   private final Map<String, Deployment> sessions = new ConcurrentHashMap<>();
   private final Map<String, Future<Void>> passivating = new ConcurrentHashMap<>();
   private final long sweepTimer;
   private final MessageConsumer<JsonObject> decisions;
 
-  SessionManager(Vertx vertx, SessionJournal journal, EngineOptions options, String nodeId, long idleMillis,
-                 Function<String, AgentDefinition> definitions) {
-    this.definitions = definitions;
+  SessionManager(Vertx vertx, SessionJournal journal, EngineOptions options, String nodeId, long idleMillis) {
     this.vertx = vertx;
     this.journal = journal;
     this.options = options;
@@ -99,7 +94,7 @@ final class SessionManager {
   }
 
   /** The session's verticle, deployed (and its in-flight turns resumed) if it is not running. */
-  Future<SessionVerticle> session(String sessionId, ToolCatalog catalog) {
+  Future<SessionVerticle> session(String sessionId, AgentVersions catalog) {
     Deployment d = sessions.computeIfAbsent(sessionId, id -> deploy(id, catalog));
     return d.verticle().compose(v -> {
       if (!v.agent().equals(catalog.agent())) {
@@ -116,11 +111,10 @@ final class SessionManager {
     return d != null && d.verticle().succeeded() ? d.verticle().result() : null;
   }
 
-  private Deployment deploy(String sessionId, ToolCatalog catalog) {
+  private Deployment deploy(String sessionId, AgentVersions catalog) {
     Promise<String> deploymentId = Promise.promise();
     Future<Void> before = passivating.getOrDefault(sessionId, Future.succeededFuture());
-    SessionVerticle verticle = new SessionVerticle(journal, sessionId, catalog,
-        definitions.apply(catalog.agent()), options, nodeId, idleMillis,
+    SessionVerticle verticle = new SessionVerticle(journal, sessionId, catalog, options, nodeId, idleMillis,
         this::passivate);
     Future<SessionVerticle> ready = before.otherwiseEmpty()
         .compose(v -> deployFromHome(verticle))

@@ -28,8 +28,7 @@ final class SessionVerticle extends VerticleBase {
 
   private final SessionJournal journal;
   private final String sessionId;
-  private final ToolCatalog catalog;
-  private final AgentDefinition definition;
+  private final AgentVersions catalog;
   private final EngineOptions options;
   private final String nodeId;
   private final long idleMillis;
@@ -41,9 +40,8 @@ final class SessionVerticle extends VerticleBase {
   private int accepting;
   private volatile boolean closing;
 
-  SessionVerticle(SessionJournal journal, String sessionId, ToolCatalog catalog, AgentDefinition definition,
-                  EngineOptions options, String nodeId, long idleMillis, Consumer<SessionVerticle> onIdle) {
-    this.definition = definition;
+  SessionVerticle(SessionJournal journal, String sessionId, AgentVersions catalog, EngineOptions options,
+                  String nodeId, long idleMillis, Consumer<SessionVerticle> onIdle) {
     this.journal = journal;
     this.sessionId = sessionId;
     this.catalog = catalog;
@@ -68,8 +66,10 @@ final class SessionVerticle extends VerticleBase {
       vertx.eventBus().publish(events, event);
       ApprovalNotice.publish(vertx, sessionId, event);
     });
+    // the loop's settings (model, limits) are the definition's when the session starts; its tools follow each turn
+    AgentDefinition definition = catalog.definition();
     if (definition != null && definition.model() != null) {
-      loop = new AgentLoop(vertx, journal, engine, definition, catalog, event -> {
+      loop = new AgentLoop(vertx, journal, engine, definition, catalog.current(), event -> {
         lastActivity = System.currentTimeMillis();
         vertx.eventBus().publish(events, event);
       });

@@ -183,6 +183,12 @@ public final class McpToolSourceImpl implements McpToolSource {
     changeListeners.add(java.util.Objects.requireNonNull(listener));
   }
 
+  @Override
+  public void toolsChangedHandler(Runnable listener) {
+    java.util.Objects.requireNonNull(listener);
+    changeListeners.add(tools -> listener.run());
+  }
+
   /** The server's tools changed: list them again (pins and task support checked anew) and tell the listeners. */
   private void toolsChanged() {
     vertx.runOnContext(v -> listTools().onSuccess(tools -> changeListeners.forEach(l -> {
