@@ -309,7 +309,8 @@ function followOutcome(r, status, card) {
       // the stream's next event tries again
     }
   };
-  for (const type of ['call.started', 'call.completed', 'turn.completed', 'approval.decided', 'call.reconciled']) {
+  // any step of a call, its turn or its approval may bring the decided card's outcome
+  for (const type of Object.keys(state.vocab.eventTypes).filter(t => /^(call|turn|approval)\./.test(t))) {
     source.addEventListener(type, check);
   }
   source.addEventListener('open', check);
@@ -387,9 +388,9 @@ function sessionFilterForm(params) {
   } },
     text('q', 'Session id', 'part of the id'), text('agent', 'Agent', 'agent name'), text('caller', 'Caller', 'tenant'),
     text('tool', 'Tool', 'tool name'),
-    choice('outcome', 'A call', [['succeeded', 'succeeded'], ['failed', 'failed'], ['outcome_unknown', 'outcome unknown'],
+    choice('outcome', 'A call', [...['succeeded', 'failed', 'outcome_unknown'].map(o => [o, statusLabel(o)]),
       ['skipped', 'was skipped'], ['rejected', 'was rejected']]),
-    choice('status', 'Status', [['waiting_for_approval', 'waiting for approval'], ['running', 'running'], ['idle', 'idle']]),
+    choice('status', 'Status', [...['waiting_for_approval', 'running'].map(o => [o, statusLabel(o)]), ['idle', 'idle']]),
     time('from', 'Active from'), time('to', 'Active until'),
     el('div', { className: 'filter-buttons' }, el('button', { type: 'submit', className: 'primary' }, 'Filter'),
       el('a', { href: '#/sessions/0', className: 'clear-filters' }, 'Clear')));
@@ -442,7 +443,7 @@ async function showReconcile() {
     const cards = data.calls.map(c => el('section', { className: 'card unknown-call', 'data-call-id': c.callId,
       'data-session-id': c.sessionId },
       el('h3', {}, el('span', { className: 'tool', text: c.tool }), ' ',
-        el('span', { className: 'badge b-outcome_unknown', text: 'outcome unknown' })),
+        el('span', { className: 'badge b-outcome_unknown', text: statusLabel('outcome_unknown') })),
       el('dl', { className: 'meta' },
         el('dt', {}, 'Agent'), el('dd', { text: c.agent || '' }),
         c.caller ? el('dt', {}, 'Caller') : null, c.caller ? el('dd', { text: c.caller }) : null,
