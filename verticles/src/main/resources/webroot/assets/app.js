@@ -218,6 +218,51 @@ function contextView(r) {
   return [convo, rows, earlier];
 }
 
+// "Edit, then approve": a form generated from the tool's input schema (string, number, integer and
+// boolean properties), or the arguments as raw JSON when the schema has anything else
+function editForm(r) {
+  const schema = (r.context && r.context.inputSchema) || {};
+  const props = schema.properties || {};
+  const names = Object.keys(props);
+  const simple = names.length > 0 && names.every(n => ['string', 'number', 'integer', 'boolean'].includes(props[n].type))
+    && Object.keys(r.arguments || {}).every(n => props[n]);
+  const form = el('div', { className: 'edit-form', hidden: true });
+  let read;
+  if (simple) {
+    const inputs = names.map(n => {
+      const p = props[n];
+      const v = (r.arguments || {})[n];
+      const input = p.type === 'boolean'
+        ? el('input', { type: 'checkbox', 'data-field': n, checked: v === true })
+        : el('input', { type: 'text', 'data-field': n, inputmode: p.type === 'string' ? undefined : 'decimal' });
+      if (p.type !== 'boolean') input.value = v === undefined || v === null ? '' : String(v);
+      return [n, p, input];
+    });
+    fill(form, inputs.map(([n, p, input]) => el('label', { className: 'edit-field' },
+      el('span', { text: n + (p.type === 'string' ? '' : ' (' + p.type + ')') }), input,
+      p.description ? el('span', { className: 'muted', text: p.description }) : null)));
+    read = () => {
+      const out = {};
+      for (const [n, p, input] of inputs) {
+        if (p.type === 'boolean') { out[n] = input.checked; continue; }
+        const text = input.value;
+        if (text === '' && !(r.arguments || {}).hasOwnProperty(n)) continue;
+        // a number that does not parse goes as typed: the server names the field it refuses
+        out[n] = p.type === 'string' || text.trim() === '' || isNaN(Number(text)) ? text : Number(text);
+      }
+      return out;
+    };
+  } else {
+    const area = el('textarea', { className: 'edit-json', rows: 8, 'aria-label': 'Edited arguments (JSON)' });
+    area.value = JSON.stringify(r.arguments || {}, null, 2);
+    fill(form, el('label', { className: 'edit-field' }, el('span', { text: 'Arguments (JSON)' }), area));
+    read = () => JSON.parse(area.value);
+  }
+  fill(form, [...form.childNodes], el('p', { className: 'note' },
+    'The call runs with these arguments once you approve; they are checked against the tool\'s schema first.'));
+  return { form, read };
+}
+
 function approvalCard(r) {
   const reason = el('input', { type: 'text', className: 'reason', placeholder: 'Reason (required to reject)',
     'aria-label': 'Reason', maxlength: 2000 });
@@ -230,18 +275,26 @@ function approvalCard(r) {
       reason.focus();
       return;
     }
+    const body = { argumentsHash: r.argumentsHash, approved, reason: reason.value.trim() || null };
+    if (approved && editing) {
+      try { body.arguments = edit.read(); } catch (e) {
+        message.textContent = 'The arguments are not valid JSON: ' + e.message;
+        message.hidden = false;
+        return;
+      }
+    }
     busy(buttons, true);
     // the stream may report the request gone before this answer arrives: the card stays meanwhile
     card.classList.add('deciding');
     try {
-      await api('POST', '/api/approvals/' + encodeURIComponent(r.sessionId) + '/' + encodeURIComponent(r.callId),
-        { argumentsHash: r.argumentsHash, approved, reason: reason.value.trim() || null });
+      await api('POST', '/api/approvals/' + encodeURIComponent(r.sessionId) + '/' + encodeURIComponent(r.callId), body);
       message.hidden = true;
       card.classList.add('decided');
       card.dataset.decision = approved ? 'approved' : 'rejected';
       decideBox.hidden = true;
       status.hidden = false;
-      status.textContent = approved ? 'approved — running' : 'rejected — the write will not run';
+      status.textContent = approved ? (body.arguments ? 'approved with edited arguments — running' : 'approved — running')
+        : 'rejected — the write will not run';
       followOutcome(r, status, card);
     } catch (e) {
       message.textContent = e.message;
@@ -255,7 +308,17 @@ function approvalCard(r) {
   const buttons = [approve, reject];
   const c = r.context || {};
   const [conversation, contextRows, earlier] = contextView(r);
-  const decideBox = el('div', { className: 'decide' }, reason, approve, reject);
+  let editing = false;
+  const edit = c.allowEdit ? editForm(r) : null;
+  const editToggle = edit ? actButton({ className: 'edit-arguments', onclick: () => {
+    editing = !editing;
+    edit.form.hidden = !editing;
+    editToggle.textContent = editing ? 'Cancel edits' : 'Edit arguments';
+    approve.textContent = editing ? 'Approve with edits' : 'Approve';
+    reason.placeholder = editing ? 'Why you edited the arguments' : 'Reason (required to reject)';
+  } }, 'Edit arguments') : null;
+  if (edit) buttons.push(editToggle);
+  const decideBox = el('div', { className: 'decide' }, reason, approve, reject, editToggle);
   const titleId = 'card-' + r.callId.replace(/[^A-Za-z0-9_-]/g, '_');
   const card = el('section', { className: 'card approval', 'data-call-id': r.callId, 'data-session-id': r.sessionId,
     'aria-labelledby': titleId },
@@ -275,6 +338,7 @@ function approvalCard(r) {
     el('div', {}, el('span', { className: 'muted' }, 'Arguments')),
     (() => { const p = json(r.arguments); p.classList.add('arguments'); return p; })(),
     el('div', { className: 'note', text: 'Arguments hash ' + r.argumentsHash + ' (your decision applies to exactly these arguments)' }),
+    edit ? edit.form : null,
     c.onReject ? el('p', { className: 'on-reject' }, el('span', { className: 'muted' }, 'If you reject: '),
       el('span', { text: c.onReject })) : null,
     decideBox, status,
@@ -539,11 +603,16 @@ function callView(sessionId, call, reload) {
     call.reconciled ? el('dd', { className: 'reconciled-info', text: 'was ' + call.reconciled.from + ', set to '
       + call.reconciled.outcome + ' by ' + call.reconciled.by + ' ' + when(call.reconciled.at) + ': ' + call.reconciled.note }) : null);
   const args = json(call.arguments); args.classList.add('arguments');
+  const ed = call.edited;
+  const edited = ed ? [el('div', { className: 'muted' }, 'Edited before approval'),
+    el('p', { className: 'edited-info', text: 'edited by ' + ed.by + (ed.reason ? ': "' + ed.reason + '"' : '')
+      + ' · ran with these arguments' }),
+    (() => { const p = json(ed.arguments); p.classList.add('edited-arguments'); return p; })()] : null;
   return el('div', { className: 'call', 'data-call-id': call.callId, 'data-tool': call.tool },
     el('div', { className: 'call-head' }, el('span', { className: 'muted', text: '#' + call.index }),
       el('span', { className: 'tool', text: call.tool }), statusBadge(call),
       timing(call) ? el('span', { className: 'muted timing', text: timing(call) }) : null),
-    details, el('div', { className: 'muted' }, 'Arguments'), args,
+    details, el('div', { className: 'muted' }, ed ? 'Arguments the model sent' : 'Arguments'), args, edited,
     call.result !== undefined ? el('div', { className: 'muted' }, 'Result') : null,
     call.result !== undefined ? json(call.result) : null,
     call.status === 'outcome_unknown' && canDecide() ? reconcileForm(sessionId, call, reload) : null);

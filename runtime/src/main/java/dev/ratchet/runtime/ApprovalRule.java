@@ -13,18 +13,25 @@ import java.util.function.Predicate;
  */
 public final class ApprovalRule {
 
-  private static final ApprovalRule NEVER = new ApprovalRule(false, null, "default", null);
+  private static final ApprovalRule NEVER = new ApprovalRule(false, null, "default", null, false);
 
   private final boolean always;
   private final Predicate<JsonObject> predicate;
   private final String source;
   private final String condition;
+  private final boolean allowEdit;
 
-  private ApprovalRule(boolean always, Predicate<JsonObject> predicate, String source, String condition) {
+  private ApprovalRule(boolean always, Predicate<JsonObject> predicate, String source, String condition,
+                       boolean allowEdit) {
     this.always = always;
     this.predicate = predicate;
     this.source = source;
     this.condition = condition;
+    this.allowEdit = allowEdit;
+  }
+
+  private ApprovalRule(boolean always, Predicate<JsonObject> predicate, String source, String condition) {
+    this(always, predicate, source, condition, false);
   }
 
   public static ApprovalRule never() {
@@ -50,7 +57,20 @@ public final class ApprovalRule {
   }
 
   public ApprovalRule withSource(String source) {
-    return new ApprovalRule(always, predicate, source, condition);
+    return new ApprovalRule(always, predicate, source, condition, allowEdit);
+  }
+
+  /**
+   * This rule, letting an approver edit the arguments before approving ({@code approval.allowEdit}):
+   * the edited arguments are validated against the tool's input schema and the call runs with them.
+   */
+  public ApprovalRule withEdit(boolean allowEdit) {
+    return new ApprovalRule(always, predicate, source, condition, allowEdit);
+  }
+
+  /** Whether an approver may edit the arguments before approving; false unless {@link #withEdit} said so. */
+  public boolean allowsEdit() {
+    return allowEdit;
   }
 
   /** The readable condition of a schema rule ({@code body.amount > 100}), or null for any other rule. */

@@ -68,6 +68,11 @@ public record CallResult(
     }
     if (approval != null) {
       json.put("approval", approval.toJson());
+      if (approval.edited()) {
+        // the call ran with arguments a person changed: whoever reads the result must know
+        json.put("edited", new JsonObject().put("by", approval.approver()).put("reason", approval.reason())
+            .put("arguments", approval.editedArguments().copy()));
+      }
     }
     if (reconciledBy != null) {
       json.put("reconciledBy", reconciledBy);

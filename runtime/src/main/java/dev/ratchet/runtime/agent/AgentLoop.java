@@ -416,13 +416,27 @@ public final class AgentLoop {
       if (value != null) {
         json.put("result", value);
       }
-      return json.encode();
+      return edited(r, json).encode();
     }
     JsonObject json = new JsonObject().put("outcome", r.outcome().wireName()).put("error", r.error());
     if (r.skipped()) {
       json.put("skipped", true);
     }
-    return json.encode();
+    return edited(r, json).encode();
+  }
+
+  /** Tells the model that a person changed its arguments before approving, and what the call ran with. */
+  private static JsonObject edited(CallResult r, JsonObject json) {
+    if (r.approval() == null || !r.approval().edited()) {
+      return json;
+    }
+    String reason = r.approval().reason();
+    json.put("edited", new JsonObject().put("by", r.approval().approver()).put("reason", reason)
+        .put("arguments", r.approval().editedArguments().copy()));
+    json.put("note", "a person (" + r.approval().approver() + ") edited the arguments before approving"
+        + (reason == null || reason.isBlank() ? "" : " (" + reason + ")") + "; the call ran with "
+        + r.approval().editedArguments().encode() + ", not the arguments you sent");
+    return json;
   }
 
   /** Gives calls without a provider id one derived from the step, so results can be paired with them. */

@@ -8,8 +8,10 @@ import dev.ratchet.runtime.ApprovalStatus;
 import dev.ratchet.runtime.CallEvent;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallStatus;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.SessionJournal;
@@ -18,6 +20,7 @@ import io.vertx.core.Promise;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Approvals (rules 4 and 8, J5): a call asks when its turn comes and waits for its decision, which
@@ -40,10 +43,42 @@ final class Approvals {
    * is not fenced. Refused unless it names a pending call and the hash of the arguments it was shown.
    */
   static Future<DecisionAnswer> decide(SessionJournal journal, String sessionId, ApprovalDecision decision) {
+    return decide(journal, agent -> null, sessionId, decision);
+  }
+
+  /**
+   * As {@link #decide(SessionJournal, String, ApprovalDecision)}; a decision with edited arguments
+   * is taken only for a tool whose approval allows edits ({@code FORBIDDEN} otherwise) and only
+   * with arguments its input schema accepts ({@code INVALID_REQUEST} naming the field otherwise),
+   * the tool found by the request's agent in {@code catalogs}. A refused edit journals nothing.
+   */
+  static Future<DecisionAnswer> decide(SessionJournal journal, Function<String, ToolCatalog> catalogs,
+                                       String sessionId, ApprovalDecision decision) {
     ApprovalStatus to = ApprovalStatus.PENDING.decide(decision.approved() ? ApprovalStatus.APPROVED
         : ApprovalStatus.REJECTED);
-    return journal.approvalDecided(sessionId, decision.callId(), decision.argumentsHash(), to.wireName(),
-        decision.approver(), decision.reason());
+    if (!decision.edited()) {
+      return journal.approvalDecided(sessionId, decision.callId(), decision.argumentsHash(), to.wireName(),
+          decision.approver(), decision.reason());
+    }
+    return journal.approvalRequest(sessionId, decision.callId()).compose(request -> {
+      if (request == null) {
+        return Future.succeededFuture(DecisionAnswer.UNKNOWN_CALL);
+      }
+      ToolCatalog catalog = catalogs.apply(request.agent());
+      ToolCatalog.Entry entry = catalog == null ? null : catalog.get(request.tool());
+      if (entry == null || !entry.approval().allowsEdit()) {
+        return Future.failedFuture(new RatchetException(ErrorCode.FORBIDDEN, "tool '" + request.tool()
+            + "' does not allow its arguments to be edited (approval.allowEdit is not set): approve or reject"
+            + " the arguments as they are"));
+      }
+      String problem = entry.validator().problems(decision.arguments());
+      if (problem != null) {
+        return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST,
+            "the edited arguments are not valid for tool '" + request.tool() + "': " + problem));
+      }
+      return journal.approvalDecided(sessionId, decision.callId(), decision.argumentsHash(), to.wireName(),
+          decision.approver(), decision.reason(), decision.arguments());
+    });
   }
 
   /**
@@ -83,8 +118,14 @@ final class Approvals {
     });
   }
 
-  /** Moves a call that waited for its decision by that decision: approved goes on, else it ends. */
+  /**
+   * Moves a call that waited for its decision by that decision: approved goes on, else it ends. An
+   * approval with edited arguments makes the call run with them, after a restart too.
+   */
   static void decided(CallSlot slot, ApprovalRecord approval) {
+    if (approval != null && approval.approved() && approval.edited()) {
+      slot.edit(approval.editedArguments());
+    }
     if (approval != null && approval.approved() && slot.status() == CallStatus.AWAITING_APPROVAL) {
       slot.move(CallEvent.APPROVED);
     }

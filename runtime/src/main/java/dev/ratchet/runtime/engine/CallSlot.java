@@ -16,12 +16,14 @@ import io.vertx.core.json.JsonObject;
 final class CallSlot {
 
   final int index;
-  final ToolCall call;
+  /** What the model asked for; its arguments are the approver's once an approval edited them. */
+  ToolCall call;
   final CallId callId;
   final ToolCatalog.Entry entry;
   final String problem;
   final CallState prior;
-  final IdempotencyKey key;
+  /** Derived from the arguments the call is sent with: the edited ones after an edit. */
+  IdempotencyKey key;
   final Promise<CallResult> done = Promise.promise();
   long startedAt;
   /** Set when another journal step already journaled this write's first attempt as started. */
@@ -45,6 +47,12 @@ final class CallSlot {
     this.prior = prior;
     this.key = IdempotencyKey.of(callId, call.arguments());
     this.status = prior.state();
+  }
+
+  /** Runs this call with the arguments an approver edited its arguments to (validated when decided). */
+  void edit(JsonObject arguments) {
+    call = new ToolCall(call.name(), arguments.copy(), call.modelCallId());
+    key = IdempotencyKey.of(callId, call.arguments());
   }
 
   CallStatus status() {

@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -86,6 +87,17 @@ public final class SessionEngine {
    */
   public static Future<DecisionAnswer> journalDecision(SessionJournal journal, ApprovalDecision decision) {
     return Approvals.decide(journal, decision.sessionId(), decision);
+  }
+
+  /**
+   * As {@link #journalDecision(SessionJournal, ApprovalDecision)}, taking a decision with edited
+   * arguments too: the tool, looked up in its agent's catalogue ({@code catalogs} by agent name), must
+   * allow edits ({@code FORBIDDEN}) and its input schema must accept them ({@code INVALID_REQUEST}).
+   */
+  public static Future<DecisionAnswer> journalDecision(SessionJournal journal,
+                                                       Function<String, ToolCatalog> catalogs,
+                                                       ApprovalDecision decision) {
+    return Approvals.decide(journal, catalogs, decision.sessionId(), decision);
   }
 
   public String sessionId() {
@@ -210,7 +222,8 @@ public final class SessionEngine {
    * and the hash of the arguments that call was shown.
    */
   public Future<DecisionAnswer> decide(ApprovalDecision decision) {
-    return onContext(() -> Approvals.decide(writer.journal(), sessionId, decision)
+    return onContext(() -> Approvals.decide(writer.journal(),
+        agent -> catalog.agent().equals(agent) ? catalog : null, sessionId, decision)
         .compose(answer -> answer == DecisionAnswer.ACCEPTED
             ? approvalChanged(decision.callId()).map(answer) : Future.succeededFuture(answer)));
   }

@@ -312,6 +312,15 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
     });
   }
 
+  @Override
+  public Future<ApprovalRequest> approvalRequest(String sessionId, CallId callId) {
+    return step(() -> {
+      MemorySession s = sessions.get(sessionId);
+      CallEntry c = s == null ? null : s.calls.get(callId.value());
+      return c == null || c.approvalRequest == null ? null : ApprovalRequest.fromJson(new JsonObject(c.approvalRequest));
+    });
+  }
+
   // ---------------------------------------------------------------- approvals
 
   @Override
@@ -343,7 +352,8 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
 
   @Override
   public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, String argumentsHash,
-                                                String status, String approver, String reason) {
+                                                String status, String approver, String reason,
+                                                JsonObject editedArguments) {
     return step(() -> {
       MemorySession s = sessions.get(sessionId);
       CallEntry c = s == null ? null : s.calls.get(callId.value());
@@ -361,25 +371,31 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
         }
         if (c.expiresAt > 0 && now >= c.expiresAt) {
           // fail closed: the request is journaled expired, so the inbox (which drops it) and the call agree
-          decide(s, c, callId.value(), "expired", "ratchet", "approval expired", now);
+          decide(s, c, callId.value(), "expired", "ratchet", "approval expired", now, null);
           unlist(sessionId, callId.value());
           return DecisionAnswer.EXPIRED;
         }
       }
-      decide(s, c, callId.value(), status, approver, reason == null ? "" : reason, now);
+      decide(s, c, callId.value(), status, approver, reason == null ? "" : reason, now,
+          "approved".equals(status) ? editedArguments : null);
       unlist(sessionId, callId.value());
       return DecisionAnswer.ACCEPTED;
     });
   }
 
   private static void decide(MemorySession s, CallEntry c, String callId, String status, String approver,
-                             String reason, long now) {
+                             String reason, long now, JsonObject editedArguments) {
     c.approvalStatus = status;
     c.approver = approver;
     c.approvalReason = reason;
     c.decidedAt = now;
-    s.append(EventType.APPROVAL_DECIDED.wireName(), c.turn, callId, now,
-        new JsonObject().put("status", status).put("approver", approver).put("reason", reason).encode());
+    JsonObject data = new JsonObject().put("status", status).put("approver", approver).put("reason", reason);
+    if (editedArguments != null) {
+      c.editedArguments = editedArguments.encode();
+      data.put("editedArguments", editedArguments.copy()).put("originalArgumentsHash", c.argumentsHash)
+          .put("editedBy", approver);
+    }
+    s.append(EventType.APPROVAL_DECIDED.wireName(), c.turn, callId, now, data.encode());
   }
 
   private void unlist(String sessionId, String callId) {

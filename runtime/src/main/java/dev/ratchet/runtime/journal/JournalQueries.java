@@ -50,6 +50,9 @@ public interface JournalQueries {
   /** Pending approvals across sessions, oldest request first, at most {@code limit}; decided ones are never listed. */
   Future<List<ApprovalRequest>> pendingApprovals(int limit);
 
+  /** The approval request a call journaled, decided or not; null when it asked none. */
+  Future<ApprovalRequest> approvalRequest(String sessionId, CallId callId);
+
   /** A session's conversation entries (agent loop) in order: user messages, model responses, round ends. */
   Future<List<JsonObject>> conversation(String sessionId);
 

@@ -108,7 +108,9 @@ final class MemoryReads {
     ApprovalRecord approval = null;
     if (c.approvalStatus != null) {
       approval = new ApprovalRecord(c.approvalStatus, new JsonObject(c.approvalRequest).getString("askedBecause"),
-          c.requestedAt, c.approver, c.approvalReason, c.decidedAt);
+          c.requestedAt, c.approver, c.approvalReason, c.decidedAt,
+          c.editedArguments == null ? null : new JsonObject(c.editedArguments),
+          c.editedArguments == null ? null : c.argumentsHash);
     }
     return new CallState(callId, record != null ? CallStatus.DONE : c.state, record, c.attempts, approval, c.argumentsHash,
         c.expiresAt, c.startedAt == null ? 0 : c.startedAt);

@@ -69,6 +69,8 @@ final class MemorySession {
     String approver;
     String approvalReason;
     long decidedAt;
+    /** The arguments the approver edited the call's to (JSON text), or null. */
+    String editedArguments;
   }
 
   /** One step event; {@code data} is JSON text, or null for a {@code turn.submitted} (its data is the spec). */

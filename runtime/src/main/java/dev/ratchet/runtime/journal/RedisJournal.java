@@ -336,10 +336,12 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   /** Journals a decision after checking it (rule 8) and drops it from the inbox once decided. */
   @Override
   public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, String argumentsHash,
-                                                String status, String approver, String reason) {
+                                                String status, String approver, String reason,
+                                                JsonObject editedArguments) {
     return run(Script.APPROVAL_DECIDED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, callId.value())),
-        List.of(callId.value(), argumentsHash, status, approver, reason == null ? "" : reason, now()))
+        List.of(callId.value(), argumentsHash, status, approver, reason == null ? "" : reason, now(),
+            editedArguments == null || !"approved".equals(status) ? "" : editedArguments.encode()))
         .compose(r -> {
           String answer = r.get(0).toString();
           DecisionAnswer decision;
@@ -516,6 +518,11 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<CallState> callState(String sessionId, CallId callId) {
     return queries.callState(sessionId, callId);
+  }
+
+  @Override
+  public Future<ApprovalRequest> approvalRequest(String sessionId, CallId callId) {
+    return queries.approvalRequest(sessionId, callId.value());
   }
 
   @Override

@@ -140,7 +140,7 @@ final class RedisQueries {
     return Request.cmd(Command.HMGET).arg(keys.call(sessionId, callId))
         .arg("state").arg("record").arg("attempts").arg("approvalStatus").arg("approvalRequest")
         .arg("approver").arg("approvalReason").arg("decidedAt").arg("argumentsHash").arg("expiresAt")
-        .arg("requestedAt").arg("startedAt");
+        .arg("requestedAt").arg("startedAt").arg("editedArguments");
   }
 
   private static CallState callStateOf(String callId, Response r) {
@@ -154,7 +154,8 @@ final class RedisQueries {
       JsonObject request = new JsonObject(r.get(4).toString());
       approval = new ApprovalRecord(r.get(3).toString(), request.getString("askedBecause"),
           r.get(10) == null ? 0 : r.get(10).toLong(), str(r.get(5)), str(r.get(6)),
-          r.get(7) == null ? 0 : r.get(7).toLong());
+          r.get(7) == null ? 0 : r.get(7).toLong(),
+          r.get(12) == null ? null : new JsonObject(r.get(12).toString()), r.get(12) == null ? null : str(r.get(8)));
     }
     return new CallState(callId, record != null ? CallStatus.DONE : CallStatus.fromWireName(r.get(0).toString()), record,
         r.get(2) == null ? 0 : r.get(2).toInteger(), approval, str(r.get(8)),
@@ -198,6 +199,12 @@ final class RedisQueries {
           }
           return Future.succeededFuture(ApprovalRequest.fromJson(new JsonObject(r.get(1).toString())));
         });
+  }
+
+  /** The approval request a call journaled, or null. */
+  Future<ApprovalRequest> approvalRequest(String sessionId, String callId) {
+    return send(Request.cmd(Command.HGET).arg(keys.call(sessionId, callId)).arg("approvalRequest"))
+        .map(r -> r == null ? null : ApprovalRequest.fromJson(new JsonObject(r.toString())));
   }
 
   /** A session's conversation entries in order ({@code type}: user, model, end). */

@@ -164,8 +164,21 @@ public interface SessionJournal extends JournalQueries {
    * request's; journals nothing), {@code EXPIRED} (an approval or rejection after the request
    * expired: the request is journaled expired instead) or {@code ACCEPTED}.
    */
+  default Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, String argumentsHash, String status,
+                                                 String approver, String reason) {
+    return approvalDecided(sessionId, callId, argumentsHash, status, approver, reason, null);
+  }
+
+  /**
+   * As {@link #approvalDecided(String, CallId, String, String, String, String)}; an {@code approved}
+   * decision may carry {@code editedArguments}, already validated against the tool's schema, which
+   * the call then runs with. The decision step records them with the hash of the arguments the
+   * approver was shown ({@code originalArgumentsHash}) and who edited them ({@code editedBy}, the
+   * approver), for the call's approval ({@link dev.ratchet.runtime.ApprovalRecord}) and the
+   * {@code approval.decided} event; the request keeps the original arguments.
+   */
   Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, String argumentsHash, String status,
-                                         String approver, String reason);
+                                         String approver, String reason, JsonObject editedArguments);
 
   // ---------------------------------------------------------------- reconciliation
 

@@ -2,7 +2,7 @@
 -- a pending request, for the arguments it showed, before it expires.
 -- KEYS[1] meta  KEYS[2] events  KEYS[3] call
 -- ARGV[1] call id  ARGV[2] arguments hash  ARGV[3] status (approved|rejected|expired)  ARGV[4] approver
--- ARGV[5] reason  ARGV[6] now
+-- ARGV[5] reason  ARGV[6] now  ARGV[7] the arguments the approver edited (JSON, validated), '' when not edited
 local fields = redis.call('HMGET', KEYS[3], 'approvalStatus', 'argumentsHash', 'expiresAt', 'turn')
 if not fields[1] then
   return {'unknown_call'}
@@ -26,6 +26,13 @@ if ARGV[3] ~= 'expired' then
 end
 redis.call('HSET', KEYS[3], 'approvalStatus', ARGV[3], 'approver', ARGV[4], 'approvalReason', ARGV[5],
   'decidedAt', ARGV[6])
+local data = cjson.encode({status = ARGV[3], approver = ARGV[4], reason = ARGV[5]})
+if ARGV[7] ~= '' and ARGV[3] == 'approved' then
+  -- the edited arguments go in as the JSON text they came as: cjson would turn {} into [] and round numbers
+  redis.call('HSET', KEYS[3], 'editedArguments', ARGV[7])
+  data = string.sub(data, 1, -2) .. ',"editedArguments":' .. ARGV[7] .. ',"originalArgumentsHash":'
+    .. cjson.encode(ARGV[2]) .. ',"editedBy":' .. cjson.encode(ARGV[4]) .. '}'
+end
 redis.call('XADD', KEYS[2], '*', 'type', 'approval.decided', 'turn', fields[4] or '', 'call', ARGV[1], 'at', ARGV[6],
-  'data', cjson.encode({status = ARGV[3], approver = ARGV[4], reason = ARGV[5]}))
+  'data', data)
 return {'ok'}

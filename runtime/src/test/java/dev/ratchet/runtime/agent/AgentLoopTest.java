@@ -9,6 +9,7 @@ import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.RetryPolicy;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.ToolPolicy;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.engine.SessionEngine;
@@ -68,9 +69,16 @@ class AgentLoopTest {
             }));
   }
 
+  /** Whether approvers may edit cancel_order's arguments (approval.allowEdit). */
+  private boolean cancelEditable;
+
   private void start(ChatModel model, int maxTurns, RetryPolicy retry) {
-    AgentDefinition agent = AgentDefinition.builder("shop-agent").toolSource(tools()).model(model).maxTurns(maxTurns)
-        .modelRetry(retry).modelTimeout(Duration.ofSeconds(10)).systemPrompt("You help with orders.").build();
+    AgentDefinition.Builder builder = AgentDefinition.builder("shop-agent").toolSource(tools()).model(model)
+        .maxTurns(maxTurns).modelRetry(retry).modelTimeout(Duration.ofSeconds(10)).systemPrompt("You help with orders.");
+    if (cancelEditable) {
+      builder.policy(ToolPolicy.requireApproval("cancel_order", true).allowingEdits());
+    }
+    AgentDefinition agent = builder.build();
     ToolCatalog catalog = await(ToolCatalog.resolve(vertx, agent));
     // like a session verticle: engine and loop on one context
     io.vertx.core.Context ctx = vertx.getOrCreateContext();
@@ -180,6 +188,32 @@ class AgentLoopTest {
     assertThat(again.text()).isEqualTo("Order 1002 is cancelled.");
     assertThat(second.calls()).isEqualTo(1);
     assertThat(journaledTypes().stream().filter("model.response"::equals).count()).isEqualTo(2);
+  }
+
+  @Test
+  void theModelIsToldThatAPersonEditedTheArgumentsAndWhatTheCallRanWith() {
+    cancelEditable = true;
+    List<String> toolTexts = new CopyOnWriteArrayList<>();
+    ScriptedModel model = ScriptedModel.from(request -> {
+      if (request.sinceLastUser().isEmpty()) {
+        return ModelResponse.toolCalls(call("cancel_order", "1002", "c1"));
+      }
+      request.sinceLastUser().stream().filter(m -> m.role() == ChatMessage.Role.TOOL).forEach(m -> toolTexts.add(m.text()));
+      return ModelResponse.text("Done.");
+    });
+    start(model, 5, RetryPolicy.NONE);
+    await(loop.accept("m1", "cancel order 1002"));
+    Await.until(() -> !pending().isEmpty(), 10);
+    await(engine.decide(ApprovalDecision.approveEdited(pending().get(0), new JsonObject().put("orderId", "1003"),
+        "alice", "the customer meant 1003")));
+
+    Await.until(() -> events.stream().anyMatch(e -> "message.assistant".equals(e.getString("type"))), 10);
+    assertThat(toolTexts).hasSize(1);
+    JsonObject told = new JsonObject(toolTexts.get(0));
+    assertThat(told.getJsonObject("edited")).isEqualTo(new JsonObject().put("by", "alice")
+        .put("reason", "the customer meant 1003").put("arguments", new JsonObject().put("orderId", "1003")));
+    assertThat(told.getString("note")).contains("a person (alice) edited the arguments")
+        .contains("{\"orderId\":\"1003\"}");
   }
 
   @Test

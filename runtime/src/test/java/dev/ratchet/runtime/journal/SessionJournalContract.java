@@ -705,6 +705,61 @@ public abstract class SessionJournalContract {
   }
 
   @Test
+  void anEditedApprovalIsJournaledWithTheOriginalAndEditedArgumentsWhoEditedAndWhy() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    ApprovalRequest request = approvalRequest(t, 0);
+    await(journal.approvalRequested(epoch, request));
+    assertThat(await(journal.approvalRequest(sessionId, request.callId())).toJson()).isEqualTo(request.toJson());
+    JsonObject edited = new JsonObject().put("n", 7).put("note", "{}").put("empty", new JsonObject())
+        .put("amount", 12.5);
+
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), "other-hash", "approved", "alice", "x",
+        edited))).as("an edit still names the arguments it was shown").isEqualTo(DecisionAnswer.STALE);
+    assertThat(await(journal.callState(sessionId, request.callId())).approval().edited()).isFalse();
+
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
+        "customer asked for 7", edited))).isEqualTo(DecisionAnswer.ACCEPTED);
+    CallState state = await(journal.callState(sessionId, request.callId()));
+    assertThat(state.approval().editedArguments()).isEqualTo(edited);
+    assertThat(state.approval().originalArgumentsHash()).isEqualTo(request.argumentsHash());
+    assertThat(state.approval().approver()).isEqualTo("alice");
+    assertThat(state.approval().reason()).isEqualTo("customer asked for 7");
+    assertThat(state.approval().toJson().getString("editedBy")).isEqualTo("alice");
+    assertThat(await(journal.approvalRequest(sessionId, request.callId())).arguments())
+        .as("the request keeps the arguments the model sent").isEqualTo(t.calls().get(0).arguments());
+
+    JsonObject decided = await(journal.events(sessionId, null, 100)).stream()
+        .filter(e -> "approval.decided".equals(e.getString("type"))).findFirst().orElseThrow().getJsonObject("data");
+    assertThat(decided.getJsonObject("editedArguments")).isEqualTo(edited);
+    assertThat(decided.getString("originalArgumentsHash")).isEqualTo(request.argumentsHash());
+    assertThat(decided.getString("editedBy")).isEqualTo("alice");
+    assertThat(decided.getString("reason")).isEqualTo("customer asked for 7");
+
+    // the call's record carries the edit, so whoever reads the result knows the arguments changed
+    CallResult r = await(journal.callCompleted(sessionId, epoch, "t1", new CallResult(0, request.callId(), "refund",
+        null, EffectClass.NON_IDEMPOTENT_WRITE, Outcome.SUCCEEDED, "done", null, 1, false, false, state.approval(),
+        5, null)));
+    JsonObject json = await(journal.callState(sessionId, request.callId())).record().toJson();
+    assertThat(json.getJsonObject("edited")).isEqualTo(new JsonObject().put("by", "alice")
+        .put("reason", "customer asked for 7").put("arguments", edited));
+    assertThat(r.approval().editedArguments()).isEqualTo(edited);
+  }
+
+  @Test
+  void aRejectionCarriesNoEditedArguments() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "refund");
+    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    ApprovalRequest request = approvalRequest(t, 0);
+    await(journal.approvalRequested(epoch, request));
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "rejected", "bob",
+        "no", new JsonObject().put("n", 9)))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(await(journal.callState(sessionId, request.callId())).approval().edited()).isFalse();
+  }
+
+  @Test
   void aDecisionArrivingAfterExpiryIsRefusedAndTheApprovalIsJournaledExpired() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund");

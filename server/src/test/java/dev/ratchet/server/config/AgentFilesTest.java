@@ -179,7 +179,44 @@ class AgentFilesTest {
               cancelOrder: sometimes
         """.formatted(spec));
     assertThat(errors()).containsExactly(file("shop.yaml") + ":7: tools[0].approval.cancelOrder: must be always,"
-        + " never or { when: <JSON Schema over the arguments> }");
+        + " never or { when: <JSON Schema over the arguments>, allowEdit: true|false }");
+  }
+
+  @Test
+  void anApprovalWithAllowEditLetsApproversEditThatOperationsArgumentsOnly() throws IOException {
+    write("shop.yaml", """
+        agent: order-support
+        tools:
+          - openapi: %s
+            connection: shop-api
+            operations: [getOrder, cancelOrder, refundOrder]
+            approval:
+              cancelOrder: always
+              refundOrder: { allowEdit: true }
+              getOrder: { when: { required: [orderId] }, allowEdit: true }
+        """.formatted(spec));
+    LoadedAgents loaded = AgentFiles.load(vertx, agents, connections, models).await();
+    ToolCatalog catalog = ToolCatalog.resolve(vertx, loaded.agents().get(0)).await();
+    assertThat(catalog.get("shop_refund_order").approval().allowsEdit()).isTrue();
+    assertThat(catalog.get("shop_refund_order").approval().describe()).isEqualTo("always (agent file)");
+    assertThat(catalog.get("shop_get_order").approval().allowsEdit()).isTrue();
+    assertThat(catalog.get("shop_get_order").approval().describe()).startsWith("when ");
+    assertThat(catalog.get("shop_cancel_order").approval().allowsEdit()).isFalse();
+    loaded.close().await();
+  }
+
+  @Test
+  void anAllowEditThatIsNotABooleanIsRefused() throws IOException {
+    write("shop.yaml", """
+        agent: order-support
+        tools:
+          - openapi: %s
+            connection: shop-api
+            operations: [cancelOrder]
+            approval:
+              cancelOrder: { allowEdit: sure }
+        """.formatted(spec));
+    assertThat(String.join("\n", errors())).contains("tools[0].approval.cancelOrder.allowEdit: must be true or false");
   }
 
   @Test

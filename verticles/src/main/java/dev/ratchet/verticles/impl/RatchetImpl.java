@@ -385,7 +385,7 @@ public final class RatchetImpl implements Ratchet {
 
   @Override
   public Future<DecisionAnswer> decide(ApprovalDecision decision) {
-    return SessionEngine.journalDecision(journal, decision)
+    return SessionEngine.journalDecision(journal, agents::get, decision)
         .onSuccess(answer -> {
           if (answer == DecisionAnswer.ACCEPTED) {
             vertx.eventBus().publish(Addresses.APPROVAL_DECIDED, new JsonObject()

@@ -340,7 +340,7 @@ public final class AgentFileResolver {
     return basis.length() > 40 ? basis.substring(0, 40) : basis;
   }
 
-  /** always, never or {when: schema}, or null after reporting a bad schema. */
+  /** always, never or {when?: schema, allowEdit?: boolean}, or null after reporting a bad schema. */
   private ApprovalRule approvalRule(Object value, String at) {
     if ("always".equals(value)) {
       return ApprovalRule.always().withSource(RULE_SOURCE);
@@ -348,14 +348,18 @@ public final class AgentFileResolver {
     if ("never".equals(value)) {
       return ApprovalRule.never().withSource(RULE_SOURCE);
     }
+    boolean allowEdit = ((JsonObject) value).getBoolean("allowEdit", false);
     JsonObject when = ((JsonObject) value).getJsonObject("when");
+    if (when == null) {
+      return ApprovalRule.always().withSource(RULE_SOURCE).withEdit(allowEdit);
+    }
     String problem = MetaSchema.problem(when);
     if (problem != null) {
       error(at + "/when", "not a valid JSON Schema: " + problem);
       return null;
     }
     try {
-      return ApprovalRule.whenMatches(when).withSource(RULE_SOURCE);
+      return ApprovalRule.whenMatches(when).withSource(RULE_SOURCE).withEdit(allowEdit);
     } catch (RuntimeException e) {
       error(at + "/when", "not a usable JSON Schema: " + reason(e));
       return null;

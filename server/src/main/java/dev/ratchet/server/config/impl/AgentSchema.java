@@ -137,11 +137,15 @@ public final class AgentSchema {
         String at = e.getInstanceLocation() == null ? "" : e.getInstanceLocation();
         boolean inWhen = at.contains("/when");
         String where = inWhen ? at.substring(0, at.indexOf("/when") + 5) : at;
+        if (at.endsWith("/allowEdit")) {
+          out.add(new OutputUnit(at, keyword, e.getKeywordLocation(), "must be true or false", e.getErrorType()));
+          continue;
+        }
         if (!inWhen || keyword.endsWith("/type")) {
           if (!seen.contains(where)) {
             seen.add(where);
             out.add(new OutputUnit(where, keyword, e.getKeywordLocation(), inWhen ? "must be a JSON Schema object"
-                : "must be always, never or { when: <JSON Schema over the arguments> }", e.getErrorType()));
+                : "must be always, never or { when: <JSON Schema over the arguments>, allowEdit: true|false }", e.getErrorType()));
           }
           continue;
         }

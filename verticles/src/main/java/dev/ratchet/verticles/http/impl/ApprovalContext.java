@@ -89,6 +89,11 @@ final class ApprovalContext {
     if (entry != null && entry.tool().description() != null && !entry.tool().description().isBlank()) {
       c.put("toolDescription", entry.tool().description());
     }
+    if (entry != null && entry.approval().allowsEdit()) {
+      // the approver may edit the arguments: the card builds its form from the tool's input schema
+      c.put("allowEdit", true).put("inputSchema", entry.tool().inputSchema() == null ? new JsonObject()
+          : entry.tool().inputSchema().copy());
+    }
     c.put("effect", effectInWords(r.effectClass()));
     c.put("rule", ruleInWords(r.askedBecause()));
     if (timeline == null) {

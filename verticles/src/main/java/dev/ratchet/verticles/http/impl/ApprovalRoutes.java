@@ -23,8 +23,9 @@ import java.util.Map;
 
 /**
  * The approvals inbox: {@code GET /api/approvals} and
- * {@code POST /api/approvals/:sessionId/:callId {argumentsHash, approved, reason}}. The approver
- * is always the caller's own name.
+ * {@code POST /api/approvals/:sessionId/:callId {argumentsHash, approved, reason, arguments?}}
+ * ({@code arguments}: the edited arguments of an approval, for a tool that allows edits). The
+ * approver is always the caller's own name.
  */
 public final class ApprovalRoutes {
 
@@ -115,9 +116,16 @@ public final class ApprovalRoutes {
         throw Replies.invalid("'approved' must be true or false");
       }
       String reason = EdgeRules.reason(body.getValue("reason"), (Boolean) approved);
+      Object arguments = body.getValue("arguments");
+      if (arguments != null && !(arguments instanceof JsonObject)) {
+        throw Replies.invalid("'arguments' must be a JSON object: the edited arguments");
+      }
+      if (arguments != null && !((Boolean) approved)) {
+        throw Replies.invalid("'arguments' (edited arguments) may only come with approved: true");
+      }
       // the approver is who is logged in; a name in the body is ignored
       decision = new ApprovalDecision(sessionId, new CallId(callId), (String) hash, (Boolean) approved,
-          AuthHandler.principal(ctx).name(), reason);
+          AuthHandler.principal(ctx).name(), reason, (JsonObject) arguments);
     } catch (RatchetException e) {
       Replies.fail(ctx, e);
       return;
@@ -137,8 +145,12 @@ public final class ApprovalRoutes {
         Replies.fail(ctx, ErrorCodes.refusal(ar.result()));
       } else {
         metrics.journalAppend("decide", System.nanoTime() - started);
-        Replies.json(ctx, 200, new JsonObject().put("status", decision.approved() ? "approved" : "rejected")
-            .put("sessionId", sessionId).put("callId", callId).put("approver", decision.approver()));
+        JsonObject answer = new JsonObject().put("status", decision.approved() ? "approved" : "rejected")
+            .put("sessionId", sessionId).put("callId", callId).put("approver", decision.approver());
+        if (decision.edited()) {
+          answer.put("edited", true);
+        }
+        Replies.json(ctx, 200, answer);
       }
     });
   }

@@ -67,6 +67,12 @@ public final class Timeline {
             approval.put("status", data.getString("status")).put("approver", data.getString("approver"))
                 .put("reason", data.getString("reason")).put("decidedAt", at);
             call.put("approval", approval);
+            if (data.getJsonObject("editedArguments") != null) {
+              // the call runs with what the approver edited; the arguments the model sent stay alongside
+              call.put("edited", new JsonObject().put("by", data.getString("editedBy", data.getString("approver")))
+                  .put("reason", data.getString("reason")).put("arguments", data.getJsonObject("editedArguments"))
+                  .put("originalArgumentsHash", data.getString("originalArgumentsHash")));
+            }
             if (TimelineStatus.WAITING_FOR_APPROVAL.wireName().equals(call.getString("status"))) {
               call.put("status", TimelineStatus.PENDING.wireName());
             }
@@ -181,6 +187,9 @@ public final class Timeline {
     if (approval != null) {
       JsonObject existing = call.getJsonObject("approval", new JsonObject());
       call.put("approval", existing.mergeIn(approval));
+    }
+    if (record.getJsonObject("edited") != null && call.getJsonObject("edited") == null) {
+      call.put("edited", record.getJsonObject("edited").copy());
     }
   }
 }
