@@ -223,7 +223,7 @@ public final class SessionEngine {
    */
   public Future<DecisionAnswer> decide(ApprovalDecision decision) {
     return onContext(() -> Approvals.decide(writer.journal(),
-        agent -> catalog.agent().equals(agent) ? catalog : null, sessionId, decision)
+        agent -> catalogs.agent().equals(agent) ? catalogs.current() : null, sessionId, decision)
         .compose(answer -> answer == DecisionAnswer.ACCEPTED
             ? approvalChanged(decision.callId()).map(answer) : Future.succeededFuture(answer)));
   }

@@ -385,7 +385,10 @@ public final class RatchetImpl implements Ratchet {
 
   @Override
   public Future<DecisionAnswer> decide(ApprovalDecision decision) {
-    return SessionEngine.journalDecision(journal, agents::get, decision)
+    return SessionEngine.journalDecision(journal, agent -> {
+      AgentVersions versions = agents.get(agent);
+      return versions == null ? null : versions.current();
+    }, decision)
         .onSuccess(answer -> {
           if (answer == DecisionAnswer.ACCEPTED) {
             vertx.eventBus().publish(Addresses.APPROVAL_DECIDED, new JsonObject()
