@@ -59,10 +59,10 @@ test('the agent sees the catalogue with its effect-class hints', async () => {
   try {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    assert.equal(byName.look_up_order.annotations.readOnlyHint, true);
-    assert.equal(byName.cancel_order.annotations.readOnlyHint, false);
-    assert.equal(byName.cancel_order.annotations.idempotentHint, false);
-    assert.equal(byName.look_up_order.inputSchema.type, 'object');
+    assert.equal(byName.shop_look_up_order.annotations.readOnlyHint, true);
+    assert.equal(byName.shop_cancel_order.annotations.readOnlyHint, false);
+    assert.equal(byName.shop_cancel_order.annotations.idempotentHint, false);
+    assert.equal(byName.shop_look_up_order.inputSchema.type, 'object');
   } finally {
     await client.close();
   }
@@ -73,8 +73,8 @@ test('a model response with a read and a small refund runs both through Ratchet'
   try {
     const result = await generateText({
       model: scriptedModel([
-        ['look_up_order', { orderId: '1001' }],
-        ['refund_order', { orderId: '1001', body: { amount: 5 } }],
+        ['shop_look_up_order', { orderId: '1001' }],
+        ['shop_refund_order', { orderId: '1001', body: { amount: 5 } }],
       ]),
       tools: await client.tools(),
       prompt: 'Refund 5 on order 1001',
@@ -97,7 +97,7 @@ test('a cancel a person rejects comes back to the model as an error with the rea
   try {
     const rejected = rejectNextApproval('ai-sdk-cancel', 'the customer called back and keeps the order');
     const result = await generateText({
-      model: scriptedModel([['cancel_order', { orderId: '1003' }]]),
+      model: scriptedModel([['shop_cancel_order', { orderId: '1003' }]]),
       tools: await client.tools(),
       prompt: 'Cancel order 1003',
       stopWhen: stepCountIs(3),
