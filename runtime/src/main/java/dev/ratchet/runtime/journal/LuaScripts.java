@@ -79,8 +79,12 @@ final class LuaScripts {
   /** The EVALSHA request for a script, for callers that pipeline it with other commands. */
   Request request(Script script, List<String> keys, List<?> args) {
     Request req = Request.cmd(Command.EVALSHA).arg(shas.get(script)).arg(keys.size());
-    keys.forEach(req::arg);
-    args.forEach(arg -> arg(req, arg));
+    for (int i = 0; i < keys.size(); i++) {
+      req.arg(keys.get(i));
+    }
+    for (int i = 0; i < args.size(); i++) {
+      arg(req, args.get(i));
+    }
     return req;
   }
 
@@ -97,10 +101,15 @@ final class LuaScripts {
     });
   }
 
-  /** An argument given as a string, or as bytes already encoded (a record written once, never as a string). */
+  /**
+   * An argument given as a string, a number (written as its decimal digits, with no string between),
+   * or bytes already encoded (a record written once, never as a string).
+   */
   private static void arg(Request req, Object arg) {
     if (arg instanceof byte[] bytes) {
       req.arg(bytes);
+    } else if (arg instanceof Long n) {
+      req.arg(n.longValue());
     } else {
       req.arg((String) arg);
     }

@@ -3,7 +3,7 @@ package dev.ratchet.runtime.journal;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.JsonText;
-import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 
@@ -41,6 +41,11 @@ final class RecordText {
       JsonText.name(sb, "result").append(text);
     }
     return utf8(sb.append('}'));
+  }
+
+  /** A step event's data as the UTF-8 bytes a Redis request carries, encoded as the codec does. */
+  static byte[] jsonBytes(JsonObject data) {
+    return utf8(JsonText.value(scratch(), data));
   }
 
   /** {@link #completedEvent} as UTF-8 bytes, like {@link #fullBytes}. */
@@ -98,7 +103,7 @@ final class RecordText {
 
   /** The result encoded: {@code known} when given, else encoded here; null when the call has none. */
   static String resultText(CallResult r, String known) {
-    return r.result() == null ? null : known != null ? known : Json.encode(r.result());
+    return r.result() == null ? null : known != null ? known : JsonText.encode(r.result());
   }
 
   /** A turn's results up to their first record: {@code {"sessionId":..,"turnId":..,"results":[}. */
@@ -185,7 +190,7 @@ final class RecordText {
       JsonText.name(sb, "truncated").append(true);
     }
     if (r.approval() != null) {
-      JsonText.name(sb, "approval").append(r.approval().toJson().encode());
+      JsonText.value(JsonText.name(sb, "approval"), r.approval().toJson());
     }
     if (r.reconciledBy() != null) {
       JsonText.name(sb, "reconciledBy");

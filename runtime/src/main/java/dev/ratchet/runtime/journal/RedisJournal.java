@@ -9,7 +9,6 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -131,9 +130,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
                                          Turn turn, String catalogue, boolean index, CallStart firstWrite) {
-    JsonObject spec = turn.toJson();
-    String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
-    String encodedSpec = catalogue == null ? spec.encode() : spec.put(Turn.CATALOGUE, catalogue).encode();
+    String specHash = TurnText.hash(turn);
+    String encodedSpec = TurnText.spec(turn, catalogue);
     String now = now();
     List<String> keyList = new ArrayList<>(7);
     keyList.add(keys.meta(sessionId));
@@ -142,8 +140,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     keyList.add(keys.inflight(sessionId));
     keyList.add(keys.tombstones(sessionId));
     keyList.add(keys.expired(sessionId));
-    List<String> args = new ArrayList<>(9);
-    args.add(String.valueOf(epoch));
+    List<Object> args = new ArrayList<>(11);
+    args.add(epoch);
     args.add(turn.turnId());
     args.add(encodedSpec);
     args.add(specHash);
@@ -154,8 +152,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     if (firstWrite != null) {
       keyList.add(keys.call(sessionId, firstWrite.callId().value()));
       args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), firstWrite.callId().value()));
-      args.add(String.valueOf(firstWrite.attempt()));
-      args.add(firstWrite.data().encode());
+      args.add((long) firstWrite.attempt());
+      args.add(RecordText.jsonBytes(firstWrite.data()));
     }
     Future<Response> reply;
     if (index) {
@@ -229,7 +227,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
                                         JsonObject data) {
     return run(Script.CALL_STARTED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, callId.value())),
-        List.of(String.valueOf(epoch), turnId, callId.value(), String.valueOf(attempt), now(), data.encode()))
+        List.of(epoch, turnId, callId.value(), (long) attempt, System.currentTimeMillis(), RecordText.jsonBytes(data)))
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : null);
   }
 
@@ -250,9 +248,9 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     keyList.add(keys.inflight(sessionId));
     // the records go as bytes written once; the rest as strings
     List<Object> args = new ArrayList<>(8 + records.size() * 4);
-    args.add(String.valueOf(epoch));
+    args.add(epoch);
     args.add(turnId);
-    args.add(now());
+    args.add(System.currentTimeMillis());
     if (turnResult == null) {
       args.add("");
       args.add("");
@@ -267,8 +265,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     } else {
       keyList.add(keys.call(sessionId, nextWrite.callId().value()));
       args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), nextWrite.callId().value()));
-      args.add(String.valueOf(nextWrite.attempt()));
-      args.add(nextWrite.data().encode());
+      args.add((long) nextWrite.attempt());
+      args.add(RecordText.jsonBytes(nextWrite.data()));
     }
     for (CallResult record : records) {
       keyList.add(keys.call(sessionId, record.callId().value()));
@@ -305,8 +303,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   public Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
                                   JsonObject data) {
     return run(Script.APPEND_EVENT, List.of(keys.meta(sessionId), keys.events(sessionId)),
-        List.of(String.valueOf(epoch), type, turnId == null ? "" : turnId, callId == null ? "" : callId, now(),
-            data.encode())).mapEmpty();
+        List.of(epoch, type, turnId == null ? "" : turnId, callId == null ? "" : callId, System.currentTimeMillis(),
+            RecordText.jsonBytes(data))).mapEmpty();
   }
 
   // ---------------------------------------------------------------- approvals
@@ -643,7 +641,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
 
   // ---------------------------------------------------------------- helpers
 
-  private Future<Response> run(Script script, List<String> keyList, List<String> args) {
+  private Future<Response> run(Script script, List<String> keyList, List<?> args) {
     return redis.run(script, keyList, args);
   }
 
