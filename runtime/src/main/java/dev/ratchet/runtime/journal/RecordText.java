@@ -73,7 +73,7 @@ final class RecordText {
   }
 
   /** The UTF-8 of {@code sb}: ASCII byte for byte, anything else through the JDK's encoder. */
-  private static byte[] utf8(StringBuilder sb) {
+  static byte[] utf8(StringBuilder sb) {
     int n = sb.length();
     byte[] out = new byte[n];
     for (int i = 0; i < n; i++) {

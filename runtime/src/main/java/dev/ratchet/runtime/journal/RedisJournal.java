@@ -131,13 +131,13 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
                                          Turn turn, String catalogue, boolean index, CallStart firstWrite) {
     String specHash = TurnText.hash(turn);
-    String encodedSpec = TurnText.spec(turn, catalogue);
+    byte[] encodedSpec = TurnText.specBytes(turn, catalogue);
     String now = now();
-    List<String> keyList = new ArrayList<>(7);
-    keyList.add(keys.meta(sessionId));
-    keyList.add(keys.events(sessionId));
-    keyList.add(keys.turn(sessionId, turn.turnId()));
-    keyList.add(keys.inflight(sessionId));
+    List<Object> keyList = new ArrayList<>(7);
+    keyList.add(keys.metaBytes(sessionId));
+    keyList.add(keys.eventsBytes(sessionId));
+    keyList.add(keys.turnBytes(sessionId, turn.turnId()));
+    keyList.add(keys.inflightBytes(sessionId));
     keyList.add(keys.tombstones(sessionId));
     keyList.add(keys.expired(sessionId));
     List<Object> args = new ArrayList<>(11);
@@ -150,8 +150,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     args.add(callerId == null ? "" : callerId);
     args.add(creator == null ? "" : creator);
     if (firstWrite != null) {
-      keyList.add(keys.call(sessionId, firstWrite.callId().value()));
-      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), firstWrite.callId().value()));
+      keyList.add(keys.callBytes(sessionId, firstWrite.callId().value()));
+      args.add(StepEntries.fieldBytes(EventType.CALL_STARTED.wireName(), firstWrite.callId().value()));
       args.add((long) firstWrite.attempt());
       args.add(RecordText.jsonBytes(firstWrite.data()));
     }
@@ -226,7 +226,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   public Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallId callId, int attempt,
                                         JsonObject data) {
     return run(Script.CALL_STARTED,
-        List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, callId.value())),
+        List.of(keys.metaBytes(sessionId), keys.eventsBytes(sessionId), keys.callBytes(sessionId, callId.value())),
         List.of(epoch, turnId, callId.value(), (long) attempt, System.currentTimeMillis(), RecordText.jsonBytes(data)))
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : null);
   }
@@ -241,12 +241,12 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
                                                TurnResult turnResult, CallStart nextWrite,
                                                Function<CallResult, String> resultTexts) {
-    List<String> keyList = new ArrayList<>(5 + records.size());
-    keyList.add(keys.meta(sessionId));
-    keyList.add(keys.events(sessionId));
-    keyList.add(keys.turn(sessionId, turnId));
-    keyList.add(keys.inflight(sessionId));
-    // the records go as bytes written once; the rest as strings
+    List<Object> keyList = new ArrayList<>(5 + records.size() + (turnResult == null ? 0 : turnResult.calls().size()));
+    keyList.add(keys.metaBytes(sessionId));
+    keyList.add(keys.eventsBytes(sessionId));
+    keyList.add(keys.turnBytes(sessionId, turnId));
+    keyList.add(keys.inflightBytes(sessionId));
+    // keys, fields and records go as bytes written once
     List<Object> args = new ArrayList<>(8 + records.size() * 4);
     args.add(epoch);
     args.add(turnId);
@@ -263,15 +263,15 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
       args.add("");
       args.add("");
     } else {
-      keyList.add(keys.call(sessionId, nextWrite.callId().value()));
-      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), nextWrite.callId().value()));
+      keyList.add(keys.callBytes(sessionId, nextWrite.callId().value()));
+      args.add(StepEntries.fieldBytes(EventType.CALL_STARTED.wireName(), nextWrite.callId().value()));
       args.add((long) nextWrite.attempt());
       args.add(RecordText.jsonBytes(nextWrite.data()));
     }
     for (CallResult record : records) {
-      keyList.add(keys.call(sessionId, record.callId().value()));
+      keyList.add(keys.callBytes(sessionId, record.callId().value()));
       String resultText = RecordText.resultText(record, resultTexts.apply(record));
-      args.add(StepEntries.field(EventType.CALL_COMPLETED.wireName(), record.callId().value()));
+      args.add(StepEntries.fieldBytes(EventType.CALL_COMPLETED.wireName(), record.callId().value()));
       args.add(RecordText.completedEventBytes(record, resultText));
       args.add(RecordText.fullBytes(record, resultText));
       args.add(record.outcome().wireName());
@@ -282,7 +282,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
       records.forEach(r -> inStep.add(r.callId().value()));
       for (CallResult call : turnResult.calls()) {
         if (!inStep.contains(call.callId().value())) {
-          keyList.add(keys.call(sessionId, call.callId().value()));
+          keyList.add(keys.callBytes(sessionId, call.callId().value()));
         }
       }
     }
@@ -302,7 +302,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
                                   JsonObject data) {
-    return run(Script.APPEND_EVENT, List.of(keys.meta(sessionId), keys.events(sessionId)),
+    return run(Script.APPEND_EVENT, List.of(keys.metaBytes(sessionId), keys.eventsBytes(sessionId)),
         List.of(epoch, type, turnId == null ? "" : turnId, callId == null ? "" : callId, System.currentTimeMillis(),
             RecordText.jsonBytes(data))).mapEmpty();
   }
@@ -641,7 +641,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
 
   // ---------------------------------------------------------------- helpers
 
-  private Future<Response> run(Script script, List<String> keyList, List<?> args) {
+  private Future<Response> run(Script script, List<?> keyList, List<?> args) {
     return redis.run(script, keyList, args);
   }
 

@@ -4,6 +4,7 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.impl.JsonText;
+import dev.ratchet.runtime.impl.Sha256;
 
 /**
  * A turn's spec as the journal stores it, and the hash that tells a resubmission of the same calls
@@ -15,9 +16,29 @@ final class TurnText {
   private TurnText() {
   }
 
-  /** {@code turn.toJson()}, with {@link Turn#CATALOGUE} last when {@code catalogue} is not null, encoded. */
-  static String spec(Turn turn, String catalogue) {
-    StringBuilder sb = new StringBuilder(64 + 48 * turn.calls().size()).append('{');
+  private static final int MAX_KEPT_SCRATCH = 16 * 1024;
+  private static final ThreadLocal<StringBuilder> SCRATCH = ThreadLocal.withInitial(() -> new StringBuilder(512));
+
+  private static StringBuilder scratch() {
+    StringBuilder sb = SCRATCH.get();
+    if (sb.capacity() > MAX_KEPT_SCRATCH) {
+      sb = new StringBuilder(512);
+      SCRATCH.set(sb);
+    }
+    sb.setLength(0);
+    return sb;
+  }
+
+  /**
+   * The UTF-8 of {@code turn.toJson()} encoded, with {@link Turn#CATALOGUE} last when
+   * {@code catalogue} is not null: the spec as a Redis request carries it.
+   */
+  static byte[] specBytes(Turn turn, String catalogue) {
+    return RecordText.utf8(write(scratch(), turn, catalogue));
+  }
+
+  private static StringBuilder write(StringBuilder sb, Turn turn, String catalogue) {
+    sb.append('{');
     JsonText.string(JsonText.name(sb, "turnId"), turn.turnId());
     JsonText.name(sb, "calls").append('[');
     for (int i = 0; i < turn.calls().size(); i++) {
@@ -40,12 +61,12 @@ final class TurnText {
     if (catalogue != null) {
       JsonText.string(JsonText.name(sb, Turn.CATALOGUE), catalogue);
     }
-    return sb.append('}').toString();
+    return sb.append('}');
   }
 
   /** The SHA-256 of {@code CanonicalJson.encode(turn.toJson())}: the keys of every object sorted. */
   static String hash(Turn turn) {
-    StringBuilder sb = new StringBuilder(64 + 48 * turn.calls().size()).append("{\"calls\":[");
+    StringBuilder sb = scratch().append("{\"calls\":[");
     for (int i = 0; i < turn.calls().size(); i++) {
       ToolCall c = turn.calls().get(i);
       if (i > 0) {
@@ -62,6 +83,6 @@ final class TurnText {
       sb.append('}');
     }
     JsonText.string(sb.append("],\"turnId\":"), turn.turnId());
-    return CanonicalJson.sha256Hex(sb.append('}').toString());
+    return Sha256.hex(sb.append('}'));
   }
 }
