@@ -274,7 +274,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
       args.add(StepEntries.fieldBytes(EventType.CALL_COMPLETED.wireName(), record.callId().value()));
       args.add(RecordText.completedEventBytes(record, resultText));
       args.add(RecordText.fullBytes(record, resultText));
-      args.add(record.outcome().wireName());
+      // the script only needs to know an unknown outcome, which it points at the turn for reconciling
+      args.add(record.outcome() == Outcome.OUTCOME_UNKNOWN ? record.outcome().wireName() : "");
     }
     if (turnResult != null) {
       // the script checks that each other call of the turn has a record (J7)
@@ -289,6 +290,10 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     return redis.run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;
       boolean started = r.get(1).toInteger() == 1;
+      if (r.size() == 2) {
+        // every record is new: each is journaled as sent
+        return new CompletedCalls(records, turnDone, started);
+      }
       List<CallResult> journaled = new ArrayList<>(records.size());
       for (int i = 0; i < records.size(); i++) {
         String existing = r.get(i + 2).toString();
