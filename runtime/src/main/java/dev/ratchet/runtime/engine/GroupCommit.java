@@ -37,8 +37,9 @@ final class GroupCommit {
   /** Journals the outcomes gathered so far, and the turn's results if they are the last ones. */
   private void flush(TurnRun run) {
     run.flushScheduled = false;
-    List<TurnRun.Completion> batch = new ArrayList<>(run.unjournaled);
-    run.unjournaled.clear();
+    // the batch takes the list; outcomes reached from now on go to a new one
+    List<TurnRun.Completion> batch = run.unjournaled;
+    run.unjournaled = new ArrayList<>(4);
     List<CallResult> records = new ArrayList<>(batch.size());
     // a slot's index is its place in the turn
     CallResult[] inBatch = new CallResult[run.slots.size()];
