@@ -77,18 +77,11 @@ public final class JsonText {
     return sb.append(Json.encode(value));
   }
 
-  private static final int MAX_KEPT_SCRATCH = 16 * 1024;
-  private static final ThreadLocal<StringBuilder> SCRATCH = ThreadLocal.withInitial(() -> new StringBuilder(256));
+  private static final ScratchText SCRATCH = new ScratchText(256);
 
   /** {@link #value} as a string, written in this thread's builder so that only the string is new. */
   public static String encode(Object value) {
-    StringBuilder sb = SCRATCH.get();
-    if (sb.capacity() > MAX_KEPT_SCRATCH) {
-      sb = new StringBuilder(256);
-      SCRATCH.set(sb);
-    }
-    sb.setLength(0);
-    return value(sb, value).toString();
+    return value(SCRATCH.get(), value).toString();
   }
 
   private static StringBuilder map(StringBuilder sb, Map<?, ?> map) {

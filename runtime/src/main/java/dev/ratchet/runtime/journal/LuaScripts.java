@@ -98,7 +98,7 @@ final class LuaScripts {
   private static Request call(Command command, String script, List<?> keys, List<?> args) {
     Object[] all = new Object[2 + keys.size() + args.size()];
     all[0] = script;
-    all[1] = digits(keys.size());
+    all[1] = RequestBytes.digits(keys.size());
     int i = 2;
     for (int k = 0; k < keys.size(); k++) {
       all[i++] = bytes(keys.get(k));
@@ -115,41 +115,12 @@ final class LuaScripts {
    */
   private static Object bytes(Object arg) {
     if (arg instanceof Long n) {
-      return digits(n);
+      return RequestBytes.digits(n);
     }
     if (arg instanceof String s) {
-      return ascii(s);
+      return RequestBytes.utf8(s);
     }
     return arg;
-  }
-
-  /** The UTF-8 of {@code s}, ASCII copied byte for byte, anything else through the JDK's encoder. */
-  static byte[] ascii(String s) {
-    int n = s.length();
-    byte[] out = new byte[n];
-    for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c >= 0x80) {
-        return s.getBytes(StandardCharsets.UTF_8);
-      }
-      out[i] = (byte) c;
-    }
-    return out;
-  }
-
-  private static byte[] digits(long n) {
-    if (n < 0) {
-      return ascii(Long.toString(n));
-    }
-    int len = 1;
-    for (long v = n; v >= 10; v /= 10) {
-      len++;
-    }
-    byte[] out = new byte[len];
-    for (int i = len - 1; i >= 0; i--, n /= 10) {
-      out[i] = (byte) ('0' + n % 10);
-    }
-    return out;
   }
 
   private static String read(String file) {

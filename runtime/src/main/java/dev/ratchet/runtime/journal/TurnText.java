@@ -4,6 +4,7 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.impl.JsonText;
+import dev.ratchet.runtime.impl.ScratchText;
 import dev.ratchet.runtime.impl.Sha256;
 
 /**
@@ -16,25 +17,14 @@ final class TurnText {
   private TurnText() {
   }
 
-  private static final int MAX_KEPT_SCRATCH = 16 * 1024;
-  private static final ThreadLocal<StringBuilder> SCRATCH = ThreadLocal.withInitial(() -> new StringBuilder(512));
-
-  private static StringBuilder scratch() {
-    StringBuilder sb = SCRATCH.get();
-    if (sb.capacity() > MAX_KEPT_SCRATCH) {
-      sb = new StringBuilder(512);
-      SCRATCH.set(sb);
-    }
-    sb.setLength(0);
-    return sb;
-  }
+  private static final ScratchText SCRATCH = new ScratchText(512);
 
   /**
    * The UTF-8 of {@code turn.toJson()} encoded, with {@link Turn#CATALOGUE} last when
    * {@code catalogue} is not null: the spec as a Redis request carries it.
    */
   static byte[] specBytes(Turn turn, String catalogue) {
-    return RecordText.utf8(write(scratch(), turn, catalogue));
+    return RequestBytes.utf8(write(SCRATCH.get(), turn, catalogue));
   }
 
   private static StringBuilder write(StringBuilder sb, Turn turn, String catalogue) {
@@ -66,7 +56,7 @@ final class TurnText {
 
   /** The SHA-256 of {@code CanonicalJson.encode(turn.toJson())}: the keys of every object sorted. */
   static String hash(Turn turn) {
-    StringBuilder sb = scratch().append("{\"calls\":[");
+    StringBuilder sb = SCRATCH.get().append("{\"calls\":[");
     for (int i = 0; i < turn.calls().size(); i++) {
       ToolCall c = turn.calls().get(i);
       if (i > 0) {
