@@ -6,6 +6,7 @@ import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.LinkedHashMap;
 import java.util.Objects;
 
 /**
@@ -66,7 +67,8 @@ public record ToolCall(String name, JsonObject arguments, String modelCallId, St
   }
 
   public JsonObject toJson() {
-    JsonObject json = new JsonObject().put("name", name).put("arguments", arguments);
+    // two fields, four at most: a map sized for them
+    JsonObject json = new JsonObject(new LinkedHashMap<>(4)).put("name", name).put("arguments", arguments);
     if (modelCallId != null) {
       json.put("modelCallId", modelCallId);
     }

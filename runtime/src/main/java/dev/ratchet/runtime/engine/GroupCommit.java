@@ -8,9 +8,7 @@ import dev.ratchet.runtime.journal.CallStart;
 import io.vertx.core.Context;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The step writer's batching of outcomes: outcomes of a turn reached in the same event-loop turn
@@ -39,18 +37,20 @@ final class GroupCommit {
   /** Journals the outcomes gathered so far, and the turn's results if they are the last ones. */
   private void flush(TurnRun run) {
     run.flushScheduled = false;
-    List<TurnRun.Completion> batch = new ArrayList<>(run.unjournaled);
-    run.unjournaled.clear();
+    // the batch takes the list; outcomes reached from now on go to a new one
+    List<TurnRun.Completion> batch = run.unjournaled;
+    run.unjournaled = new ArrayList<>(4);
     List<CallResult> records = new ArrayList<>(batch.size());
-    Map<CallSlot, CallResult> inBatch = new HashMap<>();
+    // a slot's index is its place in the turn
+    CallResult[] inBatch = new CallResult[run.slots.size()];
     for (TurnRun.Completion c : batch) {
       records.add(c.record());
-      inBatch.put(c.slot(), c.record());
+      inBatch[c.slot().index] = c.record();
     }
     TurnResult finished = null;
     List<CallResult> ordered = new ArrayList<>(run.slots.size());
     for (CallSlot slot : run.slots) {
-      CallResult r = inBatch.get(slot);
+      CallResult r = inBatch[slot.index];
       if (r == null && slot.done.future().succeeded()) {
         r = slot.done.future().result();
       }

@@ -11,12 +11,16 @@ public final class OutcomeRules {
 
   /** What to do after an attempt. {@code notRun} means the error must carry the "did not run" prefix. */
   public record Verdict(boolean retry, Outcome outcome, boolean notRun) {
+    private static final Verdict RETRY = new Verdict(true, null, false);
+    private static final Verdict SUCCEEDED = new Verdict(false, Outcome.SUCCEEDED, false);
+
     static Verdict retryIt() {
-      return new Verdict(true, null, false);
+      return RETRY;
     }
 
     static Verdict end(Outcome outcome, boolean notRun) {
-      return new Verdict(false, outcome, notRun);
+      // the commonest verdict by far is shared: a verdict holds no state of its own
+      return outcome == Outcome.SUCCEEDED && !notRun ? SUCCEEDED : new Verdict(false, outcome, notRun);
     }
   }
 

@@ -18,7 +18,7 @@ final class TurnRun {
   final boolean recovering;
   boolean writesStopped;
   /** Outcomes reached but not yet journaled: the next group commit takes them. */
-  final List<Completion> unjournaled = new ArrayList<>();
+  List<Completion> unjournaled = new ArrayList<>();
   boolean flushScheduled;
   /** The results, when the group commit that journaled the last outcomes also completed the turn. */
   TurnResult journaledResult;

@@ -11,7 +11,6 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.JsonText;
 import io.vertx.core.Future;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -195,7 +194,7 @@ final class TurnRunner {
     slot.resultText = null;
     int maxResultBytes = engine.options.maxResultBytes();
     if (outcome == Outcome.SUCCEEDED && value != null) {
-      String encoded = Json.encode(value);
+      String encoded = JsonText.encode(value);
       int size = JsonText.utf8Length(encoded);
       slot.resultText = encoded;
       if (size > maxResultBytes) {

@@ -3,6 +3,7 @@ package dev.ratchet.runtime.impl;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -28,9 +29,33 @@ public final class CanonicalJson {
     return sb.toString();
   }
 
+  /** A map with keys other than strings: sorted by their text, the last of equal texts kept. */
+  private static void writeSorted(StringBuilder sb, Map<?, ?> map) {
+    TreeMap<String, Object> sorted = new TreeMap<>();
+    map.forEach((k, v) -> sorted.put(String.valueOf(k), v));
+    sb.append('{');
+    boolean first = true;
+    for (Map.Entry<String, Object> e : sorted.entrySet()) {
+      if (!first) {
+        sb.append(',');
+      }
+      first = false;
+      JsonText.string(sb, e.getKey());
+      sb.append(':');
+      write(sb, e.getValue());
+    }
+    sb.append('}');
+  }
+
   /** The SHA-256 of {@code text}'s UTF-8, as 64 lowercase hex digits. */
   public static String sha256Hex(String text) {
     return Sha256.hex(text);
+  }
+
+  /** Appends {@code value} as {@link #encode} writes it. */
+  public static StringBuilder append(StringBuilder sb, Object value) {
+    write(sb, value);
+    return sb;
   }
 
   private static void write(StringBuilder sb, Object value) {
@@ -40,18 +65,30 @@ public final class CanonicalJson {
       value = ((JsonArray) value).getList();
     }
     if (value instanceof Map) {
-      TreeMap<String, Object> sorted = new TreeMap<>();
-      ((Map<?, ?>) value).forEach((k, v) -> sorted.put(String.valueOf(k), v));
+      Map<?, ?> map = (Map<?, ?>) value;
+      if (map.isEmpty()) {
+        sb.append("{}");
+        return;
+      }
+      String[] names = new String[map.size()];
+      int n = 0;
+      for (Object k : map.keySet()) {
+        if (!(k instanceof String) || n == names.length) {
+          writeSorted(sb, map);
+          return;
+        }
+        names[n++] = (String) k;
+      }
+      // the order a TreeMap of the keys has, without building one
+      Arrays.sort(names, 0, n);
       sb.append('{');
-      boolean first = true;
-      for (Map.Entry<String, Object> e : sorted.entrySet()) {
-        if (!first) {
+      for (int i = 0; i < n; i++) {
+        if (i > 0) {
           sb.append(',');
         }
-        first = false;
-        JsonText.string(sb, e.getKey());
+        JsonText.string(sb, names[i]);
         sb.append(':');
-        write(sb, e.getValue());
+        write(sb, map.get(names[i]));
       }
       sb.append('}');
     } else if (value instanceof Iterable) {

@@ -40,6 +40,14 @@ public final class Sha256 {
     return prefixedHex("", 64, text);
   }
 
+  /** {@link #hex(String)} of text still in a builder, hashed without a string made of it. */
+  public static String hex(CharSequence text) {
+    State s = STATE.get();
+    s.md.reset();
+    update(s, text);
+    return hexOf(s, "", 64);
+  }
+
   /**
    * {@code prefix} (ASCII) followed by the first {@code hexDigits} hex digits of the hash of the
    * UTF-8 of {@code parts} joined by U+0000: the same as hashing the joined string.
@@ -54,8 +62,12 @@ public final class Sha256 {
       }
       update(s, parts[p]);
     }
+    return hexOf(s, prefix, hexDigits);
+  }
+
+  private static String hexOf(State s, String prefix, int hexDigits) {
     try {
-      md.digest(s.digest, 0, s.digest.length);
+      s.md.digest(s.digest, 0, s.digest.length);
     } catch (DigestException e) {
       throw new IllegalStateException(e);
     }
@@ -71,11 +83,11 @@ public final class Sha256 {
     return new String(out, StandardCharsets.ISO_8859_1);
   }
 
-  private static void update(State s, String text) {
+  private static void update(State s, CharSequence text) {
     int n = text.length();
     if (n > s.input.length) {
       if (n > MAX_KEPT_BUFFER) {
-        s.md.update(text.getBytes(StandardCharsets.UTF_8));
+        s.md.update(text.toString().getBytes(StandardCharsets.UTF_8));
         return;
       }
       s.input = new byte[Math.max(n, s.input.length * 2)];
@@ -85,7 +97,7 @@ public final class Sha256 {
       char c = text.charAt(i);
       if (c >= 0x80) {
         // not ASCII: the JDK's encoder handles surrogates and the rest exactly as getBytes always did
-        s.md.update(text.getBytes(StandardCharsets.UTF_8));
+        s.md.update(text.toString().getBytes(StandardCharsets.UTF_8));
         return;
       }
       in[i] = (byte) c;

@@ -4,6 +4,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.LinkedHashMap;
 import java.util.function.Consumer;
 
 /** Builds a session's step event and hands it to the listener; a failing listener never stops the session. */
@@ -16,7 +17,8 @@ public final class StepEvents {
 
   public static void emit(Consumer<JsonObject> listener, String sessionId, String type, String turnId, String callId,
                           JsonObject data) {
-    JsonObject event = new JsonObject().put("type", type).put("sessionId", sessionId)
+    // six fields at most: a map sized for them is never grown
+    JsonObject event = new JsonObject(new LinkedHashMap<>(8)).put("type", type).put("sessionId", sessionId)
         .put("at", System.currentTimeMillis());
     if (turnId != null) {
       event.put("turnId", turnId);

@@ -26,9 +26,6 @@ public final class Timeouts {
   public static <T> Future<T> within(Vertx vertx, Context context, Supplier<Future<T>> call, long timeoutMillis,
                                      String what) {
     long millis = Math.max(1, timeoutMillis);
-    Promise<T> promise = Promise.promise();
-    long timer = vertx.setTimer(millis, t -> context.runOnContext(v -> promise.tryFail(
-        new TimeoutException(what + " did not answer within " + millis + " ms"))));
     Future<T> f;
     try {
       f = call.get();
@@ -38,6 +35,14 @@ public final class Timeouts {
     } catch (RuntimeException e) {
       f = Future.failedFuture(e);
     }
+    if (f.isComplete() && Vertx.currentContext() == context) {
+      // answered before it returned (an in-process tool): nothing to wait for, so no timer; the
+      // answer is handed on free of whatever context the call's future belongs to
+      return f.succeeded() ? Future.succeededFuture(f.result()) : Future.failedFuture(f.cause());
+    }
+    Promise<T> promise = Promise.promise();
+    long timer = vertx.setTimer(millis, t -> context.runOnContext(v -> promise.tryFail(
+        new TimeoutException(what + " did not answer within " + millis + " ms"))));
     f.onComplete(ar -> {
       vertx.cancelTimer(timer);
       if (Vertx.currentContext() == context) {

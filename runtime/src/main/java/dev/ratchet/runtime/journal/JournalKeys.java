@@ -46,6 +46,27 @@ final class JournalKeys {
     return calls;
   }
 
+  /** {@link #meta} as the bytes a request carries; the other {@code ...Bytes} likewise. */
+  byte[] metaBytes(String sessionId) {
+    return RequestBytes.join(prefix, ":{", sessionId, "}:meta");
+  }
+
+  byte[] eventsBytes(String sessionId) {
+    return RequestBytes.join(prefix, ":{", sessionId, "}:events");
+  }
+
+  byte[] turnBytes(String sessionId, String turnId) {
+    return RequestBytes.join(prefix, ":{", sessionId, "}:turn:", turnId);
+  }
+
+  byte[] callBytes(String sessionId, String callId) {
+    return RequestBytes.join(prefix, ":{", sessionId, "}:call:", callId);
+  }
+
+  byte[] inflightBytes(String sessionId) {
+    return RequestBytes.join(prefix, ":{", sessionId, "}:inflight");
+  }
+
   String inflight(String sessionId) {
     return prefix + ":{" + sessionId + "}:inflight";
   }

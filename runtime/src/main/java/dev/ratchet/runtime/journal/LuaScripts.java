@@ -77,33 +77,50 @@ final class LuaScripts {
   }
 
   /** The EVALSHA request for a script, for callers that pipeline it with other commands. */
-  Request request(Script script, List<String> keys, List<?> args) {
-    Request req = Request.cmd(Command.EVALSHA).arg(shas.get(script)).arg(keys.size());
-    keys.forEach(req::arg);
-    args.forEach(arg -> arg(req, arg));
-    return req;
+  Request request(Script script, List<?> keys, List<?> args) {
+    return call(Command.EVALSHA, shas.get(script), keys, args);
   }
 
-  Future<Response> run(Script script, List<String> keys, List<?> args) {
+  Future<Response> run(Script script, List<?> keys, List<?> args) {
     Request req = request(script, keys, args);
     return redis.get().send(req).recover(err -> {
       if (err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT")) {
-        Request eval = Request.cmd(Command.EVAL).arg(bodies.get(script)).arg(keys.size());
-        keys.forEach(eval::arg);
-        args.forEach(arg -> arg(eval, arg));
-        return redis.get().send(eval);
+        return redis.get().send(call(Command.EVAL, bodies.get(script), keys, args));
       }
       return Future.failedFuture(err);
     });
   }
 
-  /** An argument given as a string, or as bytes already encoded (a record written once, never as a string). */
-  private static void arg(Request req, Object arg) {
-    if (arg instanceof byte[] bytes) {
-      req.arg(bytes);
-    } else {
-      req.arg((String) arg);
+  /**
+   * The request's arguments in one array of their exact number, each already bytes: the client then
+   * keeps them as they are, with no list grown argument by argument and no string in between.
+   */
+  private static Request call(Command command, String script, List<?> keys, List<?> args) {
+    Object[] all = new Object[2 + keys.size() + args.size()];
+    all[0] = script;
+    all[1] = RequestBytes.digits(keys.size());
+    int i = 2;
+    for (int k = 0; k < keys.size(); k++) {
+      all[i++] = bytes(keys.get(k));
     }
+    for (int a = 0; a < args.size(); a++) {
+      all[i++] = bytes(args.get(a));
+    }
+    return Request.cmd(command, all);
+  }
+
+  /**
+   * An argument given as a string, a number (written as its decimal digits), or bytes already
+   * encoded (a record written once, never as a string).
+   */
+  private static Object bytes(Object arg) {
+    if (arg instanceof Long n) {
+      return RequestBytes.digits(n);
+    }
+    if (arg instanceof String s) {
+      return RequestBytes.utf8(s);
+    }
+    return arg;
   }
 
   private static String read(String file) {

@@ -3,7 +3,8 @@ package dev.ratchet.runtime.journal;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.JsonText;
-import io.vertx.core.json.Json;
+import dev.ratchet.runtime.impl.ScratchText;
+import io.vertx.core.json.JsonObject;
 
 import java.util.List;
 
@@ -15,6 +16,8 @@ import java.util.List;
  * every string Lua makes is hashed byte by byte, which cost Redis more than the bytes cost the network.
  */
 final class RecordText {
+
+  private static final ScratchText SCRATCH = new ScratchText(512);
 
   private RecordText() {
   }
@@ -35,50 +38,28 @@ final class RecordText {
    */
   static byte[] fullBytes(CallResult r, String resultText) {
     String text = resultText(r, resultText);
-    StringBuilder sb = scratch();
+    StringBuilder sb = SCRATCH.get();
     fields(sb, r);
     if (text != null) {
       JsonText.name(sb, "result").append(text);
     }
-    return utf8(sb.append('}'));
+    return RequestBytes.utf8(sb.append('}'));
+  }
+
+  /** A step event's data as the UTF-8 bytes a Redis request carries, encoded as the codec does. */
+  static byte[] jsonBytes(JsonObject data) {
+    return RequestBytes.utf8(JsonText.value(SCRATCH.get(), data));
   }
 
   /** {@link #completedEvent} as UTF-8 bytes, like {@link #fullBytes}. */
   static byte[] completedEventBytes(CallResult r, String resultText) {
-    StringBuilder sb = scratch().append('{');
+    StringBuilder sb = SCRATCH.get().append('{');
     JsonText.string(JsonText.name(sb, "outcome"), r.outcome().wireName());
     if (r.result() != null) {
       String text = resultText(r, resultText);
       JsonText.name(sb, "resultBytes").append(JsonText.utf8Length(text));
     }
-    return utf8(sb.append('}'));
-  }
-
-  private static final int MAX_KEPT_SCRATCH = 16 * 1024;
-  private static final ThreadLocal<StringBuilder> SCRATCH = ThreadLocal.withInitial(() -> new StringBuilder(512));
-
-  private static StringBuilder scratch() {
-    StringBuilder sb = SCRATCH.get();
-    if (sb.capacity() > MAX_KEPT_SCRATCH) {
-      sb = new StringBuilder(512);
-      SCRATCH.set(sb);
-    }
-    sb.setLength(0);
-    return sb;
-  }
-
-  /** The UTF-8 of {@code sb}: ASCII byte for byte, anything else through the JDK's encoder. */
-  private static byte[] utf8(StringBuilder sb) {
-    int n = sb.length();
-    byte[] out = new byte[n];
-    for (int i = 0; i < n; i++) {
-      char c = sb.charAt(i);
-      if (c >= 0x80) {
-        return sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-      }
-      out[i] = (byte) c;
-    }
-    return out;
+    return RequestBytes.utf8(sb.append('}'));
   }
 
   /**
@@ -98,7 +79,7 @@ final class RecordText {
 
   /** The result encoded: {@code known} when given, else encoded here; null when the call has none. */
   static String resultText(CallResult r, String known) {
-    return r.result() == null ? null : known != null ? known : Json.encode(r.result());
+    return r.result() == null ? null : known != null ? known : JsonText.encode(r.result());
   }
 
   /** A turn's results up to their first record: {@code {"sessionId":..,"turnId":..,"results":[}. */
@@ -185,7 +166,7 @@ final class RecordText {
       JsonText.name(sb, "truncated").append(true);
     }
     if (r.approval() != null) {
-      JsonText.name(sb, "approval").append(r.approval().toJson().encode());
+      JsonText.value(JsonText.name(sb, "approval"), r.approval().toJson());
     }
     if (r.reconciledBy() != null) {
       JsonText.name(sb, "reconciledBy");

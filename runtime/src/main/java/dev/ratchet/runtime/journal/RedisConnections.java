@@ -70,7 +70,7 @@ final class RedisConnections {
    * Runs {@code script} after {@code before} in one pipeline (one round trip); a server that lost
    * its script cache gets the script body again, without the commands before it.
    */
-  Future<Response> runAfter(List<Request> before, Script script, List<String> keyList, List<?> args) {
+  Future<Response> runAfter(List<Request> before, Script script, List<?> keyList, List<?> args) {
     List<Request> pipeline = new ArrayList<>(before);
     pipeline.add(scripts.request(script, keyList, args));
     commandsSent.add(pipeline.size());
@@ -155,7 +155,7 @@ final class RedisConnections {
     return chain;
   }
 
-  Future<Response> run(Script script, List<String> keyList, List<?> args) {
+  Future<Response> run(Script script, List<?> keyList, List<?> args) {
     commandsSent.increment();
     return scripts.run(script, keyList, args).recover(err -> Future.failedFuture(failure(err)));
   }

@@ -9,7 +9,6 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -131,19 +130,18 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
                                          Turn turn, String catalogue, boolean index, CallStart firstWrite) {
-    JsonObject spec = turn.toJson();
-    String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
-    String encodedSpec = catalogue == null ? spec.encode() : spec.put(Turn.CATALOGUE, catalogue).encode();
+    String specHash = TurnText.hash(turn);
+    byte[] encodedSpec = TurnText.specBytes(turn, catalogue);
     String now = now();
-    List<String> keyList = new ArrayList<>(7);
-    keyList.add(keys.meta(sessionId));
-    keyList.add(keys.events(sessionId));
-    keyList.add(keys.turn(sessionId, turn.turnId()));
-    keyList.add(keys.inflight(sessionId));
+    List<Object> keyList = new ArrayList<>(7);
+    keyList.add(keys.metaBytes(sessionId));
+    keyList.add(keys.eventsBytes(sessionId));
+    keyList.add(keys.turnBytes(sessionId, turn.turnId()));
+    keyList.add(keys.inflightBytes(sessionId));
     keyList.add(keys.tombstones(sessionId));
     keyList.add(keys.expired(sessionId));
-    List<String> args = new ArrayList<>(9);
-    args.add(String.valueOf(epoch));
+    List<Object> args = new ArrayList<>(11);
+    args.add(epoch);
     args.add(turn.turnId());
     args.add(encodedSpec);
     args.add(specHash);
@@ -152,10 +150,10 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     args.add(callerId == null ? "" : callerId);
     args.add(creator == null ? "" : creator);
     if (firstWrite != null) {
-      keyList.add(keys.call(sessionId, firstWrite.callId().value()));
-      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), firstWrite.callId().value()));
-      args.add(String.valueOf(firstWrite.attempt()));
-      args.add(firstWrite.data().encode());
+      keyList.add(keys.callBytes(sessionId, firstWrite.callId().value()));
+      args.add(StepEntries.fieldBytes(EventType.CALL_STARTED.wireName(), firstWrite.callId().value()));
+      args.add((long) firstWrite.attempt());
+      args.add(RecordText.jsonBytes(firstWrite.data()));
     }
     Future<Response> reply;
     if (index) {
@@ -228,8 +226,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   public Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallId callId, int attempt,
                                         JsonObject data) {
     return run(Script.CALL_STARTED,
-        List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, callId.value())),
-        List.of(String.valueOf(epoch), turnId, callId.value(), String.valueOf(attempt), now(), data.encode()))
+        List.of(keys.metaBytes(sessionId), keys.eventsBytes(sessionId), keys.callBytes(sessionId, callId.value())),
+        List.of(epoch, turnId, callId.value(), (long) attempt, System.currentTimeMillis(), RecordText.jsonBytes(data)))
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : null);
   }
 
@@ -243,16 +241,16 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
                                                TurnResult turnResult, CallStart nextWrite,
                                                Function<CallResult, String> resultTexts) {
-    List<String> keyList = new ArrayList<>(5 + records.size());
-    keyList.add(keys.meta(sessionId));
-    keyList.add(keys.events(sessionId));
-    keyList.add(keys.turn(sessionId, turnId));
-    keyList.add(keys.inflight(sessionId));
-    // the records go as bytes written once; the rest as strings
+    List<Object> keyList = new ArrayList<>(5 + records.size() + (turnResult == null ? 0 : turnResult.calls().size()));
+    keyList.add(keys.metaBytes(sessionId));
+    keyList.add(keys.eventsBytes(sessionId));
+    keyList.add(keys.turnBytes(sessionId, turnId));
+    keyList.add(keys.inflightBytes(sessionId));
+    // keys, fields and records go as bytes written once
     List<Object> args = new ArrayList<>(8 + records.size() * 4);
-    args.add(String.valueOf(epoch));
+    args.add(epoch);
     args.add(turnId);
-    args.add(now());
+    args.add(System.currentTimeMillis());
     if (turnResult == null) {
       args.add("");
       args.add("");
@@ -265,18 +263,19 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
       args.add("");
       args.add("");
     } else {
-      keyList.add(keys.call(sessionId, nextWrite.callId().value()));
-      args.add(StepEntries.field(EventType.CALL_STARTED.wireName(), nextWrite.callId().value()));
-      args.add(String.valueOf(nextWrite.attempt()));
-      args.add(nextWrite.data().encode());
+      keyList.add(keys.callBytes(sessionId, nextWrite.callId().value()));
+      args.add(StepEntries.fieldBytes(EventType.CALL_STARTED.wireName(), nextWrite.callId().value()));
+      args.add((long) nextWrite.attempt());
+      args.add(RecordText.jsonBytes(nextWrite.data()));
     }
     for (CallResult record : records) {
-      keyList.add(keys.call(sessionId, record.callId().value()));
+      keyList.add(keys.callBytes(sessionId, record.callId().value()));
       String resultText = RecordText.resultText(record, resultTexts.apply(record));
-      args.add(StepEntries.field(EventType.CALL_COMPLETED.wireName(), record.callId().value()));
+      args.add(StepEntries.fieldBytes(EventType.CALL_COMPLETED.wireName(), record.callId().value()));
       args.add(RecordText.completedEventBytes(record, resultText));
       args.add(RecordText.fullBytes(record, resultText));
-      args.add(record.outcome().wireName());
+      // the script only needs to know an unknown outcome, which it points at the turn for reconciling
+      args.add(record.outcome() == Outcome.OUTCOME_UNKNOWN ? record.outcome().wireName() : "");
     }
     if (turnResult != null) {
       // the script checks that each other call of the turn has a record (J7)
@@ -284,13 +283,17 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
       records.forEach(r -> inStep.add(r.callId().value()));
       for (CallResult call : turnResult.calls()) {
         if (!inStep.contains(call.callId().value())) {
-          keyList.add(keys.call(sessionId, call.callId().value()));
+          keyList.add(keys.callBytes(sessionId, call.callId().value()));
         }
       }
     }
     return redis.run(Script.CALLS_COMPLETED, keyList, args).map(r -> {
       boolean turnDone = r.get(0).toInteger() == 1;
       boolean started = r.get(1).toInteger() == 1;
+      if (r.size() == 2) {
+        // every record is new: each is journaled as sent
+        return new CompletedCalls(records, turnDone, started);
+      }
       List<CallResult> journaled = new ArrayList<>(records.size());
       for (int i = 0; i < records.size(); i++) {
         String existing = r.get(i + 2).toString();
@@ -304,9 +307,9 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
                                   JsonObject data) {
-    return run(Script.APPEND_EVENT, List.of(keys.meta(sessionId), keys.events(sessionId)),
-        List.of(String.valueOf(epoch), type, turnId == null ? "" : turnId, callId == null ? "" : callId, now(),
-            data.encode())).mapEmpty();
+    return run(Script.APPEND_EVENT, List.of(keys.metaBytes(sessionId), keys.eventsBytes(sessionId)),
+        List.of(epoch, type, turnId == null ? "" : turnId, callId == null ? "" : callId, System.currentTimeMillis(),
+            RecordText.jsonBytes(data))).mapEmpty();
   }
 
   // ---------------------------------------------------------------- approvals
@@ -643,7 +646,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
 
   // ---------------------------------------------------------------- helpers
 
-  private Future<Response> run(Script script, List<String> keyList, List<String> args) {
+  private Future<Response> run(Script script, List<?> keyList, List<?> args) {
     return redis.run(script, keyList, args);
   }
 

@@ -79,6 +79,11 @@ final class StepEntries {
     return type + ' ' + callId;
   }
 
+  /** {@link #field} as the bytes a request carries. */
+  static byte[] fieldBytes(String type, String callId) {
+    return RequestBytes.join(type, " ", callId);
+  }
+
   private static int skipIn(String entryId, After after) {
     return after != null && after.skip() > 0 && after.entryId().equals(entryId) ? after.skip() : 0;
   }

@@ -17,13 +17,14 @@
 -- ARGV[8] its started event data (json)
 -- then per call: its event field ('call.completed <call id>'), its event data (json: the outcome and
 -- the result's size in bytes; the call's hash holds the record, which RedisJournal.events reads from
--- there), its record (json), its outcome
+-- there), its record (json), 'outcome_unknown' when that is its outcome (else '')
 -- The engine sends each string whole: Lua hashes every string it makes, so building records and
 -- events here would cost Redis more than sending them costs the network. A completed call's hash
 -- gets its record alone (and its turn, when the outcome is unknown, for the reconciliation to name):
 -- HSETNX both checks that the call has no outcome yet (J1) and journals it, and readers take a
 -- record for "done".
--- Answers: turn completed (0/1), next write started (0/1), then per call '' or the record journaled earlier.
+-- Answers: turn completed (0/1), next write started (0/1), then, unless every record is new, per call
+-- '' or the record journaled earlier.
 -- the step's events go into one stream entry (StepEntries): the turn and the time once, then one
 -- field per event, its type and call, and its data; a step of thousands of calls takes several
 -- entries, as Lua unpacks at most about 8,000 values into one call
@@ -88,6 +89,10 @@ if starts and allNew and turnDone == 0 and not redis.call('HGET', KEYS[5], 'reco
   started = 1
 end
 flush()
+if allNew then
+  -- every record is the one sent: the engine needs no answer per call
+  return {turnDone, started}
+end
 answers[1] = turnDone
 answers[2] = started
 return answers

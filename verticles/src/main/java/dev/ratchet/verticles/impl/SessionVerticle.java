@@ -16,6 +16,7 @@ import dev.ratchet.verticles.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.eventbus.DeliveryOptions;
 
 import java.util.function.Consumer;
 
@@ -37,6 +38,9 @@ final class SessionVerticle extends VerticleBase {
   private AgentLoop loop;
 
   private volatile long lastActivity = System.currentTimeMillis();
+  /** Default delivery, shared: publishing reads it and never changes it. */
+  private static final DeliveryOptions PUBLISH = new DeliveryOptions();
+
   private int accepting;
   private volatile boolean closing;
 
@@ -63,7 +67,7 @@ final class SessionVerticle extends VerticleBase {
   public Future<?> start() {
     String events = Addresses.events(sessionId);
     engine = new SessionEngine(vertx, journal, sessionId, catalog, options, event -> {
-      vertx.eventBus().publish(events, event);
+      vertx.eventBus().publish(events, event, PUBLISH);
       ApprovalNotice.publish(vertx, sessionId, event);
     });
     // the loop's settings (model, limits) are the definition's when the session starts; its tools follow each turn
