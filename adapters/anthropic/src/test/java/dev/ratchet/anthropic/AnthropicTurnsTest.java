@@ -8,11 +8,11 @@ import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.ToolResultBlockParam;
 import com.anthropic.models.messages.UserMessageParam;
 import dev.ratchet.runtime.ApprovalRequest;
-import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.FakeAnthropicServer;
 import dev.ratchet.turns.testing.Shop;
 import dev.ratchet.turns.testing.ShopProvider;
+import dev.ratchet.turns.testing.TestShop;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +21,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -31,19 +30,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AnthropicTurnsTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final TestShop SHOP = new TestShop("anthropic-test");
 
   private static ShopProvider provider;
   private static EmbeddedShop shop;
   private static FakeAnthropicServer model;
   private static AnthropicClient client;
   private static AnthropicTurns turns;
-  private final String session = "anthropic-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String session = TestShop.newSession("anthropic");
 
   @BeforeAll
   static void start() {
-    provider = new ShopProvider();
-    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "anthropic-test");
+    provider = SHOP.provider();
+    shop = SHOP.shop();
     model = new FakeAnthropicServer(body -> FakeAnthropicServer.text("msg_0", "ok"));
     client = AnthropicOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-ant-test").maxRetries(0).build();
     turns = new AnthropicTurns(shop.turns("tenant-1"));
@@ -52,9 +51,7 @@ class AnthropicTurnsTest {
   @AfterAll
   static void close() {
     client.close();
-    shop.close();
     model.close();
-    provider.close();
   }
 
   private Message ask(String text) {

@@ -7,11 +7,11 @@ import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
-import dev.ratchet.runtime.testing.FakeOpenAiServer;
-import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.Shop;
 import dev.ratchet.turns.testing.ShopProvider;
+import dev.ratchet.turns.testing.TestShop;
+import dev.ratchet.turns.testing.ToolCallingModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -30,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RatchetToolProviderTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final TestShop SHOP = new TestShop("lc4j-test");
 
   interface Assistant {
     String chat(@MemoryId String session, @UserMessage String text);
@@ -38,21 +37,15 @@ class RatchetToolProviderTest {
 
   private static ShopProvider provider;
   private static EmbeddedShop shop;
-  private static volatile JsonObject toolResponse;
-  private static FakeOpenAiServer model;
+  private static ToolCallingModel model;
   private static Assistant assistant;
-  private final String session = "lc4j-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String session = TestShop.newSession("lc4j");
 
   @BeforeAll
   static void start() {
-    provider = new ShopProvider();
-    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "lc4j-test");
-    model = new FakeOpenAiServer(body -> {
-      JsonArray messages = body.getJsonArray("messages");
-      JsonObject last = messages.getJsonObject(messages.size() - 1);
-      return "tool".equals(last.getString("role")) ? FakeOpenAiServer.text("The shop said: " + last.getString("content"))
-          : toolResponse;
-    });
+    provider = SHOP.provider();
+    shop = SHOP.shop();
+    model = new ToolCallingModel();
     RatchetToolProvider tools = RatchetToolProvider.create(shop.turns("tenant-1"));
     assistant = AiServices.builder(Assistant.class)
         .chatModel(OpenAiChatModel.builder().baseUrl(model.baseUrl()).apiKey("sk-test").modelName("gpt-test")
@@ -64,13 +57,11 @@ class RatchetToolProviderTest {
 
   @AfterAll
   static void close() {
-    shop.close();
     model.close();
-    provider.close();
   }
 
   private void respond(String id, String... idNameArgs) {
-    toolResponse = FakeOpenAiServer.toolCalls(idNameArgs).put("id", id);
+    model.respond(id, idNameArgs);
   }
 
   @Test

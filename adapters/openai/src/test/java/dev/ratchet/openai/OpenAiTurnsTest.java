@@ -7,10 +7,10 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.testing.FakeOpenAiServer;
-import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.Shop;
 import dev.ratchet.turns.testing.ShopProvider;
+import dev.ratchet.turns.testing.TestShop;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -29,19 +28,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OpenAiTurnsTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final TestShop SHOP = new TestShop("openai-test");
 
   private static ShopProvider provider;
   private static EmbeddedShop shop;
   private static FakeOpenAiServer model;
   private static OpenAIClient client;
   private static OpenAiTurns turns;
-  private final String session = "openai-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String session = TestShop.newSession("openai");
 
   @BeforeAll
   static void start() {
-    provider = new ShopProvider();
-    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "openai-test");
+    provider = SHOP.provider();
+    shop = SHOP.shop();
     model = new FakeOpenAiServer(body -> FakeOpenAiServer.text("nothing to do"));
     client = OpenAIOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-test").maxRetries(0).build();
     turns = new OpenAiTurns(shop.turns("tenant-1"));
@@ -50,9 +49,7 @@ class OpenAiTurnsTest {
   @AfterAll
   static void close() {
     client.close();
-    shop.close();
     model.close();
-    provider.close();
   }
 
   private ChatCompletion ask(String text) {

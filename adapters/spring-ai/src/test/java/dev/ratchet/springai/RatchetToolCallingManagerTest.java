@@ -2,11 +2,11 @@ package dev.ratchet.springai;
 
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
-import dev.ratchet.runtime.testing.FakeOpenAiServer;
-import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.Shop;
 import dev.ratchet.turns.testing.ShopProvider;
+import dev.ratchet.turns.testing.TestShop;
+import dev.ratchet.turns.testing.ToolCallingModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -22,7 +22,6 @@ import org.springframework.ai.openai.api.OpenAiApi;
 import org.springframework.ai.tool.ToolCallback;
 
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -33,25 +32,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RatchetToolCallingManagerTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final TestShop SHOP = new TestShop("spring-test");
 
   private static ShopProvider provider;
   private static EmbeddedShop shop;
-  private static volatile JsonObject toolResponse;
-  private static FakeOpenAiServer model;
+  private static ToolCallingModel model;
   private static OpenAiChatModel chatModel;
-  private final String session = "spring-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String session = TestShop.newSession("spring");
 
   @BeforeAll
   static void start() {
-    provider = new ShopProvider();
-    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "spring-test");
-    model = new FakeOpenAiServer(body -> {
-      JsonArray messages = body.getJsonArray("messages");
-      JsonObject last = messages.getJsonObject(messages.size() - 1);
-      return "tool".equals(last.getString("role")) ? FakeOpenAiServer.text("The shop said: " + last.getString("content"))
-          : toolResponse;
-    });
+    provider = SHOP.provider();
+    shop = SHOP.shop();
+    model = new ToolCallingModel();
     chatModel = OpenAiChatModel.builder()
         .openAiApi(OpenAiApi.builder().baseUrl(model.baseUrl().replace("/v1", "")).apiKey("sk-test").build())
         .defaultOptions(OpenAiChatOptions.builder().model("gpt-test").build())
@@ -61,13 +54,11 @@ class RatchetToolCallingManagerTest {
 
   @AfterAll
   static void close() {
-    shop.close();
     model.close();
-    provider.close();
   }
 
   private void respond(String id, String... idNameArgs) {
-    toolResponse = FakeOpenAiServer.toolCalls(idNameArgs).put("id", id);
+    model.respond(id, idNameArgs);
   }
 
   private String ask(String text) {
