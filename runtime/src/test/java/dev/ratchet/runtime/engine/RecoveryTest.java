@@ -112,6 +112,24 @@ class RecoveryTest {
     });
   }
 
+  /** The source of the test's tools. */
+  private static FunctionToolSource source(FunctionToolSource.Builder... tools) {
+    FunctionToolSource source = FunctionToolSource.create("t");
+    for (FunctionToolSource.Builder t : tools) {
+      source.tool(t);
+    }
+    return source;
+  }
+
+  /** A first node runs the turn of one call until its tool was called, then crashes. */
+  private void crashWhileRunning(Turn turn, FunctionToolSource.Builder tool) {
+    Node first = new Node();
+    first.start("node-1", source(tool));
+    first.engine.submit(turn);
+    Await.until(() -> provider.count(turn.calls().get(0).name()) == 1, 10);
+    first.crash();
+  }
+
   private static Future<Object> never(ToolInvocation inv) {
     return Promise.promise().future();
   }
@@ -144,15 +162,10 @@ class RecoveryTest {
   @Test
   void aNonIdempotentWriteStartedBeforeACrashIsOutcomeUnknownAfterRestartAndNeverResent() {
     Turn turn = Turn.of("t1", call("post", "1"));
-    Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
-        RecoveryTest::never)));
-    first.engine.submit(turn);
-    Await.until(() -> provider.count("post") == 1, 10);
-    first.crash();
+    crashWhileRunning(turn, tool("post", EffectClass.NON_IDEMPOTENT_WRITE, RecoveryTest::never));
 
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok)));
     CallResult r = await(second.engine.submit(turn)).call(0);
     assertThat(r.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
@@ -165,17 +178,12 @@ class RecoveryTest {
   @Test
   void anIdempotentWriteInFlightAtACrashIsLookedUpFirstAndNotResentWhenFound() {
     Turn turn = Turn.of("t1", call("refund", "1"));
-    Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("refund", EffectClass.IDEMPOTENT_WRITE,
-        RecoveryTest::never)));
-    first.engine.submit(turn);
-    Await.until(() -> provider.count("refund") == 1, 10);
+    crashWhileRunning(turn, tool("refund", EffectClass.IDEMPOTENT_WRITE, RecoveryTest::never));
     String key = provider.invocations.get(0).idempotencyKey().value();
-    first.crash();
 
     List<ToolInvocation> lookups = new ArrayList<>();
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("refund", EffectClass.IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("refund", EffectClass.IDEMPOTENT_WRITE,
         RecoveryTest::ok).lookup(inv -> {
           lookups.add(inv);
           return Future.succeededFuture(Optional.of(ToolResult.success(new JsonObject().put("refundId", "r-1"))));
@@ -191,16 +199,11 @@ class RecoveryTest {
   @Test
   void anIdempotentWriteInFlightAtACrashIsResentWithTheSameKeyWhenTheLookupFindsNothing() {
     Turn turn = Turn.of("t1", call("refund", "1"));
-    Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("refund", EffectClass.IDEMPOTENT_WRITE,
-        RecoveryTest::never)));
-    first.engine.submit(turn);
-    Await.until(() -> provider.count("refund") == 1, 10);
-    first.crash();
+    crashWhileRunning(turn, tool("refund", EffectClass.IDEMPOTENT_WRITE, RecoveryTest::never));
 
     List<String> lookedUp = new ArrayList<>();
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("refund", EffectClass.IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("refund", EffectClass.IDEMPOTENT_WRITE,
         RecoveryTest::ok).lookup(inv -> {
           lookedUp.add(inv.idempotencyKey().value());
           return Future.succeededFuture(Optional.empty());
@@ -243,14 +246,14 @@ class RecoveryTest {
   void aPendingApprovalIsStillPendingAfterRestartAndApprovingItRunsTheWriteOnce() {
     Turn turn = Turn.of("t1", call("refund", "1"));
     Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("refund", EffectClass.NON_IDEMPOTENT_WRITE,
+    first.start("node-1", source(tool("refund", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok).approval(ApprovalRule.always())));
     first.engine.submit(turn);
     ApprovalRequest before = pending(first.journal, 1).get(0);
     first.crash();
 
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("refund", EffectClass.NON_IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("refund", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok).approval(ApprovalRule.always())));
     Future<TurnResult> result = second.engine.submit(turn);
     List<ApprovalRequest> after = pending(second.journal, 1);
@@ -275,14 +278,14 @@ class RecoveryTest {
     Turn turn = Turn.of("t1", call("post", "1"));
     Promise<Object> inFlight = Promise.promise();
     Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    first.start("node-1", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         inv -> inFlight.future())));
     Future<TurnResult> firstResult = first.engine.submit(turn);
     Await.until(() -> provider.count("post") == 1, 10);
     long staleEpoch = first.engine.epoch();
 
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok)));
     assertThat(second.engine.epoch()).isGreaterThan(staleEpoch);
     assertThat(await(second.engine.submit(turn)).call(0).outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
@@ -311,10 +314,10 @@ class RecoveryTest {
   @Test
   void aFencedNodeDoesNotSubmitEvenBeforeItNoticedTheTakeover() {
     Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    first.start("node-1", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok)));
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok)));
     assertThat(first.engine.isFenced()).isFalse();
 
