@@ -2,8 +2,10 @@ package dev.ratchet.connectors.provider.impl;
 
 import dev.ratchet.connectors.provider.AllowList;
 import dev.ratchet.connectors.provider.ConnectionScope;
+import dev.ratchet.connectors.provider.ProviderCapabilities;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderHealth;
+import dev.ratchet.connectors.provider.ProviderInfo;
 import dev.ratchet.connectors.provider.ResolveOptions;
 import dev.ratchet.connectors.provider.ToolProvider;
 import dev.ratchet.connectors.provider.ToolProviderOptions;
@@ -28,16 +30,33 @@ public abstract class BaseToolProvider implements ToolProvider {
   protected final AllowList allow;
   protected final IdentityResolver identity;
   protected final String id;
+  private final Kind kind;
 
-  protected BaseToolProvider(Vertx vertx, String id, String defaultBaseUrl, ToolProviderOptions options,
+  /** Who a built-in provider is, what it can do, and where its API is unless the options say otherwise. */
+  public record Kind(String id, String name, String description, ProviderCapabilities capabilities,
+                        String defaultBaseUrl) {
+  }
+
+  protected BaseToolProvider(Vertx vertx, Kind kind, ToolProviderOptions options,
                              BiConsumer<HttpRequest<Buffer>, String> auth) {
     this.vertx = vertx;
-    this.id = id;
+    this.kind = kind;
+    this.id = kind.id();
     this.options = options;
-    String base = options.baseUrl() == null ? defaultBaseUrl : options.baseUrl();
+    String base = options.baseUrl() == null ? kind.defaultBaseUrl() : options.baseUrl();
     this.http = new ProviderHttp(vertx, id, base, options.apiKey(), auth, options.requestTimeout());
     this.allow = options.allowList();
     this.identity = new IdentityResolver(id, options.defaultScope(), options.sharedIdentity());
+  }
+
+  @Override
+  public ProviderInfo info() {
+    return new ProviderInfo(kind.id(), kind.name(), kind.description(), options.displayName());
+  }
+
+  @Override
+  public ProviderCapabilities capabilities() {
+    return kind.capabilities();
   }
 
   @Override

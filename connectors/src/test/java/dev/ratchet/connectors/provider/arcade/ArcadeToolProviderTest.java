@@ -5,6 +5,7 @@ import dev.ratchet.connectors.provider.Authorization;
 import dev.ratchet.connectors.provider.AuthorizeOptions;
 import dev.ratchet.connectors.provider.ConnectionRef;
 import dev.ratchet.connectors.provider.ConnectionScope;
+import dev.ratchet.connectors.provider.FakeProviderTestBase;
 import dev.ratchet.connectors.provider.ListConnectionsOptions;
 import dev.ratchet.connectors.provider.ListToolsOptions;
 import dev.ratchet.connectors.provider.ProviderConnection;
@@ -22,10 +23,7 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolResult;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -36,22 +34,10 @@ import static dev.ratchet.connectors.mcp.TestInvocations.of;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ArcadeToolProviderTest {
+class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
 
-  private Vertx vertx;
-  private FakeArcade fake;
-  private int port;
-
-  @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
-    fake = new FakeArcade();
-    port = fake.start(vertx);
-  }
-
-  @AfterEach
-  void tearDown() {
-    vertx.close().await();
+  ArcadeToolProviderTest() {
+    super(FakeArcade::new);
   }
 
   private ToolProviderOptions options() {

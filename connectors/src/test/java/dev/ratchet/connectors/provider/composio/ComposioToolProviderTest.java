@@ -6,6 +6,7 @@ import dev.ratchet.connectors.provider.AuthorizeOptions;
 import dev.ratchet.connectors.provider.ConnectionField;
 import dev.ratchet.connectors.provider.ConnectionRef;
 import dev.ratchet.connectors.provider.ConnectionScope;
+import dev.ratchet.connectors.provider.FakeProviderTestBase;
 import dev.ratchet.connectors.provider.ListConnectionsOptions;
 import dev.ratchet.connectors.provider.ListToolsOptions;
 import dev.ratchet.connectors.provider.ProviderConnection;
@@ -25,11 +26,8 @@ import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -41,22 +39,10 @@ import static dev.ratchet.connectors.mcp.TestInvocations.of;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ComposioToolProviderTest {
+class ComposioToolProviderTest extends FakeProviderTestBase<FakeComposio> {
 
-  private Vertx vertx;
-  private FakeComposio fake;
-  private int port;
-
-  @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
-    fake = new FakeComposio();
-    port = fake.start(vertx);
-  }
-
-  @AfterEach
-  void tearDown() {
-    vertx.close().await();
+  ComposioToolProviderTest() {
+    super(FakeComposio::new);
   }
 
   private ToolProviderOptions options() {

@@ -11,7 +11,6 @@ import dev.ratchet.connectors.provider.ProviderCapabilities;
 import dev.ratchet.connectors.provider.ProviderConnection;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderHealth;
-import dev.ratchet.connectors.provider.ProviderInfo;
 import dev.ratchet.connectors.provider.ProviderPage;
 import dev.ratchet.connectors.provider.ProviderToolConfig;
 import dev.ratchet.connectors.provider.ProviderToolInfo;
@@ -50,7 +49,8 @@ import java.util.Set;
 /** See {@link ArcadeToolProvider}. */
 public final class ArcadeToolProviderImpl extends BaseToolProvider implements ArcadeToolProvider {
 
-  private static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(true, false, true, true, true);
+  private static final Kind KIND = new Kind("arcade", "Arcade", "Curated integration tools with built-in authorization",
+      new ProviderCapabilities(true, false, true, true, true), DEFAULT_BASE_URL);
   private static final int PAGE = 100;
   /** Toolkits are gathered from tool pages; stop somewhere on a huge catalogue. */
   private static final int MAX_TOOLKIT_PAGES = 20;
@@ -60,19 +60,8 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
   private final ArcadeConnections connections;
 
   public ArcadeToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
-    super(vertx, "arcade", DEFAULT_BASE_URL, options, (req, key) -> req.putHeader("Authorization", "Bearer " + key));
+    super(vertx, KIND, options, (req, key) -> req.putHeader("Authorization", "Bearer " + key));
     this.connections = new ArcadeConnections(http);
-  }
-
-  @Override
-  public ProviderInfo info() {
-    return new ProviderInfo("arcade", "Arcade", "Curated integration tools with built-in authorization",
-        options.displayName());
-  }
-
-  @Override
-  public ProviderCapabilities capabilities() {
-    return CAPABILITIES;
   }
 
   @Override

@@ -11,7 +11,6 @@ import dev.ratchet.connectors.provider.ProviderCapabilities;
 import dev.ratchet.connectors.provider.ProviderConnection;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderHealth;
-import dev.ratchet.connectors.provider.ProviderInfo;
 import dev.ratchet.connectors.provider.ProviderPage;
 import dev.ratchet.connectors.provider.ProviderToolConfig;
 import dev.ratchet.connectors.provider.ProviderToolInfo;
@@ -46,24 +45,15 @@ import java.util.Map;
 /** See {@link ComposioToolProvider}. */
 public final class ComposioToolProviderImpl extends BaseToolProvider implements ComposioToolProvider {
 
-  private static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(true, true, true, true, true);
+  private static final Kind KIND = new Kind("composio", "Composio",
+      "Hundreds of integration tools with managed authentication", new ProviderCapabilities(true, true, true, true, true),
+      DEFAULT_BASE_URL);
 
   private final ComposioMetaTools meta;
 
   public ComposioToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
-    super(vertx, "composio", DEFAULT_BASE_URL, options, (req, key) -> req.putHeader("x-api-key", key));
+    super(vertx, KIND, options, (req, key) -> req.putHeader("x-api-key", key));
     this.meta = new ComposioMetaTools(vertx, this);
-  }
-
-  @Override
-  public ProviderInfo info() {
-    return new ProviderInfo("composio", "Composio", "Hundreds of integration tools with managed authentication",
-        options.displayName());
-  }
-
-  @Override
-  public ProviderCapabilities capabilities() {
-    return CAPABILITIES;
   }
 
   @Override
