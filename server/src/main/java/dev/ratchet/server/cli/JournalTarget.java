@@ -19,7 +19,8 @@ import java.nio.file.Path;
  */
 final class JournalTarget {
 
-  @CommandLine.Option(names = "--config", defaultValue = "conf/ratchet.json")
+  @CommandLine.Option(names = "--config", description = "configuration file (default: ${DEFAULT-VALUE})",
+      defaultValue = "conf/ratchet.json")
   Path config;
 
   @CommandLine.Option(names = "--redis-url", description = "overrides redis.url and RATCHET_REDIS_URL")
