@@ -7,9 +7,7 @@ import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
-import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.Shop;
-import dev.ratchet.turns.testing.ShopProvider;
 import dev.ratchet.turns.testing.TestShop;
 import dev.ratchet.turns.testing.ToolCallingModel;
 import io.vertx.core.json.JsonArray;
@@ -35,18 +33,14 @@ class RatchetToolProviderTest {
     String chat(@MemoryId String session, @UserMessage String text);
   }
 
-  private static ShopProvider provider;
-  private static EmbeddedShop shop;
   private static ToolCallingModel model;
   private static Assistant assistant;
   private final String session = TestShop.newSession("lc4j");
 
   @BeforeAll
   static void start() {
-    provider = SHOP.provider();
-    shop = SHOP.shop();
     model = new ToolCallingModel();
-    RatchetToolProvider tools = RatchetToolProvider.create(shop.turns("tenant-1"));
+    RatchetToolProvider tools = RatchetToolProvider.create(SHOP.shop().turns("tenant-1"));
     assistant = AiServices.builder(Assistant.class)
         .chatModel(OpenAiChatModel.builder().baseUrl(model.baseUrl()).apiKey("sk-test").modelName("gpt-test")
             .maxRetries(0).listeners(List.of(tools.listener())).build())
@@ -71,14 +65,14 @@ class RatchetToolProviderTest {
     int asked = model.requests().size();
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> assistant.chat(session, "refund all of C-1"));
-    ApprovalRequest request = shop.awaitApproval(session, "refund_order", 20);
+    ApprovalRequest request = SHOP.shop().awaitApproval(session, "refund_order", 20);
     // the refund is the second call of the response's turn, not a turn of its own
     assertThat(request.callId()).isEqualTo(CallId.of(session, "chatcmpl-lc-1", 1));
-    assertThat(provider.effects("refund_order", "C-1")).isZero();
-    shop.approve(request, "ana", "customer verified");
+    assertThat(SHOP.provider().effects("refund_order", "C-1")).isZero();
+    SHOP.shop().approve(request, "ana", "customer verified");
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).startsWith("The shop said: ").contains("succeeded");
-    assertThat(provider.effects("refund_order", "C-1")).isEqualTo(1);
+    assertThat(SHOP.provider().effects("refund_order", "C-1")).isEqualTo(1);
     JsonArray sent = model.requests().get(asked + 1).getJsonArray("messages");
     assertThat(sent.getJsonObject(sent.size() - 2).getString("tool_call_id")).isEqualTo("call_look");
     assertThat(sent.getJsonObject(sent.size() - 2).getString("content")).contains("delivered");
@@ -93,10 +87,10 @@ class RatchetToolProviderTest {
     respond("chatcmpl-lc-2", "call_mail", "email_customer", "{\"orderId\":\"C-2\",\"text\":\"Sorry!\"}");
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> assistant.chat(session, "apologise for C-2"));
-    shop.reject(shop.awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
+    SHOP.shop().reject(SHOP.shop().awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).contains("failed").contains("this customer asked not to be e-mailed");
-    assertThat(provider.effects("email_customer", "C-2")).isZero();
+    assertThat(SHOP.provider().effects("email_customer", "C-2")).isZero();
   }
 
   @Test
@@ -108,7 +102,7 @@ class RatchetToolProviderTest {
     String again = assistant.chat(session, "refund C-3 and C-4");
 
     assertThat(again).isEqualTo(first);
-    assertThat(provider.effects("refund_order", "C-3") + provider.effects("refund_order", "C-4")).isEqualTo(2);
+    assertThat(SHOP.provider().effects("refund_order", "C-3") + SHOP.provider().effects("refund_order", "C-4")).isEqualTo(2);
   }
 
   @Test
@@ -118,10 +112,10 @@ class RatchetToolProviderTest {
     int asked = model.requests().size();
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> assistant.chat(session, "refund C-5"));
-    shop.reject(shop.awaitApproval(session, "email_customer", 20), "ana", "not this customer");
+    SHOP.shop().reject(SHOP.shop().awaitApproval(session, "email_customer", 20), "ana", "not this customer");
     answer.get(30, TimeUnit.SECONDS);
 
-    assertThat(provider.effects("refund_order", "C-5")).isZero();
+    assertThat(SHOP.provider().effects("refund_order", "C-5")).isZero();
     JsonArray sent = model.requests().get(asked + 1).getJsonArray("messages");
     assertThat(sent.getJsonObject(sent.size() - 1).getString("tool_call_id")).isEqualTo("call_refund");
     assertThat(new JsonObject(sent.getJsonObject(sent.size() - 1).getString("content")).getString("error"))

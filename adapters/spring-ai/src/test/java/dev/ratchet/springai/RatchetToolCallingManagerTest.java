@@ -2,9 +2,7 @@ package dev.ratchet.springai;
 
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
-import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.Shop;
-import dev.ratchet.turns.testing.ShopProvider;
 import dev.ratchet.turns.testing.TestShop;
 import dev.ratchet.turns.testing.ToolCallingModel;
 import io.vertx.core.json.JsonArray;
@@ -34,21 +32,17 @@ class RatchetToolCallingManagerTest {
   @RegisterExtension
   static final TestShop SHOP = new TestShop("spring-test");
 
-  private static ShopProvider provider;
-  private static EmbeddedShop shop;
   private static ToolCallingModel model;
   private static OpenAiChatModel chatModel;
   private final String session = TestShop.newSession("spring");
 
   @BeforeAll
   static void start() {
-    provider = SHOP.provider();
-    shop = SHOP.shop();
     model = new ToolCallingModel();
     chatModel = OpenAiChatModel.builder()
         .openAiApi(OpenAiApi.builder().baseUrl(model.baseUrl().replace("/v1", "")).apiKey("sk-test").build())
         .defaultOptions(OpenAiChatOptions.builder().model("gpt-test").build())
-        .toolCallingManager(new RatchetToolCallingManager(shop.turns("tenant-1")))
+        .toolCallingManager(new RatchetToolCallingManager(SHOP.shop().turns("tenant-1")))
         .build();
   }
 
@@ -74,12 +68,12 @@ class RatchetToolCallingManagerTest {
     int asked = model.requests().size();
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> ask("refund all of D-1"));
-    ApprovalRequest request = shop.awaitApproval(session, "refund_order", 20);
+    ApprovalRequest request = SHOP.shop().awaitApproval(session, "refund_order", 20);
     assertThat(request.callId()).isEqualTo(CallId.of(session, "chatcmpl-sp-1", 1));
-    shop.approve(request, "ana", "customer verified");
+    SHOP.shop().approve(request, "ana", "customer verified");
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).startsWith("The shop said: ").contains("succeeded");
-    assertThat(provider.effects("refund_order", "D-1")).isEqualTo(1);
+    assertThat(SHOP.provider().effects("refund_order", "D-1")).isEqualTo(1);
     JsonArray second = model.requests().get(asked + 1).getJsonArray("messages");
     assertThat(second.getJsonObject(second.size() - 2).getString("tool_call_id")).isEqualTo("call_look");
     assertThat(second.getJsonObject(second.size() - 2).getString("content")).contains("delivered");
@@ -93,10 +87,10 @@ class RatchetToolCallingManagerTest {
     respond("chatcmpl-sp-2", "call_mail", "email_customer", "{\"orderId\":\"D-2\",\"text\":\"Sorry!\"}");
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> ask("apologise for D-2"));
-    shop.reject(shop.awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
+    SHOP.shop().reject(SHOP.shop().awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).contains("failed").contains("this customer asked not to be e-mailed");
-    assertThat(provider.effects("email_customer", "D-2")).isZero();
+    assertThat(SHOP.provider().effects("email_customer", "D-2")).isZero();
   }
 
   @Test
@@ -105,7 +99,7 @@ class RatchetToolCallingManagerTest {
         "call_b", "refund_order", "{\"orderId\":\"D-4\",\"amountCents\":800}");
 
     assertThat(ask("refund D-3 and D-4")).isEqualTo(ask("refund D-3 and D-4"));
-    assertThat(provider.effects("refund_order", "D-3") + provider.effects("refund_order", "D-4")).isEqualTo(2);
+    assertThat(SHOP.provider().effects("refund_order", "D-3") + SHOP.provider().effects("refund_order", "D-4")).isEqualTo(2);
   }
 
   @Test
@@ -113,12 +107,12 @@ class RatchetToolCallingManagerTest {
     respond("chatcmpl-sp-4", "call_a", "refund_order", "{\"orderId\":\"D-5\",\"amountCents\":900}");
     assertThatThrownBy(() -> chatModel.call(new Prompt("refund D-5", OpenAiChatOptions.builder().build())))
         .hasMessageContaining("tool context under 'ratchet.session'");
-    assertThat(provider.effects("refund_order", "D-5")).isZero();
+    assertThat(SHOP.provider().effects("refund_order", "D-5")).isZero();
   }
 
   @Test
   void theCallbacksOfferTheCatalogueAndRunACallInTheSessionOfTheToolContext() {
-    ToolCallback[] callbacks = new RatchetToolCallbacks(shop.turns("tenant-1")).getToolCallbacks();
+    ToolCallback[] callbacks = new RatchetToolCallbacks(SHOP.shop().turns("tenant-1")).getToolCallbacks();
     assertThat(callbacks).extracting(c -> c.getToolDefinition().name())
         .containsExactly("look_up_order", "refund_order", "email_customer");
     assertThat(new JsonObject(callbacks[1].getToolDefinition().inputSchema())).isEqualTo(Shop.REFUND_SCHEMA);
