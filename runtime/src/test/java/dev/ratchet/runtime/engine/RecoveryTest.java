@@ -10,13 +10,11 @@ import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
-import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.DecisionAnswer;
-import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.Recorder;
@@ -25,7 +23,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,30 +47,25 @@ class RecoveryTest {
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  private final List<Node> nodes = new ArrayList<>();
+  @RegisterExtension
+  final RedisNodes runtimes = new RedisNodes(REDIS);
+
   private String sessionId;
   private Recorder provider;
 
   /** One runtime: its own Vert.x, its own journal client, one engine for the test's session. */
   private final class Node {
-    final Vertx vertx = Vertx.vertx();
-    final RedisJournal journal;
+    final RedisNodes.Node runtime = runtimes.open();
+    final Vertx vertx = runtime.vertx();
+    final RedisJournal journal = runtime.journal();
     SessionEngine engine;
-
-    Node() {
-      journal = await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
-      nodes.add(this);
-    }
 
     SessionEngine start(String name, FunctionToolSource source) {
       return start(name, source, null);
     }
 
     SessionEngine start(String name, FunctionToolSource source, Consumer<JsonObject> events) {
-      ToolCatalog catalog = await(ToolCatalog.resolve(vertx,
-          AgentDefinition.builder("test-agent").toolSource(source).build()));
-      engine = new SessionEngine(vertx, journal, sessionId, catalog, EngineOptions.DEFAULT, events);
-      await(engine.start(name));
+      engine = runtime.engine(sessionId, name, AgentDefinition.builder("test-agent").toolSource(source).build(), events);
       return engine;
     }
 
@@ -87,17 +79,6 @@ class RecoveryTest {
   void setUp() {
     sessionId = "s-" + UUID.randomUUID();
     provider = new Recorder();
-  }
-
-  @AfterEach
-  void tearDown() {
-    for (Node n : nodes) {
-      try {
-        await(n.vertx.close());
-      } catch (RuntimeException ignored) {
-        // already closed by the test
-      }
-    }
   }
 
   private static ToolCall call(String tool, String orderId) {
