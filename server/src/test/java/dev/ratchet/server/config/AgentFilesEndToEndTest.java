@@ -1,5 +1,6 @@
 package dev.ratchet.server.config;
 
+import dev.ratchet.connectors.testing.NpmPackage;
 import dev.ratchet.server.RunApi;
 import dev.ratchet.server.RunChild;
 import io.vertx.core.Vertx;
@@ -8,23 +9,16 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -284,40 +278,7 @@ class AgentFilesEndToEndTest {
 
   /** The official filesystem MCP server, installed from the npm registry into the temporary folder once. */
   private static Path filesystemServer() throws IOException, InterruptedException {
-    Path home = Path.of(System.getProperty("java.io.tmpdir"), "ratchet-mcp-filesystem-" + FILESYSTEM_VERSION);
-    Path index = home.resolve("node_modules/" + FILESYSTEM + "/dist/index.js");
-    if (!Files.isRegularFile(index)) {
-      Assumptions.assumeTrue(runs(List.of("node", "--version")), "node is not installed");
-      Assumptions.assumeTrue(runs(List.of("npm", "--version")), "npm is not installed");
-      Path staging = Files.createTempDirectory("ratchet-mcp-filesystem-");
-      Process install = new ProcessBuilder("npm", "install", "--prefix", staging.toString(), "--no-audit", "--no-fund",
-          "--loglevel=error", FILESYSTEM + "@" + FILESYSTEM_VERSION).redirectErrorStream(true).start();
-      String log = new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!install.waitFor(300, TimeUnit.SECONDS) || install.exitValue() != 0) {
-        Assumptions.assumeTrue(runs(List.of("npm", "ping")), "the npm registry cannot be reached");
-        throw new IllegalStateException("npm install " + FILESYSTEM + " failed: " + log);
-      }
-      try {
-        try {
-          Files.move(staging, home, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(staging, home);
-        }
-      } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
-        // installed meanwhile by another run: use that one
-      }
-    }
-    assertThat(index).isRegularFile();
-    return index;
-  }
-
-  private static boolean runs(List<String> command) {
-    try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException | InterruptedException e) {
-      return false;
-    }
+    return NpmPackage.file("ratchet-mcp-filesystem-" + FILESYSTEM_VERSION, FILESYSTEM, FILESYSTEM_VERSION,
+        "dist/index.js");
   }
 }
