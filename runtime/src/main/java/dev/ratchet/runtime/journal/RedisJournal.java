@@ -9,11 +9,9 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -131,9 +129,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
                                          Turn turn, String catalogue, boolean index, CallStart firstWrite) {
-    JsonObject spec = turn.toJson();
-    String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
-    String encodedSpec = catalogue == null ? spec.encode() : spec.put(Turn.CATALOGUE, catalogue).encode();
+    TurnSpec spec = TurnSpec.of(turn, catalogue);
     String now = now();
     List<String> keyList = new ArrayList<>(7);
     keyList.add(keys.meta(sessionId));
@@ -145,8 +141,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     List<String> args = new ArrayList<>(9);
     args.add(String.valueOf(epoch));
     args.add(turn.turnId());
-    args.add(encodedSpec);
-    args.add(specHash);
+    args.add(spec.encoded());
+    args.add(spec.hash());
     args.add(agent);
     args.add(now);
     args.add(callerId == null ? "" : callerId);
