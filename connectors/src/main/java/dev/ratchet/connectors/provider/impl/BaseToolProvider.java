@@ -6,17 +6,21 @@ import dev.ratchet.connectors.provider.ProviderCapabilities;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderHealth;
 import dev.ratchet.connectors.provider.ProviderInfo;
+import dev.ratchet.connectors.provider.ProviderToolConfig;
 import dev.ratchet.connectors.provider.ResolveOptions;
 import dev.ratchet.connectors.provider.ToolProvider;
 import dev.ratchet.connectors.provider.ToolProviderOptions;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Redaction;
+import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolNotSentException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpRequest;
+import java.util.LinkedHashMap;
+import java.util.List;
 
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -63,6 +67,27 @@ public abstract class BaseToolProvider implements ToolProvider {
   public ConnectionScope defaultScope() {
     return options.defaultScope();
   }
+
+  /** Resolves the tools one after another, as the caller's identity; fails with the first that cannot be. */
+  @Override
+  public Future<Map<String, Tool>> resolveTools(List<String> slugs, Map<String, ProviderToolConfig> configs,
+                                                ResolveOptions options) {
+    Map<String, ProviderToolConfig> cfg = configs == null ? Map.of() : configs;
+    return userId(options).compose(userId -> {
+      Map<String, Tool> resolved = new LinkedHashMap<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (String slug : slugs) {
+        chain = chain.compose(v -> resolve(slug, cfg.get(slug), userId)).map(tool -> {
+          resolved.put(slug, tool);
+          return null;
+        });
+      }
+      return chain.map(v -> resolved);
+    });
+  }
+
+  /** One tool as {@code userId} runs it, once allowed and its configured connection found to be the user's. */
+  protected abstract Future<Tool> resolve(String slug, ProviderToolConfig config, String userId);
 
   protected String source() {
     return "provider:" + id;

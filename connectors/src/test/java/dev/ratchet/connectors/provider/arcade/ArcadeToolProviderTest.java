@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -163,18 +164,8 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
 
   @Test
   void anotherCallersConnectionReadsAsMissingAndCannotBeRevoked() {
-    ToolProvider arcade = provider(options());
-    ResolveOptions alice = ResolveOptions.author("alice");
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_bob", "github"),
-        new ConnectionRef("uc_nobody", "github")), alice).await())
-        .containsEntry("uc_bob", false).containsEntry("uc_nobody", false);
-
-    Throwable taken = failure(arcade.revokeConnection("uc_bob", alice));
-    Throwable missing = failure(arcade.revokeConnection("uc_nobody", alice));
-    assertThat(((ProviderException) taken).code()).isEqualTo("CONNECTION_NOT_OWNED");
-    assertThat(taken.getMessage()).isEqualTo(missing.getMessage().replace("uc_nobody", "uc_bob"));
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_bob", "github")),
-        ResolveOptions.author("bob")).await()).containsEntry("uc_bob", true);
+    assertAnotherCallersConnectionIsHidden(provider(options()), "uc_bob", "uc_nobody", ResolveOptions.author("alice"),
+        ResolveOptions.author("bob"));
   }
 
   @Test
@@ -349,14 +340,5 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
   private static String boundTo(ToolProvider provider, ResolveOptions options) {
     return ((dev.ratchet.connectors.provider.impl.ProviderTool) provider.resolveTools(List.of("Github.GetRepository"),
         Map.of(), options).await().get("Github.GetRepository")).boundTo();
-  }
-
-  private static Throwable failure(io.vertx.core.Future<?> future) {
-    try {
-      future.await();
-    } catch (Throwable t) {
-      return t;
-    }
-    throw new AssertionError("expected a failure");
   }
 }

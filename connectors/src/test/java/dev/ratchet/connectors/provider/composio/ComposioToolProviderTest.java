@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -288,17 +289,8 @@ class ComposioToolProviderTest extends FakeProviderTestBase<FakeComposio> {
   @Test
   void anotherCallersConnectionReadsAsMissingAndCannotBeRevoked() {
     ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
-    ResolveOptions alice = ResolveOptions.caller("author", "alice");
-    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_bob_github", "github"),
-        new ConnectionRef("ca_nobody", "github")), alice).await())
-        .containsEntry("ca_bob_github", false).containsEntry("ca_nobody", false);
-
-    Throwable taken = failure(composio.revokeConnection("ca_bob_github", alice));
-    Throwable missing = failure(composio.revokeConnection("ca_nobody", alice));
-    assertThat(((ProviderException) taken).code()).isEqualTo("CONNECTION_NOT_OWNED");
-    assertThat(taken.getMessage()).isEqualTo(missing.getMessage().replace("ca_nobody", "ca_bob_github"));
-    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_bob_github", "github")),
-        ResolveOptions.caller("author", "bob")).await()).containsEntry("ca_bob_github", true);
+    assertAnotherCallersConnectionIsHidden(composio, "ca_bob_github", "ca_nobody", ResolveOptions.caller("author", "alice"),
+        ResolveOptions.caller("author", "bob"));
 
     Throwable nobody = failure(composio.revokeConnection("ca_bob_github", ResolveOptions.caller("author", null)));
     assertThat(((ProviderException) nobody).code()).isEqualTo("NO_IDENTITY");
@@ -474,14 +466,5 @@ class ComposioToolProviderTest extends FakeProviderTestBase<FakeComposio> {
     assertThat(connected.getString("status")).isEqualTo("ACTIVE");
     assertThat(connected.getString("redirect_url")).isNull();
     assertThat(fake.created).hasSize(1);
-  }
-
-  private static Throwable failure(io.vertx.core.Future<?> future) {
-    try {
-      future.await();
-    } catch (Throwable t) {
-      return t;
-    }
-    throw new AssertionError("expected a failure");
   }
 }

@@ -165,30 +165,17 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
   }
 
   @Override
-  public Future<Map<String, Tool>> resolveTools(List<String> slugs, Map<String, ProviderToolConfig> configs,
-                                                ResolveOptions options) {
-    Map<String, ProviderToolConfig> cfg = configs == null ? Map.of() : configs;
-    return userId(options).compose(userId -> {
-      Map<String, Tool> resolved = new LinkedHashMap<>();
-      Future<Void> chain = Future.succeededFuture();
-      for (String slug : slugs) {
-        chain = chain.compose(v -> definition(slug)).compose(def -> {
-          if (def == null) {
-            return Future.failedFuture(new ProviderException(ErrorCode.UNKNOWN_TOOL, "arcade has no tool " + slug));
-          }
-          if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
-            return Future.failedFuture(notAllowed("tool " + slug));
-          }
-          ProviderToolConfig config = cfg.get(slug);
-          Future<Void> owned = config == null || config.connectionId() == null ? Future.succeededFuture()
-              : checkConnection(config.connectionId(), ArcadeSchemas.authProvider(def), userId);
-          return owned.map(ok -> {
-            resolved.put(slug, tool(slug, def, config, userId));
-            return null;
-          });
-        });
+  protected Future<Tool> resolve(String slug, ProviderToolConfig config, String userId) {
+    return definition(slug).compose(def -> {
+      if (def == null) {
+        return Future.failedFuture(new ProviderException(ErrorCode.UNKNOWN_TOOL, "arcade has no tool " + slug));
       }
-      return chain.map(v -> resolved);
+      if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
+        return Future.failedFuture(notAllowed("tool " + slug));
+      }
+      Future<Void> owned = config == null || config.connectionId() == null ? Future.succeededFuture()
+          : checkConnection(config.connectionId(), ArcadeSchemas.authProvider(def), userId);
+      return owned.map(ok -> tool(slug, def, config, userId));
     });
   }
 

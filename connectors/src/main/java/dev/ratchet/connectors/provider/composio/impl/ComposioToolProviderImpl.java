@@ -142,23 +142,7 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
   }
 
   @Override
-  public Future<Map<String, Tool>> resolveTools(List<String> slugs, Map<String, ProviderToolConfig> configs,
-                                                ResolveOptions options) {
-    Map<String, ProviderToolConfig> cfg = configs == null ? Map.of() : configs;
-    return userId(options).compose(userId -> {
-      Map<String, Tool> resolved = new LinkedHashMap<>();
-      Future<Void> chain = Future.succeededFuture();
-      for (String slug : slugs) {
-        chain = chain.compose(v -> resolveOne(slug, cfg.get(slug), userId)).map(tool -> {
-          resolved.put(slug, tool);
-          return null;
-        });
-      }
-      return chain.map(v -> resolved);
-    });
-  }
-
-  private Future<Tool> resolveOne(String slug, ProviderToolConfig config, String userId) {
+  protected Future<Tool> resolve(String slug, ProviderToolConfig config, String userId) {
     if (meta.handles(slug)) {
       return allow.toolAllowed(META_TOOLKIT, slug) ? Future.succeededFuture(meta.resolve(slug, userId, config))
           : Future.failedFuture(notAllowed("tool " + slug));
