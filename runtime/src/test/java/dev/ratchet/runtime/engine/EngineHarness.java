@@ -59,6 +59,11 @@ final class EngineHarness implements AutoCloseable, AfterEachCallback {
   }
 
   List<ApprovalRequest> pendingFor(int expected) {
+    return pending(journal, sessionId, expected);
+  }
+
+  /** The session's pending approvals once there are {@code expected} of them, or after 10 s those there are. */
+  static List<ApprovalRequest> pending(SessionJournal journal, String sessionId, int expected) {
     long deadline = System.currentTimeMillis() + 10_000;
     while (true) {
       List<ApprovalRequest> pending = await(journal.pendingApprovals(1000)).stream()

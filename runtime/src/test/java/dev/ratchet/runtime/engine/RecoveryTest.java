@@ -121,15 +121,7 @@ class RecoveryTest {
   }
 
   private List<ApprovalRequest> pending(RedisJournal journal, int expected) {
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (true) {
-      List<ApprovalRequest> list = await(journal.pendingApprovals(1000)).stream()
-          .filter(r -> r.sessionId().equals(sessionId)).toList();
-      if (list.size() >= expected || System.currentTimeMillis() > deadline) {
-        return list;
-      }
-      sleep(20);
-    }
+    return EngineHarness.pending(journal, sessionId, expected);
   }
 
   private static void sleep(long millis) {
