@@ -12,7 +12,6 @@ import dev.ratchet.turns.testing.TestShop;
 import dev.ratchet.turns.testing.ToolCallingModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,42 +26,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RatchetToolProviderTest {
 
   @RegisterExtension
+  static final ToolCallingModel MODEL = new ToolCallingModel();
+
+  @RegisterExtension
   static final TestShop SHOP = new TestShop("lc4j-test");
 
   interface Assistant {
     String chat(@MemoryId String session, @UserMessage String text);
   }
 
-  private static ToolCallingModel model;
   private static Assistant assistant;
   private final String session = TestShop.newSession("lc4j");
 
   @BeforeAll
   static void start() {
-    model = new ToolCallingModel();
     RatchetToolProvider tools = RatchetToolProvider.create(SHOP.shop().turns("tenant-1"));
     assistant = AiServices.builder(Assistant.class)
-        .chatModel(OpenAiChatModel.builder().baseUrl(model.baseUrl()).apiKey("sk-test").modelName("gpt-test")
+        .chatModel(OpenAiChatModel.builder().baseUrl(MODEL.baseUrl()).apiKey("sk-test").modelName("gpt-test")
             .maxRetries(0).listeners(List.of(tools.listener())).build())
         .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20))
         .toolProvider(tools)
         .build();
   }
 
-  @AfterAll
-  static void close() {
-    model.close();
-  }
-
-  private void respond(String id, String... idNameArgs) {
-    model.respond(id, idNameArgs);
-  }
-
   @Test
   void theCallsOfOneAiMessageRunAsOneTurnAndAnApprovedWriteRunsOnce() throws Exception {
-    respond("chatcmpl-lc-1", "call_look", "look_up_order", "{\"orderId\":\"C-1\"}",
+    MODEL.respond("chatcmpl-lc-1", "call_look", "look_up_order", "{\"orderId\":\"C-1\"}",
         "call_refund", "refund_order", "{\"orderId\":\"C-1\",\"amountCents\":25000}");
-    int asked = model.requests().size();
+    int asked = MODEL.requests().size();
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> assistant.chat(session, "refund all of C-1"));
     ApprovalRequest request = SHOP.shop().awaitApproval(session, "refund_order", 20);
@@ -73,10 +64,10 @@ class RatchetToolProviderTest {
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).startsWith("The shop said: ").contains("succeeded");
     assertThat(SHOP.provider().effects("refund_order", "C-1")).isEqualTo(1);
-    JsonArray sent = model.requests().get(asked + 1).getJsonArray("messages");
+    JsonArray sent = MODEL.requests().get(asked + 1).getJsonArray("messages");
     assertThat(sent.getJsonObject(sent.size() - 2).getString("tool_call_id")).isEqualTo("call_look");
     assertThat(sent.getJsonObject(sent.size() - 2).getString("content")).contains("delivered");
-    JsonObject refund = model.requests().get(asked).getJsonArray("tools").stream().map(JsonObject.class::cast)
+    JsonObject refund = MODEL.requests().get(asked).getJsonArray("tools").stream().map(JsonObject.class::cast)
         .filter(t -> t.getJsonObject("function").getString("name").equals("refund_order")).findFirst().orElseThrow();
     assertThat(refund.getJsonObject("function").getJsonObject("parameters").getJsonObject("properties"))
         .isEqualTo(Shop.REFUND_SCHEMA.getJsonObject("properties"));
@@ -84,7 +75,7 @@ class RatchetToolProviderTest {
 
   @Test
   void aRejectionReachesTheModelWithTheApproversReasonAndNothingIsSent() throws Exception {
-    respond("chatcmpl-lc-2", "call_mail", "email_customer", "{\"orderId\":\"C-2\",\"text\":\"Sorry!\"}");
+    MODEL.respond("chatcmpl-lc-2", "call_mail", "email_customer", "{\"orderId\":\"C-2\",\"text\":\"Sorry!\"}");
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> assistant.chat(session, "apologise for C-2"));
     SHOP.shop().reject(SHOP.shop().awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
@@ -95,7 +86,7 @@ class RatchetToolProviderTest {
 
   @Test
   void theSameResponseAgainSendsNoWriteTwice() {
-    respond("chatcmpl-lc-3", "call_a", "refund_order", "{\"orderId\":\"C-3\",\"amountCents\":900}",
+    MODEL.respond("chatcmpl-lc-3", "call_a", "refund_order", "{\"orderId\":\"C-3\",\"amountCents\":900}",
         "call_b", "refund_order", "{\"orderId\":\"C-4\",\"amountCents\":800}");
 
     String first = assistant.chat(session, "refund C-3 and C-4");
@@ -107,16 +98,16 @@ class RatchetToolProviderTest {
 
   @Test
   void aRefusedWriteSkipsTheLaterWriteOfTheSameAiMessage() throws Exception {
-    respond("chatcmpl-lc-4", "call_mail", "email_customer", "{\"orderId\":\"C-5\",\"text\":\"Refund coming\"}",
+    MODEL.respond("chatcmpl-lc-4", "call_mail", "email_customer", "{\"orderId\":\"C-5\",\"text\":\"Refund coming\"}",
         "call_refund", "refund_order", "{\"orderId\":\"C-5\",\"amountCents\":900}");
-    int asked = model.requests().size();
+    int asked = MODEL.requests().size();
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> assistant.chat(session, "refund C-5"));
     SHOP.shop().reject(SHOP.shop().awaitApproval(session, "email_customer", 20), "ana", "not this customer");
     answer.get(30, TimeUnit.SECONDS);
 
     assertThat(SHOP.provider().effects("refund_order", "C-5")).isZero();
-    JsonArray sent = model.requests().get(asked + 1).getJsonArray("messages");
+    JsonArray sent = MODEL.requests().get(asked + 1).getJsonArray("messages");
     assertThat(sent.getJsonObject(sent.size() - 1).getString("tool_call_id")).isEqualTo("call_refund");
     assertThat(new JsonObject(sent.getJsonObject(sent.size() - 1).getString("content")).getString("error"))
         .startsWith("the tool did not run, so it is safe to call again");

@@ -7,7 +7,6 @@ import dev.ratchet.turns.testing.TestShop;
 import dev.ratchet.turns.testing.ToolCallingModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,29 +29,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RatchetToolCallingManagerTest {
 
   @RegisterExtension
+  static final ToolCallingModel MODEL = new ToolCallingModel();
+
+  @RegisterExtension
   static final TestShop SHOP = new TestShop("spring-test");
 
-  private static ToolCallingModel model;
   private static OpenAiChatModel chatModel;
   private final String session = TestShop.newSession("spring");
 
   @BeforeAll
   static void start() {
-    model = new ToolCallingModel();
     chatModel = OpenAiChatModel.builder()
-        .openAiApi(OpenAiApi.builder().baseUrl(model.baseUrl().replace("/v1", "")).apiKey("sk-test").build())
+        .openAiApi(OpenAiApi.builder().baseUrl(MODEL.baseUrl().replace("/v1", "")).apiKey("sk-test").build())
         .defaultOptions(OpenAiChatOptions.builder().model("gpt-test").build())
         .toolCallingManager(new RatchetToolCallingManager(SHOP.shop().turns("tenant-1")))
         .build();
-  }
-
-  @AfterAll
-  static void close() {
-    model.close();
-  }
-
-  private void respond(String id, String... idNameArgs) {
-    model.respond(id, idNameArgs);
   }
 
   private String ask(String text) {
@@ -63,9 +54,9 @@ class RatchetToolCallingManagerTest {
 
   @Test
   void theToolCallsOfOneChatResponseRunAsOneTurnAndAnApprovedWriteRunsOnce() throws Exception {
-    respond("chatcmpl-sp-1", "call_look", "look_up_order", "{\"orderId\":\"D-1\"}",
+    MODEL.respond("chatcmpl-sp-1", "call_look", "look_up_order", "{\"orderId\":\"D-1\"}",
         "call_refund", "refund_order", "{\"orderId\":\"D-1\",\"amountCents\":25000}");
-    int asked = model.requests().size();
+    int asked = MODEL.requests().size();
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> ask("refund all of D-1"));
     ApprovalRequest request = SHOP.shop().awaitApproval(session, "refund_order", 20);
@@ -74,17 +65,17 @@ class RatchetToolCallingManagerTest {
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).startsWith("The shop said: ").contains("succeeded");
     assertThat(SHOP.provider().effects("refund_order", "D-1")).isEqualTo(1);
-    JsonArray second = model.requests().get(asked + 1).getJsonArray("messages");
+    JsonArray second = MODEL.requests().get(asked + 1).getJsonArray("messages");
     assertThat(second.getJsonObject(second.size() - 2).getString("tool_call_id")).isEqualTo("call_look");
     assertThat(second.getJsonObject(second.size() - 2).getString("content")).contains("delivered");
-    JsonObject refund = model.requests().get(asked).getJsonArray("tools").getJsonObject(1).getJsonObject("function");
+    JsonObject refund = MODEL.requests().get(asked).getJsonArray("tools").getJsonObject(1).getJsonObject("function");
     assertThat(refund.getString("name")).isEqualTo("refund_order");
     assertThat(refund.getJsonObject("parameters")).isEqualTo(Shop.REFUND_SCHEMA);
   }
 
   @Test
   void aRejectionReachesTheModelWithTheApproversReasonAndNothingIsSent() throws Exception {
-    respond("chatcmpl-sp-2", "call_mail", "email_customer", "{\"orderId\":\"D-2\",\"text\":\"Sorry!\"}");
+    MODEL.respond("chatcmpl-sp-2", "call_mail", "email_customer", "{\"orderId\":\"D-2\",\"text\":\"Sorry!\"}");
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> ask("apologise for D-2"));
     SHOP.shop().reject(SHOP.shop().awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
@@ -95,7 +86,7 @@ class RatchetToolCallingManagerTest {
 
   @Test
   void theSameResponseAgainSendsNoWriteTwice() {
-    respond("chatcmpl-sp-3", "call_a", "refund_order", "{\"orderId\":\"D-3\",\"amountCents\":900}",
+    MODEL.respond("chatcmpl-sp-3", "call_a", "refund_order", "{\"orderId\":\"D-3\",\"amountCents\":900}",
         "call_b", "refund_order", "{\"orderId\":\"D-4\",\"amountCents\":800}");
 
     assertThat(ask("refund D-3 and D-4")).isEqualTo(ask("refund D-3 and D-4"));
@@ -104,7 +95,7 @@ class RatchetToolCallingManagerTest {
 
   @Test
   void aPromptWithoutASessionIsRefusedWithWhatToAddAndNothingRuns() {
-    respond("chatcmpl-sp-4", "call_a", "refund_order", "{\"orderId\":\"D-5\",\"amountCents\":900}");
+    MODEL.respond("chatcmpl-sp-4", "call_a", "refund_order", "{\"orderId\":\"D-5\",\"amountCents\":900}");
     assertThatThrownBy(() -> chatModel.call(new Prompt("refund D-5", OpenAiChatOptions.builder().build())))
         .hasMessageContaining("tool context under 'ratchet.session'");
     assertThat(SHOP.provider().effects("refund_order", "D-5")).isZero();
@@ -124,7 +115,7 @@ class RatchetToolCallingManagerTest {
 
   @Test
   void theDocumentedChatClientRunsTheToolsThroughRatchet() {
-    respond("chatcmpl-sp-5", "call_look", "look_up_order", "{\"orderId\":\"D-7\"}");
+    MODEL.respond("chatcmpl-sp-5", "call_look", "look_up_order", "{\"orderId\":\"D-7\"}");
     assertThat(SpringAiExample.answer(chatModel, session, "where is D-7?")).startsWith("The shop said: ")
         .contains("delivered");
   }
