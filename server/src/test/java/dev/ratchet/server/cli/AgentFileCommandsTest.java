@@ -5,6 +5,7 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.server.CommandRun;
 import dev.ratchet.server.config.AgentFiles;
 import dev.ratchet.server.config.AgentFilesException;
 import dev.ratchet.server.config.LoadedAgents;
@@ -16,12 +17,8 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -118,19 +115,9 @@ class AgentFileCommandsTest {
     Path conf = dir.resolve("ratchet.json");
     Files.writeString(conf, new JsonObject().put("agents", new JsonObject().put("dir", dir.resolve("agents").toString()))
         .put("agent", agentSettings).encode());
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-    try {
-      return new CommandLine(new CheckCommand()).execute("--config", conf.toString(), "--no-demo");
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-      printed[0] = o.toString(StandardCharsets.UTF_8);
-      printed[1] = e.toString(StandardCharsets.UTF_8);
-    }
+    CommandRun run = CommandRun.of(new CheckCommand(), "--config", conf.toString(), "--no-demo");
+    printed[0] = run.out();
+    printed[1] = run.err();
+    return run.code();
   }
 }
