@@ -13,7 +13,6 @@ import dev.ratchet.turns.testing.Shop;
 import dev.ratchet.turns.testing.TestShop;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,13 +38,9 @@ class AnthropicTurnsTest {
   static void start() {
     model = new FakeAnthropicServer(body -> FakeAnthropicServer.text("msg_0", "ok"));
     client = AnthropicOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-ant-test").maxRetries(0).build();
+    SHOP.onClose(model::close);
+    SHOP.onClose(client::close);
     turns = new AnthropicTurns(SHOP.shop().turns("tenant-1"));
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
-    model.close();
   }
 
   private Message ask(String text) {

@@ -11,7 +11,6 @@ import dev.ratchet.turns.testing.Shop;
 import dev.ratchet.turns.testing.TestShop;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,13 +36,9 @@ class OpenAiTurnsTest {
   static void start() {
     model = new FakeOpenAiServer(body -> FakeOpenAiServer.text("nothing to do"));
     client = OpenAIOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-test").maxRetries(0).build();
+    SHOP.onClose(model::close);
+    SHOP.onClose(client::close);
     turns = new OpenAiTurns(SHOP.shop().turns("tenant-1"));
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
-    model.close();
   }
 
   private ChatCompletion ask(String text) {

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.UUID;
 
 /**
@@ -18,6 +20,7 @@ public final class TestShop implements BeforeAllCallback, AfterAllCallback {
   private final String nodeId;
   private ShopProvider provider;
   private EmbeddedShop shop;
+  private final Deque<Runnable> closers = new ArrayDeque<>();
 
   /** {@code nodeId} names the Ratchet node in the journal, so that each test class has its own. */
   public TestShop(String nodeId) {
@@ -34,11 +37,19 @@ public final class TestShop implements BeforeAllCallback, AfterAllCallback {
   @Override
   public void afterAll(ExtensionContext context) {
     try {
+      while (!closers.isEmpty()) {
+        closers.pop().run();
+      }
       shop.close();
       provider.close();
     } finally {
       redis.afterAll(context);
     }
+  }
+
+  /** Runs {@code close} after the class's tests, before the shop stops; the last one registered first. */
+  public void onClose(Runnable close) {
+    closers.push(close);
   }
 
   public EmbeddedShop shop() {
