@@ -30,9 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code name} and {@code message}. A user must have authorized a tool before it runs: an
  * unauthorized execution answers 403.
  */
-final class FakeArcade implements FakeProvider {
+public final class FakeArcade implements FakeProvider {
 
-  static final String KEY = "arc-key-abcdef-123";
+  public static final String KEY = "arc-key-abcdef-123";
   static final int DEFAULT_PAGE = 25;
 
   final List<JsonObject> executions = new CopyOnWriteArrayList<>();
@@ -52,7 +52,7 @@ final class FakeArcade implements FakeProvider {
   private final AtomicInteger ids = new AtomicInteger();
   private HttpServer server;
 
-  FakeArcade() {
+  public FakeArcade() {
     tool("Github", "GetRepository", "Get a repository", new JsonObject().put("read_only", true), "github");
     tool("Github", "CreateIssue", "Create an issue", null, "github");
     tool("Github", "Flaky", "Sometimes fails", new JsonObject().put("read_only", true), "github");
