@@ -15,8 +15,8 @@ import java.util.function.Supplier;
 
 /**
  * {@code ratchet run} in its own JVM, as a user starts it: the embedded Redis in the directory it
- * runs in, the admin password and the demo's agent token given, no model or connection from the
- * test's own environment, plus whatever variables the test adds. Its ports are chosen once, so a
+ * runs in, the admin password and the demo's agent token given, no Ratchet setting or model key from
+ * the test's own environment, plus whatever variables the test adds. Its ports are chosen once, so a
  * child started again on the same directory finds the journal and the shop the last one left.
  */
 public final class RunChild implements AutoCloseable {
@@ -60,9 +60,7 @@ public final class RunChild implements AutoCloseable {
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-cp", System.getProperty("java.class.path"),
         Main.class.getName(), "run").directory(dir.toFile()).redirectErrorStream(true);
     Map<String, String> env = pb.environment();
-    List.of("RATCHET_MODEL", "RATCHET_MODEL_BASE_URL", "OPENAI_API_KEY", "RATCHET_REDIS_URL", "RATCHET_NODE_ID")
-        .forEach(env::remove);
-    env.entrySet().removeIf(e -> e.getKey().startsWith("RATCHET_CONNECTION_"));
+    env.keySet().removeIf(k -> k.startsWith("RATCHET_") || k.equals("OPENAI_API_KEY"));
     env.put("RATCHET_DATA_DIR", dir.resolve("data").toString());
     env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
     env.put("RATCHET_REDIS_PORT", String.valueOf(redisPort));
