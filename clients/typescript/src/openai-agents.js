@@ -37,22 +37,25 @@ export async function ratchetAgentTools({ client, sessionId, agent, only }) {
     tools,
     turns,
     wrapModel(model) {
-      return {
-        ...model,
-        async getResponse(request) {
-          const response = await model.getResponse(request);
-          turns.record(response.responseId, functionCallsOf(response.output, names));
-          return response;
-        },
-        async *getStreamedResponse(request) {
-          for await (const event of model.getStreamedResponse(request)) {
-            if (event.type === 'response_done') {
-              turns.record(event.response?.id, functionCallsOf(event.response?.output, names));
-            }
-            yield event;
-          }
-        },
-      };
+      return recordingResponses(model, (responseId, output) => turns.record(responseId, functionCallsOf(output, names)));
+    },
+  };
+}
+
+/** `model`, handing each response's id and output to `record` as it comes, streamed or not. */
+function recordingResponses(model, record) {
+  return {
+    ...model,
+    async getResponse(request) {
+      const response = await model.getResponse(request);
+      record(response.responseId, response.output);
+      return response;
+    },
+    async *getStreamedResponse(request) {
+      for await (const event of model.getStreamedResponse(request)) {
+        if (event.type === 'response_done') record(event.response?.id, event.response?.output);
+        yield event;
+      }
     },
   };
 }
@@ -101,20 +104,7 @@ export async function ratchetMcpServer({ baseUrl, token, sessionId, agent }) {
   return {
     server,
     wrapModel(model) {
-      return {
-        ...model,
-        async getResponse(request) {
-          const response = await model.getResponse(request);
-          record(response.responseId, response.output);
-          return response;
-        },
-        async *getStreamedResponse(request) {
-          for await (const event of model.getStreamedResponse(request)) {
-            if (event.type === 'response_done') record(event.response?.id, event.response?.output);
-            yield event;
-          }
-        },
-      };
+      return recordingResponses(model, record);
     },
     close: () => server.close(),
   };

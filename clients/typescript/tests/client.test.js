@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RatchetClient, RatchetError, ToolCallError, turnIdFor } from '../src/index.js';
-import { agentClient, decideWhenAsked, env, unique, writesFor } from './support.js';
+import { agentClient, env, unique, whileDeciding, writesFor } from './support.js';
 
 test('a turn submitted twice runs its write once and answers the same results', async () => {
   const client = agentClient();
@@ -37,10 +37,8 @@ test('a write that needs approval completes once an approver approves it', async
   const turn = { agent: env.agent, turnId: 't1', calls: [{ name: 'cancel_order', arguments: { order } }] };
   const submitted = await client.submitTurn(sessionId, turn);
   assert.equal(submitted.status, 'accepted');
-  const [answer] = await Promise.all([
-    client.awaitTurn(sessionId, 't1'),
-    decideWhenAsked(sessionId, 'cancel_order', { approved: true }),
-  ]);
+  const answer = await whileDeciding(sessionId, 'cancel_order', { approved: true },
+    () => client.awaitTurn(sessionId, 't1'));
   const call = RatchetClient.callsOf(answer)[0];
   assert.equal(call.outcome, 'succeeded');
   assert.equal(call.approval.status, 'approved');
@@ -51,10 +49,8 @@ test('a rejected write throws a ToolCallError whose text carries the approver\'s
   const client = agentClient();
   const sessionId = unique('s');
   const turn = { agent: env.agent, turnId: 't1', calls: [{ name: 'cancel_order', arguments: { order: unique('o') } }] };
-  const [answer] = await Promise.all([
-    client.runTurn(sessionId, turn),
-    decideWhenAsked(sessionId, 'cancel_order', { approved: false, reason: 'the customer changed their mind' }),
-  ]);
+  const answer = await whileDeciding(sessionId, 'cancel_order', { approved: false, reason: 'the customer changed their mind' },
+    () => client.runTurn(sessionId, turn));
   assert.throws(() => RatchetClient.valueOf(RatchetClient.callsOf(answer)[0]), (e) => e instanceof ToolCallError
     && e.message.includes('a person refused it') && e.message.includes('the customer changed their mind'));
 });

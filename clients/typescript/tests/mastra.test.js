@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Agent } from '@mastra/core/agent';
 import { RatchetToolProvider } from '../src/mastra.js';
-import { agentClient, approverClient, decideWhenAsked, env, unique, writesFor } from './support.js';
+import { agentClient, env, lookUpAndCancel, turnsOf, unique, whileDeciding, writesFor } from './support.js';
 import { scriptedModel } from './fixtures/scripted-model.js';
 
 test('the provider lists each agent as a toolkit with its tools, searchable, with their exact schemas', async () => {
@@ -22,20 +22,13 @@ test('a Mastra agent\'s calls of one response run as one turn, and an approved w
   const order = unique('o');
   const provider = new RatchetToolProvider({ client: agentClient(), sessionId });
   const tools = await provider.resolveTools([`${env.agent}/look_up_order`, `${env.agent}/cancel_order`]);
-  const { model } = scriptedModel('msg_mastra_1', [
-    { name: 'look_up_order', arguments: { order } },
-    { name: 'cancel_order', arguments: { order } },
-  ]);
+  const { model } = scriptedModel('msg_mastra_1', lookUpAndCancel(order));
   const agent = new Agent({ id: 'support', name: 'support', instructions: 'help', tools,
     model: await provider.wrapModel(model, { sessionId, agent: env.agent }) });
-  const [answer] = await Promise.all([
-    agent.generate('cancel my order', { maxSteps: 3 }),
-    decideWhenAsked(sessionId, 'cancel_order', { approved: true }),
-  ]);
+  const answer = await whileDeciding(sessionId, 'cancel_order', { approved: true },
+    () => agent.generate('cancel my order', { maxSteps: 3 }));
   assert.match(answer.text, /"done":"cancel_order"/);
-  const timeline = await approverClient().session(sessionId);
-  assert.deepEqual(timeline.turns.map((t) => [t.turnId, t.calls.map((c) => c.tool)]),
-    [['msg_mastra_1', ['look_up_order', 'cancel_order']]]);
+  assert.deepEqual(await turnsOf(sessionId), [['msg_mastra_1', ['look_up_order', 'cancel_order']]]);
   assert.deepEqual(await writesFor(order), { cancel_order: 1 });
 });
 
@@ -45,10 +38,8 @@ test('a rejected write reaches the Mastra agent\'s model with the approver\'s re
   const tools = await provider.resolveTools([`${env.agent}/cancel_order`]);
   const { model } = scriptedModel('msg_mastra_2', [{ name: 'cancel_order', arguments: { order: unique('o') } }]);
   const agent = new Agent({ id: 'support', name: 'support', instructions: 'help', tools, model });
-  const [answer] = await Promise.all([
-    agent.generate('cancel my order', { maxSteps: 3 }),
-    decideWhenAsked(sessionId, 'cancel_order', { approved: false, reason: 'needs a manager' }),
-  ]);
+  const answer = await whileDeciding(sessionId, 'cancel_order', { approved: false, reason: 'needs a manager' },
+    () => agent.generate('cancel my order', { maxSteps: 3 }));
   assert.match(answer.text, /a person refused it/);
   assert.match(answer.text, /needs a manager/);
 });

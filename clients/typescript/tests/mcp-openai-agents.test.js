@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Agent, run, setTracingDisabled } from '@openai/agents';
 import { ratchetMcpServer } from '../src/openai-agents.js';
-import { approverClient, decideWhenAsked, env, unique, writesFor } from './support.js';
+import { env, lookUpAndCancel, turnsOf, unique, whileDeciding, writesFor } from './support.js';
 import { agentsModel } from './fixtures/agents-model.js';
 
 setTracingDisabled(true);
@@ -13,18 +13,11 @@ test('an Agents SDK agent with Ratchet as its MCP server runs each response\'s c
   const ratchet = await ratchetMcpServer({ baseUrl: env.url, token: env.agentToken, sessionId, agent: env.agent });
   try {
     const agent = new Agent({ name: 'support', instructions: 'help', mcpServers: [ratchet.server],
-      model: ratchet.wrapModel(agentsModel('resp_mcp_1', [
-        { name: 'look_up_order', arguments: { order } },
-        { name: 'cancel_order', arguments: { order } },
-      ])) });
-    const [result] = await Promise.all([
-      run(agent, 'cancel my order', { maxTurns: 3 }),
-      decideWhenAsked(sessionId, 'cancel_order', { approved: true }),
-    ]);
+      model: ratchet.wrapModel(agentsModel('resp_mcp_1', lookUpAndCancel(order))) });
+    const result = await whileDeciding(sessionId, 'cancel_order', { approved: true },
+      () => run(agent, 'cancel my order', { maxTurns: 3 }));
     assert.match(result.finalOutput, /cancel_order/);
-    const timeline = await approverClient().session(sessionId);
-    assert.deepEqual(timeline.turns.map((t) => [t.turnId, t.calls.map((c) => c.tool)]),
-      [['resp_mcp_1', ['look_up_order', 'cancel_order']]]);
+    assert.deepEqual(await turnsOf(sessionId), [['resp_mcp_1', ['look_up_order', 'cancel_order']]]);
     assert.deepEqual(await writesFor(order), { cancel_order: 1 });
   } finally {
     await ratchet.close();
@@ -37,10 +30,8 @@ test('a write rejected over MCP reaches the Agents SDK model with the approver\'
   try {
     const agent = new Agent({ name: 'support', instructions: 'help', mcpServers: [ratchet.server],
       model: ratchet.wrapModel(agentsModel('resp_mcp_2', [{ name: 'cancel_order', arguments: { order: unique('o') } }])) });
-    const [result] = await Promise.all([
-      run(agent, 'cancel my order', { maxTurns: 3 }),
-      decideWhenAsked(sessionId, 'cancel_order', { approved: false, reason: 'the order is a gift' }),
-    ]);
+    const result = await whileDeciding(sessionId, 'cancel_order', { approved: false, reason: 'the order is a gift' },
+      () => run(agent, 'cancel my order', { maxTurns: 3 }));
     assert.match(result.finalOutput, /a person refused it/);
     assert.match(result.finalOutput, /the order is a gift/);
   } finally {

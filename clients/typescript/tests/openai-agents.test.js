@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Agent, run, setTracingDisabled } from '@openai/agents';
 import { ratchetAgentTools } from '../src/openai-agents.js';
-import { agentClient, approverClient, decideWhenAsked, env, unique, writesFor } from './support.js';
+import { agentClient, env, lookUpAndCancel, turnsOf, unique, whileDeciding, writesFor } from './support.js';
 import { agentsModel as scriptedModel } from './fixtures/agents-model.js';
 
 setTracingDisabled(true);
@@ -12,18 +12,11 @@ test('the function calls of one Agents SDK response run as one Ratchet turn name
   const order = unique('o');
   const ratchet = await ratchetAgentTools({ client: agentClient(), sessionId, agent: env.agent });
   const agent = new Agent({ name: 'support', instructions: 'help', tools: ratchet.tools,
-    model: ratchet.wrapModel(scriptedModel('resp_agents_1', [
-      { name: 'look_up_order', arguments: { order } },
-      { name: 'cancel_order', arguments: { order } },
-    ])) });
-  const [result] = await Promise.all([
-    run(agent, 'cancel my order', { maxTurns: 3 }),
-    decideWhenAsked(sessionId, 'cancel_order', { approved: true }),
-  ]);
+    model: ratchet.wrapModel(scriptedModel('resp_agents_1', lookUpAndCancel(order))) });
+  const result = await whileDeciding(sessionId, 'cancel_order', { approved: true },
+    () => run(agent, 'cancel my order', { maxTurns: 3 }));
   assert.match(result.finalOutput, /cancel_order/);
-  const timeline = await approverClient().session(sessionId);
-  assert.deepEqual(timeline.turns.map((t) => [t.turnId, t.calls.map((c) => c.tool)]),
-    [['resp_agents_1', ['look_up_order', 'cancel_order']]]);
+  assert.deepEqual(await turnsOf(sessionId), [['resp_agents_1', ['look_up_order', 'cancel_order']]]);
   assert.deepEqual(await writesFor(order), { cancel_order: 1 });
 });
 
@@ -32,10 +25,8 @@ test('a rejected write reaches the Agents SDK model as Ratchet\'s text, not an i
   const ratchet = await ratchetAgentTools({ client: agentClient(), sessionId, agent: env.agent });
   const agent = new Agent({ name: 'support', instructions: 'help', tools: ratchet.tools,
     model: ratchet.wrapModel(scriptedModel('resp_agents_2', [{ name: 'cancel_order', arguments: { order: unique('o') } }])) });
-  const [result] = await Promise.all([
-    run(agent, 'cancel my order', { maxTurns: 3 }),
-    decideWhenAsked(sessionId, 'cancel_order', { approved: false, reason: 'fraud check pending' }),
-  ]);
+  const result = await whileDeciding(sessionId, 'cancel_order', { approved: false, reason: 'fraud check pending' },
+    () => run(agent, 'cancel my order', { maxTurns: 3 }));
   assert.match(result.finalOutput, /a person refused it/);
   assert.match(result.finalOutput, /fraud check pending/);
   assert.doesNotMatch(result.finalOutput, /try again/);

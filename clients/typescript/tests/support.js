@@ -34,3 +34,21 @@ export async function writesFor(order) {
   });
   return RatchetClient.valueOf(RatchetClient.callsOf(answer)[0]);
 }
+
+/** Runs `ask` while the approver decides the session's `tool` as `decision` says; what `ask` answered. */
+export async function whileDeciding(sessionId, tool, decision, ask) {
+  const [answer] = await Promise.all([ask(), decideWhenAsked(sessionId, tool, decision)]);
+  return answer;
+}
+
+/** The session's turns as the approver's timeline shows them: [turn id, [tool of each call]]. */
+export async function turnsOf(sessionId) {
+  const timeline = await approverClient().session(sessionId);
+  return timeline.turns.map((t) => [t.turnId, t.calls.map((c) => c.tool)]);
+}
+
+/** The tool calls of a response that looks an order up and cancels it. */
+export const lookUpAndCancel = (order) => [
+  { name: 'look_up_order', arguments: { order } },
+  { name: 'cancel_order', arguments: { order } },
+];

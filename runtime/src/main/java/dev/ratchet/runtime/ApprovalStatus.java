@@ -1,20 +1,18 @@
 package dev.ratchet.runtime;
 
+import dev.ratchet.runtime.impl.WireNames;
+
 /**
  * The state of a call's approval (rule 8): pending until decided once; expiry fails closed. The
  * journal and {@link ApprovalRecord#status()} carry the {@link #wireName()}.
  */
 public enum ApprovalStatus {
-  PENDING("pending"),
-  APPROVED("approved"),
-  REJECTED("rejected"),
-  EXPIRED("expired");
+  PENDING,
+  APPROVED,
+  REJECTED,
+  EXPIRED;
 
-  private final String wireName;
-
-  ApprovalStatus(String wireName) {
-    this.wireName = wireName;
-  }
+  private final String wireName = WireNames.of(this, '_');
 
   public String wireName() {
     return wireName;
@@ -37,12 +35,7 @@ public enum ApprovalStatus {
   }
 
   public static ApprovalStatus fromWireName(String name) {
-    for (ApprovalStatus s : values()) {
-      if (s.wireName.equals(name)) {
-        return s;
-      }
-    }
-    throw new IllegalArgumentException("unknown approval status '" + name + "'");
+    return WireNames.parse(values(), name, ApprovalStatus::wireName, () -> "unknown approval status '" + name + "'");
   }
 
   @Override

@@ -1,24 +1,22 @@
 package dev.ratchet.runtime;
 
+import dev.ratchet.runtime.impl.WireNames;
+
 /**
  * Where a call stands in its turn (docs/ARCHITECTURE.md, "The states of a call"). The journal stores
  * the {@link #wireName()}; {@code CallTransitions} says which event moves a call from one to another.
  */
 public enum CallStatus {
   /** Journaled with its turn, not yet attempted (or approved and not yet attempted). */
-  NEW("new"),
+  NEW,
   /** An attempt was journaled as about to send its request (J2); the call has no outcome yet. */
-  STARTED("started"),
+  STARTED,
   /** Waits for a person's decision (rule 4, J5). */
-  AWAITING_APPROVAL("awaiting_approval"),
+  AWAITING_APPROVAL,
   /** Has its terminal outcome (J1). */
-  DONE("done");
+  DONE;
 
-  private final String wireName;
-
-  CallStatus(String wireName) {
-    this.wireName = wireName;
-  }
+  private final String wireName = WireNames.of(this, '_');
 
   public String wireName() {
     return wireName;
@@ -29,12 +27,7 @@ public enum CallStatus {
     if (name == null || name.isEmpty()) {
       return NEW;
     }
-    for (CallStatus s : values()) {
-      if (s.wireName.equals(name)) {
-        return s;
-      }
-    }
-    throw new IllegalArgumentException("unknown call state '" + name + "'");
+    return WireNames.parse(values(), name, CallStatus::wireName, () -> "unknown call state '" + name + "'");
   }
 
   @Override

@@ -126,56 +126,20 @@ public final class FunctionToolSource implements ToolSource {
       if (invoke == null) {
         throw new IllegalStateException("tool '" + name + "' has no handler");
       }
-      return new FunctionTool(this);
+      return new FunctionTool(name, description, schema, effectClass, approval, timeout, retry, invoke, lookup);
     }
   }
 
-  private static final class FunctionTool implements Tool {
-    private final Builder b;
-
-    FunctionTool(Builder b) {
-      this.b = b;
-    }
-
-    @Override
-    public String name() {
-      return b.name;
-    }
-
-    @Override
-    public String description() {
-      return b.description;
-    }
-
-    @Override
-    public JsonObject inputSchema() {
-      return b.schema;
-    }
-
-    @Override
-    public EffectClass effectClass() {
-      return b.effectClass;
-    }
-
-    @Override
-    public ApprovalRule approvalRule() {
-      return b.approval;
-    }
-
-    @Override
-    public Duration timeout() {
-      return b.timeout;
-    }
-
-    @Override
-    public RetryPolicy retryPolicy() {
-      return b.retry;
-    }
+  /** A tool as its builder declared it. */
+  private record FunctionTool(String name, String description, JsonObject inputSchema, EffectClass effectClass,
+                              ApprovalRule approvalRule, Duration timeout, RetryPolicy retryPolicy,
+                              Function<ToolInvocation, Future<ToolResult>> handler,
+                              Function<ToolInvocation, Future<java.util.Optional<ToolResult>>> finder) implements Tool {
 
     @Override
     public Future<ToolResult> invoke(ToolInvocation invocation) {
       try {
-        return b.invoke.apply(invocation);
+        return handler.apply(invocation);
       } catch (RuntimeException e) {
         return Future.failedFuture(e);
       }
@@ -183,12 +147,12 @@ public final class FunctionToolSource implements ToolSource {
 
     @Override
     public boolean supportsLookup() {
-      return b.lookup != null;
+      return finder != null;
     }
 
     @Override
     public Future<java.util.Optional<ToolResult>> lookup(ToolInvocation invocation) {
-      return b.lookup == null ? Tool.super.lookup(invocation) : b.lookup.apply(invocation);
+      return finder == null ? Tool.super.lookup(invocation) : finder.apply(invocation);
     }
   }
 }

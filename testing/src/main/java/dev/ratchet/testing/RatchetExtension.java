@@ -108,18 +108,15 @@ public final class RatchetExtension
     }
   }
 
+  /** Registered on an instance field, the extension starts for each test as it starts for the class on a static one. */
   @Override
   public void beforeEach(ExtensionContext context) throws Exception {
-    if (startedBy == null) {
-      start(context.getUniqueId());
-    }
+    beforeAll(context);
   }
 
   @Override
   public void afterEach(ExtensionContext context) {
-    if (context.getUniqueId().equals(startedBy)) {
-      stop();
-    }
+    afterAll(context);
   }
 
   /** The Ratchet under test, with the agents registered. */

@@ -8,20 +8,16 @@ import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.ToolResultBlockParam;
 import com.anthropic.models.messages.UserMessageParam;
 import dev.ratchet.runtime.ApprovalRequest;
-import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.FakeAnthropicServer;
 import dev.ratchet.turns.testing.Shop;
-import dev.ratchet.turns.testing.ShopProvider;
+import dev.ratchet.turns.testing.TestShop;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -31,30 +27,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AnthropicTurnsTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final TestShop SHOP = new TestShop("anthropic-test");
 
-  private static ShopProvider provider;
-  private static EmbeddedShop shop;
   private static FakeAnthropicServer model;
   private static AnthropicClient client;
   private static AnthropicTurns turns;
-  private final String session = "anthropic-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String session = TestShop.newSession("anthropic");
 
   @BeforeAll
   static void start() {
-    provider = new ShopProvider();
-    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "anthropic-test");
     model = new FakeAnthropicServer(body -> FakeAnthropicServer.text("msg_0", "ok"));
     client = AnthropicOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-ant-test").maxRetries(0).build();
-    turns = new AnthropicTurns(shop.turns("tenant-1"));
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
-    shop.close();
-    model.close();
-    provider.close();
+    SHOP.onClose(model::close);
+    SHOP.onClose(client::close);
+    turns = new AnthropicTurns(SHOP.shop().turns("tenant-1"));
   }
 
   private Message ask(String text) {
@@ -62,6 +48,16 @@ class AnthropicTurnsTest {
         .addUserMessage(text);
     turns.tools().forEach(params::addTool);
     return client.messages().create(params.build());
+  }
+
+  /** Runs the tool uses of the model's answer to {@code text} while the test acts as the approver. */
+  private CompletableFuture<UserMessageParam> runInBackground(String text) {
+    Message message = ask(text);
+    return CompletableFuture.supplyAsync(() -> turns.run(session, message));
+  }
+
+  private static ToolResultBlockParam firstResult(CompletableFuture<UserMessageParam> running) throws Exception {
+    return results(running.get(20, TimeUnit.SECONDS)).get(0);
   }
 
   private static List<ToolResultBlockParam> results(UserMessageParam message) {
@@ -84,7 +80,7 @@ class AnthropicTurnsTest {
     assertThat(results(reply)).extracting(ToolResultBlockParam::toolUseId).containsExactly("toolu_look", "toolu_refund");
     assertThat(text(results(reply).get(0)).getJsonObject("result").getString("status")).isEqualTo("delivered");
     assertThat(results(reply).get(1).isError()).hasValue(false);
-    assertThat(provider.effects("refund_order", "B-1")).isEqualTo(1);
+    assertThat(SHOP.provider().effects("refund_order", "B-1")).isEqualTo(1);
     JsonObject refundTool = model.requests().get(asked).getJsonArray("tools").getJsonObject(1);
     assertThat(refundTool.getString("name")).isEqualTo("refund_order");
     assertThat(refundTool.getJsonObject("input_schema")).isEqualTo(Shop.REFUND_SCHEMA);
@@ -104,31 +100,27 @@ class AnthropicTurnsTest {
   void aWriteThatNeedsApprovalRunsOnceAPersonApprovesIt() throws Exception {
     model.script(body -> FakeAnthropicServer.toolUses("msg_03", "toolu_big", "refund_order",
         "{\"orderId\":\"B-2\",\"amountCents\":25000}"));
-    Message message = ask("refund all of order B-2");
-
-    CompletableFuture<UserMessageParam> running = CompletableFuture.supplyAsync(() -> turns.run(session, message));
-    ApprovalRequest request = shop.awaitApproval(session, "refund_order", 20);
+    CompletableFuture<UserMessageParam> running = runInBackground("refund all of order B-2");
+    ApprovalRequest request = SHOP.shop().awaitApproval(session, "refund_order", 20);
     assertThat(request.turnId()).isEqualTo("msg_03");
-    shop.approve(request, "ana", "customer verified");
+    SHOP.shop().approve(request, "ana", "customer verified");
 
-    ToolResultBlockParam result = results(running.get(20, TimeUnit.SECONDS)).get(0);
+    ToolResultBlockParam result = firstResult(running);
     assertThat(text(result).getString("outcome")).isEqualTo("succeeded");
-    assertThat(provider.effects("refund_order", "B-2")).isEqualTo(1);
+    assertThat(SHOP.provider().effects("refund_order", "B-2")).isEqualTo(1);
   }
 
   @Test
   void aRejectionIsAnErrorResultWithTheApproversReasonAndNothingIsSent() throws Exception {
     model.script(body -> FakeAnthropicServer.toolUses("msg_04", "toolu_mail", "email_customer",
         "{\"orderId\":\"B-3\",\"text\":\"Sorry!\"}"));
-    Message message = ask("apologise to the customer of B-3");
+    CompletableFuture<UserMessageParam> running = runInBackground("apologise to the customer of B-3");
+    SHOP.shop().reject(SHOP.shop().awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
 
-    CompletableFuture<UserMessageParam> running = CompletableFuture.supplyAsync(() -> turns.run(session, message));
-    shop.reject(shop.awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
-
-    ToolResultBlockParam result = results(running.get(20, TimeUnit.SECONDS)).get(0);
+    ToolResultBlockParam result = firstResult(running);
     assertThat(result.isError()).hasValue(true);
     assertThat(text(result).getString("error")).contains("this customer asked not to be e-mailed");
-    assertThat(provider.effects("email_customer", "B-3")).isZero();
+    assertThat(SHOP.provider().effects("email_customer", "B-3")).isZero();
   }
 
   @Test
@@ -142,7 +134,7 @@ class AnthropicTurnsTest {
 
     assertThat(again).extracting(r -> r.content().orElseThrow().asString())
         .isEqualTo(first.stream().map(r -> r.content().orElseThrow().asString()).toList());
-    assertThat(provider.effects("refund_order", "B-4") + provider.effects("refund_order", "B-5")).isEqualTo(2);
+    assertThat(SHOP.provider().effects("refund_order", "B-4") + SHOP.provider().effects("refund_order", "B-5")).isEqualTo(2);
   }
 
   @Test
@@ -155,7 +147,7 @@ class AnthropicTurnsTest {
           ? FakeAnthropicServer.text("msg_07", "Done: " + blocks.getJsonObject(0).getString("content"))
           : FakeAnthropicServer.toolUses("msg_06", "toolu_look", "look_up_order", "{\"orderId\":\"B-6\"}");
     });
-    assertThat(AnthropicExample.answer(client, shop.ratchet(), session, "where is B-6?")).startsWith("Done: ")
+    assertThat(AnthropicExample.answer(client, SHOP.shop().ratchet(), session, "where is B-6?")).startsWith("Done: ")
         .contains("delivered");
   }
 }

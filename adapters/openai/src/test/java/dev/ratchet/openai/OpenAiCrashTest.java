@@ -5,6 +5,7 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
+import dev.ratchet.runtime.testing.ChildJvm;
 import dev.ratchet.runtime.testing.FakeOpenAiServer;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.turns.testing.EmbeddedShop;
@@ -14,15 +15,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,15 +38,13 @@ class OpenAiCrashTest {
       "call_refund", "refund_order", "{\"orderId\":\"A-9\",\"amountCents\":1500}",
       "call_mail", "email_customer", "{\"orderId\":\"A-9\",\"text\":\"Your refund is on its way.\"}")
       .put("id", "chatcmpl-crash-1"));
-  private final List<JsonObject> lines = new CopyOnWriteArrayList<>();
-  private Process child;
+  private ChildJvm child;
   private EmbeddedShop restarted;
 
   @AfterEach
   void stop() throws Exception {
     if (child != null) {
-      child.destroyForcibly();
-      child.waitFor(20, TimeUnit.SECONDS);
+      child.close();
     }
     if (restarted != null) {
       restarted.close();
@@ -62,11 +55,11 @@ class OpenAiCrashTest {
 
   @Test
   void anApplicationKilledBetweenTwoWritesReplaysTheSameCompletionAndTheFirstWriteIsNotSentAgain() throws Exception {
-    startChild();
-    awaitLine("approval-requested", 60);
+    child = new ChildJvm(OpenAiShopNode.class, REDIS.url(), REDIS.keyPrefix(), provider.url(), model.baseUrl(), session);
+    child.awaitEvent("approval-requested", 60);
     assertThat(provider.effects("refund_order")).isEqualTo(1);
-    child.destroyForcibly();   // SIGKILL, the refund sent, the e-mail waiting for a person
-    assertThat(child.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    // SIGKILL, the refund sent, the e-mail waiting for a person
+    assertThat(child.kill()).isTrue();
 
     restarted = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "openai-crash-test");
     OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-test").maxRetries(0).build();
@@ -87,41 +80,5 @@ class OpenAiCrashTest {
     assertThat(model.requests()).hasSize(2);
     assertThat(provider.effects("refund_order")).isEqualTo(1);
     assertThat(provider.effects("email_customer")).isEqualTo(1);
-  }
-
-  private void startChild() throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    child = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        OpenAiShopNode.class.getName(), REDIS.url(), REDIS.keyPrefix(), provider.url(), model.baseUrl(), session)
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    Process p = child;
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          if (line.startsWith("{")) {
-            lines.add(new JsonObject(line));
-          }
-        }
-      } catch (IOException e) {
-        // the child died
-      }
-    }, "openai-node-stdout");
-    reader.setDaemon(true);
-    reader.start();
-  }
-
-  private void awaitLine(String event, int seconds) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + seconds * 1000L;
-    while (System.currentTimeMillis() < deadline) {
-      if (lines.stream().anyMatch(j -> event.equals(j.getString("event")))) {
-        return;
-      }
-      if (!child.isAlive()) {
-        throw new AssertionError("the child exited with " + child.exitValue() + "; saw " + lines);
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no '" + event + "' within " + seconds + " s; saw " + lines);
   }
 }

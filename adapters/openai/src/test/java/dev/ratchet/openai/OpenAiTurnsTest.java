@@ -7,19 +7,15 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.testing.FakeOpenAiServer;
-import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.Shop;
-import dev.ratchet.turns.testing.ShopProvider;
+import dev.ratchet.turns.testing.TestShop;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -29,36 +25,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OpenAiTurnsTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final TestShop SHOP = new TestShop("openai-test");
 
-  private static ShopProvider provider;
-  private static EmbeddedShop shop;
   private static FakeOpenAiServer model;
   private static OpenAIClient client;
   private static OpenAiTurns turns;
-  private final String session = "openai-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String session = TestShop.newSession("openai");
 
   @BeforeAll
   static void start() {
-    provider = new ShopProvider();
-    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "openai-test");
     model = new FakeOpenAiServer(body -> FakeOpenAiServer.text("nothing to do"));
     client = OpenAIOkHttpClient.builder().baseUrl(model.baseUrl()).apiKey("sk-test").maxRetries(0).build();
-    turns = new OpenAiTurns(shop.turns("tenant-1"));
-  }
-
-  @AfterAll
-  static void close() {
-    client.close();
-    shop.close();
-    model.close();
-    provider.close();
+    SHOP.onClose(model::close);
+    SHOP.onClose(client::close);
+    turns = new OpenAiTurns(SHOP.shop().turns("tenant-1"));
   }
 
   private ChatCompletion ask(String text) {
     ChatCompletionCreateParams.Builder params = ChatCompletionCreateParams.builder().model("gpt-test").addUserMessage(text);
     turns.tools().forEach(params::addTool);
     return client.chat().completions().create(params.build());
+  }
+
+  /** Runs the tool calls of the model's answer to {@code text} while the test acts as the approver. */
+  private CompletableFuture<List<ChatCompletionToolMessageParam>> runInBackground(String text) {
+    ChatCompletion completion = ask(text);
+    return CompletableFuture.supplyAsync(() -> turns.run(session, completion));
+  }
+
+  private static JsonObject firstResult(CompletableFuture<List<ChatCompletionToolMessageParam>> running)
+      throws Exception {
+    return new JsonObject(running.get(20, TimeUnit.SECONDS).get(0).content().asText());
   }
 
   private static JsonObject completion(String id, String... idNameArgs) {
@@ -78,7 +75,7 @@ class OpenAiTurnsTest {
     assertThat(new JsonObject(results.get(0).content().asText()).getJsonObject("result").getString("status"))
         .isEqualTo("delivered");
     assertThat(new JsonObject(results.get(1).content().asText()).getString("outcome")).isEqualTo("succeeded");
-    assertThat(provider.effects("refund_order", "A-1")).isEqualTo(1);
+    assertThat(SHOP.provider().effects("refund_order", "A-1")).isEqualTo(1);
     JsonArray tools = model.requests().get(asked).getJsonArray("tools");
     assertThat(tools.getJsonObject(1).getJsonObject("function").getString("name")).isEqualTo("refund_order");
     assertThat(tools.getJsonObject(1).getJsonObject("function").getJsonObject("parameters")).isEqualTo(Shop.REFUND_SCHEMA);
@@ -97,33 +94,27 @@ class OpenAiTurnsTest {
   @Test
   void aWriteThatNeedsApprovalRunsOnceAPersonApprovesIt() throws Exception {
     model.script(body -> completion("chatcmpl-2", "call_big", "refund_order", "{\"orderId\":\"A-2\",\"amountCents\":25000}"));
-    ChatCompletion completion = ask("refund all of order A-2");
-
-    CompletableFuture<List<ChatCompletionToolMessageParam>> running =
-        CompletableFuture.supplyAsync(() -> turns.run(session, completion));
-    ApprovalRequest request = shop.awaitApproval(session, "refund_order", 20);
+    CompletableFuture<List<ChatCompletionToolMessageParam>> running = runInBackground("refund all of order A-2");
+    ApprovalRequest request = SHOP.shop().awaitApproval(session, "refund_order", 20);
     assertThat(request.turnId()).isEqualTo("chatcmpl-2");
-    assertThat(provider.effects("refund_order", "A-2")).isZero();
-    shop.approve(request, "ana", "customer verified");
+    assertThat(SHOP.provider().effects("refund_order", "A-2")).isZero();
+    SHOP.shop().approve(request, "ana", "customer verified");
 
-    JsonObject result = new JsonObject(running.get(20, TimeUnit.SECONDS).get(0).content().asText());
+    JsonObject result = firstResult(running);
     assertThat(result.getString("outcome")).isEqualTo("succeeded");
-    assertThat(provider.effects("refund_order", "A-2")).isEqualTo(1);
+    assertThat(SHOP.provider().effects("refund_order", "A-2")).isEqualTo(1);
   }
 
   @Test
   void aRejectionReachesTheModelWithTheApproversReasonAndNothingIsSent() throws Exception {
     model.script(body -> completion("chatcmpl-3", "call_mail", "email_customer", "{\"orderId\":\"A-3\",\"text\":\"Sorry!\"}"));
-    ChatCompletion completion = ask("apologise to the customer of A-3");
+    CompletableFuture<List<ChatCompletionToolMessageParam>> running = runInBackground("apologise to the customer of A-3");
+    SHOP.shop().reject(SHOP.shop().awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
 
-    CompletableFuture<List<ChatCompletionToolMessageParam>> running =
-        CompletableFuture.supplyAsync(() -> turns.run(session, completion));
-    shop.reject(shop.awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
-
-    JsonObject result = new JsonObject(running.get(20, TimeUnit.SECONDS).get(0).content().asText());
+    JsonObject result = firstResult(running);
     assertThat(result.getString("outcome")).isEqualTo("failed");
     assertThat(result.getString("error")).contains("refused").contains("this customer asked not to be e-mailed");
-    assertThat(provider.effects("email_customer", "A-3")).isZero();
+    assertThat(SHOP.provider().effects("email_customer", "A-3")).isZero();
   }
 
   @Test
@@ -135,7 +126,7 @@ class OpenAiTurnsTest {
     String again = turns.run(session, completion).get(0).content().asText();
 
     assertThat(again).isEqualTo(first);
-    assertThat(provider.effects("refund_order", "A-4")).isEqualTo(1);
+    assertThat(SHOP.provider().effects("refund_order", "A-4")).isEqualTo(1);
   }
 
   @Test
@@ -146,7 +137,7 @@ class OpenAiTurnsTest {
       return "tool".equals(last.getString("role")) ? FakeOpenAiServer.text("Done: " + last.getString("content"))
           : completion("chatcmpl-5", "call_look", "look_up_order", "{\"orderId\":\"A-5\"}");
     });
-    assertThat(OpenAiExample.answer(client, shop.ratchet(), session, "where is A-5?")).startsWith("Done: ")
+    assertThat(OpenAiExample.answer(client, SHOP.shop().ratchet(), session, "where is A-5?")).startsWith("Done: ")
         .contains("delivered");
   }
 }

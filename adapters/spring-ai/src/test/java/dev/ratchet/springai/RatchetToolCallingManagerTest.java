@@ -2,14 +2,11 @@ package dev.ratchet.springai;
 
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
-import dev.ratchet.runtime.testing.FakeOpenAiServer;
-import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.Shop;
-import dev.ratchet.turns.testing.ShopProvider;
+import dev.ratchet.turns.testing.TestShop;
+import dev.ratchet.turns.testing.ToolCallingModel;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,7 +19,6 @@ import org.springframework.ai.openai.api.OpenAiApi;
 import org.springframework.ai.tool.ToolCallback;
 
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -33,41 +29,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RatchetToolCallingManagerTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final ToolCallingModel MODEL = new ToolCallingModel();
 
-  private static ShopProvider provider;
-  private static EmbeddedShop shop;
-  private static volatile JsonObject toolResponse;
-  private static FakeOpenAiServer model;
+  @RegisterExtension
+  static final TestShop SHOP = new TestShop("spring-test");
+
   private static OpenAiChatModel chatModel;
-  private final String session = "spring-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String session = TestShop.newSession("spring");
 
   @BeforeAll
   static void start() {
-    provider = new ShopProvider();
-    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "spring-test");
-    model = new FakeOpenAiServer(body -> {
-      JsonArray messages = body.getJsonArray("messages");
-      JsonObject last = messages.getJsonObject(messages.size() - 1);
-      return "tool".equals(last.getString("role")) ? FakeOpenAiServer.text("The shop said: " + last.getString("content"))
-          : toolResponse;
-    });
     chatModel = OpenAiChatModel.builder()
-        .openAiApi(OpenAiApi.builder().baseUrl(model.baseUrl().replace("/v1", "")).apiKey("sk-test").build())
+        .openAiApi(OpenAiApi.builder().baseUrl(MODEL.baseUrl().replace("/v1", "")).apiKey("sk-test").build())
         .defaultOptions(OpenAiChatOptions.builder().model("gpt-test").build())
-        .toolCallingManager(new RatchetToolCallingManager(shop.turns("tenant-1")))
+        .toolCallingManager(new RatchetToolCallingManager(SHOP.shop().turns("tenant-1")))
         .build();
-  }
-
-  @AfterAll
-  static void close() {
-    shop.close();
-    model.close();
-    provider.close();
-  }
-
-  private void respond(String id, String... idNameArgs) {
-    toolResponse = FakeOpenAiServer.toolCalls(idNameArgs).put("id", id);
   }
 
   private String ask(String text) {
@@ -78,56 +54,56 @@ class RatchetToolCallingManagerTest {
 
   @Test
   void theToolCallsOfOneChatResponseRunAsOneTurnAndAnApprovedWriteRunsOnce() throws Exception {
-    respond("chatcmpl-sp-1", "call_look", "look_up_order", "{\"orderId\":\"D-1\"}",
+    MODEL.respond("chatcmpl-sp-1", "call_look", "look_up_order", "{\"orderId\":\"D-1\"}",
         "call_refund", "refund_order", "{\"orderId\":\"D-1\",\"amountCents\":25000}");
-    int asked = model.requests().size();
+    int asked = MODEL.requests().size();
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> ask("refund all of D-1"));
-    ApprovalRequest request = shop.awaitApproval(session, "refund_order", 20);
+    ApprovalRequest request = SHOP.shop().awaitApproval(session, "refund_order", 20);
     assertThat(request.callId()).isEqualTo(CallId.of(session, "chatcmpl-sp-1", 1));
-    shop.approve(request, "ana", "customer verified");
+    SHOP.shop().approve(request, "ana", "customer verified");
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).startsWith("The shop said: ").contains("succeeded");
-    assertThat(provider.effects("refund_order", "D-1")).isEqualTo(1);
-    JsonArray second = model.requests().get(asked + 1).getJsonArray("messages");
+    assertThat(SHOP.provider().effects("refund_order", "D-1")).isEqualTo(1);
+    JsonArray second = MODEL.requests().get(asked + 1).getJsonArray("messages");
     assertThat(second.getJsonObject(second.size() - 2).getString("tool_call_id")).isEqualTo("call_look");
     assertThat(second.getJsonObject(second.size() - 2).getString("content")).contains("delivered");
-    JsonObject refund = model.requests().get(asked).getJsonArray("tools").getJsonObject(1).getJsonObject("function");
+    JsonObject refund = MODEL.requests().get(asked).getJsonArray("tools").getJsonObject(1).getJsonObject("function");
     assertThat(refund.getString("name")).isEqualTo("refund_order");
     assertThat(refund.getJsonObject("parameters")).isEqualTo(Shop.REFUND_SCHEMA);
   }
 
   @Test
   void aRejectionReachesTheModelWithTheApproversReasonAndNothingIsSent() throws Exception {
-    respond("chatcmpl-sp-2", "call_mail", "email_customer", "{\"orderId\":\"D-2\",\"text\":\"Sorry!\"}");
+    MODEL.respond("chatcmpl-sp-2", "call_mail", "email_customer", "{\"orderId\":\"D-2\",\"text\":\"Sorry!\"}");
 
     CompletableFuture<String> answer = CompletableFuture.supplyAsync(() -> ask("apologise for D-2"));
-    shop.reject(shop.awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
+    SHOP.shop().reject(SHOP.shop().awaitApproval(session, "email_customer", 20), "ana", "this customer asked not to be e-mailed");
 
     assertThat(answer.get(30, TimeUnit.SECONDS)).contains("failed").contains("this customer asked not to be e-mailed");
-    assertThat(provider.effects("email_customer", "D-2")).isZero();
+    assertThat(SHOP.provider().effects("email_customer", "D-2")).isZero();
   }
 
   @Test
   void theSameResponseAgainSendsNoWriteTwice() {
-    respond("chatcmpl-sp-3", "call_a", "refund_order", "{\"orderId\":\"D-3\",\"amountCents\":900}",
+    MODEL.respond("chatcmpl-sp-3", "call_a", "refund_order", "{\"orderId\":\"D-3\",\"amountCents\":900}",
         "call_b", "refund_order", "{\"orderId\":\"D-4\",\"amountCents\":800}");
 
     assertThat(ask("refund D-3 and D-4")).isEqualTo(ask("refund D-3 and D-4"));
-    assertThat(provider.effects("refund_order", "D-3") + provider.effects("refund_order", "D-4")).isEqualTo(2);
+    assertThat(SHOP.provider().effects("refund_order", "D-3") + SHOP.provider().effects("refund_order", "D-4")).isEqualTo(2);
   }
 
   @Test
   void aPromptWithoutASessionIsRefusedWithWhatToAddAndNothingRuns() {
-    respond("chatcmpl-sp-4", "call_a", "refund_order", "{\"orderId\":\"D-5\",\"amountCents\":900}");
+    MODEL.respond("chatcmpl-sp-4", "call_a", "refund_order", "{\"orderId\":\"D-5\",\"amountCents\":900}");
     assertThatThrownBy(() -> chatModel.call(new Prompt("refund D-5", OpenAiChatOptions.builder().build())))
         .hasMessageContaining("tool context under 'ratchet.session'");
-    assertThat(provider.effects("refund_order", "D-5")).isZero();
+    assertThat(SHOP.provider().effects("refund_order", "D-5")).isZero();
   }
 
   @Test
   void theCallbacksOfferTheCatalogueAndRunACallInTheSessionOfTheToolContext() {
-    ToolCallback[] callbacks = new RatchetToolCallbacks(shop.turns("tenant-1")).getToolCallbacks();
+    ToolCallback[] callbacks = new RatchetToolCallbacks(SHOP.shop().turns("tenant-1")).getToolCallbacks();
     assertThat(callbacks).extracting(c -> c.getToolDefinition().name())
         .containsExactly("look_up_order", "refund_order", "email_customer");
     assertThat(new JsonObject(callbacks[1].getToolDefinition().inputSchema())).isEqualTo(Shop.REFUND_SCHEMA);
@@ -139,7 +115,7 @@ class RatchetToolCallingManagerTest {
 
   @Test
   void theDocumentedChatClientRunsTheToolsThroughRatchet() {
-    respond("chatcmpl-sp-5", "call_look", "look_up_order", "{\"orderId\":\"D-7\"}");
+    MODEL.respond("chatcmpl-sp-5", "call_look", "look_up_order", "{\"orderId\":\"D-7\"}");
     assertThat(SpringAiExample.answer(chatModel, session, "where is D-7?")).startsWith("The shop said: ")
         .contains("delivered");
   }

@@ -4,16 +4,13 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.turns.testing.EmbeddedShop;
 import dev.ratchet.turns.testing.Shop;
-import dev.ratchet.turns.testing.ShopProvider;
+import dev.ratchet.turns.testing.TestShop;
 import dev.ratchet.verticles.http.HttpOptions;
 import dev.ratchet.verticles.http.HttpServerVerticle;
 import dev.ratchet.verticles.http.PasswordHash;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,30 +27,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class HttpTurnsTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
+  static final TestShop SHOP = new TestShop("http-turns-test");
 
   private static final String TOKEN_A = "token-of-tenant-a-" + UUID.randomUUID();
   private static final String TOKEN_B = "token-of-tenant-b-" + UUID.randomUUID();
-  private static ShopProvider provider;
-  private static EmbeddedShop shop;
   private static URI base;
-  private final String session = "http-" + UUID.randomUUID().toString().substring(0, 8);
+  private final String session = TestShop.newSession("http");
 
   @BeforeAll
   static void start() {
-    provider = new ShopProvider();
-    shop = EmbeddedShop.start(REDIS.url(), REDIS.keyPrefix(), provider.url(), "http-turns-test");
-    HttpServerVerticle server = new HttpServerVerticle(shop.ratchet(), HttpOptions.create().port(0).host("127.0.0.1")
+    HttpServerVerticle server = new HttpServerVerticle(SHOP.shop().ratchet(), HttpOptions.create().port(0).host("127.0.0.1")
         .token("bot-a", Role.AGENT, PasswordHash.hashToken(TOKEN_A), "tenant-a")
         .token("bot-b", Role.AGENT, PasswordHash.hashToken(TOKEN_B), "tenant-b"));
-    shop.vertx().deployVerticle(server).await();
+    SHOP.shop().vertx().deployVerticle(server).await();
     base = URI.create("http://127.0.0.1:" + server.actualPort());
-  }
-
-  @AfterAll
-  static void close() {
-    shop.close();
-    provider.close();
   }
 
   @Test
@@ -72,12 +59,12 @@ class HttpTurnsTest {
         new JsonObject().put("orderId", "H-1").put("amountCents", 25000), "call_1"));
 
     CompletableFuture<TurnResult> running = CompletableFuture.supplyAsync(() -> turns.run(session, turn));
-    shop.approve(shop.awaitApproval(session, "refund_order", 20), "ana", "fine");
+    SHOP.shop().approve(SHOP.shop().awaitApproval(session, "refund_order", 20), "ana", "fine");
     TurnResult result = running.get(30, TimeUnit.SECONDS);
 
     assertThat(result.call(0).outcome().wireName()).isEqualTo("succeeded");
     assertThat(turns.run(session, turn).call(0).result()).isEqualTo(result.call(0).result());
-    assertThat(provider.effects("refund_order", "H-1")).isEqualTo(1);
+    assertThat(SHOP.provider().effects("refund_order", "H-1")).isEqualTo(1);
   }
 
   @Test
@@ -89,6 +76,6 @@ class HttpTurnsTest {
         new JsonObject().put("orderId", "H-3").put("amountCents", 100), "call_1"));
     assertThatThrownBy(() -> RatchetTurns.http(base, Shop.AGENT, TOKEN_B).run(session, other))
         .isInstanceOfSatisfying(RatchetException.class, e -> assertThat(e.code()).isEqualTo("UNKNOWN_SESSION"));
-    assertThat(provider.effects("refund_order", "H-3")).isZero();
+    assertThat(SHOP.provider().effects("refund_order", "H-3")).isZero();
   }
 }

@@ -10,7 +10,6 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.impl.CanonicalJson;
 import dev.ratchet.runtime.journal.MemorySession.CallEntry;
 import dev.ratchet.runtime.journal.MemorySession.TurnEntry;
 import io.vertx.core.Future;
@@ -111,9 +110,7 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
                                          Turn turn, String catalogue, boolean index, CallStart firstWrite) {
-    JsonObject spec = turn.toJson();
-    String specHash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
-    String encodedSpec = catalogue == null ? spec.encode() : spec.put(Turn.CATALOGUE, catalogue).encode();
+    TurnSpec spec = TurnSpec.of(turn, catalogue);
     return step(() -> {
       long now = now();
       if (index) {
@@ -125,22 +122,22 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
       checkCaller(s, callerId);
       TurnEntry existing = s.turns.get(turn.turnId());
       if (existing != null && existing.status != null) {
-        if (!specHash.equals(existing.specHash)) {
+        if (!spec.hash().equals(existing.specHash)) {
           return new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null);
         }
         return "completed".equals(existing.status)
             ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, MemoryReads.results(sessionId, s, turn.turnId()))
             : new SubmitAnswer(SubmitAnswer.Status.RUNNING, null);
       }
-      SubmitAnswer removed = MemoryRetention.removedTurn(s, turn.turnId(), specHash);
+      SubmitAnswer removed = MemoryRetention.removedTurn(s, turn.turnId(), spec.hash());
       if (removed != null) {
         return removed;
       }
       ownSession(s, agent, callerId, creator, now);
       s.updatedAt = now;
       TurnEntry t = new TurnEntry();
-      t.spec = encodedSpec;
-      t.specHash = specHash;
+      t.spec = spec.encoded();
+      t.specHash = spec.hash();
       t.status = "running";
       t.submittedAt = now;
       s.turns.put(turn.turnId(), t);

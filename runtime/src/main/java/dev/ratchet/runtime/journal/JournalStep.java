@@ -1,21 +1,19 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.impl.WireNames;
+
 /** The journal steps a call's transitions write; each is one atomic, fenced step (its Redis script's name). */
 public enum JournalStep {
-  SUBMIT_TURN("submit_turn"),
-  CALL_STARTED("call_started"),
-  CALLS_COMPLETED("calls_completed"),
-  APPROVAL_REQUESTED("approval_requested"),
-  APPROVAL_DECIDED("approval_decided"),
-  APPEND_EVENT("append_event"),
-  CALL_RECONCILED("call_reconciled"),
-  TURN_COMPLETED("turn_completed");
+  SUBMIT_TURN,
+  CALL_STARTED,
+  CALLS_COMPLETED,
+  APPROVAL_REQUESTED,
+  APPROVAL_DECIDED,
+  APPEND_EVENT,
+  CALL_RECONCILED,
+  TURN_COMPLETED;
 
-  private final String wireName;
-
-  JournalStep(String wireName) {
-    this.wireName = wireName;
-  }
+  private final String wireName = WireNames.of(this, '_');
 
   public String wireName() {
     return wireName;

@@ -12,7 +12,6 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;

@@ -7,13 +7,11 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RetryPolicy;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolCall;
-import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.ToolSource;
 import dev.ratchet.runtime.Turn;
-import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
@@ -21,13 +19,11 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -47,7 +43,9 @@ class AttemptJournalRecoveryTest {
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  private final List<Vertx> nodes = new ArrayList<>();
+  @RegisterExtension
+  final RedisNodes runtimes = new RedisNodes(REDIS);
+
   private String sessionId;
 
   @BeforeEach
@@ -55,25 +53,11 @@ class AttemptJournalRecoveryTest {
     sessionId = "s-" + UUID.randomUUID();
   }
 
-  @AfterEach
-  void tearDown() {
-    for (Vertx v : nodes) {
-      try {
-        await(v.close());
-      } catch (RuntimeException ignored) {
-        // closed by the test
-      }
-    }
-  }
-
   private record Node(Vertx vertx, RedisJournal journal, SessionEngine engine) {
   }
 
   private Node start(String name, Tool tool) {
-    Vertx vertx = Vertx.vertx();
-    nodes.add(vertx);
-    RedisJournal journal = await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url())
-        .withKeyPrefix(REDIS.keyPrefix())));
+    RedisNodes.Node runtime = runtimes.open();
     ToolSource source = new ToolSource() {
       @Override
       public String name() {
@@ -85,11 +69,9 @@ class AttemptJournalRecoveryTest {
         return Future.succeededFuture(List.of(tool));
       }
     };
-    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, AgentDefinition.builder("test-agent").toolSource(source)
-        .build()));
-    SessionEngine engine = new SessionEngine(vertx, journal, sessionId, catalog, EngineOptions.DEFAULT, null);
-    await(engine.start(name));
-    return new Node(vertx, journal, engine);
+    SessionEngine engine = runtime.engine(sessionId, name, AgentDefinition.builder("test-agent").toolSource(source)
+        .build(), null);
+    return new Node(runtime.vertx(), runtime.journal(), engine);
   }
 
   /** A write tool whose attempts are answered by {@code answer}, recording every one the provider receives. */

@@ -16,7 +16,6 @@ import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.DecisionAnswer;
-import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.Recorder;
@@ -25,13 +24,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -55,7 +51,9 @@ class EditedApprovalTest {
       .put("required", new io.vertx.core.json.JsonArray().add("orderId").add("amount"))
       .put("additionalProperties", false);
 
-  private final List<Vertx> vertxes = new ArrayList<>();
+  @RegisterExtension
+  final RedisNodes runtimes = new RedisNodes(REDIS);
+
   private String sessionId;
   private Recorder provider;
 
@@ -65,34 +63,19 @@ class EditedApprovalTest {
     provider = new Recorder();
   }
 
-  @AfterEach
-  void tearDown() {
-    for (Vertx v : vertxes) {
-      try {
-        await(v.close());
-      } catch (RuntimeException ignored) {
-        // already closed by the test
-      }
-    }
-  }
-
   private record Node(Vertx vertx, RedisJournal journal, ToolCatalog catalog, SessionEngine engine) {
   }
 
   private Node node(String name, boolean allowEdit, Function<ToolInvocation, Future<Object>> answer) {
-    Vertx vertx = Vertx.vertx();
-    vertxes.add(vertx);
-    RedisJournal journal = await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url())
-        .withKeyPrefix(REDIS.keyPrefix())));
-    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, AgentDefinition.builder("test-agent")
+    RedisNodes.Node runtime = runtimes.open();
+    AgentDefinition agent = AgentDefinition.builder("test-agent")
         .toolSource(FunctionToolSource.create("t").tool(FunctionToolSource.define("refund", EffectClass.IDEMPOTENT_WRITE)
             .schema(SCHEMA).approval(ApprovalRule.always().withEdit(allowEdit)).handler(inv -> {
               provider.record("refund", inv);
               return answer.apply(inv);
-            }))).build()));
-    SessionEngine engine = new SessionEngine(vertx, journal, sessionId, catalog, EngineOptions.DEFAULT, null);
-    await(engine.start(name));
-    return new Node(vertx, journal, catalog, engine);
+            }))).build();
+    SessionEngine engine = runtime.engine(sessionId, name, agent, null);
+    return new Node(runtime.vertx(), runtime.journal(), engine.catalog(), engine);
   }
 
   private static Future<Object> ok(ToolInvocation inv) {

@@ -20,9 +20,8 @@ import dev.ratchet.runtime.testing.Recorder;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
@@ -34,22 +33,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The effect-class table of docs/ARCHITECTURE.md through the real session engine, on the in-memory journal. */
 class EffectClassTableTest {
 
-
   private static final RetryPolicy FAST = new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(20), 2.0);
 
-  private EngineHarness h;
-  private Recorder provider;
+  @RegisterExtension
+  final EngineHarness h = new EngineHarness();
 
-  @BeforeEach
-  void setUp() {
-    h = new EngineHarness();
-    provider = new Recorder();
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  private final Recorder provider = new Recorder();
 
   private static ToolCall call(String tool, String orderId) {
     return new ToolCall(tool, new JsonObject().put("orderId", orderId));

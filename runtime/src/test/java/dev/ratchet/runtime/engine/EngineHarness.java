@@ -11,6 +11,8 @@ import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.util.List;
 import java.util.UUID;
@@ -20,9 +22,10 @@ import static dev.ratchet.runtime.testing.Await.await;
 
 /**
  * A journal and a session engine over it, for one test: the in-memory journal for tests of the
- * engine's rules, a real journal on real Redis for tests of what Redis holds.
+ * engine's rules, a real journal on real Redis for tests of what Redis holds. Registered as an
+ * extension on an instance field, it closes after each test.
  */
-final class EngineHarness implements AutoCloseable {
+final class EngineHarness implements AutoCloseable, AfterEachCallback {
 
   final Vertx vertx = Vertx.vertx();
   final SessionJournal journal;
@@ -56,6 +59,11 @@ final class EngineHarness implements AutoCloseable {
   }
 
   List<ApprovalRequest> pendingFor(int expected) {
+    return pending(journal, sessionId, expected);
+  }
+
+  /** The session's pending approvals once there are {@code expected} of them, or after 10 s those there are. */
+  static List<ApprovalRequest> pending(SessionJournal journal, String sessionId, int expected) {
     long deadline = System.currentTimeMillis() + 10_000;
     while (true) {
       List<ApprovalRequest> pending = await(journal.pendingApprovals(1000)).stream()
@@ -69,6 +77,11 @@ final class EngineHarness implements AutoCloseable {
         throw new IllegalStateException(e);
       }
     }
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    close();
   }
 
   @Override

@@ -22,8 +22,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -52,19 +50,10 @@ class InputLimitsTest {
       {"type":"object","properties":{"orderId":{"type":"string","maxLength":64},"amount":{"type":"number"}},
        "required":["orderId"]}""");
 
-  private EngineHarness h;
-  private Recorder provider;
+  @RegisterExtension
+  final EngineHarness h = new EngineHarness(REDIS);
 
-  @BeforeEach
-  void setUp() {
-    h = new EngineHarness(REDIS);
-    provider = new Recorder();
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  private final Recorder provider = new Recorder();
 
   private FunctionToolSource tools() {
     return FunctionToolSource.create("t")

@@ -10,13 +10,11 @@ import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
-import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.DecisionAnswer;
-import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.Recorder;
@@ -25,7 +23,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,30 +47,25 @@ class RecoveryTest {
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  private final List<Node> nodes = new ArrayList<>();
+  @RegisterExtension
+  final RedisNodes runtimes = new RedisNodes(REDIS);
+
   private String sessionId;
   private Recorder provider;
 
   /** One runtime: its own Vert.x, its own journal client, one engine for the test's session. */
   private final class Node {
-    final Vertx vertx = Vertx.vertx();
-    final RedisJournal journal;
+    final RedisNodes.Node runtime = runtimes.open();
+    final Vertx vertx = runtime.vertx();
+    final RedisJournal journal = runtime.journal();
     SessionEngine engine;
-
-    Node() {
-      journal = await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
-      nodes.add(this);
-    }
 
     SessionEngine start(String name, FunctionToolSource source) {
       return start(name, source, null);
     }
 
     SessionEngine start(String name, FunctionToolSource source, Consumer<JsonObject> events) {
-      ToolCatalog catalog = await(ToolCatalog.resolve(vertx,
-          AgentDefinition.builder("test-agent").toolSource(source).build()));
-      engine = new SessionEngine(vertx, journal, sessionId, catalog, EngineOptions.DEFAULT, events);
-      await(engine.start(name));
+      engine = runtime.engine(sessionId, name, AgentDefinition.builder("test-agent").toolSource(source).build(), events);
       return engine;
     }
 
@@ -89,17 +81,6 @@ class RecoveryTest {
     provider = new Recorder();
   }
 
-  @AfterEach
-  void tearDown() {
-    for (Node n : nodes) {
-      try {
-        await(n.vertx.close());
-      } catch (RuntimeException ignored) {
-        // already closed by the test
-      }
-    }
-  }
-
   private static ToolCall call(String tool, String orderId) {
     return new ToolCall(tool, new JsonObject().put("orderId", orderId));
   }
@@ -112,6 +93,24 @@ class RecoveryTest {
     });
   }
 
+  /** The source of the test's tools. */
+  private static FunctionToolSource source(FunctionToolSource.Builder... tools) {
+    FunctionToolSource source = FunctionToolSource.create("t");
+    for (FunctionToolSource.Builder t : tools) {
+      source.tool(t);
+    }
+    return source;
+  }
+
+  /** A first node runs the turn of one call until its tool was called, then crashes. */
+  private void crashWhileRunning(Turn turn, FunctionToolSource.Builder tool) {
+    Node first = new Node();
+    first.start("node-1", source(tool));
+    first.engine.submit(turn);
+    Await.until(() -> provider.count(turn.calls().get(0).name()) == 1, 10);
+    first.crash();
+  }
+
   private static Future<Object> never(ToolInvocation inv) {
     return Promise.promise().future();
   }
@@ -122,15 +121,7 @@ class RecoveryTest {
   }
 
   private List<ApprovalRequest> pending(RedisJournal journal, int expected) {
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (true) {
-      List<ApprovalRequest> list = await(journal.pendingApprovals(1000)).stream()
-          .filter(r -> r.sessionId().equals(sessionId)).toList();
-      if (list.size() >= expected || System.currentTimeMillis() > deadline) {
-        return list;
-      }
-      sleep(20);
-    }
+    return EngineHarness.pending(journal, sessionId, expected);
   }
 
   private static void sleep(long millis) {
@@ -144,15 +135,10 @@ class RecoveryTest {
   @Test
   void aNonIdempotentWriteStartedBeforeACrashIsOutcomeUnknownAfterRestartAndNeverResent() {
     Turn turn = Turn.of("t1", call("post", "1"));
-    Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
-        RecoveryTest::never)));
-    first.engine.submit(turn);
-    Await.until(() -> provider.count("post") == 1, 10);
-    first.crash();
+    crashWhileRunning(turn, tool("post", EffectClass.NON_IDEMPOTENT_WRITE, RecoveryTest::never));
 
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok)));
     CallResult r = await(second.engine.submit(turn)).call(0);
     assertThat(r.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
@@ -165,17 +151,12 @@ class RecoveryTest {
   @Test
   void anIdempotentWriteInFlightAtACrashIsLookedUpFirstAndNotResentWhenFound() {
     Turn turn = Turn.of("t1", call("refund", "1"));
-    Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("refund", EffectClass.IDEMPOTENT_WRITE,
-        RecoveryTest::never)));
-    first.engine.submit(turn);
-    Await.until(() -> provider.count("refund") == 1, 10);
+    crashWhileRunning(turn, tool("refund", EffectClass.IDEMPOTENT_WRITE, RecoveryTest::never));
     String key = provider.invocations.get(0).idempotencyKey().value();
-    first.crash();
 
     List<ToolInvocation> lookups = new ArrayList<>();
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("refund", EffectClass.IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("refund", EffectClass.IDEMPOTENT_WRITE,
         RecoveryTest::ok).lookup(inv -> {
           lookups.add(inv);
           return Future.succeededFuture(Optional.of(ToolResult.success(new JsonObject().put("refundId", "r-1"))));
@@ -191,16 +172,11 @@ class RecoveryTest {
   @Test
   void anIdempotentWriteInFlightAtACrashIsResentWithTheSameKeyWhenTheLookupFindsNothing() {
     Turn turn = Turn.of("t1", call("refund", "1"));
-    Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("refund", EffectClass.IDEMPOTENT_WRITE,
-        RecoveryTest::never)));
-    first.engine.submit(turn);
-    Await.until(() -> provider.count("refund") == 1, 10);
-    first.crash();
+    crashWhileRunning(turn, tool("refund", EffectClass.IDEMPOTENT_WRITE, RecoveryTest::never));
 
     List<String> lookedUp = new ArrayList<>();
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("refund", EffectClass.IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("refund", EffectClass.IDEMPOTENT_WRITE,
         RecoveryTest::ok).lookup(inv -> {
           lookedUp.add(inv.idempotencyKey().value());
           return Future.succeededFuture(Optional.empty());
@@ -243,14 +219,14 @@ class RecoveryTest {
   void aPendingApprovalIsStillPendingAfterRestartAndApprovingItRunsTheWriteOnce() {
     Turn turn = Turn.of("t1", call("refund", "1"));
     Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("refund", EffectClass.NON_IDEMPOTENT_WRITE,
+    first.start("node-1", source(tool("refund", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok).approval(ApprovalRule.always())));
     first.engine.submit(turn);
     ApprovalRequest before = pending(first.journal, 1).get(0);
     first.crash();
 
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("refund", EffectClass.NON_IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("refund", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok).approval(ApprovalRule.always())));
     Future<TurnResult> result = second.engine.submit(turn);
     List<ApprovalRequest> after = pending(second.journal, 1);
@@ -275,14 +251,14 @@ class RecoveryTest {
     Turn turn = Turn.of("t1", call("post", "1"));
     Promise<Object> inFlight = Promise.promise();
     Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    first.start("node-1", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         inv -> inFlight.future())));
     Future<TurnResult> firstResult = first.engine.submit(turn);
     Await.until(() -> provider.count("post") == 1, 10);
     long staleEpoch = first.engine.epoch();
 
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok)));
     assertThat(second.engine.epoch()).isGreaterThan(staleEpoch);
     assertThat(await(second.engine.submit(turn)).call(0).outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
@@ -311,10 +287,10 @@ class RecoveryTest {
   @Test
   void aFencedNodeDoesNotSubmitEvenBeforeItNoticedTheTakeover() {
     Node first = new Node();
-    first.start("node-1", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    first.start("node-1", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok)));
     Node second = new Node();
-    second.start("node-2", FunctionToolSource.create("t").tool(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
+    second.start("node-2", source(tool("post", EffectClass.NON_IDEMPOTENT_WRITE,
         RecoveryTest::ok)));
     assertThat(first.engine.isFenced()).isFalse();
 

@@ -11,8 +11,8 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,12 +29,8 @@ class SchemaApprovalTest {
   private static final JsonObject ABOVE_100 = new JsonObject(
       "{\"properties\":{\"body\":{\"properties\":{\"amount\":{\"exclusiveMinimum\":100}}}}}");
 
-  private final EngineHarness h = new EngineHarness();
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  @RegisterExtension
+  final EngineHarness h = new EngineHarness();
 
   @Test
   void aRefundAsksOnlyWhenItsArgumentsMatchAndTheRequestSaysWhy() {

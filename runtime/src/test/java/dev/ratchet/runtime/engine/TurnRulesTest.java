@@ -19,9 +19,8 @@ import dev.ratchet.runtime.testing.Recorder;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -41,19 +40,10 @@ class TurnRulesTest {
       {"type":"object","properties":{"orderId":{"type":"string"},"amount":{"type":"number"}},
        "required":["orderId"],"additionalProperties":false}""");
 
-  private EngineHarness h;
-  private Recorder provider;
+  @RegisterExtension
+  final EngineHarness h = new EngineHarness();
 
-  @BeforeEach
-  void setUp() {
-    h = new EngineHarness();
-    provider = new Recorder();
-  }
-
-  @AfterEach
-  void tearDown() {
-    h.close();
-  }
+  private final Recorder provider = new Recorder();
 
   private FunctionToolSource.Builder write(String name, EffectClass ec) {
     return FunctionToolSource.define(name, ec).schema(ORDER_SCHEMA).handler(inv -> {
@@ -120,6 +110,20 @@ class TurnRulesTest {
     assertThat(provider.order).isEmpty();
   }
 
+  /** The write {@code write}: each call takes {@code millis}, and the provider counts how many run at once. */
+  private FunctionToolSource.Builder slowWrite(long millis) {
+    return FunctionToolSource.define("write", EffectClass.NON_IDEMPOTENT_WRITE).schema(ORDER_SCHEMA).handler(inv -> {
+      provider.enter();
+      provider.record("write:" + inv.arguments().getString("orderId"), inv);
+      Promise<Object> p = Promise.promise();
+      h.vertx.setTimer(millis, t -> {
+        provider.leave();
+        p.complete("ok");
+      });
+      return p.future();
+    });
+  }
+
   @Test
   void readsRunConcurrentlyWhileWritesRunOneAtATimeInTheModelsOrder() throws Exception {
     CountDownLatch bothReadsStarted = new CountDownLatch(2);
@@ -137,16 +141,7 @@ class TurnRulesTest {
       }).start();
       return p.future();
     }));
-    source.tool(FunctionToolSource.define("write", EffectClass.NON_IDEMPOTENT_WRITE).schema(ORDER_SCHEMA).handler(inv -> {
-      provider.enter();
-      provider.record("write:" + inv.arguments().getString("orderId"), inv);
-      Promise<Object> p = Promise.promise();
-      h.vertx.setTimer(30, t -> {
-        provider.leave();
-        p.complete("ok");
-      });
-      return p.future();
-    }));
+    source.tool(slowWrite(30));
     SessionEngine engine = h.engine(source, EngineOptions.DEFAULT);
     TurnResult result = await(engine.submit(new Turn("t1", List.of(
         call("write", "a"), call("slow_read", "1"), call("write", "b"), call("slow_read", "2"), call("write", "c")))));
@@ -158,16 +153,7 @@ class TurnRulesTest {
 
   @Test
   void writesOfTwoTurnsOfASessionNeverOverlap() {
-    FunctionToolSource source = FunctionToolSource.create("t").tool(FunctionToolSource.define("write",
-        EffectClass.NON_IDEMPOTENT_WRITE).schema(ORDER_SCHEMA).handler(inv -> {
-          provider.enter();
-          Promise<Object> p = Promise.promise();
-          h.vertx.setTimer(20, t -> {
-            provider.leave();
-            p.complete("ok");
-          });
-          return p.future();
-        }));
+    FunctionToolSource source = FunctionToolSource.create("t").tool(slowWrite(20));
     SessionEngine engine = h.engine(source, EngineOptions.DEFAULT);
     Future<TurnResult> a = engine.submit(new Turn("a", List.of(call("write", "1"), call("write", "2"))));
     Future<TurnResult> b = engine.submit(new Turn("b", List.of(call("write", "3"), call("write", "4"))));

@@ -75,8 +75,7 @@ class RedisJournalContractTest extends SessionJournalContract {
 
   @Test
   void aJournalWithSessionsButNoLayoutMarkIsReadAsTheLayoutItWasWrittenWith() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    await(journal.submitTurn(sessionId, epoch, AGENT, turn("t1", "a")));
+    submitted(turn("t1", "a"));
     await(redis().send(Request.cmd(Command.DEL).arg(REDIS.keyPrefix() + ":layout")));
 
     RedisJournal reopened = await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
@@ -112,9 +111,8 @@ class RedisJournalContractTest extends SessionJournalContract {
 
   @Test
   void everyKeyOfASessionIsHashTaggedWithItsId() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     await(journal.callStarted(sessionId, epoch, "t1", t.callId(sessionId, 0), 1, new JsonObject()));
     await(journal.approvalRequested(epoch, approvalRequest(t, 1)));
 
@@ -162,42 +160,33 @@ class RedisJournalContractTest extends SessionJournalContract {
 
   @Test
   void aTurnCompletedByAGroupCommitKeepsNoCopyOfItsCallsRecords() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "x", null);
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "y", null);
     TurnResult result = new TurnResult(sessionId, "t1", List.of(a, b));
     assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), result)).turnCompleted()).isTrue();
 
-    Response copy = await(redis().send(Request.cmd(Command.HGET)
-        .arg(new JournalKeys(REDIS.keyPrefix()).turn(sessionId, "t1")).arg("results")));
-    assertThat(copy).isNull();
-    assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(result.toJson());
+    assertAnsweredFromItsCallsRecords(result);
   }
 
   @Test
   void aTurnCompletedAfterItsCallsIsKeptAsAGroupCommitKeepsIt() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "x", null);
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "y", null);
     await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), null));
     TurnResult result = new TurnResult(sessionId, "t1", List.of(a, b));
     await(journal.turnCompleted(sessionId, epoch, result));
 
-    Response copy = await(redis().send(Request.cmd(Command.HGET)
-        .arg(new JournalKeys(REDIS.keyPrefix()).turn(sessionId, "t1")).arg("results")));
-    assertThat(copy).isNull();
-    assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(result.toJson());
+    assertAnsweredFromItsCallsRecords(result);
   }
 
   @Test
   void aTurnCompletedAfterOneOfItsCallsWasReconciledKeepsTheResultsItDelivered() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
     await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null));
     await(journal.reconcile(sessionId, t.callId(sessionId, 0), Outcome.SUCCEEDED, "ops", "found at the provider"));
@@ -206,5 +195,13 @@ class RedisJournalContractTest extends SessionJournalContract {
 
     assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(delivered.toJson());
     assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).results().toJson()).isEqualTo(delivered.toJson());
+  }
+
+  /** The turn answers its results, and its hash holds no copy of them. */
+  private void assertAnsweredFromItsCallsRecords(TurnResult result) {
+    Response copy = await(redis().send(Request.cmd(Command.HGET)
+        .arg(new JournalKeys(REDIS.keyPrefix()).turn(sessionId, result.turnId())).arg("results")));
+    assertThat(copy).isNull();
+    assertThat(await(journal.turnResult(sessionId, result.turnId())).toJson()).isEqualTo(result.toJson());
   }
 }

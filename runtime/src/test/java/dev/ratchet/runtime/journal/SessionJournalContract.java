@@ -80,6 +80,20 @@ public abstract class SessionJournalContract {
         "approval required by tool", System.currentTimeMillis(), 0);
   }
 
+  /** Claims the session as {@code node-1} and submits the turn; the epoch it was submitted in. */
+  protected long submitted(Turn turn) {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    await(journal.submitTurn(sessionId, epoch, AGENT, turn));
+    return epoch;
+  }
+
+  /** Journals the approval request of the turn's call at {@code index}; that request. */
+  protected ApprovalRequest asked(long epoch, Turn turn, int index) {
+    ApprovalRequest request = approvalRequest(turn, index);
+    await(journal.approvalRequested(epoch, request));
+    return request;
+  }
+
   protected int eventCount() {
     return await(journal.events(sessionId, null, 10_000)).size();
   }
@@ -101,9 +115,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void everyAppendWithAStaleEpochIsRefusedAsFencedAndChangesNothing() {
-    long stale = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b");
-    await(journal.submitTurn(sessionId, stale, AGENT, t));
+    long stale = submitted(t);
     long fresh = await(journal.claim(sessionId, "node-2"));
     assertThat(fresh).isGreaterThan(stale);
     int before = eventCount();
@@ -173,9 +186,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aCallsTerminalOutcomeIsJournaledOnceAndTheFirstRecordWins() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallResult first = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
     CallResult second = record(t, 0, Outcome.SUCCEEDED, "late", null);
     assertThat(await(journal.callCompleted(sessionId, epoch, "t1", first)).toJson()).isEqualTo(first.toJson());
@@ -188,9 +200,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aCallCompletedNowCanBeReconciledOnceFromUnknown() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund", "look");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallId unknownId = t.callId(sessionId, 0);
     await(journal.callsCompleted(sessionId, epoch, "t1", List.of(record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out"),
         record(t, 1, Outcome.SUCCEEDED, "x", null)), null));
@@ -209,9 +220,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aCompletedEventShowsTheRecordAsFirstJournaledWhichTheStreamDoesNotCopy() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund", "look");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "the provider timed out at step seven");
     CallResult look = record(t, 1, Outcome.SUCCEEDED, "x", null);
     await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null));
@@ -231,9 +241,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void reconcilingACallOfACompletedTurnLeavesTheTurnAnsweringWhatItAnsweredFirst() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "look", "refund");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallResult look = record(t, 0, Outcome.SUCCEEDED, "found", null);
     CallResult refund = record(t, 1, Outcome.OUTCOME_UNKNOWN, null, "timed out");
     TurnResult first = new TurnResult(sessionId, "t1", List.of(look, refund));
@@ -252,9 +261,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aCallOfARunningTurnReconciledBeforeTheTurnCompletesIsAnsweredReconciled() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund", "look");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallResult refund = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
     await(journal.callCompleted(sessionId, epoch, "t1", refund));
     CallResult reconciled = await(journal.reconcile(sessionId, t.callId(sessionId, 0), Outcome.FAILED, "ops", "none"));
@@ -267,9 +275,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aGroupCommitJournalsEachCallOnceAndCompletesTheTurnOnlyWhenEveryCallWasNew() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b", "c");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "first", null);
     await(journal.callCompleted(sessionId, epoch, "t1", a));
 
@@ -301,9 +308,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aTurnIsNotCompletedWhileOneOfItsCallsHasNoOutcomeAndTheStepWritesNothing() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "ok", null);
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "ok", null);
     // b's outcome was never journaled: the turn's results cannot be put together from the journal
@@ -321,9 +327,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aCompletedEventCarriesTheResultsSizeNotTheResult() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a", "b");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     JsonObject value = new JsonObject().put("text", "héllo \"quoted\"").put("n", List.of(1, 2, 3));
     CallResult a = record(t, 0, Outcome.SUCCEEDED, value, null);
     CallResult b = record(t, 1, Outcome.FAILED, null, "no");
@@ -517,9 +522,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aStartedCallKnowsWhenItStartedAndItsAttemptAndSoDoesItsRecord() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallId id = t.callId(sessionId, 0);
     long before = System.currentTimeMillis();
     await(journal.callStarted(sessionId, epoch, "t1", id, 2, new JsonObject()));
@@ -537,9 +541,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void startingACallThatAlreadyHasAnOutcomeAnswersThatOutcomeAndStartsNothing() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     CallId id = t.callId(sessionId, 0);
     assertThat(await(journal.callStarted(sessionId, epoch, "t1", id, 1, new JsonObject()))).isNull();
     assertThat(await(journal.callState(sessionId, id)).wasStarted()).isTrue();
@@ -556,19 +559,30 @@ public abstract class SessionJournalContract {
     assertThat(eventCount()).isEqualTo(before);
   }
 
+  /**
+   * Submits {@code open}, a turn {@code closed} that completes, then {@code later}; {@code open}'s
+   * first call is started, its second done and its third awaiting approval.
+   */
+  private void submitWithCallsInEachState(long epoch, Turn open, Turn... later) {
+    Turn closed = turn("closed", "a");
+    await(journal.submitTurn(sessionId, epoch, AGENT, open));
+    await(journal.submitTurn(sessionId, epoch, AGENT, closed));
+    for (Turn t : later) {
+      await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    }
+    await(journal.turnCompleted(sessionId, epoch, new TurnResult(sessionId, "closed",
+        List.of(record(closed, 0, Outcome.SUCCEEDED, "x", null)))));
+    String turnId = open.turnId();
+    await(journal.callStarted(sessionId, epoch, turnId, open.callId(sessionId, 0), 1, new JsonObject()));
+    await(journal.callCompleted(sessionId, epoch, turnId, record(open, 1, Outcome.SUCCEEDED, "done", null)));
+    assertThat(await(journal.approvalRequested(epoch, approvalRequest(open, 2)))).isEqualTo("pending");
+  }
+
   @Test
   void inflightTurnsListsSubmittedButNotCompletedTurnsWithEachCallsState() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn open = turn("open", "a", "b", "c", "d");
-    Turn closed = turn("closed", "a");
-    await(journal.submitTurn(sessionId, epoch, AGENT, closed));
-    await(journal.submitTurn(sessionId, epoch, AGENT, open));
-    await(journal.turnCompleted(sessionId, epoch, new TurnResult(sessionId, "closed",
-        List.of(record(closed, 0, Outcome.SUCCEEDED, "x", null)))));
-
-    await(journal.callStarted(sessionId, epoch, "open", open.callId(sessionId, 0), 1, new JsonObject()));
-    await(journal.callCompleted(sessionId, epoch, "open", record(open, 1, Outcome.SUCCEEDED, "done", null)));
-    assertThat(await(journal.approvalRequested(epoch, approvalRequest(open, 2)))).isEqualTo("pending");
+    submitWithCallsInEachState(epoch, open);
 
     List<InflightTurn> inflight = await(journal.inflightTurns(sessionId));
     assertThat(inflight).hasSize(1);
@@ -594,16 +608,7 @@ public abstract class SessionJournalContract {
   void claimAndLoadFencesTheOldOwnerAndAnswersWhatInflightTurnsAnswers() {
     long old = await(journal.claim(sessionId, "node-1"));
     Turn first = turn("first", "a", "b", "c");
-    Turn second = turn("second", "a");
-    Turn closed = turn("closed", "a");
-    await(journal.submitTurn(sessionId, old, AGENT, first));
-    await(journal.submitTurn(sessionId, old, AGENT, closed));
-    await(journal.submitTurn(sessionId, old, AGENT, second));
-    await(journal.turnCompleted(sessionId, old, new TurnResult(sessionId, "closed",
-        List.of(record(closed, 0, Outcome.SUCCEEDED, "x", null)))));
-    await(journal.callStarted(sessionId, old, "first", first.callId(sessionId, 0), 1, new JsonObject()));
-    await(journal.callCompleted(sessionId, old, "first", record(first, 1, Outcome.SUCCEEDED, "done", null)));
-    assertThat(await(journal.approvalRequested(old, approvalRequest(first, 2)))).isEqualTo("pending");
+    submitWithCallsInEachState(old, first, turn("second", "a"));
     List<InflightTurn> expected = await(journal.inflightTurns(sessionId));
     int before = eventCount();
 
@@ -677,9 +682,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aRequestedApprovalIsListedAndDecisionsAreCheckedBeforeTheyCount() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     ApprovalRequest request = approvalRequest(t, 0);
     assertThat(await(journal.approvalRequested(epoch, request))).isEqualTo("pending");
     assertThat(await(journal.approvalRequested(epoch, request))).as("asking twice keeps the first").isEqualTo("pending");
@@ -706,11 +710,9 @@ public abstract class SessionJournalContract {
 
   @Test
   void anEditedApprovalIsJournaledWithTheOriginalAndEditedArgumentsWhoEditedAndWhy() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
-    ApprovalRequest request = approvalRequest(t, 0);
-    await(journal.approvalRequested(epoch, request));
+    long epoch = submitted(t);
+    ApprovalRequest request = asked(epoch, t, 0);
     assertThat(await(journal.approvalRequest(sessionId, request.callId())).toJson()).isEqualTo(request.toJson());
     JsonObject edited = new JsonObject().put("n", 7).put("note", "{}").put("empty", new JsonObject())
         .put("amount", 12.5);
@@ -749,11 +751,9 @@ public abstract class SessionJournalContract {
 
   @Test
   void aRejectionCarriesNoEditedArguments() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
-    ApprovalRequest request = approvalRequest(t, 0);
-    await(journal.approvalRequested(epoch, request));
+    long epoch = submitted(t);
+    ApprovalRequest request = asked(epoch, t, 0);
     assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "rejected", "bob",
         "no", new JsonObject().put("n", 9)))).isEqualTo(DecisionAnswer.ACCEPTED);
     assertThat(await(journal.callState(sessionId, request.callId())).approval().edited()).isFalse();
@@ -761,9 +761,8 @@ public abstract class SessionJournalContract {
 
   @Test
   void aDecisionArrivingAfterExpiryIsRefusedAndTheApprovalIsJournaledExpired() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    long epoch = submitted(t);
     ApprovalRequest asked = approvalRequest(t, 0);
     ApprovalRequest request = new ApprovalRequest(asked.agent(), asked.sessionId(), asked.turnId(), asked.callId(),
         asked.tool(), asked.effectClass(), asked.arguments(), asked.argumentsHash(), asked.askedBecause(),
@@ -796,11 +795,9 @@ public abstract class SessionJournalContract {
   @Test
   void aPendingApprovalSurvivesClosingAndReopeningTheJournal() {
     assumeTrue(persistsAcrossInstances(), "a journal that keeps nothing once closed");
-    long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "refund");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
-    ApprovalRequest request = approvalRequest(t, 0);
-    await(journal.approvalRequested(epoch, request));
+    long epoch = submitted(t);
+    ApprovalRequest request = asked(epoch, t, 0);
     journal.close();
 
     journal = open(vertx);

@@ -147,12 +147,18 @@ class EmbeddedRedisSecurityTest {
     assertThat(redis.server().command()).isNotEmpty().noneMatch(arg -> arg.contains(password));
   }
 
-  @Test
-  void theSamePasswordServesTheNextStart() throws Exception {
-    Path dir = tmp.resolve("data");
+  /** Starts a server on {@code dir} and stops it; the password it left there. */
+  private String passwordOfAStoppedServer(Path dir) throws Exception {
     EmbeddedRedis first = start(dir);
     String password = password(dir);
     first.close();
+    return password;
+  }
+
+  @Test
+  void theSamePasswordServesTheNextStart() throws Exception {
+    Path dir = tmp.resolve("data");
+    String password = passwordOfAStoppedServer(dir);
 
     start(dir);
 
@@ -162,9 +168,7 @@ class EmbeddedRedisSecurityTest {
   @Test
   void aServerThatAKilledRuntimeLeftIsShutDownAndItsJournalKept() throws Exception {
     Path dir = tmp.resolve("data");
-    EmbeddedRedis first = start(dir);
-    String password = password(dir);
-    first.close();
+    String password = passwordOfAStoppedServer(dir);
     // what a runtime killed with -9 leaves: its server, on the directory's socket, pid file and password
     RedisServerProcess leftover = RedisServerProcess.launch(new RedisServerProcess.Launch(
         RedisServerProcess.findBinary(), -1, dir.toAbsolutePath(), "always", "normal",

@@ -5,7 +5,6 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.server.config.AgentFiles;
 import dev.ratchet.server.config.AgentFilesException;
 import dev.ratchet.server.config.LoadedAgents;
-import dev.ratchet.verticles.RatchetConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
@@ -24,9 +23,8 @@ import java.util.concurrent.Callable;
     description = "Validate the agent files and resolve every reference, without serving (exit code 0 or 1).")
 public final class CheckCommand implements Callable<Integer> {
 
-  @CommandLine.Option(names = "--config", description = "configuration file (default: ${DEFAULT-VALUE})",
-      defaultValue = "conf/ratchet.json")
-  Path config;
+  @CommandLine.Mixin
+  ConfigFile config = new ConfigFile();
 
   @CommandLine.Option(names = "--no-demo", description = "leave out the demo's agent file, as run --no-demo does")
   boolean noDemo;
@@ -36,7 +34,7 @@ public final class CheckCommand implements Callable<Integer> {
     Map<String, String> env = System.getenv();
     Vertx vertx = Vertx.vertx();
     try {
-      JsonObject cfg = RatchetConfig.load(config, env);
+      JsonObject cfg = config.load(env);
       Path dir = AgentSetup.dir(cfg, env);
       List<Path> files = AgentSetup.files(dir, !noDemo);
       Connections connections = Connections.load(env);

@@ -1,17 +1,13 @@
 package dev.ratchet.server.cli;
 
 import dev.ratchet.runtime.EventType;
-import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.runtime.redis.EmbeddedRedis;
-import dev.ratchet.verticles.RatchetConfig;
 import dev.ratchet.verticles.http.impl.JournalReader;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -31,22 +27,11 @@ public final class InspectCommand implements Callable<Integer> {
   @CommandLine.Parameters(index = "0", description = "the session id")
   String sessionId;
 
-  @CommandLine.Option(names = "--config", description = "configuration file (default: ${DEFAULT-VALUE})",
-      defaultValue = "conf/ratchet.json")
-  Path config;
-
   @CommandLine.Option(names = "--key-prefix", description = "overrides journal.keyPrefix (the journal's keys in a shared Redis)")
   String keyPrefix;
 
-  @CommandLine.Option(names = "--redis-url", description = "overrides redis.url and RATCHET_REDIS_URL")
-  String redisUrl;
-
-  @CommandLine.Option(names = "--data-dir",
-      description = "the embedded Redis's data directory (default: redis.embedded.dataDir, as `run` uses it)")
-  Path dataDir;
-
-  @CommandLine.Option(names = "--archive-dir", description = "the archive's directory (default: retention.archive.dir)")
-  Path archiveDir;
+  @CommandLine.Mixin
+  JournalTarget target = new JournalTarget();
 
   @CommandLine.Option(names = "--json",
       description = "print the events as JSON lines (a completed turn's with its results)")
@@ -54,26 +39,20 @@ public final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    JsonObject cfg = RatchetConfig.load(config, System.getenv());
+    JsonObject cfg = target.configuration();
     if (keyPrefix != null) {
       cfg.put("journal", cfg.getJsonObject("journal", new JsonObject()).copy().put("keyPrefix", keyPrefix));
     }
-    String url = redisUrl != null ? redisUrl : cfg.getJsonObject("redis").getString("url");
-    if (url == null) {
-      // the embedded Redis that `run` started: its socket and password in its data directory
-      EmbeddedRedis.Options embedded = RedisChoice.options(cfg.getJsonObject("redis")
-          .getJsonObject("embedded", new JsonObject()));
+    Vertx vertx = Vertx.vertx();
+    try {
+      RedisJournal journal;
       try {
-        url = EmbeddedRedis.locate(dataDir != null ? dataDir : embedded.dataDir(), embedded.port());
+        journal = target.openJournal(vertx, cfg);
       } catch (IOException e) {
+        // no embedded Redis that `run` started in the data directory
         System.err.println(e.getMessage());
         return 1;
       }
-    }
-    Vertx vertx = Vertx.vertx();
-    try {
-      RedisJournal journal = RedisJournal.open(vertx, JournalOptions.fromJson(url, cfg.getJsonObject("journal")))
-          .await();
       JsonObject info = journal.sessionInfo(sessionId).await();
       if (info.isEmpty()) {
         System.err.println(TerminalText.escape("no session '" + sessionId + "' in the journal at "
@@ -83,10 +62,8 @@ public final class InspectCommand implements Callable<Integer> {
       System.out.println(TerminalText.escape("session " + sessionId + "  agent " + info.getString("agent")
           + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")
           + (info.getLong("archivedAt", 0L) >= info.getLong("updatedAt", Long.MAX_VALUE) ? "  archived" : "")));
-      JournalTarget archiveTarget = new JournalTarget();
-      archiveTarget.archiveDir = archiveDir;
       // what retention archived comes first: it is older than anything the journal still holds
-      for (JsonObject record : archiveTarget.archive(vertx, cfg).read(sessionId).await()) {
+      for (JsonObject record : target.archive(vertx, cfg).read(sessionId).await()) {
         if (!"turn".equals(record.getString("kind"))) {
           continue;
         }

@@ -5,7 +5,6 @@ import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.EmbeddedRedis;
 import dev.ratchet.runtime.retention.ArchiveSink;
 import dev.ratchet.runtime.retention.RetentionOptions;
-import dev.ratchet.verticles.RatchetConfig;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
@@ -19,8 +18,8 @@ import java.nio.file.Path;
  */
 final class JournalTarget {
 
-  @CommandLine.Option(names = "--config", defaultValue = "conf/ratchet.json")
-  Path config;
+  @CommandLine.Mixin
+  ConfigFile config = new ConfigFile();
 
   @CommandLine.Option(names = "--redis-url", description = "overrides redis.url and RATCHET_REDIS_URL")
   String redisUrl;
@@ -33,7 +32,7 @@ final class JournalTarget {
   Path archiveDir;
 
   JsonObject configuration() throws IOException {
-    return RatchetConfig.load(config, System.getenv());
+    return config.load(System.getenv());
   }
 
   RedisJournal openJournal(Vertx vertx, JsonObject cfg) throws IOException {

@@ -1,7 +1,6 @@
 package dev.ratchet.server.cli;
 
 import dev.ratchet.server.reload.ControlFiles;
-import dev.ratchet.verticles.RatchetConfig;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;
@@ -22,9 +21,8 @@ import java.util.concurrent.Callable;
     description = "Reload the agents' definitions of the running server (new turns see them; turns in flight keep theirs).")
 public final class ReloadCommand implements Callable<Integer> {
 
-  @CommandLine.Option(names = "--config", description = "configuration file of the running server (default: ${DEFAULT-VALUE})",
-      defaultValue = "conf/ratchet.json")
-  Path config;
+  @CommandLine.Mixin
+  ConfigFile config = new ConfigFile();
 
   @CommandLine.Option(names = "--timeout", description = "seconds to wait for the reload's outcome (default: ${DEFAULT-VALUE})",
       defaultValue = "60")
@@ -32,7 +30,7 @@ public final class ReloadCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    ControlFiles files = ControlFiles.of(RatchetConfig.load(config, System.getenv()));
+    ControlFiles files = ControlFiles.of(config.load(System.getenv()));
     long pid;
     try {
       pid = Long.parseLong(Files.readString(files.pid()).trim());

@@ -11,7 +11,6 @@ import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.verticles.NotificationOptions;
 import dev.ratchet.verticles.NotificationsVerticle;
 import dev.ratchet.verticles.Ratchet;
-import dev.ratchet.verticles.RatchetConfig;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.server.demo.DemoShop;
 import dev.ratchet.verticles.http.HttpOptions;
@@ -39,9 +38,8 @@ import java.util.concurrent.CountDownLatch;
 @CommandLine.Command(name = "run", mixinStandardHelpOptions = true, description = "Start the runtime (the default command).")
 public final class RunCommand implements Callable<Integer> {
 
-  @CommandLine.Option(names = "--config", description = "configuration file (default: ${DEFAULT-VALUE})",
-      defaultValue = "conf/ratchet.json")
-  Path config;
+  @CommandLine.Mixin
+  ConfigFile config = new ConfigFile();
 
   @CommandLine.Option(names = "--no-demo", description = "do not start the demo shop nor load the demo's agent file"
       + " (demo.yaml)")
@@ -50,7 +48,7 @@ public final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
-    JsonObject cfg = RatchetConfig.load(config, env);
+    JsonObject cfg = config.load(env);
     HttpOptions http;
     AdminCredentials credentials;
     NotificationOptions notifications;

@@ -1,13 +1,13 @@
 package dev.ratchet.server.bench;
 
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.server.CommandRun;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,18 +20,10 @@ class SoakBenchTest {
 
   @Test
   void aShortSoakPrintsRedisFiguresOverTimeLatencyByHalfAndASummary() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrintStream previous = System.out;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    int code;
-    try {
-      code = new CommandLine(new BenchCommand()).execute("--soak", "7s", "--rate", "30", "--retention", "on",
-          "--soak-turns-per-session", "2", "--soak-sample", "2", "--redis-url", REDIS.url());
-    } finally {
-      System.setOut(previous);
-    }
-    String printed = out.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(printed).isZero();
+    CommandRun run = CommandRun.of(new BenchCommand(), "--soak", "7s", "--rate", "30", "--retention", "on",
+        "--soak-turns-per-session", "2", "--soak-sample", "2", "--redis-url", REDIS.url());
+    String printed = run.out();
+    assertThat(run.code()).as(printed).isZero();
     assertThat(printed).contains("soak: PT7S at 30 turns/s", "used_memory", "aof_size",
         "turn latency p99: first half", "AOF rewrites:", "per turn");
     JsonObject summary = new JsonObject(printed.lines().filter(l -> l.startsWith("{\"soak\"")).findFirst().orElseThrow());

@@ -5,6 +5,7 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.server.CommandRun;
 import dev.ratchet.server.config.AgentFiles;
 import dev.ratchet.server.config.AgentFilesException;
 import dev.ratchet.server.config.LoadedAgents;
@@ -16,11 +17,8 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -36,11 +34,19 @@ class AgentFileCommandsTest {
   @TempDir
   Path dir;
 
+  /** The {@code agents} directory holding these files: pairs of (name, content). */
+  private Path agentFiles(String... nameAndContent) throws IOException {
+    Path agents = Files.createDirectories(dir.resolve("agents"));
+    for (int i = 0; i + 1 < nameAndContent.length; i += 2) {
+      Files.writeString(agents.resolve(nameAndContent[i]), nameAndContent[i + 1]);
+    }
+    return agents;
+  }
+
   @Test
   void checkPrintsEveryProblemOfEveryFileAndExitsOne() throws Exception {
-    Path agents = Files.createDirectories(dir.resolve("agents"));
-    Files.writeString(agents.resolve("a.yaml"), "agent: a\nmaxTurnz: 3\n");
-    Files.writeString(agents.resolve("b.yaml"), "agent: b\ntools:\n  - slack: { connection: nowhere, operations: [postThreadReply] }\n");
+    Path agents = agentFiles("a.yaml", "agent: a\nmaxTurnz: 3\n",
+        "b.yaml", "agent: b\ntools:\n  - slack: { connection: nowhere, operations: [postThreadReply] }\n");
     String[] printed = new String[2];
     int code = check(printed);
     assertThat(code).isEqualTo(1);
@@ -52,8 +58,7 @@ class AgentFileCommandsTest {
 
   @Test
   void checkOfGoodFilesSaysWhatItFoundAndExitsZero() throws Exception {
-    Path agents = Files.createDirectories(dir.resolve("agents"));
-    Files.writeString(agents.resolve("minimal.json"), "{\"agent\": \"minimal\"}\n");
+    Path agents = agentFiles("minimal.json", "{\"agent\": \"minimal\"}\n");
     String[] printed = new String[2];
     assertThat(check(printed)).as(printed[1]).isZero();
     assertThat(printed[0]).contains("ok: agent 'minimal' (" + agents.resolve("minimal.json") + ":1), 0 tool source(s)");
@@ -61,9 +66,8 @@ class AgentFileCommandsTest {
 
   @Test
   void anOpenAiModelNeedsAKeyOrABaseUrlAndOtherProvidersAreRefusedByTheSchema() throws Exception {
-    Path agents = Files.createDirectories(dir.resolve("agents"));
-    Files.writeString(agents.resolve("a.yaml"), "agent: a\nmodel: openai:gpt-4.1-mini\n");
-    Files.writeString(agents.resolve("b.yaml"), "agent: b\nmodel: anthropic:claude\n");
+    Path agents = agentFiles("a.yaml", "agent: a\nmodel: openai:gpt-4.1-mini\n",
+        "b.yaml", "agent: b\nmodel: anthropic:claude\n");
     String[] printed = new String[2];
     boolean keyInEnvironment = System.getenv("OPENAI_API_KEY") != null || System.getenv("RATCHET_MODEL_API_KEY") != null;
     assertThat(check(printed, new JsonObject())).isEqualTo(1);
@@ -81,9 +85,8 @@ class AgentFileCommandsTest {
 
   @Test
   void anAgentFileNamedLikeAJavaAgentIsRefusedNamingBothAndNothingOfItIsRegistered() throws Exception {
-    Path agents = Files.createDirectories(dir.resolve("agents"));
-    Files.writeString(agents.resolve("1-other.yaml"), "agent: other\n");
-    Files.writeString(agents.resolve("2-shop.yaml"), "# the shop again\nagent: shop\n");
+    Path agents = agentFiles("1-other.yaml", "agent: other\n",
+        "2-shop.yaml", "# the shop again\nagent: shop\n");
     Vertx vertx = Vertx.vertx();
     try {
       Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
@@ -112,19 +115,9 @@ class AgentFileCommandsTest {
     Path conf = dir.resolve("ratchet.json");
     Files.writeString(conf, new JsonObject().put("agents", new JsonObject().put("dir", dir.resolve("agents").toString()))
         .put("agent", agentSettings).encode());
-    PrintStream out = System.out;
-    PrintStream err = System.err;
-    ByteArrayOutputStream o = new ByteArrayOutputStream();
-    ByteArrayOutputStream e = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-    try {
-      return new CommandLine(new CheckCommand()).execute("--config", conf.toString(), "--no-demo");
-    } finally {
-      System.setOut(out);
-      System.setErr(err);
-      printed[0] = o.toString(StandardCharsets.UTF_8);
-      printed[1] = e.toString(StandardCharsets.UTF_8);
-    }
+    CommandRun run = CommandRun.of(new CheckCommand(), "--config", conf.toString(), "--no-demo");
+    printed[0] = run.out();
+    printed[1] = run.err();
+    return run.code();
   }
 }

@@ -9,6 +9,7 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import dev.ratchet.runtime.retention.RetentionPolicy;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.server.CommandRun;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.impl.RatchetImpl;
@@ -20,9 +21,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -118,16 +116,9 @@ class ExportImportCommandTest {
 
   /** What the command prints; fails unless it ends with 0. */
   private static String run(Object command, String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrintStream previous = System.out;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    int code;
-    try {
-      code = new CommandLine(command).execute(args);
-    } finally {
-      System.setOut(previous);
-    }
-    assertThat(code).as(out.toString(StandardCharsets.UTF_8)).isZero();
-    return out.toString(StandardCharsets.UTF_8);
+    CommandRun run = CommandRun.of(command, args);
+    assertThat(run.code()).as(run.out() + run.err()).isZero();
+    return run.out();
   }
+
 }

@@ -5,17 +5,14 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.server.CommandRun;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -26,20 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 record InspectRun(int code, String out, String err) {
 
   static InspectRun of(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream previousOut = System.out;
-    PrintStream previousErr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    int code;
-    try {
-      code = new CommandLine(new InspectCommand()).execute(args);
-    } finally {
-      System.setOut(previousOut);
-      System.setErr(previousErr);
-    }
-    return new InspectRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    CommandRun run = CommandRun.of(new InspectCommand(), args);
+    return new InspectRun(run.code(), run.out(), run.err());
   }
 
   /** What the command printed; fails unless it ended with 0. */

@@ -1,7 +1,7 @@
 package dev.ratchet.server.config;
 
 import dev.ratchet.connectors.provider.composio.FakeComposio;
-import dev.ratchet.server.Main;
+import dev.ratchet.server.RunChild;
 import dev.ratchet.verticles.http.Browser;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
@@ -14,10 +14,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -64,18 +60,12 @@ class AgentFilesBrowserReloadTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final Map<String, AtomicInteger> cancels = new ConcurrentHashMap<>();
-  private final List<String> output = new CopyOnWriteArrayList<>();
-  private Process child;
-  private int httpPort;
+  private final RunChild run = new RunChild(TOKEN, PASSWORD);
+  private final List<String> output = run.output();
 
   @AfterEach
   void stop() throws Exception {
-    if (child != null && child.isAlive()) {
-      child.destroy();
-      if (!child.waitFor(30, TimeUnit.SECONDS)) {
-        child.destroyForcibly();
-      }
-    }
+    run.close();
     vertx.close().await();
   }
 
@@ -259,66 +249,14 @@ class AgentFilesBrowserReloadTest {
   }
 
   private void start(Path agents, Map<String, String> connections) throws Exception {
-    httpPort = freePort();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "run").directory(dir.toFile()).redirectErrorStream(true);
-    Map<String, String> env = pb.environment();
-    env.keySet().removeIf(k -> k.startsWith("RATCHET_") || k.equals("OPENAI_API_KEY"));
-    env.putAll(connections);
-    env.putAll(Map.of("RATCHET_AGENTS_DIR", agents.toString(), "RATCHET_DATA_DIR", dir.resolve("data").toString(),
-        "RATCHET_HTTP_PORT", String.valueOf(httpPort), "RATCHET_REDIS_PORT", String.valueOf(freePort()),
-        "RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString(),
-        "RATCHET_ADMIN_PASSWORD", PASSWORD, "RATCHET_DEMO_TOKEN", TOKEN));
-    child = pb.start();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-          output.add(line);
-        }
-      } catch (IOException e) {
-        // the child ended
-      }
-    }, "browser-reload-stdout");
-    reader.setDaemon(true);
-    reader.start();
-    until(() -> output.stream().anyMatch(l -> l.startsWith("Ratchet is running")), 180);
+    run.env(connections).env(Map.of("RATCHET_AGENTS_DIR", agents.toString())).start(dir, RunChild.RUNNING, 180);
   }
 
   private String base() {
-    return "http://127.0.0.1:" + httpPort;
+    return run.baseUrl();
   }
 
   private void until(Supplier<Boolean> condition, int seconds) {
-    long deadline = System.currentTimeMillis() + seconds * 1000L;
-    while (true) {
-      if (child != null && !child.isAlive()) {
-        throw new AssertionError("ratchet run exited with " + child.exitValue() + ": " + String.join("\n", output));
-      }
-      try {
-        if (condition.get()) {
-          return;
-        }
-      } catch (AssertionError | RuntimeException e) {
-        if (System.currentTimeMillis() > deadline) {
-          throw e;
-        }
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("timed out after " + seconds + " s; ratchet run said:\n" + String.join("\n", output));
-      }
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    run.until(condition, seconds);
   }
 }

@@ -1,39 +1,25 @@
 package dev.ratchet.server.config;
 
-import dev.ratchet.server.Main;
+import dev.ratchet.connectors.testing.NpmPackage;
+import dev.ratchet.server.RunApi;
+import dev.ratchet.server.RunChild;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.CookieManager;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,24 +42,17 @@ class AgentFilesEndToEndTest {
   Path dir;
 
   private final Vertx vertx = Vertx.vertx();
-  private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
-      .connectTimeout(Duration.ofSeconds(5)).build();
-  private final List<String> output = new CopyOnWriteArrayList<>();
+  private final RunChild run = new RunChild(TOKEN, PASSWORD);
+  private final RunApi api = new RunApi(run);
+  private final List<String> output = run.output();
   private final AtomicInteger cancels = new AtomicInteger();
   private final AtomicInteger refunds = new AtomicInteger();
   private final AtomicInteger slackPosts = new AtomicInteger();
   private final List<String> slackAuthorizations = new CopyOnWriteArrayList<>();
-  private Process child;
-  private int httpPort;
 
   @AfterEach
   void stop() throws Exception {
-    if (child != null && child.isAlive()) {
-      child.destroy();
-      if (!child.waitFor(30, TimeUnit.SECONDS)) {
-        child.destroyForcibly();
-      }
-    }
+    run.close();
     vertx.close().await();
   }
 
@@ -238,36 +217,7 @@ class AgentFilesEndToEndTest {
   }
 
   private void start(Path agents, Map<String, String> connections) throws Exception {
-    httpPort = freePort();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "run").directory(dir.toFile()).redirectErrorStream(true);
-    Map<String, String> env = pb.environment();
-    List.of("RATCHET_MODEL", "RATCHET_MODEL_BASE_URL", "OPENAI_API_KEY", "RATCHET_REDIS_URL", "RATCHET_NODE_ID")
-        .forEach(env::remove);
-    env.entrySet().removeIf(e -> e.getKey().startsWith("RATCHET_CONNECTION_"));
-    env.putAll(connections);
-    env.put("RATCHET_AGENTS_DIR", agents.toString());
-    env.put("RATCHET_DATA_DIR", dir.resolve("data").toString());
-    env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
-    env.put("RATCHET_REDIS_PORT", String.valueOf(freePort()));
-    env.put("RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString());
-    env.put("RATCHET_ADMIN_PASSWORD", PASSWORD);
-    env.put("RATCHET_DEMO_TOKEN", TOKEN);
-    child = pb.start();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          output.add(line);
-        }
-      } catch (IOException e) {
-        // the child ended
-      }
-    }, "agent-files-stdout");
-    reader.setDaemon(true);
-    reader.start();
-    until(() -> output.stream().anyMatch(l -> l.startsWith("Ratchet is running")), 180);
+    run.env(connections).env(Map.of("RATCHET_AGENTS_DIR", agents.toString())).start(dir, RunChild.RUNNING, 180);
   }
 
   private static JsonObject call(String name, JsonObject arguments) {
@@ -275,7 +225,7 @@ class AgentFilesEndToEndTest {
   }
 
   private void submit(String session, String agent, String turnId, JsonArray calls) throws Exception {
-    HttpResponse<String> r = post("/api/sessions/" + session + "/turns", new JsonObject().put("agent", agent)
+    HttpResponse<String> r = api.post("/api/sessions/" + session + "/turns", new JsonObject().put("agent", agent)
         .put("turn", new JsonObject().put("turnId", turnId).put("calls", calls)), Map.of("Authorization",
         "Bearer " + TOKEN));
     assertThat(r.statusCode()).as(r.body()).isIn(200, 202);
@@ -283,8 +233,8 @@ class AgentFilesEndToEndTest {
 
   private JsonObject result(String session, String turnId) {
     JsonObject[] found = new JsonObject[1];
-    until(() -> {
-      JsonObject r = get("/api/sessions/" + session + "/turns/" + turnId + "?wait=5");
+    run.until(() -> {
+      JsonObject r = api.get("/api/sessions/" + session + "/turns/" + turnId + "?wait=5");
       if ("completed".equals(r.getString("status"))) {
         found[0] = r.getJsonObject("results");
         return true;
@@ -310,128 +260,25 @@ class AgentFilesEndToEndTest {
   }
 
   private JsonObject awaitApproval(String session) {
-    JsonObject[] found = new JsonObject[1];
-    until(() -> {
-      for (Object o : get("/api/approvals").getJsonArray("approvals")) {
-        if (session.equals(((JsonObject) o).getString("sessionId"))) {
-          found[0] = (JsonObject) o;
-          return true;
-        }
-      }
-      return false;
-    }, 60);
-    return found[0];
+    return api.awaitApproval(session, 60);
   }
 
   private void approve(String session, JsonObject approval, String csrf) throws Exception {
-    HttpResponse<String> decided = post("/api/approvals/" + session + "/" + approval.getString("callId"),
-        new JsonObject().put("argumentsHash", approval.getString("argumentsHash")).put("approved", true)
-            .put("reason", "checked"), Map.of("X-CSRF-Token", csrf));
-    assertThat(decided.statusCode()).as(decided.body()).isEqualTo(200);
+    assertThat(approval.getString("sessionId")).isEqualTo(session);
+    api.approve(approval, csrf, "checked");
   }
 
   private String login() throws Exception {
-    HttpResponse<String> r = post("/login", new JsonObject().put("name", "admin").put("password", PASSWORD), Map.of());
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-    return new JsonObject(r.body()).getString("csrfToken");
+    return api.login();
   }
 
   private JsonObject get(String path) {
-    try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base() + path))
-          .header("Authorization", "Bearer " + TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
-        // approvals need a person's login: the cookie from login() is sent without the token then
-        r = http.send(HttpRequest.newBuilder(URI.create(base() + path)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
-      }
-      assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
-      return new JsonObject(r.body());
-    } catch (IOException | InterruptedException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private HttpResponse<String> post(String path, JsonObject body, Map<String, String> headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body.encode()));
-    headers.forEach(b::header);
-    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private String base() {
-    return "http://127.0.0.1:" + httpPort;
-  }
-
-  private void until(Supplier<Boolean> condition, int seconds) {
-    long deadline = System.currentTimeMillis() + seconds * 1000L;
-    while (true) {
-      if (child != null && !child.isAlive()) {
-        throw new AssertionError("ratchet run exited with " + child.exitValue() + ": " + String.join("\n", output));
-      }
-      try {
-        if (condition.get()) {
-          return;
-        }
-      } catch (AssertionError | RuntimeException e) {
-        if (System.currentTimeMillis() > deadline) {
-          throw e;
-        }
-      }
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("condition not met within " + seconds + " s: " + String.join("\n", output));
-      }
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return api.get(path);
   }
 
   /** The official filesystem MCP server, installed from the npm registry into the temporary folder once. */
   private static Path filesystemServer() throws IOException, InterruptedException {
-    Path home = Path.of(System.getProperty("java.io.tmpdir"), "ratchet-mcp-filesystem-" + FILESYSTEM_VERSION);
-    Path index = home.resolve("node_modules/" + FILESYSTEM + "/dist/index.js");
-    if (!Files.isRegularFile(index)) {
-      Assumptions.assumeTrue(runs(List.of("node", "--version")), "node is not installed");
-      Assumptions.assumeTrue(runs(List.of("npm", "--version")), "npm is not installed");
-      Path staging = Files.createTempDirectory("ratchet-mcp-filesystem-");
-      Process install = new ProcessBuilder("npm", "install", "--prefix", staging.toString(), "--no-audit", "--no-fund",
-          "--loglevel=error", FILESYSTEM + "@" + FILESYSTEM_VERSION).redirectErrorStream(true).start();
-      String log = new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!install.waitFor(300, TimeUnit.SECONDS) || install.exitValue() != 0) {
-        Assumptions.assumeTrue(runs(List.of("npm", "ping")), "the npm registry cannot be reached");
-        throw new IllegalStateException("npm install " + FILESYSTEM + " failed: " + log);
-      }
-      try {
-        try {
-          Files.move(staging, home, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-          Files.move(staging, home);
-        }
-      } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
-        // installed meanwhile by another run: use that one
-      }
-    }
-    assertThat(index).isRegularFile();
-    return index;
-  }
-
-  private static boolean runs(List<String> command) {
-    try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException | InterruptedException e) {
-      return false;
-    }
+    return NpmPackage.file("ratchet-mcp-filesystem-" + FILESYSTEM_VERSION, FILESYSTEM, FILESYSTEM_VERSION,
+        "dist/index.js");
   }
 }

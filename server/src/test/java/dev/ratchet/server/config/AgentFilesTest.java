@@ -302,10 +302,7 @@ class AgentFilesTest {
   }
 
   private List<String> errors() {
-    Throwable failure = AgentFiles.load(vertx, agents, connections, models).transform(ar ->
-        io.vertx.core.Future.succeededFuture(ar.cause())).await();
-    assertThat(failure).isInstanceOf(AgentFilesException.class);
-    return ((AgentFilesException) failure).errors().stream().map(String::valueOf).toList();
+    return AgentFileErrors.of(vertx, agents, connections, models);
   }
 
   private String file(String name) {

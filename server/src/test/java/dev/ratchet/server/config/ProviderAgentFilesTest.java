@@ -9,7 +9,6 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.agent.ScriptedModel;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -198,10 +197,7 @@ class ProviderAgentFilesTest {
   }
 
   private List<String> errors() {
-    Throwable failure = AgentFiles.load(vertx, agents, connections, models)
-        .transform(ar -> Future.succeededFuture(ar.cause())).await();
-    assertThat(failure).isInstanceOf(AgentFilesException.class);
-    return ((AgentFilesException) failure).errors().stream().map(String::valueOf).toList();
+    return AgentFileErrors.of(vertx, agents, connections, models);
   }
 
   private String file(String name) {

@@ -1,5 +1,6 @@
 package dev.ratchet.server.mcp;
 
+import dev.ratchet.server.RunChild;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,11 +26,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class McpAiSdkTest {
 
   private static final Path PROJECT = Path.of("src", "test", "node", "mcp-ai-sdk");
+  private static final String TOKEN = "rt_mcp-child-token-0123456789";
+  private static final String PASSWORD = "mcp-child-password";
 
   @TempDir
   Path dir;
 
-  private RatchetChild ratchet;
+  private RunChild ratchet;
 
   @AfterEach
   void stop() throws Exception {
@@ -51,9 +54,10 @@ class McpAiSdkTest {
         Path.of("target", "npm-cache").toAbsolutePath().toString());
     assertThat(install.exit).as(install.output).isZero();
 
-    ratchet = new RatchetChild(dir, Map.of()).start();
-    Run test = run(work, Map.of("RATCHET_URL", ratchet.baseUrl(), "RATCHET_TOKEN", RatchetChild.TOKEN,
-        "RATCHET_ADMIN_PASSWORD", RatchetChild.PASSWORD), 300, "node", "--test", "mcp.test.mjs");
+    RunChild.copyDemo(dir);
+    ratchet = new RunChild(TOKEN, PASSWORD).start(dir, RunChild.RUNNING, 120);
+    Run test = run(work, Map.of("RATCHET_URL", ratchet.baseUrl(), "RATCHET_TOKEN", TOKEN,
+        "RATCHET_ADMIN_PASSWORD", PASSWORD), 300, "node", "--test", "mcp.test.mjs");
     assertThat(test.exit).as(test.output).isZero();
     assertThat(test.output).contains("# pass 3").contains("# fail 0");
   }

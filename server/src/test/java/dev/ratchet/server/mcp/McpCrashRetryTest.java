@@ -1,28 +1,22 @@
 package dev.ratchet.server.mcp;
 
 import dev.ratchet.connectors.testing.SlackTestServer;
+import dev.ratchet.server.RunApi;
+import dev.ratchet.server.RunChild;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.CookieManager;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,13 +29,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class McpCrashRetryTest {
 
   private static final String SLACK_TOKEN = "xoxb-mcp-crash-test";
+  private static final String TOKEN = "rt_mcp-child-token-0123456789";
+  private static final String PASSWORD = "mcp-child-password";
 
   @TempDir
   Path dir;
 
   private final Vertx vertx = Vertx.vertx();
   private SlackTestServer slack;
-  private RatchetChild ratchet;
+  private RunChild ratchet;
   private McpSyncClient client;
 
   @AfterEach
@@ -61,16 +57,17 @@ class McpCrashRetryTest {
   @Test
   void aWriteInFlightWhenRatchetIsKilledIsNotSentAgainWhenTheClientResendsItsTurn() throws Exception {
     slack = new SlackTestServer(vertx, SLACK_TOKEN).start();
-    ratchet = new RatchetChild(dir, Map.of(
+    ratchet = new RunChild(TOKEN, PASSWORD).env(Map.of(
         "RATCHET_CONNECTION_SUPPORT_SLACK_CONNECTOR", "slack",
         "RATCHET_CONNECTION_SUPPORT_SLACK_CONFIG_BASE_URL", slack.baseUrl(),
         "RATCHET_CONNECTION_SUPPORT_SLACK_CREDENTIAL_BOT_TOKEN", SLACK_TOKEN));
+    RunChild.copyDemo(dir);
     // the demo's agent with the Slack thread reply its file offers as a comment
     Path demo = dir.resolve("conf/agents/demo.yaml");
     String withSlack = Files.readString(demo).replace("  # - slack:", "  - slack:");
     assertThat(withSlack).contains("  - slack:");
     Files.writeString(demo, withSlack);
-    ratchet.start();
+    ratchet.start(dir, RunChild.RUNNING, 120);
 
     McpSyncClient first = client();
     String tool = first.listTools().tools().stream().map(McpSchema.Tool::name)
@@ -84,16 +81,16 @@ class McpCrashRetryTest {
     CompletableFuture<McpSchema.CallToolResult> inFlight = CompletableFuture.supplyAsync(() ->
         first.callTool(new McpSchema.CallToolRequest(tool, args, meta)));
 
-    Admin admin = new Admin(ratchet.baseUrl());
-    JsonObject request = admin.awaitApproval("mcp-crash-1");
-    admin.approve(request);
-    until(() -> slack.totalPosts() == 1, 30);
+    RunApi admin = new RunApi(ratchet);
+    String csrf = admin.login();
+    admin.approve(admin.awaitApproval("mcp-crash-1", 60), csrf, "reply approved");
+    ratchet.until(() -> slack.totalPosts() == 1, 30);
 
-    ratchet.kill();
+    ratchet.kill(30);
     assertThat(inFlight).failsWithin(Duration.ofSeconds(90));
     first.closeGracefully();
 
-    ratchet.start();
+    ratchet.start(dir, RunChild.RUNNING, 120);
     McpSchema.CallToolResult resent = client().callTool(new McpSchema.CallToolRequest(tool, args, meta));
 
     // recovery did not resend the post: it looked it up at Slack by its call id and found it
@@ -109,63 +106,11 @@ class McpCrashRetryTest {
     HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(ratchet.baseUrl())
         .endpoint("/mcp/order-support")
         .httpRequestCustomizer((builder, method, uri, body, context) -> {
-          builder.setHeader("Authorization", "Bearer " + RatchetChild.TOKEN);
+          builder.setHeader("Authorization", "Bearer " + TOKEN);
           builder.setHeader("ratchet-session", "mcp-crash-1");
         }).build();
     client = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(60)).build();
     client.initialize();
     return client;
-  }
-
-  /** The admin, approving over the HTTP API as a person does from the dashboard. */
-  private static final class Admin {
-    private final String base;
-    private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
-    private final String csrf;
-
-    Admin(String base) throws Exception {
-      this.base = base;
-      HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(base + "/login"))
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(new JsonObject().put("name", "admin")
-              .put("password", RatchetChild.PASSWORD).encode())).build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
-      csrf = new JsonObject(login.body()).getString("csrfToken");
-    }
-
-    JsonObject awaitApproval(String session) throws Exception {
-      long deadline = System.currentTimeMillis() + 60_000;
-      while (System.currentTimeMillis() < deadline) {
-        HttpResponse<String> list = http.send(HttpRequest.newBuilder(URI.create(base + "/api/approvals")).GET()
-            .build(), HttpResponse.BodyHandlers.ofString());
-        for (Object o : new JsonObject(list.body()).getJsonArray("approvals")) {
-          if (session.equals(((JsonObject) o).getString("sessionId"))) {
-            return (JsonObject) o;
-          }
-        }
-        Thread.sleep(100);
-      }
-      throw new AssertionError("no approval was requested in " + session);
-    }
-
-    void approve(JsonObject request) throws Exception {
-      HttpResponse<String> decided = http.send(HttpRequest.newBuilder(URI.create(base + "/api/approvals/"
-              + request.getString("sessionId") + "/" + request.getString("callId")))
-          .header("Content-Type", "application/json").header("X-CSRF-Token", csrf)
-          .POST(HttpRequest.BodyPublishers.ofString(new JsonObject()
-              .put("argumentsHash", request.getString("argumentsHash")).put("approved", true)
-              .put("reason", "reply approved").encode())).build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(decided.statusCode()).as(decided.body()).isEqualTo(200);
-    }
-  }
-
-  private static void until(BooleanSupplier condition, int seconds) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + seconds * 1000L;
-    while (!condition.getAsBoolean()) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("condition not met in " + seconds + " s");
-      }
-      Thread.sleep(50);
-    }
   }
 }

@@ -7,6 +7,7 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.server.CommandRun;
 import dev.ratchet.server.cli.ReloadCommand;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
@@ -19,11 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -175,18 +172,8 @@ class ReloadTest {
 
   /** Exit code, standard output and standard error of {@code ratchet reload}. */
   private static String[] reload(Path config) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream stdout = System.out;
-    PrintStream stderr = System.err;
-    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    try {
-      int code = new CommandLine(new ReloadCommand()).execute("--config", config.toString(), "--timeout", "20");
-      return new String[] {String.valueOf(code), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
-    } finally {
-      System.setOut(stdout);
-      System.setErr(stderr);
-    }
+    CommandRun run = CommandRun.of(new ReloadCommand(), "--config", config.toString(), "--timeout", "20");
+    return new String[] {String.valueOf(run.code()), run.out(), run.err()};
   }
+
 }

@@ -5,20 +5,19 @@ import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.Ratchet;
-import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.http.HttpOptions;
+import dev.ratchet.verticles.http.HttpRuntime;
 import dev.ratchet.verticles.http.HttpServerVerticle;
 import dev.ratchet.verticles.http.PasswordHash;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import static dev.ratchet.runtime.testing.Await.await;
 
 /**
  * The Ratchet the client packages' tests talk to: agent {@code shop} with a read, a write that
@@ -26,19 +25,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * counts readable through the read tool {@code count_writes}, so a test in another language can
  * check that a write ran exactly once.
  */
-final class ClientsRuntime implements AutoCloseable {
+final class ClientsRuntime extends HttpRuntime {
 
   static final String AGENT = "shop";
   static final String AGENT_TOKEN = "rt_clients-agent-token-0123456789";
   static final String APPROVER_TOKEN = "rt_clients-approver-token-0123456789";
 
-  private final Vertx vertx = Vertx.vertx();
-  private final Ratchet ratchet;
-  private final HttpServerVerticle server;
   private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
 
   ClientsRuntime(TestRedis redis) {
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redis.url()).keyPrefix(redis.keyPrefix())));
+    super(redis, o -> o);
     FunctionToolSource tools = FunctionToolSource.create("shop-tools")
         .read("look_up_order", "Finds an order by its number", schema("order"),
             inv -> Future.succeededFuture(new JsonObject().put("order", inv.arguments().getString("order"))
@@ -52,11 +48,10 @@ final class ClientsRuntime implements AutoCloseable {
             .description("Adds a note to an order").schema(schema("order"))
             .handler(inv -> write("add_note", inv.arguments())));
     await(ratchet.register(AgentDefinition.builder(AGENT).toolSource(tools).build()));
-    server = new HttpServerVerticle(ratchet, HttpOptions.create().port(0).host("127.0.0.1")
+    serve(new HttpServerVerticle(ratchet, HttpOptions.create().port(0).host("127.0.0.1")
         .token("clients-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN))
         .token("clients-approver", Role.APPROVER, PasswordHash.hashToken(APPROVER_TOKEN), null,
-            List.of("clients-bot")));
-    await(vertx.deployVerticle(server));
+            List.of("clients-bot"))));
   }
 
   private static JsonObject schema(String required) {
@@ -82,30 +77,9 @@ final class ClientsRuntime implements AutoCloseable {
     return counts;
   }
 
-  String baseUrl() {
-    return "http://127.0.0.1:" + server.actualPort();
-  }
-
   /** The environment a client test process gets: where Ratchet is and the two tokens. */
   Map<String, String> environment() {
     return Map.of("RATCHET_URL", baseUrl(), "RATCHET_AGENT", AGENT, "RATCHET_AGENT_TOKEN", AGENT_TOKEN,
         "RATCHET_APPROVER_TOKEN", APPROVER_TOKEN);
-  }
-
-  private static <T> T await(Future<T> future) {
-    try {
-      return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  @Override
-  public void close() {
-    try {
-      await(ratchet.close());
-    } finally {
-      await(vertx.close());
-    }
   }
 }

@@ -8,17 +8,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,61 +34,19 @@ class AgentLoopCrashTest {
         : FakeOpenAiServer.toolCalls("call_pay_1", "pay", "{\"amount\":10}");
   });
   private final Provider provider = new Provider();
-  private Process child;
-  private final List<JsonObject> lines = new CopyOnWriteArrayList<>();
+  private ChildRuntime child;
 
   @AfterEach
   void stop() throws Exception {
     if (child != null) {
-      child.destroyForcibly();
-      child.waitFor(20, TimeUnit.SECONDS);
+      child.close();
     }
     model.close();
     provider.close();
   }
 
   private void startChild(String mode) throws IOException {
-    lines.clear();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    child = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        AgentCrashNode.class.getName(), REDIS.url(), REDIS.keyPrefix(), model.baseUrl(), provider.url(), mode)
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    Process p = child;
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          if (line.startsWith("{")) {
-            lines.add(new JsonObject(line));
-          }
-        }
-      } catch (IOException e) {
-        // the child died
-      }
-    }, "agent-child-stdout");
-    reader.setDaemon(true);
-    reader.start();
-    await(j -> "ready".equals(j.getString("event")), 60);
-  }
-
-  private JsonObject await(Predicate<JsonObject> match, int seconds) {
-    long deadline = System.currentTimeMillis() + seconds * 1000L;
-    while (System.currentTimeMillis() < deadline) {
-      for (JsonObject j : lines) {
-        if (match.test(j)) {
-          return j;
-        }
-      }
-      if (!child.isAlive()) {
-        throw new AssertionError("the child exited with " + child.exitValue() + "; saw " + lines);
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    throw new AssertionError("no matching line within " + seconds + " s; saw " + lines);
+    child = new ChildRuntime(AgentCrashNode.class, REDIS.url(), REDIS.keyPrefix(), model.baseUrl(), provider.url(), mode);
   }
 
   private int payments() {
@@ -106,20 +56,18 @@ class AgentLoopCrashTest {
   @Test
   void aModelResponseJournaledBeforeACrashIsNotRequestedAgainAndItsToolRunsOnce() throws Exception {
     startChild("hold");
-    child.getOutputStream().write((new JsonObject().put("cmd", "send").put("session", session)
-        .put("text", "pay 10 please").encode() + "\n").getBytes(StandardCharsets.UTF_8));
-    child.getOutputStream().flush();
-    JsonObject journaled = await(j -> "model-journaled".equals(j.getString("event")), 60);
+    child.send(new JsonObject().put("cmd", "send").put("session", session).put("text", "pay 10 please"));
+    JsonObject journaled = child.awaitEvent("model-journaled", 60);
     assertThat(journaled.getJsonObject("data").getLong("step")).isEqualTo(1L);
     assertThat(modelRequests.get()).isEqualTo(1);
     Thread.sleep(300);
     assertThat(payments()).isZero();
 
-    child.destroyForcibly();   // SIGKILL, with the response journaled and its tool not run
-    assertThat(child.waitFor(20, TimeUnit.SECONDS)).isTrue();
+    // SIGKILL, with the response journaled and its tool not run
+    assertThat(child.kill()).isTrue();
     startChild("run");
 
-    JsonObject answer = await(j -> "answer".equals(j.getString("event")), 60).getJsonObject("reply");
+    JsonObject answer = child.awaitEvent("answer", 60).getJsonObject("reply");
     assertThat(answer.getString("status")).isEqualTo("answered");
     assertThat(answer.getString("text")).startsWith("Paid 10");
     assertThat(payments()).isEqualTo(1);

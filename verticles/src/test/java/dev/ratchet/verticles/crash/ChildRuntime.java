@@ -1,116 +1,27 @@
 package dev.ratchet.verticles.crash;
 
+import dev.ratchet.runtime.testing.ChildJvm;
 import io.vertx.core.json.JsonObject;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 
 /**
- * A runtime in a child JVM ({@link CrashNode} unless another main class is given), killed with
- * SIGKILL like a crashed machine. The main class prints {@code {"event":"ready"}} once it takes
- * commands on stdin, and JSON lines on stdout.
+ * A runtime in a child JVM ({@link CrashNode} unless another main class is given), started once it
+ * prints {@code {"event":"ready"}} and takes commands on stdin.
  */
-final class ChildRuntime implements AutoCloseable {
-
-  private final Process process;
-  private final BlockingQueue<JsonObject> lines = new LinkedBlockingQueue<>();
-  private final List<JsonObject> seen = new ArrayList<>();
+final class ChildRuntime extends ChildJvm {
 
   ChildRuntime(String redisUrl, String prefix, String providerUrl) throws IOException {
     this(CrashNode.class, redisUrl, prefix, providerUrl);
   }
 
   ChildRuntime(Class<?> main, String... args) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    // a short-lived JVM on shared cores: the client compiler and a serial GC start it faster
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-        "-cp", System.getProperty("java.class.path"), main.getName()));
-    command.addAll(List.of(args));
-    process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          if (line.startsWith("{")) {
-            lines.add(new JsonObject(line));
-          }
-        }
-      } catch (IOException e) {
-        // the child died
-      }
-    }, "child-stdout");
-    reader.setDaemon(true);
-    reader.start();
-    await(j -> "ready".equals(j.getString("event")), 60);
-  }
-
-  void send(JsonObject command) throws IOException {
-    OutputStream out = process.getOutputStream();
-    out.write((command.encode() + "\n").getBytes(StandardCharsets.UTF_8));
-    out.flush();
-  }
-
-  /** The first line (seen before or arriving within the timeout) that matches. */
-  JsonObject await(Predicate<JsonObject> match, int seconds) {
-    for (JsonObject j : seen) {
-      if (match.test(j)) {
-        return j;
-      }
-    }
-    long deadline = System.currentTimeMillis() + seconds * 1000L;
-    try {
-      while (System.currentTimeMillis() < deadline) {
-        JsonObject j = lines.poll(100, TimeUnit.MILLISECONDS);
-        if (j != null) {
-          seen.add(j);
-          if (match.test(j)) {
-            return j;
-          }
-        }
-        if (!process.isAlive() && lines.isEmpty()) {
-          throw new AssertionError("the child runtime exited with " + process.exitValue());
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    throw new AssertionError("no matching line from the child runtime within " + seconds + " s; saw " + seen);
+    super(main, args);
+    awaitEvent("ready", 60);
   }
 
   JsonObject awaitResult(String turnId, int seconds) {
     return await(j -> "result".equals(j.getString("event"))
         && turnId.equals(j.getJsonObject("results").getString("turnId")), seconds).getJsonObject("results");
-  }
-
-  /** Sends a signal by name (STOP, CONT) to the child, as {@code kill -STOP <pid>} would. */
-  void signal(String name) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).inheritIO().start();
-    if (kill.waitFor() != 0) {
-      throw new IOException("kill -" + name + " " + process.pid() + " failed");
-    }
-  }
-
-  /** SIGKILL: no shutdown hook, no flush, like a power cut of the JVM. */
-  void kill() throws InterruptedException {
-    process.destroyForcibly();
-    process.waitFor(20, TimeUnit.SECONDS);
-  }
-
-  @Override
-  public void close() throws InterruptedException {
-    if (process.isAlive()) {
-      kill();
-    }
   }
 }

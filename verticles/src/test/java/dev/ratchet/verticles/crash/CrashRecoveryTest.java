@@ -58,6 +58,16 @@ class CrashRecoveryTest {
     child = new ChildRuntime(REDIS.url(), REDIS.keyPrefix(), provider.url());
   }
 
+  /** Runs a turn of one call until the provider got it, held as given; the call's outcome once another runtime resumed it. */
+  private String outcomeAfterACrash(Provider.Hold hold, String tool, JsonObject args) throws Exception {
+    provider.hold = hold;
+    submit(Turn.of("t1", new ToolCall(tool, args)));
+    Await.until(() -> provider.requests(key("t1", 0, args)) == 1, 30);
+    restart();
+    JsonObject results = child.awaitResult("t1", 60);
+    return call(results.getJsonArray("results"), 0).getString("outcome");
+  }
+
   private String key(String turnId, int index, JsonObject args) {
     return IdempotencyKey.of(CallId.of(session, turnId, index), args).value();
   }
@@ -69,25 +79,15 @@ class CrashRecoveryTest {
   @Test
   void aNonIdempotentWriteWhoseStartWasJournaledIsNeverResentAndEndsOutcomeUnknown() throws Exception {
     JsonObject args = new JsonObject().put("amount", 10);
-    provider.hold = Provider.Hold.AFTER_APPLY;
-    submit(Turn.of("t1", new ToolCall("pay", args)));
-    Await.until(() -> provider.requests(key("t1", 0, args)) == 1, 30);
-    restart();
-    JsonObject results = child.awaitResult("t1", 60);
-    assertThat(call(results.getJsonArray("results"), 0).getString("outcome")).isEqualTo("outcome_unknown");
+    assertThat(outcomeAfterACrash(Provider.Hold.AFTER_APPLY, "pay", args)).isEqualTo("outcome_unknown");
     assertThat(provider.requests(key("t1", 0, args))).isEqualTo(1);
   }
 
   @Test
   void anIdempotentWriteThatLandedIsFoundByLookupAfterACrashAndNotResent() throws Exception {
     JsonObject args = new JsonObject().put("orderId", "1002");
-    provider.hold = Provider.Hold.AFTER_APPLY;
-    submit(Turn.of("t1", new ToolCall("refund", args)));
+    assertThat(outcomeAfterACrash(Provider.Hold.AFTER_APPLY, "refund", args)).isEqualTo("succeeded");
     String key = key("t1", 0, args);
-    Await.until(() -> provider.requests(key) == 1, 30);
-    restart();
-    JsonObject results = child.awaitResult("t1", 60);
-    assertThat(call(results.getJsonArray("results"), 0).getString("outcome")).isEqualTo("succeeded");
     assertThat(provider.lookups.get(key).get()).isEqualTo(1);
     assertThat(provider.requests(key)).isEqualTo(1);
   }
@@ -95,13 +95,8 @@ class CrashRecoveryTest {
   @Test
   void anIdempotentWriteThatDidNotLandIsResentWithTheSameKeyAfterACrash() throws Exception {
     JsonObject args = new JsonObject().put("orderId", "1003");
-    provider.hold = Provider.Hold.BEFORE_APPLY;
-    submit(Turn.of("t1", new ToolCall("refund", args)));
+    assertThat(outcomeAfterACrash(Provider.Hold.BEFORE_APPLY, "refund", args)).isEqualTo("succeeded");
     String key = key("t1", 0, args);
-    Await.until(() -> provider.requests(key) == 1, 30);
-    restart();
-    JsonObject results = child.awaitResult("t1", 60);
-    assertThat(call(results.getJsonArray("results"), 0).getString("outcome")).isEqualTo("succeeded");
     assertThat(provider.requests.keySet()).containsExactly(key);
     assertThat(provider.requests(key)).isEqualTo(2);
     assertThat(provider.applied(key.isEmpty() ? "" : "refund")).isEqualTo(1);

@@ -1,10 +1,8 @@
 package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.retention.RetentionPolicy;
-import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,41 +21,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ArchivedSessionsHttpTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
-
-  static ShopRuntime shop;
-  static String base;
+  static final ShopServer SHOP = new ShopServer();
 
   @BeforeAll
   static void start() {
-    shop = new ShopRuntime(REDIS);
-    base = shop.baseUrl();
-    ((RatchetImpl) shop.ratchet).retention().policy("shop", new RetentionPolicy(null, null, Duration.ofMinutes(1)));
-  }
-
-  @AfterAll
-  static void stop() {
-    shop.close();
+    ((RatchetImpl) SHOP.runtime().ratchet).retention().policy("shop", new RetentionPolicy(null, null, Duration.ofMinutes(1)));
   }
 
   @Test
   void anArchivedSessionIsMarkedItsTurnAnswersFromTheTombstoneAndPastTheWindowIsRefused() {
     String s = "archived-" + UUID.randomUUID().toString().substring(0, 8);
-    Http agent = Http.bearer(base, ShopRuntime.AGENT_TOKEN);
+    Http agent = Http.bearer(SHOP.baseUrl(), ShopRuntime.AGENT_TOKEN);
     JsonObject body = HttpApiTest.turn("t1", HttpApiTest.call("charge_card", new JsonObject().put("card", "4242")));
     assertThat(agent.post("/api/sessions/" + s + "/turns", body).status()).isIn(200, 202);
     assertThat(agent.get("/api/sessions/" + s + "/turns/t1?wait=20").status()).isEqualTo(200);
     // charge_card's provider times out: outcome_unknown holds the turn (J9) until a person reconciles it
-    Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
-    await(((RatchetImpl) shop.ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
+    Http ana = Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD);
+    await(((RatchetImpl) SHOP.runtime().ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
     assertThat(ana.get("/api/sessions/" + s).json().getValue("archivedAt")).isNull();
     String callId = ana.get("/api/sessions/" + s).json().getJsonArray("turns").getJsonObject(0)
         .getJsonArray("calls").getJsonObject(0).getString("callId");
     assertThat(ana.post("/api/sessions/" + s + "/calls/" + callId + "/reconcile", new JsonObject()
         .put("outcome", "failed").put("note", "no charge at the provider")).status()).isEqualTo(200);
-    int writes = shop.writes.size();
+    int writes = SHOP.runtime().writes.size();
 
-    await(((RatchetImpl) shop.ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
+    await(((RatchetImpl) SHOP.runtime().ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
 
     JsonObject listed = ana.get("/api/sessions?limit=200").json().getJsonArray("sessions").stream()
         .map(o -> (JsonObject) o).filter(o -> s.equals(o.getString("sessionId"))).findFirst().orElseThrow();
@@ -71,13 +59,13 @@ class ArchivedSessionsHttpTest {
     assertThat(again.status()).as(again.body()).isEqualTo(200);
     assertThat(again.json().getJsonObject("results").getJsonArray("results").getJsonObject(0).getString("outcome"))
         .isEqualTo("outcome_unknown");
-    assertThat(shop.writes).hasSize(writes);
+    assertThat(SHOP.runtime().writes).hasSize(writes);
 
     // eight days on, past the seven-day tombstone window
-    await(((RatchetImpl) shop.ratchet).retention().check(s, System.currentTimeMillis() + Duration.ofDays(8).toMillis()));
+    await(((RatchetImpl) SHOP.runtime().ratchet).retention().check(s, System.currentTimeMillis() + Duration.ofDays(8).toMillis()));
     Http.Answer expired = agent.post("/api/sessions/" + s + "/turns", body);
     assertThat(expired.status()).as(expired.body()).isEqualTo(410);
     assertThat(expired.json().getString("code")).isEqualTo("TURN_EXPIRED");
-    assertThat(shop.writes).hasSize(writes);
+    assertThat(SHOP.runtime().writes).hasSize(writes);
   }
 }

@@ -56,12 +56,17 @@ class DashboardBrowserTest {
     return ((JavascriptExecutor) browser.driver).executeScript(script);
   }
 
+  /** Opens the dashboard in the browser as {@code user}; the API helpers talk to the same server. */
+  private void logIn(String user) {
+    HttpApiTest.base = base;
+    browser = Browser.open(base);
+    browser.login(user, ShopRuntime.PASSWORD);
+  }
+
   @Test
   @Order(1) // first, so the inbox screenshot shows only its own requests
   void approverWatchesARequestArriveLiveApprovesItAndSeesTheWriteSucceedInTheTimeline() throws Exception {
-    HttpApiTest.base = base;
-    browser = Browser.open(base);
-    browser.login("ana", ShopRuntime.PASSWORD);
+    logIn("ana");
     browser.waitFor(ExpectedConditions.presenceOfElementLocated(By.id("approvals")));
     js("window.__sameDocument = true;");
 
@@ -133,9 +138,7 @@ class DashboardBrowserTest {
 
   @Test
   void approverRejectsWithAReasonAndTheWriteNeverRuns() {
-    HttpApiTest.base = base;
-    browser = Browser.open(base);
-    browser.login("ana", ShopRuntime.PASSWORD);
+    logIn("ana");
     JsonObject args = new JsonObject().put("order", "R-" + UUID.randomUUID());
     String s = submit("t1", HttpApiTest.call("refund_order", args));
     WebElement card = browser.approvalCard(s);
@@ -156,9 +159,7 @@ class DashboardBrowserTest {
 
   @Test
   void viewerSeesRequestsButCannotApprove() {
-    HttpApiTest.base = base;
-    browser = Browser.open(base);
-    browser.login("vic", ShopRuntime.PASSWORD);
+    logIn("vic");
     String s = submit("t1", HttpApiTest.call("refund_order", new JsonObject().put("order", "V-1")));
     WebElement card = browser.approvalCard(s);
     assertThat(card.findElement(By.cssSelector("button.approve")).isEnabled()).isFalse();
@@ -173,9 +174,7 @@ class DashboardBrowserTest {
 
   @Test
   void theToolsPageSaysWhereEachAgentWasDeclared() {
-    HttpApiTest.base = base;
-    browser = Browser.open(base);
-    browser.login("vic", ShopRuntime.PASSWORD);
+    logIn("vic");
     browser.driver.get(base + "/#/tools");
     WebElement declared = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
         By.xpath("//section[h3[text()='shop']]/p[contains(@class,'detail')]")));
@@ -184,9 +183,7 @@ class DashboardBrowserTest {
 
   @Test
   void htmlInArgumentsShowsAsTextAndNeverRuns() {
-    HttpApiTest.base = base;
-    browser = Browser.open(base);
-    browser.login("ana", ShopRuntime.PASSWORD);
+    logIn("ana");
     String hostile = "<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\"><b>bold</b>";
     String s = submit("t1", HttpApiTest.call("post_message", new JsonObject().put("channel", "#general")
         .put("text", hostile)));
@@ -201,9 +198,7 @@ class DashboardBrowserTest {
 
   @Test
   void unknownOutcomeIsReconciledFromTheTimelineAndLaterWritesShowAsSkipped() throws Exception {
-    HttpApiTest.base = base;
-    browser = Browser.open(base);
-    browser.login("ana", ShopRuntime.PASSWORD);
+    logIn("ana");
     String s = submit("t1", HttpApiTest.call("charge_card", new JsonObject().put("cents", 4200)),
         HttpApiTest.call("refund_order", new JsonObject().put("order", "S-1")));
     browser.driver.get(base + "/#/session/" + s);

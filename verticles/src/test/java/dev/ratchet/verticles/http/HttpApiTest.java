@@ -185,12 +185,17 @@ class HttpApiTest {
     assertThat(reused.status()).as(reused.body()).isEqualTo(409);
   }
 
+  /** Submits turn t1 of session {@code s}, a refund with these arguments, and waits until {@code reader} sees it pending. */
+  private static JsonObject refundAwaitingApproval(String s, JsonObject arguments, Http reader) {
+    agent().post("/api/sessions/" + s + "/turns", turn("t1", call("refund_order", arguments)));
+    return awaitPending(reader, s);
+  }
+
   @Test
   void approverApprovesAndIsRecordedByLoginNameNotByTheBody() {
     String s = session();
-    agent().post("/api/sessions/" + s + "/turns", turn("t1", call("refund_order", new JsonObject().put("order", "C-3"))));
     Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
-    JsonObject request = awaitPending(ana, s);
+    JsonObject request = refundAwaitingApproval(s, new JsonObject().put("order", "C-3"), ana);
     assertThat(request.getString("tool")).isEqualTo("refund_order");
     assertThat(request.getString("effectClass")).isEqualTo("non_idempotent_write");
     assertThat(request.getString("askedBecause")).contains("approval required");
@@ -216,9 +221,8 @@ class HttpApiTest {
   @Test
   void aDecisionForOtherArgumentsIsStaleAndTheWriteStillWaits() {
     String s = session();
-    agent().post("/api/sessions/" + s + "/turns", turn("t1", call("refund_order", new JsonObject().put("order", "D-4"))));
     Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
-    JsonObject request = awaitPending(ana, s);
+    JsonObject request = refundAwaitingApproval(s, new JsonObject().put("order", "D-4"), ana);
     Http.Answer stale = ana.post("/api/approvals/" + s + "/" + request.getString("callId"),
         new JsonObject().put("argumentsHash", "0".repeat(64)).put("approved", true));
     assertThat(stale.status()).isEqualTo(409);
@@ -233,9 +237,8 @@ class HttpApiTest {
   void rejectionNeedsAReasonAndTheWriteNeverRuns() {
     String s = session();
     JsonObject args = new JsonObject().put("order", "E-5-" + s);
-    agent().post("/api/sessions/" + s + "/turns", turn("t1", call("refund_order", args)));
     Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
-    JsonObject request = awaitPending(ana, s);
+    JsonObject request = refundAwaitingApproval(s, args, ana);
     String path = "/api/approvals/" + s + "/" + request.getString("callId");
     Http.Answer noReason = ana.post(path, new JsonObject().put("argumentsHash", request.getString("argumentsHash"))
         .put("approved", false));
@@ -252,9 +255,8 @@ class HttpApiTest {
   @Test
   void viewersAndAgentsCannotDecide() {
     String s = session();
-    agent().post("/api/sessions/" + s + "/turns", turn("t1", call("refund_order", new JsonObject().put("order", "F-6"))));
     Http vic = Http.login(base, "vic", ShopRuntime.PASSWORD);
-    JsonObject request = awaitPending(vic, s);
+    JsonObject request = refundAwaitingApproval(s, new JsonObject().put("order", "F-6"), vic);
     JsonObject body = new JsonObject().put("argumentsHash", request.getString("argumentsHash")).put("approved", true);
     String path = "/api/approvals/" + s + "/" + request.getString("callId");
     Http.Answer viewer = vic.post(path, body);
@@ -267,9 +269,8 @@ class HttpApiTest {
   @Test
   void browserSessionWritesNeedTheCsrfTokenButBearerCallsDoNot() {
     String s = session();
-    agent().post("/api/sessions/" + s + "/turns", turn("t1", call("refund_order", new JsonObject().put("order", "G-7"))));
     Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
-    JsonObject request = awaitPending(ana, s);
+    JsonObject request = refundAwaitingApproval(s, new JsonObject().put("order", "G-7"), ana);
     Http.Answer forged = ana.withoutCsrf().post("/api/approvals/" + s + "/" + request.getString("callId"),
         new JsonObject().put("argumentsHash", request.getString("argumentsHash")).put("approved", true));
     assertThat(forged.status()).isEqualTo(403);

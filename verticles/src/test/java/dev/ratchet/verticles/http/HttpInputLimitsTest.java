@@ -6,11 +6,8 @@ import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.Addresses;
-import dev.ratchet.verticles.Ratchet;
-import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -43,16 +40,11 @@ class HttpInputLimitsTest {
   static final String TOKEN = "rt_limits-agent-token-0123456789";
   static final String PASSWORD = "correct horse battery staple";
 
-  static Vertx vertx;
-  static Ratchet ratchet;
-  static HttpServerVerticle server;
+  static HttpRuntime runtime;
   static final List<JsonObject> sent = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void start() {
-    vertx = Vertx.vertx();
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())
-        .engine(EngineOptions.DEFAULT)));
     JsonObject schema = new JsonObject("""
         {"type":"object","properties":{"id":{"type":"string","maxLength":64},"amount":{"type":"number"}}}""");
     FunctionToolSource tools = FunctionToolSource.create("shop-tools")
@@ -60,25 +52,23 @@ class HttpInputLimitsTest {
           sent.add(inv.arguments());
           return Future.succeededFuture(new JsonObject().put("paid", true));
         }));
-    await(ratchet.register(AgentDefinition.builder("shop").toolSource(tools).build()));
-    server = new HttpServerVerticle(ratchet, HttpOptions.create().port(0).host("127.0.0.1")
-        .token("bot", Role.AGENT, PasswordHash.hashToken(TOKEN))
-        .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000)));
-    await(vertx.deployVerticle(server));
+    runtime = HttpRuntime.serving(REDIS, o -> o.engine(EngineOptions.DEFAULT),
+        AgentDefinition.builder("shop").toolSource(tools).build(), HttpOptions.create()
+            .token("bot", Role.AGENT, PasswordHash.hashToken(TOKEN))
+            .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000)));
   }
 
   @AfterAll
   static void stop() {
-    await(ratchet.close());
-    await(vertx.close());
+    runtime.close();
   }
 
   static Http viewer() {
-    return Http.login("http://127.0.0.1:" + server.actualPort(), "vic", PASSWORD);
+    return Http.login(runtime.baseUrl(), "vic", PASSWORD);
   }
 
   static Http agent() {
-    return Http.bearer("http://127.0.0.1:" + server.actualPort(), TOKEN);
+    return Http.bearer(runtime.baseUrl(), TOKEN);
   }
 
   static String session() {
@@ -95,7 +85,7 @@ class HttpInputLimitsTest {
 
   /** The Redis keys of the session: none when nothing of it was ever journaled. */
   static List<String> keysOf(String sessionId) {
-    Response keys = await(((RatchetImpl) ratchet).redisJournal().send(Request.cmd(Command.KEYS)
+    Response keys = await(((RatchetImpl) runtime.ratchet).redisJournal().send(Request.cmd(Command.KEYS)
         .arg(REDIS.keyPrefix() + ":{" + sessionId + "}*")));
     List<String> out = new ArrayList<>();
     keys.forEach(k -> out.add(k.toString()));
@@ -168,13 +158,13 @@ class HttpInputLimitsTest {
     String s = session();
     JsonObject body = turn("t1", 65, new JsonObject()).put("sessionId", s);
 
-    Throwable err = failure(vertx.eventBus().request(Addresses.SUBMIT, body));
+    Throwable err = failure(runtime.vertx.eventBus().request(Addresses.SUBMIT, body));
 
     assertThat(err).isInstanceOf(ReplyException.class);
     assertThat(((ReplyException) err).failureCode()).isEqualTo(400);
     assertThat(err.getMessage()).startsWith("TOO_MANY_CALLS:");
     assertThat(keysOf(s)).isEmpty();
-    Throwable badId = failure(vertx.eventBus().request(Addresses.SUBMIT, turn("t\n1", 1, new JsonObject())
+    Throwable badId = failure(runtime.vertx.eventBus().request(Addresses.SUBMIT, turn("t\n1", 1, new JsonObject())
         .put("sessionId", s)));
     assertThat(badId.getMessage()).startsWith("INVALID_ID:");
   }

@@ -2,9 +2,7 @@ package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
-import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,21 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class InboxStreamTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
-
-  static ShopRuntime shop;
-  static String base;
+  static final ShopServer SHOP = new ShopServer();
 
   @BeforeAll
   static void start() {
-    shop = new ShopRuntime(REDIS);
-    base = shop.baseUrl();
-    HttpApiTest.base = base;
-  }
-
-  @AfterAll
-  static void stop() {
-    shop.close();
+    HttpApiTest.base = SHOP.baseUrl();
   }
 
   /** Reads {@code inbox} events until one satisfies {@code until}; every inbox event read, in order. */
@@ -66,7 +54,7 @@ class InboxStreamTest {
 
   @Test
   void aTenantsStreamDeliversItsNewRequestsLiveAndNothingOfAnotherTenant() throws Exception {
-    Http tess = Http.login(base, "tess", ShopRuntime.PASSWORD);
+    Http tess = Http.login(SHOP.baseUrl(), "tess", ShopRuntime.PASSWORD);
     HttpResponse<Stream<String>> stream = tess.lines("/api/approvals/events");
     assertThat(stream.statusCode()).isEqualTo(200);
     assertThat(stream.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
@@ -78,9 +66,9 @@ class InboxStreamTest {
       Http.Answer a = HttpApiTest.agent().post("/api/sessions/" + theirs + "/turns", HttpApiTest.turn("t1",
           HttpApiTest.call("refund_order", new JsonObject().put("order", "SECRET-OTHER"))));
       assertThat(a.status()).as(a.body()).isIn(200, 202);
-      HttpApiTest.awaitPending(Http.login(base, "ana", ShopRuntime.PASSWORD), theirs);
+      HttpApiTest.awaitPending(Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD), theirs);
       String mine = "tenant-t-" + UUID.randomUUID().toString().substring(0, 8);
-      shop.ratchet.submit("shop", mine, "tenant-t",
+      SHOP.runtime().ratchet.submit("shop", mine, "tenant-t",
           Turn.of("t1", new ToolCall("refund_order", new JsonObject().put("order", "T-live"))));
 
       List<JsonObject> seen = inboxEvents(lines, inbox -> inbox.encode().contains(mine));
@@ -93,7 +81,7 @@ class InboxStreamTest {
 
   @Test
   void theStreamNeedsALogin() {
-    Http.Answer a = Http.anonymous(base).get("/api/approvals/events");
+    Http.Answer a = Http.anonymous(SHOP.baseUrl()).get("/api/approvals/events");
     assertThat(a.status()).isEqualTo(401);
   }
 }

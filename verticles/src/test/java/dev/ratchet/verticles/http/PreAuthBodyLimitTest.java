@@ -25,6 +25,9 @@ class PreAuthBodyLimitTest {
   @RegisterExtension
   static final ShopServer SHOP = new ShopServer();
 
+  private static final String CHUNKED = "Transfer-Encoding: chunked";
+  private static final String DECLARED_20_KB = "Content-Length: 20480";
+
   /** Sends the head and the first part of a body that never ends; the status line, or null after 5 s. */
   private static String statusWithUnfinishedBody(String head, byte[] firstPart) throws IOException {
     try (Socket socket = new Socket(SHOP.uri().getHost(), SHOP.uri().getPort())) {
@@ -51,18 +54,20 @@ class PreAuthBodyLimitTest {
     return (Integer.toHexString(size) + "\r\n" + "x".repeat(size) + "\r\n").getBytes(StandardCharsets.US_ASCII);
   }
 
+  /** The head of a JSON POST to {@code path} whose body is framed by {@code framing}. */
+  private static String head(String path, String framing) {
+    return "POST " + path + " HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
+        + "\r\nContent-Type: application/json\r\n" + framing + "\r\n\r\n";
+  }
+
   @Test
   void anUnauthenticatedStreamedBodyIsAnswered401WithoutWaitingForItsEnd() throws IOException {
-    String head = "POST /api/sessions/s-1/turns HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
-        + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
-    assertThat(statusWithUnfinishedBody(head, chunk(20 * 1024))).startsWith("HTTP/1.1 401");
+    assertThat(statusWithUnfinishedBody(head("/api/sessions/s-1/turns", CHUNKED), chunk(20 * 1024))).startsWith("HTTP/1.1 401");
   }
 
   @Test
   void anUnauthenticatedDeclaredLargeBodyIsAnsweredWithoutWaitingForIt() throws IOException {
-    String head = "POST /api/sessions/s-1/turns HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
-        + "\r\nContent-Type: application/json\r\nContent-Length: 20480\r\n\r\n";
-    assertThat(statusWithUnfinishedBody(head, new byte[1024])).startsWith("HTTP/1.1 401");
+    assertThat(statusWithUnfinishedBody(head("/api/sessions/s-1/turns", DECLARED_20_KB), new byte[1024])).startsWith("HTTP/1.1 401");
   }
 
   @Test
@@ -79,16 +84,12 @@ class PreAuthBodyLimitTest {
 
   @Test
   void aLoginDeclaringMoreThanThePreAuthLimitAnswers413AtOnce() throws IOException {
-    String head = "POST /login HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
-        + "\r\nContent-Type: application/json\r\nContent-Length: 20480\r\n\r\n";
-    assertThat(statusWithUnfinishedBody(head, new byte[0])).startsWith("HTTP/1.1 413");
+    assertThat(statusWithUnfinishedBody(head("/login", DECLARED_20_KB), new byte[0])).startsWith("HTTP/1.1 413");
   }
 
   @Test
   void aLoginStreamingMoreThanThePreAuthLimitAnswers413() throws IOException {
-    String head = "POST /login HTTP/1.1\r\nHost: " + SHOP.uri().getAuthority()
-        + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
-    assertThat(statusWithUnfinishedBody(head, chunk(20 * 1024))).startsWith("HTTP/1.1 413");
+    assertThat(statusWithUnfinishedBody(head("/login", CHUNKED), chunk(20 * 1024))).startsWith("HTTP/1.1 413");
     Http.Answer a = Http.anonymous(SHOP.baseUrl()).post("/login", new JsonObject().put("name", "ana")
         .put("password", ShopRuntime.PASSWORD).put("pad", "x".repeat(20 * 1024)));
     assertThat(a.status()).isEqualTo(413);

@@ -1,10 +1,7 @@
 package dev.ratchet.verticles.http;
 
-import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,25 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SessionErasureTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
-
-  static ShopRuntime shop;
-  static String base;
-
-  @BeforeAll
-  static void start() {
-    shop = new ShopRuntime(REDIS);
-    base = shop.baseUrl();
-  }
-
-  @AfterAll
-  static void stop() {
-    shop.close();
-  }
+  static final ShopServer SHOP = new ShopServer();
 
   private static String sessionWithACompletedTurn() {
     String s = "erase-" + UUID.randomUUID().toString().substring(0, 8);
-    Http agent = Http.bearer(base, ShopRuntime.AGENT_TOKEN);
+    Http agent = Http.bearer(SHOP.baseUrl(), ShopRuntime.AGENT_TOKEN);
     Http.Answer turn = agent.post("/api/sessions/" + s + "/turns", HttpApiTest.turn("t1",
         HttpApiTest.call("look_up_order", new JsonObject().put("id", "secret-order-42"))));
     assertThat(turn.status()).as(turn.body()).isIn(200, 202);
@@ -55,13 +38,13 @@ class SessionErasureTest {
   @Test
   void onlyAnOperatorErasesASessionAndAnyoneElseIsToldItDoesNotExist() {
     String s = sessionWithACompletedTurn();
-    for (Http notOperator : List.of(Http.login(base, "tess", ShopRuntime.PASSWORD),
-        Http.login(base, "vic", ShopRuntime.PASSWORD), Http.bearer(base, ShopRuntime.AGENT_TOKEN))) {
+    for (Http notOperator : List.of(Http.login(SHOP.baseUrl(), "tess", ShopRuntime.PASSWORD),
+        Http.login(SHOP.baseUrl(), "vic", ShopRuntime.PASSWORD), Http.bearer(SHOP.baseUrl(), ShopRuntime.AGENT_TOKEN))) {
       Http.Answer refused = notOperator.delete("/api/sessions/" + s);
       assertThat(refused.status()).isEqualTo(404);
       assertThat(refused.json()).isEqualTo(unknown(s));
     }
-    Http ana = Http.login(base, "ana", ShopRuntime.PASSWORD);
+    Http ana = Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD);
     assertThat(ana.get("/api/sessions/" + s).status()).isEqualTo(200);
 
     Http.Answer erased = ana.delete("/api/sessions/" + s);
@@ -78,9 +61,9 @@ class SessionErasureTest {
   void anErasureIsAuditedWithWhoAndWhenButNoneOfTheSessionsContent() {
     String s = sessionWithACompletedTurn();
     long before = System.currentTimeMillis();
-    assertThat(Http.login(base, "ana", ShopRuntime.PASSWORD).delete("/api/sessions/" + s).status()).isEqualTo(200);
+    assertThat(Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD).delete("/api/sessions/" + s).status()).isEqualTo(200);
 
-    List<JsonObject> audit = await(((RatchetImpl) shop.ratchet).redisJournal().audit(10_000));
+    List<JsonObject> audit = await(((RatchetImpl) SHOP.runtime().ratchet).redisJournal().audit(10_000));
     assertThat(audit).filteredOn(a -> s.equals(a.getString("session"))).singleElement().satisfies(a -> {
       assertThat(a.getString("who")).isEqualTo("ana");
       assertThat(a.getString("action")).isEqualTo("erase");
@@ -92,7 +75,7 @@ class SessionErasureTest {
 
   @Test
   void theRetentionSettingsOfEachAgentAreShown() {
-    Http.Answer settings = Http.login(base, "vic", ShopRuntime.PASSWORD).get("/api/retention");
+    Http.Answer settings = Http.login(SHOP.baseUrl(), "vic", ShopRuntime.PASSWORD).get("/api/retention");
     assertThat(settings.status()).isEqualTo(200);
     JsonObject json = settings.json();
     assertThat(json.getBoolean("enabled")).isFalse();

@@ -6,10 +6,7 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.Ratchet;
-import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
 import java.util.List;
@@ -22,14 +19,11 @@ import static dev.ratchet.runtime.testing.Await.await;
  * Users: ana (approver), vic (viewer), both seeing every tenant, and tess (approver) who sees
  * tenant-t's sessions only; token {@link #AGENT_TOKEN} (agent).
  */
-final class ShopRuntime implements AutoCloseable {
+final class ShopRuntime extends HttpRuntime {
 
   static final String AGENT_TOKEN = "rt_test-agent-token-0123456789";
   static final String PASSWORD = "correct horse battery staple";
 
-  final Vertx vertx = Vertx.vertx();
-  final Ratchet ratchet;
-  HttpServerVerticle server;
   private HttpOptions httpOptions;
   private String httpDeployment;
   /** Arguments every write actually ran with, in order. */
@@ -50,8 +44,7 @@ final class ShopRuntime implements AutoCloseable {
   }
 
   private ShopRuntime(TestRedis redis, HttpOptions http, java.util.function.UnaryOperator<HttpOptions> tune) {
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redis.url()).keyPrefix(redis.keyPrefix())
-        .sessionIdleMillis(2_000)));
+    super(redis, o -> o.sessionIdleMillis(2_000));
     FunctionToolSource tools = FunctionToolSource.create("shop-tools")
         .read("look_up_order", "Find an order", new JsonObject().put("type", "object"),
             inv -> Future.succeededFuture(new JsonObject().put("order", inv.arguments().getString("id"))
@@ -82,8 +75,7 @@ final class ShopRuntime implements AutoCloseable {
             List.of("tenant-t"))
         .token("support-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN));
     httpOptions = tune.apply(options);
-    server = new HttpServerVerticle(ratchet, httpOptions);
-    httpDeployment = await(vertx.deployVerticle(server));
+    httpDeployment = serve(new HttpServerVerticle(ratchet, httpOptions));
   }
 
   /** Stops the HTTP server only, as a network outage would look to a browser; the runtime goes on. */
@@ -94,20 +86,6 @@ final class ShopRuntime implements AutoCloseable {
 
   /** Starts the HTTP server again on the port it had. */
   void startHttp() {
-    server = new HttpServerVerticle(ratchet, httpOptions);
-    httpDeployment = await(vertx.deployVerticle(server));
-  }
-
-  String baseUrl() {
-    return "http://127.0.0.1:" + server.actualPort();
-  }
-
-  @Override
-  public void close() {
-    try {
-      await(ratchet.close());
-    } finally {
-      await(vertx.close());
-    }
+    httpDeployment = serve(new HttpServerVerticle(ratchet, httpOptions));
   }
 }

@@ -5,10 +5,7 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.Ratchet;
-import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
@@ -20,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The session timeline over real HTTP, a page of turns at a time, also for a session with a huge turn. */
@@ -32,38 +28,31 @@ class TimelinePagesTest {
   static final String TOKEN = "rt_pages-agent-token-0123456789";
   static final String PASSWORD = "correct horse battery staple";
 
-  static Vertx vertx;
-  static Ratchet ratchet;
-  static HttpServerVerticle server;
+  static HttpRuntime runtime;
 
   @BeforeAll
   static void start() {
-    vertx = Vertx.vertx();
-    // a deployment that raised the limit: what a session with a huge turn looks like
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())
-        .engine(EngineOptions.DEFAULT.withMaxCallsPerTurn(10_000))));
     FunctionToolSource tools = FunctionToolSource.create("shop-tools")
         .tool(FunctionToolSource.define("look", EffectClass.READ)
             .handler(inv -> Future.succeededFuture(new JsonObject().put("seen", inv.arguments().getInteger("i")))));
-    await(ratchet.register(AgentDefinition.builder("shop").toolSource(tools).build()));
-    server = new HttpServerVerticle(ratchet, HttpOptions.create().port(0).host("127.0.0.1")
-        .token("bot", Role.AGENT, PasswordHash.hashToken(TOKEN))
-        .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null, List.of("*")));
-    await(vertx.deployVerticle(server));
+    // a deployment that raised the limit: what a session with a huge turn looks like
+    runtime = HttpRuntime.serving(REDIS, o -> o.engine(EngineOptions.DEFAULT.withMaxCallsPerTurn(10_000)),
+        AgentDefinition.builder("shop").toolSource(tools).build(), HttpOptions.create()
+            .token("bot", Role.AGENT, PasswordHash.hashToken(TOKEN))
+            .user("vic", Role.VIEWER, PasswordHash.hashPassword(PASSWORD.toCharArray(), 1_000), null, List.of("*")));
   }
 
   @AfterAll
   static void stop() {
-    await(ratchet.close());
-    await(vertx.close());
+    runtime.close();
   }
 
   static Http viewer() {
-    return Http.login("http://127.0.0.1:" + server.actualPort(), "vic", PASSWORD);
+    return Http.login(runtime.baseUrl(), "vic", PASSWORD);
   }
 
   static Http agent() {
-    return Http.bearer("http://127.0.0.1:" + server.actualPort(), TOKEN);
+    return Http.bearer(runtime.baseUrl(), TOKEN);
   }
 
   static JsonObject turn(String turnId, int calls) {

@@ -10,23 +10,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-/** An agent of a Ratchet in this JVM, through its Java facade. */
-public final class EmbeddedTurns implements RatchetTurns {
-
-  private final Ratchet ratchet;
-  private final String agent;
-  private final String callerId;
-
-  public EmbeddedTurns(Ratchet ratchet, String agent, String callerId) {
-    this.ratchet = ratchet;
-    this.agent = agent;
-    this.callerId = callerId;
-  }
-
-  @Override
-  public String agent() {
-    return agent;
-  }
+/** An agent of a Ratchet in this JVM, through its Java facade; its sessions those of {@code callerId}. */
+public record EmbeddedTurns(Ratchet ratchet, String agent, String callerId) implements RatchetTurns {
 
   @Override
   public CompletionStage<TurnResult> submit(String sessionId, Turn turn) {

@@ -19,6 +19,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import reactor.core.publisher.Mono;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,7 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** See {@link McpToolSource}. */
 public final class McpToolSourceImpl implements McpToolSource {
@@ -243,22 +246,11 @@ public final class McpToolSourceImpl implements McpToolSource {
   }
 
   private List<Tool> resourceTools() {
-    JsonObject listSchema = new JsonObject().put("type", "object").put("properties", new JsonObject()
-        .put("cursor", new JsonObject().put("type", "string").put("description", "nextCursor of a previous page")));
-    Tool list = new McpReadTool(featureToolName("list_resources"),
+    Tool list = pagedList("list_resources",
         "List the resources of MCP server '" + config.name() + "' (uri, name, description, mimeType).",
-        listSchema, source, inv -> call.run(inv, EffectClass.READ, "resources/list", client -> {
-          String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
-          return client.listResources(cursor);
-        }, result -> {
-          JsonArray items = new JsonArray();
-          for (McpSchema.Resource r : result.resources()) {
-            items.add(new JsonObject().put("uri", r.uri()).put("name", r.name())
-                .put("description", r.description()).put("mimeType", r.mimeType()));
-          }
-          JsonObject value = new JsonObject().put("resources", items).put("nextCursor", result.nextCursor());
-          return ToolResult.success(Redaction.scrubValue(value));
-        }));
+        "resources/list", McpAsyncClient::listResources, "resources", result -> result.resources().stream()
+            .map(r -> new JsonObject().put("uri", r.uri()).put("name", r.name()).put("description", r.description())
+                .put("mimeType", r.mimeType())).toList(), McpSchema.ListResourcesResult::nextCursor);
     JsonObject readSchema = new JsonObject().put("type", "object")
         .put("properties", new JsonObject().put("uri", new JsonObject().put("type", "string")))
         .put("required", new JsonArray().add("uri"));
@@ -273,40 +265,38 @@ public final class McpToolSourceImpl implements McpToolSource {
               }
               return ToolResult.success(Redaction.scrubValue(new JsonObject().put("contents", contents)));
             }));
-    Tool templates = new McpReadTool(featureToolName("list_resource_templates"),
+    Tool templates = pagedList("list_resource_templates",
         "List the resource templates of MCP server '" + config.name() + "' (uriTemplate, name, description, mimeType):"
             + " fill one in to get a uri for " + featureToolName("read_resource") + ".",
-        listSchema, source, inv -> call.run(inv, EffectClass.READ, "resources/templates/list", client -> {
-          String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
-          return client.listResourceTemplates(cursor);
-        }, result -> {
-          JsonArray items = new JsonArray();
-          for (McpSchema.ResourceTemplate t : result.resourceTemplates()) {
-            items.add(JsonBridge.toJsonObject(t));
-          }
-          JsonObject value = new JsonObject().put("resourceTemplates", items).put("nextCursor", result.nextCursor());
-          return ToolResult.success(Redaction.scrubValue(value));
-        }));
+        "resources/templates/list", McpAsyncClient::listResourceTemplates, "resourceTemplates",
+        result -> result.resourceTemplates().stream().map(JsonBridge::toJsonObject).toList(),
+        McpSchema.ListResourceTemplatesResult::nextCursor);
     return List.of(list, templates, read);
   }
 
   private Tool listPromptsTool() {
-    JsonObject schema = new JsonObject().put("type", "object").put("properties", new JsonObject()
-        .put("cursor", new JsonObject().put("type", "string").put("description", "nextCursor of a previous page")));
-    return new McpReadTool(featureToolName("list_prompts"),
+    return pagedList("list_prompts",
         "List the prompts of MCP server '" + config.name() + "' (name, description, arguments), for "
             + featureToolName("get_prompt") + ".",
-        schema, source, inv -> call.run(inv, EffectClass.READ, "prompts/list", client -> {
-          String cursor = inv.arguments() == null ? null : inv.arguments().getString("cursor");
-          return client.listPrompts(cursor);
-        }, result -> {
-          JsonArray items = new JsonArray();
-          for (McpSchema.Prompt p : result.prompts()) {
-            items.add(JsonBridge.toJsonObject(p));
-          }
-          JsonObject value = new JsonObject().put("prompts", items).put("nextCursor", result.nextCursor());
-          return ToolResult.success(Redaction.scrubValue(value));
-        }));
+        "prompts/list", McpAsyncClient::listPrompts, "prompts",
+        result -> result.prompts().stream().map(JsonBridge::toJsonObject).toList(), McpSchema.ListPromptsResult::nextCursor);
+  }
+
+  /**
+   * A read tool over an MCP listing that pages by cursor: the page's items under {@code field}, with
+   * the {@code nextCursor} that asks for the next page.
+   */
+  private <R> Tool pagedList(String suffix, String description, String method,
+                             BiFunction<McpAsyncClient, String, Mono<R>> list, String field,
+                             Function<R, List<JsonObject>> items, Function<R, String> nextCursor) {
+    JsonObject schema = new JsonObject().put("type", "object").put("properties", new JsonObject()
+        .put("cursor", new JsonObject().put("type", "string").put("description", "nextCursor of a previous page")));
+    return new McpReadTool(featureToolName(suffix), description, schema, source,
+        inv -> call.run(inv, EffectClass.READ, method,
+            client -> list.apply(client, inv.arguments() == null ? null : inv.arguments().getString("cursor")),
+            result -> ToolResult.success(Redaction.scrubValue(new JsonObject()
+                .put(field, new JsonArray(new ArrayList<Object>(items.apply(result))))
+                .put("nextCursor", nextCursor.apply(result))))));
   }
 
   private Tool promptTool() {

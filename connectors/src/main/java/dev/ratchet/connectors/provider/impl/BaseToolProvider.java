@@ -2,19 +2,25 @@ package dev.ratchet.connectors.provider.impl;
 
 import dev.ratchet.connectors.provider.AllowList;
 import dev.ratchet.connectors.provider.ConnectionScope;
+import dev.ratchet.connectors.provider.ProviderCapabilities;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderHealth;
+import dev.ratchet.connectors.provider.ProviderInfo;
+import dev.ratchet.connectors.provider.ProviderToolConfig;
 import dev.ratchet.connectors.provider.ResolveOptions;
 import dev.ratchet.connectors.provider.ToolProvider;
 import dev.ratchet.connectors.provider.ToolProviderOptions;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Redaction;
+import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolNotSentException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpRequest;
+import java.util.LinkedHashMap;
+import java.util.List;
 
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -28,22 +34,60 @@ public abstract class BaseToolProvider implements ToolProvider {
   protected final AllowList allow;
   protected final IdentityResolver identity;
   protected final String id;
+  private final Kind kind;
 
-  protected BaseToolProvider(Vertx vertx, String id, String defaultBaseUrl, ToolProviderOptions options,
+  /** Who a built-in provider is, what it can do, and where its API is unless the options say otherwise. */
+  public record Kind(String id, String name, String description, ProviderCapabilities capabilities,
+                        String defaultBaseUrl) {
+  }
+
+  protected BaseToolProvider(Vertx vertx, Kind kind, ToolProviderOptions options,
                              BiConsumer<HttpRequest<Buffer>, String> auth) {
     this.vertx = vertx;
-    this.id = id;
+    this.kind = kind;
+    this.id = kind.id();
     this.options = options;
-    String base = options.baseUrl() == null ? defaultBaseUrl : options.baseUrl();
+    String base = options.baseUrl() == null ? kind.defaultBaseUrl() : options.baseUrl();
     this.http = new ProviderHttp(vertx, id, base, options.apiKey(), auth, options.requestTimeout());
     this.allow = options.allowList();
     this.identity = new IdentityResolver(id, options.defaultScope(), options.sharedIdentity());
   }
 
   @Override
+  public ProviderInfo info() {
+    return new ProviderInfo(kind.id(), kind.name(), kind.description(), options.displayName());
+  }
+
+  @Override
+  public ProviderCapabilities capabilities() {
+    return kind.capabilities();
+  }
+
+  @Override
   public ConnectionScope defaultScope() {
     return options.defaultScope();
   }
+
+  /** Resolves the tools one after another, as the caller's identity; fails with the first that cannot be. */
+  @Override
+  public Future<Map<String, Tool>> resolveTools(List<String> slugs, Map<String, ProviderToolConfig> configs,
+                                                ResolveOptions options) {
+    Map<String, ProviderToolConfig> cfg = configs == null ? Map.of() : configs;
+    return userId(options).compose(userId -> {
+      Map<String, Tool> resolved = new LinkedHashMap<>();
+      Future<Void> chain = Future.succeededFuture();
+      for (String slug : slugs) {
+        chain = chain.compose(v -> resolve(slug, cfg.get(slug), userId)).map(tool -> {
+          resolved.put(slug, tool);
+          return null;
+        });
+      }
+      return chain.map(v -> resolved);
+    });
+  }
+
+  /** One tool as {@code userId} runs it, once allowed and its configured connection found to be the user's. */
+  protected abstract Future<Tool> resolve(String slug, ProviderToolConfig config, String userId);
 
   protected String source() {
     return "provider:" + id;

@@ -10,16 +10,11 @@ import dev.ratchet.runtime.ErrorCode;
  * It never falls back to a shared identity unless the application named one: a missing caller must
  * fail loudly, not quietly share somebody's connections.
  */
-public final class IdentityResolver {
+public record IdentityResolver(String provider, ConnectionScope defaultScope, String sharedIdentity) {
 
-  private final String provider;
-  private final ConnectionScope defaultScope;
-  private final String sharedIdentity;
-
-  public IdentityResolver(String provider, ConnectionScope defaultScope, String sharedIdentity) {
-    this.provider = provider;
-    this.defaultScope = defaultScope;
-    this.sharedIdentity = sharedIdentity == null || sharedIdentity.isBlank() ? null : sharedIdentity;
+  /** A blank shared identity is none. */
+  public IdentityResolver {
+    sharedIdentity = sharedIdentity == null || sharedIdentity.isBlank() ? null : sharedIdentity;
   }
 
   public String userId(ResolveOptions options) {

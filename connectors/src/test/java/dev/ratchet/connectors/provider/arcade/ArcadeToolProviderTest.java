@@ -5,6 +5,7 @@ import dev.ratchet.connectors.provider.Authorization;
 import dev.ratchet.connectors.provider.AuthorizeOptions;
 import dev.ratchet.connectors.provider.ConnectionRef;
 import dev.ratchet.connectors.provider.ConnectionScope;
+import dev.ratchet.connectors.provider.FakeProviderTestBase;
 import dev.ratchet.connectors.provider.ListConnectionsOptions;
 import dev.ratchet.connectors.provider.ListToolsOptions;
 import dev.ratchet.connectors.provider.ProviderConnection;
@@ -22,10 +23,7 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolResult;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -33,25 +31,14 @@ import java.util.List;
 import java.util.Map;
 
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ArcadeToolProviderTest {
+class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
 
-  private Vertx vertx;
-  private FakeArcade fake;
-  private int port;
-
-  @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
-    fake = new FakeArcade();
-    port = fake.start(vertx);
-  }
-
-  @AfterEach
-  void tearDown() {
-    vertx.close().await();
+  ArcadeToolProviderTest() {
+    super(FakeArcade::new);
   }
 
   private ToolProviderOptions options() {
@@ -177,18 +164,8 @@ class ArcadeToolProviderTest {
 
   @Test
   void anotherCallersConnectionReadsAsMissingAndCannotBeRevoked() {
-    ToolProvider arcade = provider(options());
-    ResolveOptions alice = ResolveOptions.author("alice");
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_bob", "github"),
-        new ConnectionRef("uc_nobody", "github")), alice).await())
-        .containsEntry("uc_bob", false).containsEntry("uc_nobody", false);
-
-    Throwable taken = failure(arcade.revokeConnection("uc_bob", alice));
-    Throwable missing = failure(arcade.revokeConnection("uc_nobody", alice));
-    assertThat(((ProviderException) taken).code()).isEqualTo("CONNECTION_NOT_OWNED");
-    assertThat(taken.getMessage()).isEqualTo(missing.getMessage().replace("uc_nobody", "uc_bob"));
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_bob", "github")),
-        ResolveOptions.author("bob")).await()).containsEntry("uc_bob", true);
+    assertAnotherCallersConnectionIsHidden(provider(options()), "uc_bob", "uc_nobody", ResolveOptions.author("alice"),
+        ResolveOptions.author("bob"));
   }
 
   @Test
@@ -363,14 +340,5 @@ class ArcadeToolProviderTest {
   private static String boundTo(ToolProvider provider, ResolveOptions options) {
     return ((dev.ratchet.connectors.provider.impl.ProviderTool) provider.resolveTools(List.of("Github.GetRepository"),
         Map.of(), options).await().get("Github.GetRepository")).boundTo();
-  }
-
-  private static Throwable failure(io.vertx.core.Future<?> future) {
-    try {
-      future.await();
-    } catch (Throwable t) {
-      return t;
-    }
-    throw new AssertionError("expected a failure");
   }
 }

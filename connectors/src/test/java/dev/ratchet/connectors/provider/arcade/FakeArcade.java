@@ -1,5 +1,6 @@
 package dev.ratchet.connectors.provider.arcade;
 
+import dev.ratchet.connectors.provider.FakeProvider;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -29,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code name} and {@code message}. A user must have authorized a tool before it runs: an
  * unauthorized execution answers 403.
  */
-public final class FakeArcade {
+public final class FakeArcade implements FakeProvider {
 
   public static final String KEY = "arc-key-abcdef-123";
   static final int DEFAULT_PAGE = 25;
@@ -85,6 +86,7 @@ public final class FakeArcade {
         .put("provider_id", provider).put("provider_type", "oauth2").put("connection_status", "active"));
   }
 
+  @Override
   public int start(Vertx vertx) {
     server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> handle(req, body)));
     return server.listen(0, "127.0.0.1").await().actualPort();

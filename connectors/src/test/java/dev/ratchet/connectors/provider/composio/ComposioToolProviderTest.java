@@ -6,6 +6,7 @@ import dev.ratchet.connectors.provider.AuthorizeOptions;
 import dev.ratchet.connectors.provider.ConnectionField;
 import dev.ratchet.connectors.provider.ConnectionRef;
 import dev.ratchet.connectors.provider.ConnectionScope;
+import dev.ratchet.connectors.provider.FakeProviderTestBase;
 import dev.ratchet.connectors.provider.ListConnectionsOptions;
 import dev.ratchet.connectors.provider.ListToolsOptions;
 import dev.ratchet.connectors.provider.ProviderConnection;
@@ -25,11 +26,8 @@ import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -38,25 +36,14 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class ComposioToolProviderTest {
+class ComposioToolProviderTest extends FakeProviderTestBase<FakeComposio> {
 
-  private Vertx vertx;
-  private FakeComposio fake;
-  private int port;
-
-  @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
-    fake = new FakeComposio();
-    port = fake.start(vertx);
-  }
-
-  @AfterEach
-  void tearDown() {
-    vertx.close().await();
+  ComposioToolProviderTest() {
+    super(FakeComposio::new);
   }
 
   private ToolProviderOptions options() {
@@ -302,17 +289,8 @@ class ComposioToolProviderTest {
   @Test
   void anotherCallersConnectionReadsAsMissingAndCannotBeRevoked() {
     ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
-    ResolveOptions alice = ResolveOptions.caller("author", "alice");
-    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_bob_github", "github"),
-        new ConnectionRef("ca_nobody", "github")), alice).await())
-        .containsEntry("ca_bob_github", false).containsEntry("ca_nobody", false);
-
-    Throwable taken = failure(composio.revokeConnection("ca_bob_github", alice));
-    Throwable missing = failure(composio.revokeConnection("ca_nobody", alice));
-    assertThat(((ProviderException) taken).code()).isEqualTo("CONNECTION_NOT_OWNED");
-    assertThat(taken.getMessage()).isEqualTo(missing.getMessage().replace("ca_nobody", "ca_bob_github"));
-    assertThat(composio.getConnectionStatus(List.of(new ConnectionRef("ca_bob_github", "github")),
-        ResolveOptions.caller("author", "bob")).await()).containsEntry("ca_bob_github", true);
+    assertAnotherCallersConnectionIsHidden(composio, "ca_bob_github", "ca_nobody", ResolveOptions.caller("author", "alice"),
+        ResolveOptions.caller("author", "bob"));
 
     Throwable nobody = failure(composio.revokeConnection("ca_bob_github", ResolveOptions.caller("author", null)));
     assertThat(((ProviderException) nobody).code()).isEqualTo("NO_IDENTITY");
@@ -488,14 +466,5 @@ class ComposioToolProviderTest {
     assertThat(connected.getString("status")).isEqualTo("ACTIVE");
     assertThat(connected.getString("redirect_url")).isNull();
     assertThat(fake.created).hasSize(1);
-  }
-
-  private static Throwable failure(io.vertx.core.Future<?> future) {
-    try {
-      future.await();
-    } catch (Throwable t) {
-      return t;
-    }
-    throw new AssertionError("expected a failure");
   }
 }

@@ -1,5 +1,6 @@
 package dev.ratchet.connectors.provider.composio;
 
+import dev.ratchet.connectors.provider.FakeProvider;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * redirect URL is in {@code connectionData.val.redirectUrl}, an initiated one's in
  * {@code state.val.redirectUrl}. It counts executions and checks the API key.
  */
-public final class FakeComposio {
+public final class FakeComposio implements FakeProvider {
 
   public static final String KEY = "composio-key-123456";
   public static final String VERSION = "20250909_00";
@@ -91,6 +92,7 @@ public final class FakeComposio {
     return owners.get(id);
   }
 
+  @Override
   public int start(Vertx vertx) {
     // no keep-alive: a test that stops this server must see "connection refused", not a stale pooled connection
     server = vertx.createHttpServer().requestHandler(req -> {

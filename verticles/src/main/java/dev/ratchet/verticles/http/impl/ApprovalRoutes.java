@@ -56,13 +56,7 @@ public final class ApprovalRoutes {
   }
 
   private void list(RoutingContext ctx) {
-    inbox(AuthHandler.principal(ctx)).onComplete(ar -> {
-      if (ar.failed()) {
-        Replies.fail(ctx, ar.cause());
-      } else {
-        Replies.json(ctx, 200, ar.result());
-      }
-    });
+    inbox(AuthHandler.principal(ctx)).onComplete(Replies.ok(ctx));
   }
 
   /**

@@ -4,8 +4,8 @@ import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -60,84 +60,38 @@ public final class EventStream {
   private void open(RoutingContext ctx, String sessionId) {
     String lastEventId = ctx.request().getHeader("Last-Event-ID");
     HttpServerResponse response = ctx.response();
-    response.setChunked(true).putHeader("Content-Type", "text/event-stream; charset=utf-8")
-        .putHeader("Cache-Control", "no-store").putHeader("X-Accel-Buffering", "no");
-    response.write(": ratchet session " + sessionId + "\n\n");
-    new Pump(sessionId, lastEventId, response).start();
+    SsePump.open(response, ": ratchet session " + sessionId + "\n\n");
+    Pump pump = new Pump(sessionId, lastEventId, response);
+    pump.every(HEARTBEAT_MILLIS, () -> pump.write(": keep-alive\n\n"));
+    pump.start(POLL_MILLIS, Addresses.events(sessionId));
   }
 
-  /** One client's stream: reads after the last sent id whenever woken, one read at a time. */
-  private final class Pump {
+  /** One client's stream: reads after the last sent id. */
+  private final class Pump extends SsePump {
     private final String sessionId;
-    private final HttpServerResponse response;
     private String lastId;
-    private boolean reading;
-    private boolean again;
-    private boolean closed;
-    private MessageConsumer<Object> consumer;
-    private long poll;
-    private long heartbeat;
 
     Pump(String sessionId, String lastId, HttpServerResponse response) {
+      super(vertx, response);
       this.sessionId = sessionId;
       this.lastId = lastId == null || lastId.isBlank() ? null : lastId;
-      this.response = response;
     }
 
-    void start() {
-      consumer = vertx.eventBus().consumer(Addresses.events(sessionId), msg -> read());
-      poll = vertx.setPeriodic(POLL_MILLIS, t -> read());
-      heartbeat = vertx.setPeriodic(HEARTBEAT_MILLIS, t -> {
-        if (!closed) {
-          response.write(": keep-alive\n\n");
-        }
-      });
-      response.closeHandler(v -> close());
-      response.exceptionHandler(err -> close());
-      consumer.completion().onComplete(v -> read());
-    }
-
-    private void read() {
-      if (closed) {
-        return;
-      }
-      if (reading) {
-        again = true;
-        return;
-      }
-      reading = true;
-      again = false;
-      ratchet.journal().events(sessionId, lastId, JournalReader.PAGE)
+    @Override
+    protected Future<Boolean> read() {
+      return ratchet.journal().events(sessionId, lastId, JournalReader.PAGE)
           .compose(page -> JournalReader.withResults(ratchet.journal(), sessionId, page))
-          .onComplete(ar -> {
-            reading = false;
-            if (closed) {
-              return;
-            }
-            if (ar.failed()) {
-              response.write("event: error\ndata: " + new JsonObject().put("code", "JOURNAL_UNAVAILABLE").encode()
-                  + "\n\n");
-              return;
-            }
-            for (JsonObject e : ar.result()) {
+          .map(events -> {
+            for (JsonObject e : events) {
               lastId = e.getString("id");
-              response.write("id: " + lastId + "\nevent: " + e.getString("type", "event") + "\ndata: " + e.encode()
-                  + "\n\n");
+              write("id: " + lastId + "\nevent: " + e.getString("type", "event") + "\ndata: " + e.encode() + "\n\n");
             }
-            if (again || ar.result().size() == JournalReader.PAGE) {
-              read();
-            }
+            return events.size() == JournalReader.PAGE;
+          })
+          .otherwise(err -> {
+            event("error", new JsonObject().put("code", "JOURNAL_UNAVAILABLE").encode());
+            return false;
           });
-    }
-
-    private void close() {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      vertx.cancelTimer(poll);
-      vertx.cancelTimer(heartbeat);
-      consumer.unregister();
     }
   }
 }

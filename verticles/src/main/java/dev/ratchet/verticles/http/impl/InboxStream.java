@@ -2,15 +2,12 @@ package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.http.Role;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * {@code GET /api/approvals/events}: the principal's inbox as server-sent events. An {@code inbox}
@@ -41,88 +38,39 @@ public final class InboxStream {
 
   private void stream(RoutingContext ctx) {
     HttpServerResponse response = ctx.response();
-    response.setChunked(true).putHeader("Content-Type", "text/event-stream; charset=utf-8")
-        .putHeader("Cache-Control", "no-store").putHeader("X-Accel-Buffering", "no");
     // a reconnecting page retries quickly: the banner it shows meanwhile should not linger
-    response.write("retry: 2000\n\n");
-    new Pump(AuthHandler.principal(ctx), response).start();
+    SsePump.open(response, "retry: 2000\n\n");
+    Pump pump = new Pump(AuthHandler.principal(ctx), response);
+    pump.every(PING_MILLIS, () -> pump.event("ping", new JsonObject().put("at", System.currentTimeMillis()).encode()));
+    pump.start(POLL_MILLIS, Addresses.APPROVAL_REQUESTED, Addresses.APPROVAL_DECIDED);
   }
 
-  /** One page's stream: reads the inbox whenever woken, one read at a time, and sends it when it changed. */
-  private final class Pump {
+  /** One page's stream: reads the inbox and sends it when it changed. */
+  private final class Pump extends SsePump {
     private final Principal principal;
-    private final HttpServerResponse response;
-    private final List<MessageConsumer<Object>> consumers = new ArrayList<>();
     private String lastSent;
-    private boolean reading;
-    private boolean again;
-    private boolean closed;
-    private long poll;
-    private long ping;
 
     Pump(Principal principal, HttpServerResponse response) {
+      super(vertx, response);
       this.principal = principal;
-      this.response = response;
     }
 
-    void start() {
-      consumers.add(vertx.eventBus().consumer(Addresses.APPROVAL_REQUESTED, msg -> read()));
-      consumers.add(vertx.eventBus().consumer(Addresses.APPROVAL_DECIDED, msg -> read()));
-      poll = vertx.setPeriodic(POLL_MILLIS, t -> read());
-      ping = vertx.setPeriodic(PING_MILLIS, t -> send("ping", new JsonObject().put("at", System.currentTimeMillis())));
-      response.closeHandler(v -> close());
-      response.exceptionHandler(err -> close());
-      read();
-    }
-
-    private void read() {
-      if (closed) {
-        return;
-      }
-      if (reading) {
-        again = true;
-        return;
-      }
-      reading = true;
-      again = false;
-      approvals.inbox(principal).compose(inbox -> unknown.of(principal)
-          .map(calls -> inbox.put("needsReconciliation", calls.size()))).onComplete(ar -> {
-        reading = false;
-        if (ar.failed()) {
-          send("error", new JsonObject().put("code", "JOURNAL_UNAVAILABLE")
-              .put("message", "the journal is unavailable; the inbox shown may be out of date"));
-          lastSent = null;
-        } else {
-          String encoded = ar.result().encode();
-          if (!encoded.equals(lastSent)) {
-            lastSent = encoded;
-            write("inbox", encoded);
-          }
-        }
-        if (again) {
-          read();
-        }
-      });
-    }
-
-    private void send(String type, JsonObject data) {
-      write(type, data.encode());
-    }
-
-    private void write(String type, String data) {
-      if (!closed) {
-        response.write("event: " + type + "\ndata: " + data + "\n\n");
-      }
-    }
-
-    private void close() {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      vertx.cancelTimer(poll);
-      vertx.cancelTimer(ping);
-      consumers.forEach(MessageConsumer::unregister);
+    @Override
+    protected Future<Boolean> read() {
+      return approvals.inbox(principal).compose(inbox -> unknown.of(principal)
+          .map(calls -> inbox.put("needsReconciliation", calls.size()))).map(inbox -> {
+            String encoded = inbox.encode();
+            if (!encoded.equals(lastSent)) {
+              lastSent = encoded;
+              event("inbox", encoded);
+            }
+            return false;
+          }).otherwise(err -> {
+            event("error", new JsonObject().put("code", "JOURNAL_UNAVAILABLE")
+                .put("message", "the journal is unavailable; the inbox shown may be out of date").encode());
+            lastSent = null;
+            return false;
+          });
     }
   }
 }

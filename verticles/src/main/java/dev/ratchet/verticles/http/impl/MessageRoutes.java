@@ -109,13 +109,7 @@ public final class MessageRoutes {
   private void conversation(RoutingContext ctx) {
     String sessionId = ctx.pathParam("sessionId");
     access.visible(AuthHandler.principal(ctx), sessionId).compose(info -> ratchet.conversation(sessionId))
-        .onComplete(ar -> {
-          if (ar.failed()) {
-            Replies.fail(ctx, ar.cause());
-          } else {
-            Replies.json(ctx, 200, ar.result());
-          }
-        });
+        .onComplete(Replies.ok(ctx));
   }
 
   private static String string(JsonObject body, String field, boolean required) {

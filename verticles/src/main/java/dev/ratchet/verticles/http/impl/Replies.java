@@ -3,6 +3,8 @@ package dev.ratchet.verticles.http.impl;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.verticles.impl.ErrorCodes;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Handler;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
@@ -24,6 +26,17 @@ public final class Replies {
         .putHeader("Content-Type", "application/json; charset=utf-8")
         .putHeader("Cache-Control", "no-store")
         .end(body instanceof JsonObject ? ((JsonObject) body).encode() : io.vertx.core.json.Json.encode(body));
+  }
+
+  /** What answers a result: 200 with it as JSON, or the failure as {@link #fail} answers it. */
+  public static <T> Handler<AsyncResult<T>> ok(RoutingContext ctx) {
+    return ar -> {
+      if (ar.failed()) {
+        fail(ctx, ar.cause());
+      } else {
+        json(ctx, 200, ar.result());
+      }
+    };
   }
 
   /** Answers {@code code} with its HTTP status. */

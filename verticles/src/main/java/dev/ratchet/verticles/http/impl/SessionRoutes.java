@@ -53,13 +53,7 @@ public final class SessionRoutes {
       Replies.fail(ctx, e);
       return;
     }
-    sessions.page(AuthHandler.principal(ctx), offset, limit, filter).onComplete(ar -> {
-      if (ar.failed()) {
-        Replies.fail(ctx, ar.cause());
-      } else {
-        Replies.json(ctx, 200, ar.result());
-      }
-    });
+    sessions.page(AuthHandler.principal(ctx), offset, limit, filter).onComplete(Replies.ok(ctx));
   }
 
   private void timeline(RoutingContext ctx) {
@@ -72,13 +66,7 @@ public final class SessionRoutes {
       return;
     }
     access.visible(AuthHandler.principal(ctx), sessionId)
-        .compose(info -> page.read(ratchet.journal(), sessionId, info)).onComplete(ar -> {
-      if (ar.failed()) {
-        Replies.fail(ctx, ar.cause());
-      } else {
-        Replies.json(ctx, 200, ar.result());
-      }
-    });
+        .compose(info -> page.read(ratchet.journal(), sessionId, info)).onComplete(Replies.ok(ctx));
   }
 
   private void reconcile(RoutingContext ctx) {

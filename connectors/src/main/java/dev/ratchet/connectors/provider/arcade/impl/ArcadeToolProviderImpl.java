@@ -11,7 +11,6 @@ import dev.ratchet.connectors.provider.ProviderCapabilities;
 import dev.ratchet.connectors.provider.ProviderConnection;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderHealth;
-import dev.ratchet.connectors.provider.ProviderInfo;
 import dev.ratchet.connectors.provider.ProviderPage;
 import dev.ratchet.connectors.provider.ProviderToolConfig;
 import dev.ratchet.connectors.provider.ProviderToolInfo;
@@ -50,7 +49,8 @@ import java.util.Set;
 /** See {@link ArcadeToolProvider}. */
 public final class ArcadeToolProviderImpl extends BaseToolProvider implements ArcadeToolProvider {
 
-  private static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(true, false, true, true, true);
+  private static final Kind KIND = new Kind("arcade", "Arcade", "Curated integration tools with built-in authorization",
+      new ProviderCapabilities(true, false, true, true, true), DEFAULT_BASE_URL);
   private static final int PAGE = 100;
   /** Toolkits are gathered from tool pages; stop somewhere on a huge catalogue. */
   private static final int MAX_TOOLKIT_PAGES = 20;
@@ -60,19 +60,8 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
   private final ArcadeConnections connections;
 
   public ArcadeToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
-    super(vertx, "arcade", DEFAULT_BASE_URL, options, (req, key) -> req.putHeader("Authorization", "Bearer " + key));
+    super(vertx, KIND, options, (req, key) -> req.putHeader("Authorization", "Bearer " + key));
     this.connections = new ArcadeConnections(http);
-  }
-
-  @Override
-  public ProviderInfo info() {
-    return new ProviderInfo("arcade", "Arcade", "Curated integration tools with built-in authorization",
-        options.displayName());
-  }
-
-  @Override
-  public ProviderCapabilities capabilities() {
-    return CAPABILITIES;
   }
 
   @Override
@@ -176,30 +165,17 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
   }
 
   @Override
-  public Future<Map<String, Tool>> resolveTools(List<String> slugs, Map<String, ProviderToolConfig> configs,
-                                                ResolveOptions options) {
-    Map<String, ProviderToolConfig> cfg = configs == null ? Map.of() : configs;
-    return userId(options).compose(userId -> {
-      Map<String, Tool> resolved = new LinkedHashMap<>();
-      Future<Void> chain = Future.succeededFuture();
-      for (String slug : slugs) {
-        chain = chain.compose(v -> definition(slug)).compose(def -> {
-          if (def == null) {
-            return Future.failedFuture(new ProviderException(ErrorCode.UNKNOWN_TOOL, "arcade has no tool " + slug));
-          }
-          if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
-            return Future.failedFuture(notAllowed("tool " + slug));
-          }
-          ProviderToolConfig config = cfg.get(slug);
-          Future<Void> owned = config == null || config.connectionId() == null ? Future.succeededFuture()
-              : checkConnection(config.connectionId(), ArcadeSchemas.authProvider(def), userId);
-          return owned.map(ok -> {
-            resolved.put(slug, tool(slug, def, config, userId));
-            return null;
-          });
-        });
+  protected Future<Tool> resolve(String slug, ProviderToolConfig config, String userId) {
+    return definition(slug).compose(def -> {
+      if (def == null) {
+        return Future.failedFuture(new ProviderException(ErrorCode.UNKNOWN_TOOL, "arcade has no tool " + slug));
       }
-      return chain.map(v -> resolved);
+      if (!allow.toolAllowed(ArcadeSchemas.toolkit(def), slug)) {
+        return Future.failedFuture(notAllowed("tool " + slug));
+      }
+      Future<Void> owned = config == null || config.connectionId() == null ? Future.succeededFuture()
+          : checkConnection(config.connectionId(), ArcadeSchemas.authProvider(def), userId);
+      return owned.map(ok -> tool(slug, def, config, userId));
     });
   }
 

@@ -11,7 +11,6 @@ import dev.ratchet.connectors.provider.ProviderCapabilities;
 import dev.ratchet.connectors.provider.ProviderConnection;
 import dev.ratchet.connectors.provider.ProviderException;
 import dev.ratchet.connectors.provider.ProviderHealth;
-import dev.ratchet.connectors.provider.ProviderInfo;
 import dev.ratchet.connectors.provider.ProviderPage;
 import dev.ratchet.connectors.provider.ProviderToolConfig;
 import dev.ratchet.connectors.provider.ProviderToolInfo;
@@ -46,24 +45,15 @@ import java.util.Map;
 /** See {@link ComposioToolProvider}. */
 public final class ComposioToolProviderImpl extends BaseToolProvider implements ComposioToolProvider {
 
-  private static final ProviderCapabilities CAPABILITIES = new ProviderCapabilities(true, true, true, true, true);
+  private static final Kind KIND = new Kind("composio", "Composio",
+      "Hundreds of integration tools with managed authentication", new ProviderCapabilities(true, true, true, true, true),
+      DEFAULT_BASE_URL);
 
   private final ComposioMetaTools meta;
 
   public ComposioToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
-    super(vertx, "composio", DEFAULT_BASE_URL, options, (req, key) -> req.putHeader("x-api-key", key));
+    super(vertx, KIND, options, (req, key) -> req.putHeader("x-api-key", key));
     this.meta = new ComposioMetaTools(vertx, this);
-  }
-
-  @Override
-  public ProviderInfo info() {
-    return new ProviderInfo("composio", "Composio", "Hundreds of integration tools with managed authentication",
-        options.displayName());
-  }
-
-  @Override
-  public ProviderCapabilities capabilities() {
-    return CAPABILITIES;
   }
 
   @Override
@@ -152,23 +142,7 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
   }
 
   @Override
-  public Future<Map<String, Tool>> resolveTools(List<String> slugs, Map<String, ProviderToolConfig> configs,
-                                                ResolveOptions options) {
-    Map<String, ProviderToolConfig> cfg = configs == null ? Map.of() : configs;
-    return userId(options).compose(userId -> {
-      Map<String, Tool> resolved = new LinkedHashMap<>();
-      Future<Void> chain = Future.succeededFuture();
-      for (String slug : slugs) {
-        chain = chain.compose(v -> resolveOne(slug, cfg.get(slug), userId)).map(tool -> {
-          resolved.put(slug, tool);
-          return null;
-        });
-      }
-      return chain.map(v -> resolved);
-    });
-  }
-
-  private Future<Tool> resolveOne(String slug, ProviderToolConfig config, String userId) {
+  protected Future<Tool> resolve(String slug, ProviderToolConfig config, String userId) {
     if (meta.handles(slug)) {
       return allow.toolAllowed(META_TOOLKIT, slug) ? Future.succeededFuture(meta.resolve(slug, userId, config))
           : Future.failedFuture(notAllowed("tool " + slug));
