@@ -75,18 +75,27 @@ public final class InspectCommand implements Callable<Integer> {
       RedisJournal journal = RedisJournal.open(vertx, JournalOptions.fromJson(url, cfg.getJsonObject("journal")))
           .await();
       JsonObject info = journal.sessionInfo(sessionId).await();
-      if (info.isEmpty()) {
-        System.err.println(TerminalText.escape("no session '" + sessionId + "' in the journal at "
-            + journal.describe()));
-        return 1;
-      }
-      System.out.println(TerminalText.escape("session " + sessionId + "  agent " + info.getString("agent")
-          + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")
-          + (info.getLong("archivedAt", 0L) >= info.getLong("updatedAt", Long.MAX_VALUE) ? "  archived" : "")));
       JournalTarget archiveTarget = new JournalTarget();
       archiveTarget.archiveDir = archiveDir;
+      List<JsonObject> archived = archiveTarget.archive(vertx, cfg).read(sessionId).await();
+      if (info.isEmpty() && archived.isEmpty()) {
+        System.err.println(TerminalText.escape("no session '" + sessionId + "' in the journal at "
+            + journal.describe() + " or in its archive"));
+        return 1;
+      }
+      if (info.isEmpty()) {
+        // retention forgot the session: its history is in the archive alone
+        JsonObject meta = archived.stream().filter(r -> "session".equals(r.getString("kind"))).reduce((a, b) -> b)
+            .map(r -> r.getJsonObject("meta", new JsonObject())).orElse(new JsonObject());
+        System.out.println(TerminalText.escape("session " + sessionId + "  agent " + meta.getString("agent")
+            + "  archived, forgotten by the journal"));
+      } else {
+        System.out.println(TerminalText.escape("session " + sessionId + "  agent " + info.getString("agent")
+            + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")
+            + (info.getLong("archivedAt", 0L) >= info.getLong("updatedAt", Long.MAX_VALUE) ? "  archived" : "")));
+      }
       // what retention archived comes first: it is older than anything the journal still holds
-      for (JsonObject record : archiveTarget.archive(vertx, cfg).read(sessionId).await()) {
+      for (JsonObject record : archived) {
         if (!"turn".equals(record.getString("kind"))) {
           continue;
         }
