@@ -117,8 +117,8 @@ final class SoakRun {
               + " (keepLast 2, idleAfter %d s, tombstones and forgetArchivedAfter %d s), Redis %s%n", duration,
           turnsPerSec, mix.calls.size(), turnsPerSession, retentionOn ? "on" : "off", idleMillis / 1000,
           window.toSeconds(), own == null ? url : "temporary, auto-aof-rewrite-min-size 8mb");
-      System.out.printf("%8s %14s %14s %10s %10s %9s %9s %10s %10s%n", "elapsed", "used_memory", "aof_size", "keys",
-          "turns", "rewrites", "removed", "archived", "forgotten");
+      System.out.printf("%8s %14s %14s %14s %10s %10s %9s %9s %10s %10s%n", "elapsed", "used_memory", "aof_size",
+          "aof_base", "keys", "turns", "rewrites", "removed", "archived", "forgotten");
       Soak soak = new Soak(vertx, journal);
       JsonArray samples = new JsonArray();
       long start = System.nanoTime();
@@ -158,8 +158,8 @@ final class SoakRun {
         if (System.nanoTime() >= nextSample) {
           JsonObject s = soak.sample(System.nanoTime() - start, completed.get(), impl.retention());
           samples.add(s);
-          System.out.printf("%7.0fs %14d %14d %10d %10d %9d %9d %10d %10d%n", s.getDouble("elapsedS"),
-              s.getLong("usedMemory"), s.getLong("aofSize"), s.getLong("keys"), s.getLong("turns"),
+          System.out.printf("%7.0fs %14d %14d %14d %10d %10d %9d %9d %10d %10d%n", s.getDouble("elapsedS"),
+              s.getLong("usedMemory"), s.getLong("aofSize"), s.getLong("aofBase"), s.getLong("keys"), s.getLong("turns"),
               s.getLong("rewrites"), s.getLong("turnsRemoved"), s.getLong("sessionsArchived"),
               s.getLong("sessionsForgotten"));
           nextSample += sample.toNanos();
@@ -204,8 +204,28 @@ final class SoakRun {
       }
     }
     long idleSession = bytesOfOneArchivedSession(journal, ratchet);
-    System.out.printf("after warm-up (%.0fs) to the end: used_memory %+.1f %%, AOF %+.1f %%, %d bytes of used_memory"
-            + " per turn%n", w.getDouble("elapsedS"), memDrift, aofDrift, bytesPerTurn);
+    // the AOF is a sawtooth: it grows by every step and a rewrite shrinks it to the live data, so what
+    // tells whether it grows is its size after each rewrite (aof_base_size) and its peak per half
+    long firstBase = 0;
+    for (int i = warm; i < samples.size() && firstBase == 0; i++) {
+      firstBase = samples.getJsonObject(i).getLong("aofBase", 0L);
+    }
+    double baseDrift = pct(firstBase, last.getLong("aofBase", 0L));
+    long firstPeak = 0;
+    long secondPeak = 0;
+    int half = warm + (samples.size() - warm) / 2;
+    for (int i = warm; i < samples.size(); i++) {
+      long size = samples.getJsonObject(i).getLong("aofSize");
+      if (i < half) {
+        firstPeak = Math.max(firstPeak, size);
+      } else {
+        secondPeak = Math.max(secondPeak, size);
+      }
+    }
+    System.out.printf("after warm-up (%.0fs) to the end: used_memory %+.1f %% (%d to %d), AOF %+.1f %%, AOF after"
+            + " a rewrite %+.1f %% (%d to %d), AOF peak %d then %d; %d bytes of used_memory per turn%n",
+        w.getDouble("elapsedS"), memDrift, w.getLong("usedMemory"), last.getLong("usedMemory"), aofDrift, baseDrift,
+        firstBase, last.getLong("aofBase", 0L), firstPeak, secondPeak, bytesPerTurn);
     System.out.printf("turn latency p99: first half %.1f ms, second half %.1f ms (p50 %.1f / %.1f ms); %d turns failed%n",
         first.percentileMillis(99), second.percentileMillis(99), first.percentileMillis(50),
         second.percentileMillis(50), failed);
@@ -214,6 +234,7 @@ final class SoakRun {
         idleSession < 0 ? "(none archived yet)" : idleSession + " bytes");
     return new JsonObject().put("soak", true).put("retention", retentionOn).put("seconds", duration.toSeconds())
         .put("turnsPerSec", turnsPerSec).put("usedMemoryDriftPct", memDrift).put("aofDriftPct", aofDrift)
+        .put("aofBaseDriftPct", baseDrift).put("aofPeakFirstHalf", firstPeak).put("aofPeakSecondHalf", secondPeak)
         .put("bytesPerTurn", bytesPerTurn).put("p99FirstHalfMs", first.percentileMillis(99))
         .put("p99SecondHalfMs", second.percentileMillis(99)).put("turnsFailed", failed)
         .put("rewriteSeconds", new JsonArray(new ArrayList<>(soak.rewriteSeconds))).put("archiveBytes", archiveBytes)
@@ -272,6 +293,7 @@ final class SoakRun {
       return new JsonObject().put("elapsedS", elapsedNanos / 1e9)
           .put("usedMemory", Long.parseLong(memory.getOrDefault("used_memory", "0")))
           .put("aofSize", Long.parseLong(persistence.getOrDefault("aof_current_size", "0")))
+          .put("aofBase", Long.parseLong(persistence.getOrDefault("aof_base_size", "0")))
           .put("keys", keys).put("turns", turns).put("rewrites", (long) rewriteSeconds.size())
           .put("turnsRemoved", sweeper.stats().turnsRemoved).put("sessionsArchived", sweeper.stats().sessionsArchived)
           .put("sessionsForgotten", sweeper.stats().sessionsForgotten);
