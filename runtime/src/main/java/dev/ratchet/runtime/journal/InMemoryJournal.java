@@ -133,7 +133,7 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
             ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, MemoryReads.results(sessionId, s, turn.turnId()))
             : new SubmitAnswer(SubmitAnswer.Status.RUNNING, null);
       }
-      SubmitAnswer removed = MemoryRetention.removedTurn(s, turn.turnId(), specHash);
+      SubmitAnswer removed = MemoryRetention.removedTurn(s, sessionId, turn, specHash);
       if (removed != null) {
         return removed;
       }

@@ -220,12 +220,13 @@ final class MemoryRetention {
   }
 
   /** The answer to a submission of a turn retention removed, or null when retention knows nothing of it. */
-  static SubmitAnswer removedTurn(MemorySession s, String turnId, String specHash) {
+  static SubmitAnswer removedTurn(MemorySession s, String sessionId, Turn turn, String specHash) {
+    String turnId = turn.turnId();
     String stone = s.tombstones.get(turnId);
     if (stone != null) {
       JsonObject t = new JsonObject(stone);
       return specHash.equals(t.getString("specHash"))
-          ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, Tombstones.results(t))
+          ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, Tombstones.results(t, sessionId, turn))
           : new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null);
     }
     return s.expiredTurns.contains(turnId) ? new SubmitAnswer(SubmitAnswer.Status.EXPIRED, null) : null;

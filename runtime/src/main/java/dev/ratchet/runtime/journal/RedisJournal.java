@@ -180,7 +180,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
           return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null));
         case "tombstone":
           return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.COMPLETED,
-              Tombstones.results(new JsonObject(r.get(1).toString()))));
+              Tombstones.results(new JsonObject(r.get(1).toString()), sessionId, turn)));
         case "expired":
           return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.EXPIRED, null));
         case "completed":

@@ -235,6 +235,30 @@ public abstract class RetentionContract {
   }
 
   @Test
+  void aTombstoneAnswersEveryCallAsJournaledSaveItsResultAndHoldsNeitherResultsNorWhatTheSpecGivesBack() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "send", "fetch");
+    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    List<CallResult> records = List.of(record(t, 0, Outcome.SUCCEEDED, new JsonObject().put("sent", "secret-result")),
+        record(t, 1, Outcome.FAILED, null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", records, new TurnResult(sessionId, "t1", records)));
+    TurnResult original = await(journal.turnResult(sessionId, "t1"));
+    await(sweeper(new RetentionPolicy(null, 0, null)).check(sessionId, now()));
+
+    JsonObject stone = await(retention.history(sessionId)).tombstones().get("t1");
+    assertThat(stone.encode()).doesNotContain("secret-result").doesNotContain(t.callId(sessionId, 0).value())
+        .doesNotContain("\"tool\"");
+    TurnResult answered = await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t)).results();
+    assertThat(answered.turnId()).isEqualTo("t1");
+    assertThat(answered.calls()).hasSize(2);
+    for (int i = 0; i < 2; i++) {
+      JsonObject expected = original.calls().get(i).toJson();
+      expected.remove("result");
+      assertThat(answered.calls().get(i).toJson()).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void aRemovedTurnResubmittedWithOtherCallsIsRefusedAsAConflict() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     completed(epoch, "t1", Outcome.SUCCEEDED);
