@@ -7,7 +7,7 @@ import java.security.NoSuchAlgorithmException;
 /**
  * The shape of the Redis filter of session ids retention forgot: a Bloom filter of 1 MiB with four
  * bit positions per id, in two generations of {@link #PER_GENERATION} ids each, so that its memory
- * is fixed (2 MiB at most) and its false positives stay rare: at most about 1 in 3,000 new session ids is
+ * is fixed (two strings of 1 MiB at most) and its false positives stay rare: at most about 1 in 3,000 new session ids is
  * taken for a forgotten one when both generations are full.
  */
 final class ForgottenFilter {
