@@ -73,6 +73,7 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
   }
 
   private long claimNow(String sessionId, String owner) {
+    retention.notForgotten(sessionId);
     MemorySession s = sessions.computeIfAbsent(sessionId, id -> new MemorySession());
     s.epoch++;
     s.owner = owner;
@@ -129,7 +130,7 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
             ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, MemoryReads.results(sessionId, s, turn.turnId()))
             : new SubmitAnswer(SubmitAnswer.Status.RUNNING, null);
       }
-      SubmitAnswer removed = MemoryRetention.removedTurn(s, turn.turnId(), spec.hash());
+      SubmitAnswer removed = MemoryRetention.removedTurn(s, sessionId, turn, spec.hash());
       if (removed != null) {
         return removed;
       }
@@ -647,6 +648,22 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<Removal> remove(String sessionId, long epoch, RemovalPlan plan) {
     return step(() -> retention.remove(sessionId, fenced(sessionId, epoch), plan));
+  }
+
+  @Override
+  public Future<Boolean> forget(String sessionId, long epoch, long seenUpdatedAt, long archivedBefore) {
+    return step(() -> {
+      boolean forgotten = retention.forget(sessionId, fenced(sessionId, epoch), seenUpdatedAt, archivedBefore);
+      if (forgotten) {
+        active.remove(sessionId);
+      }
+      return forgotten;
+    });
+  }
+
+  @Override
+  public Future<Void> refuseForgotten() {
+    return Future.succeededFuture();
   }
 
   @Override

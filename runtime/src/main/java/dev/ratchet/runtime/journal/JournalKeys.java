@@ -110,7 +110,7 @@ final class JournalKeys {
     return prefix + ":{" + sessionId + "}:tombstones";
   }
 
-  /** A Bloom filter of the turn ids whose tombstones expired: a resubmission of one is refused. */
+  /** A digest (32 bits, in hex) of each turn id whose tombstone expired: a resubmission of one is refused. */
   String expired(String sessionId) {
     return prefix + ":{" + sessionId + "}:expired";
   }
@@ -118,6 +118,23 @@ final class JournalKeys {
   /** Sessions by the time their next retention check is due. */
   String retention() {
     return prefix + ":retention";
+  }
+
+  /**
+   * The Bloom filter of the session ids retention forgot, and the previous generation's; one hash
+   * tag, so that the step adding to them touches one slot.
+   */
+  String forgotten() {
+    return prefix + ":{forgotten}:ids";
+  }
+
+  String forgottenPrevious() {
+    return prefix + ":{forgotten}:previous";
+  }
+
+  /** How many ids the current generation of the forgotten-session filter holds. */
+  String forgottenCount() {
+    return prefix + ":{forgotten}:count";
   }
 
   /** The audit stream: who erased which session when. */

@@ -38,6 +38,23 @@ public interface JournalRetention {
   Future<Removal> remove(String sessionId, long epoch, RemovalPlan plan);
 
   /**
+   * Forgets an archived session, in one fenced step: removes its meta and every key it has left once
+   * it was archived at or before {@code archivedBefore}, has had no activity since {@code
+   * seenUpdatedAt}, holds nothing in flight and keeps no tombstone. Its id is remembered first, so a
+   * later claim of it fails with {@code SESSION_FORGOTTEN} instead of starting the session again
+   * (Redis remembers the last 250,000 to 500,000 forgotten ids in a fixed-size filter). Answers
+   * whether the session was forgotten.
+   */
+  Future<Boolean> forget(String sessionId, long epoch, long seenUpdatedAt, long archivedBefore);
+
+  /**
+   * Makes this journal's claims refuse the sessions retention forgot ({@code SESSION_FORGOTTEN}). A
+   * journal refuses them once it has forgotten one itself; every node sharing a journal with a node
+   * that forgets calls this at start.
+   */
+  Future<Void> refuseForgotten();
+
+  /**
    * Removes every key of the session (journal, tombstones, indexes) and appends an audit entry
    * (who, when, which session; never content) to the audit stream. Answers false when the journal
    * does not know the session, and then audits nothing.

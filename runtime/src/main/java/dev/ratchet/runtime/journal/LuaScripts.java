@@ -36,6 +36,8 @@ final class LuaScripts {
     MODEL_RESPONSE("model_response.lua", true),
     MESSAGE_ASSISTANT("message_assistant.lua", true),
     RETENTION_REMOVE("retention_remove.lua", true),
+    RETENTION_FORGET("retention_forget.lua", true),
+    FORGOTTEN_ADD("forgotten_add.lua", false),
     IMPORT_SESSION("import_session.lua", false);
 
     final String file;

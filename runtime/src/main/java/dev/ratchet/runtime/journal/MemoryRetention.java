@@ -22,8 +22,9 @@ import java.util.Set;
 
 /**
  * {@link JournalRetention} over {@link InMemoryJournal}'s sessions, with the Redis journal's rules
- * (retention_remove.lua): each method runs under the journal's lock, as one step. Expired turn ids
- * are kept exactly here, where Redis keeps a fixed-size Bloom filter.
+ * (retention_remove.lua, retention_forget.lua): each method runs under the journal's lock, as one
+ * step. Expired turn ids and forgotten session ids are kept exactly here, where Redis keeps a 32-bit
+ * digest per turn and a fixed-size Bloom filter of sessions.
  */
 final class MemoryRetention {
 
@@ -31,6 +32,7 @@ final class MemoryRetention {
   private final Map<String, Long> recent;
   private final Map<String, Long> schedule = new LinkedHashMap<>();
   private final List<JsonObject> audit = new ArrayList<>();
+  private final Set<String> forgotten = new java.util.HashSet<>();
   private long auditSeq;
 
   MemoryRetention(Map<String, MemorySession> sessions, Map<String, Long> recent) {
@@ -137,6 +139,26 @@ final class MemoryRetention {
     return new Removal(removed, expired, archived);
   }
 
+  boolean forget(String sessionId, MemorySession s, long seenUpdatedAt, long archivedBefore) {
+    if (s.archivedAt == null || s.updatedAt == null || s.updatedAt != seenUpdatedAt || s.archivedAt < s.updatedAt
+        || s.archivedAt > archivedBefore || !s.tombstones.isEmpty() || !s.inflight.isEmpty()) {
+      return false;
+    }
+    forgotten.add(sessionId);
+    sessions.remove(sessionId);
+    recent.remove(sessionId);
+    schedule.remove(sessionId);
+    return true;
+  }
+
+  /** Fails with {@code SESSION_FORGOTTEN} when retention forgot the session and the journal does not hold it again. */
+  void notForgotten(String sessionId) {
+    if (!sessions.containsKey(sessionId) && forgotten.contains(sessionId)) {
+      throw new RatchetException(ErrorCode.SESSION_FORGOTTEN, "session '" + sessionId
+          + "' was archived and then forgotten by retention; start a new session");
+    }
+  }
+
   boolean erase(String sessionId, String who) {
     MemorySession s = sessions.remove(sessionId);
     recent.remove(sessionId);
@@ -198,12 +220,13 @@ final class MemoryRetention {
   }
 
   /** The answer to a submission of a turn retention removed, or null when retention knows nothing of it. */
-  static SubmitAnswer removedTurn(MemorySession s, String turnId, String specHash) {
+  static SubmitAnswer removedTurn(MemorySession s, String sessionId, Turn turn, String specHash) {
+    String turnId = turn.turnId();
     String stone = s.tombstones.get(turnId);
     if (stone != null) {
       JsonObject t = new JsonObject(stone);
       return specHash.equals(t.getString("specHash"))
-          ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, Tombstones.results(t))
+          ? new SubmitAnswer(SubmitAnswer.Status.COMPLETED, Tombstones.results(t, sessionId, turn))
           : new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null);
     }
     return s.expiredTurns.contains(turnId) ? new SubmitAnswer(SubmitAnswer.Status.EXPIRED, null) : null;

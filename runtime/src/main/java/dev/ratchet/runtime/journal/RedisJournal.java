@@ -95,8 +95,9 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   /** Takes ownership of a session and returns its new fencing epoch. */
   @Override
   public Future<Long> claim(String sessionId, String owner) {
-    return run(Script.CLAIM_AND_LOAD, List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
-        List.of(owner, now(), keys.turn(sessionId, ""))).map(r -> r.get(0).toLong());
+    return retention.notForgotten(sessionId).compose(v -> run(Script.CLAIM_AND_LOAD,
+        List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
+        List.of(owner, now(), keys.turn(sessionId, "")))).map(r -> r.get(0).toLong());
   }
 
   /**
@@ -107,8 +108,9 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
    */
   @Override
   public Future<ClaimedSession> claimAndLoad(String sessionId, String owner) {
-    return run(Script.CLAIM_AND_LOAD, List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
-        List.of(owner, now(), keys.turn(sessionId, ""))).compose(r -> {
+    return retention.notForgotten(sessionId).compose(v -> run(Script.CLAIM_AND_LOAD,
+        List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
+        List.of(owner, now(), keys.turn(sessionId, "")))).compose(r -> {
           long epoch = r.get(0).toLong();
           String caller = r.get(1) == null || r.get(1).toString().isEmpty() ? null : r.get(1).toString();
           List<Turn> turns = new ArrayList<>();
@@ -175,7 +177,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
           return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.CONFLICT, null));
         case "tombstone":
           return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.COMPLETED,
-              Tombstones.results(new JsonObject(r.get(1).toString()))));
+              Tombstones.results(new JsonObject(r.get(1).toString()), sessionId, turn)));
         case "expired":
           return Future.succeededFuture(new SubmitAnswer(SubmitAnswer.Status.EXPIRED, null));
         case "completed":
@@ -587,6 +589,16 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<Removal> remove(String sessionId, long epoch, RemovalPlan plan) {
     return retention.remove(sessionId, epoch, plan);
+  }
+
+  @Override
+  public Future<Boolean> forget(String sessionId, long epoch, long seenUpdatedAt, long archivedBefore) {
+    return retention.forget(sessionId, epoch, seenUpdatedAt, archivedBefore);
+  }
+
+  @Override
+  public Future<Void> refuseForgotten() {
+    return retention.refuseForgotten();
   }
 
   @Override

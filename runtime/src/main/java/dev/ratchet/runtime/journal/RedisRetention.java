@@ -34,6 +34,8 @@ final class RedisRetention implements JournalRetention {
   private final RedisConnections redis;
   private final JournalKeys keys;
   private final RedisQueries queries;
+  /** Whether claims check the forgotten-session filter: set once this journal forgets or is told to refuse. */
+  private volatile boolean refuse;
 
   RedisRetention(RedisConnections redis, JournalKeys keys, RedisQueries queries) {
     this.redis = redis;
@@ -183,6 +185,74 @@ final class RedisRetention implements JournalRetention {
       }
       return new Removal(removed, r.get(0).toInteger(), r.get(1).toInteger() == 1);
     });
+  }
+
+  @Override
+  public Future<Boolean> forget(String sessionId, long epoch, long seenUpdatedAt, long archivedBefore) {
+    refuse = true;
+    List<String> add = filterArgs();
+    for (long p : ForgottenFilter.positions(sessionId)) {
+      add.add(String.valueOf(p));
+    }
+    List<String> sessionKeys = List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId),
+        keys.tombstones(sessionId), keys.expired(sessionId), keys.conversation(sessionId), keys.loop(sessionId));
+    // remembered before the keys go: a crash in between leaves a session that is still known, never
+    // one whose id a claim would start afresh
+    return redis.run(Script.FORGOTTEN_ADD, forgottenKeys(), add)
+        .compose(v -> redis.run(Script.RETENTION_FORGET, sessionKeys,
+            List.of(String.valueOf(epoch), String.valueOf(seenUpdatedAt), String.valueOf(archivedBefore))))
+        .compose(r -> r.toInteger() != 1 ? Future.succeededFuture(false)
+            : redis.pipeline(List.of(
+                Request.cmd(Command.ZREM).arg(keys.recentSessions()).arg(sessionId),
+                Request.cmd(Command.ZREM).arg(keys.retention()).arg(sessionId),
+                Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId))).map(true));
+  }
+
+  @Override
+  public Future<Void> refuseForgotten() {
+    refuse = true;
+    return redis.run(Script.FORGOTTEN_ADD, forgottenKeys(), filterArgs()).mapEmpty();
+  }
+
+  private static List<String> filterArgs() {
+    return new ArrayList<>(List.of(String.valueOf(ForgottenFilter.BITS), String.valueOf(ForgottenFilter.PER_GENERATION)));
+  }
+
+  /**
+   * Fails with {@code SESSION_FORGOTTEN} when the journal does not hold the session and the
+   * forgotten-session filter has its id; one round trip, and none until this journal refuses them.
+   */
+  Future<Void> notForgotten(String sessionId) {
+    if (!refuse) {
+      return Future.succeededFuture();
+    }
+    long[] positions = ForgottenFilter.positions(sessionId);
+    List<Request> reads = new ArrayList<>();
+    reads.add(Request.cmd(Command.EXISTS).arg(keys.meta(sessionId)));
+    for (String filter : List.of(keys.forgotten(), keys.forgottenPrevious())) {
+      for (long p : positions) {
+        reads.add(Request.cmd(Command.GETBIT).arg(filter).arg(p));
+      }
+    }
+    return redis.pipeline(reads).compose(r -> {
+      if (r.get(0).toInteger() == 1) {
+        return Future.succeededFuture();
+      }
+      int k = positions.length;
+      boolean current = true;
+      boolean previous = true;
+      for (int i = 0; i < k; i++) {
+        current &= r.get(1 + i).toInteger() == 1;
+        previous &= r.get(1 + k + i).toInteger() == 1;
+      }
+      return current || previous ? Future.failedFuture(new RatchetException(ErrorCode.SESSION_FORGOTTEN,
+          "session '" + sessionId + "' was archived and then forgotten by retention; start a new session"))
+          : Future.succeededFuture();
+    });
+  }
+
+  private List<String> forgottenKeys() {
+    return List.of(keys.forgotten(), keys.forgottenPrevious(), keys.forgottenCount());
   }
 
   @Override

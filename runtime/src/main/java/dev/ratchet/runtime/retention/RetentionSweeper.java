@@ -52,12 +52,14 @@ public final class RetentionSweeper {
     public long turnsRemoved;
     public long sessionsArchived;
     public long tombstonesExpired;
+    public long sessionsForgotten;
     public long failures;
 
     public JsonObject toJson() {
       return new JsonObject().put("passes", passes).put("sessionsChecked", sessionsChecked)
           .put("turnsRemoved", turnsRemoved).put("sessionsArchived", sessionsArchived)
-          .put("tombstonesExpired", tombstonesExpired).put("failures", failures);
+          .put("tombstonesExpired", tombstonesExpired).put("sessionsForgotten", sessionsForgotten)
+          .put("failures", failures);
     }
   }
 
@@ -175,6 +177,18 @@ public final class RetentionSweeper {
       RetentionPolicy policy = policyFor(history.meta().getString("agent"));
       RetentionRules.Decision d = RetentionRules.decide(history, policy, now);
       boolean stonesDue = history.tombstones().values().stream().anyMatch(t -> t.getLong("expiresAt", 0L) <= now);
+      if (forgettable(history, now)) {
+        return journal.forget(sessionId, history.meta().getLong("epoch", 0L), history.meta().getLong("updatedAt", 0L),
+            now - options.forgetAfter().toMillis()).compose(forgotten -> {
+              if (forgotten) {
+                synchronized (stats) {
+                  stats.sessionsForgotten++;
+                }
+                return journal.schedule(sessionId, -1);
+              }
+              return journal.schedule(sessionId, now + options.sweepInterval().toMillis());
+            });
+      }
       if (d.turns().isEmpty() && !d.wholeSession() && !stonesDue) {
         return journal.schedule(sessionId, next(history, policy, now));
       }
@@ -227,9 +241,20 @@ public final class RetentionSweeper {
     return archive.read(sessionId);
   }
 
+  /** Whether the session is archived, has been for {@code forgetAfter}, and keeps no tombstone or turn. */
+  private boolean forgettable(SessionHistory history, long now) {
+    return options.forgetAfter() != null && history.archived() && history.tombstones().isEmpty()
+        && history.turns().isEmpty()
+        && history.meta().getLong("archivedAt", now) + options.forgetAfter().toMillis() <= now;
+  }
+
   /** When the session next needs a check; -1 when only new activity can give it one. */
   private long next(SessionHistory history, RetentionPolicy policy, long now) {
     long next = RetentionRules.nextCheck(history, policy, now, options.sweepInterval().toMillis() * 6);
+    if (options.forgetAfter() != null && history.archived()) {
+      long forgetAt = history.meta().getLong("archivedAt", now) + options.forgetAfter().toMillis();
+      next = next < 0 ? forgetAt : Math.min(next, forgetAt);
+    }
     return next < 0 ? -1 : Math.max(next, now + options.sweepInterval().toMillis());
   }
 }

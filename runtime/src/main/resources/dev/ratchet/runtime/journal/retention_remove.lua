@@ -4,19 +4,16 @@
 -- resubmission past the window is refused rather than run again; and archives an idle session,
 -- removing its events. The meta (owner, epoch, caller) always stays. Each turn is checked here, in
 -- the same step as its removal, whatever the sweeper read before.
--- KEYS[1] meta  KEYS[2] events  KEYS[3] inflight  KEYS[4] tombstones  KEYS[5] expired turn ids (bitmap)
+-- KEYS[1] meta  KEYS[2] events  KEYS[3] inflight  KEYS[4] tombstones  KEYS[5] expired turn ids (digests)
 -- then per turn: its turn key, then the key of each of its calls
 -- ARGV[1] epoch  ARGV[2] now  ARGV[3] the new tombstones' expiry (each carries it too)  ARGV[4] '1' to archive the whole session  ARGV[5] the
 -- updatedAt the sweeper saw (the session is archived only when it is unchanged)
 -- then per turn: turn id, number of calls, tombstone (json), its event ids (space separated)
 -- Answers {expired tombstones, archived (0/1), removed turn id, ...}
-local BITS = 8192
 local now = tonumber(ARGV[2])
+-- nine bytes a turn: a space, then eight hex digits of the id's SHA-1 (submit_turn.lua looks for them)
 local function remember(turnId)
-  local h = redis.sha1hex(turnId)
-  for k = 0, 3 do
-    redis.call('SETBIT', KEYS[5], tonumber(string.sub(h, k * 8 + 1, k * 8 + 8), 16) % BITS, 1)
-  end
+  redis.call('APPEND', KEYS[5], ' ' .. string.sub(redis.sha1hex(turnId), 1, 8))
 end
 local expired = 0
 local stones = redis.call('HGETALL', KEYS[4])

@@ -31,18 +31,9 @@ if stone then
   end
   return {'tombstone', stone}
 end
-if redis.call('EXISTS', KEYS[6]) == 1 then
-  local h = redis.sha1hex(ARGV[2])
-  local seen = true
-  for k = 0, 3 do
-    if redis.call('GETBIT', KEYS[6], tonumber(string.sub(h, k * 8 + 1, k * 8 + 8), 16) % 8192) == 0 then
-      seen = false
-      break
-    end
-  end
-  if seen then
-    return {'expired'}
-  end
+local gone = redis.call('GET', KEYS[6])
+if gone and string.find(gone, ' ' .. string.sub(redis.sha1hex(ARGV[2]), 1, 8), 1, true) then
+  return {'expired'}
 end
 local agent = known[1]
 if agent and agent ~= ARGV[5] then

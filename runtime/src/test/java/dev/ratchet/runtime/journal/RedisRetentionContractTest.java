@@ -35,4 +35,34 @@ class RedisRetentionContractTest extends RetentionContract {
     assertThat(await(retention.erase(sessionId, "ops"))).isTrue();
     assertThat(keysOfSession()).isZero();
   }
+
+  @Test
+  void expiredTurnIdsCostNineBytesEachAndAForgottenSessionLeavesNoKeyInRedis() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    for (String t : java.util.List.of("t1", "t2", "t3")) {
+      await(journal.submitTurn(sessionId, epoch, AGENT, "alice", new dev.ratchet.runtime.Turn(t,
+          java.util.List.of(new dev.ratchet.runtime.ToolCall("send", new io.vertx.core.json.JsonObject())))));
+      dev.ratchet.runtime.Turn turn = new dev.ratchet.runtime.Turn(t,
+          java.util.List.of(new dev.ratchet.runtime.ToolCall("send", new io.vertx.core.json.JsonObject())));
+      dev.ratchet.runtime.CallResult r = new dev.ratchet.runtime.CallResult(0, turn.callId(sessionId, 0), "send", null,
+          dev.ratchet.runtime.EffectClass.READ, dev.ratchet.runtime.Outcome.SUCCEEDED, "ok", null, 1, false, false,
+          null, 5, null);
+      await(journal.callsCompleted(sessionId, epoch, t, java.util.List.of(r),
+          new dev.ratchet.runtime.TurnResult(sessionId, t, java.util.List.of(r))));
+    }
+    long now = System.currentTimeMillis();
+    dev.ratchet.runtime.retention.RetentionSweeper sweeper = new dev.ratchet.runtime.retention.RetentionSweeper(vertx,
+        retention, archive, dev.ratchet.runtime.retention.RetentionOptions.DISABLED.withEnabled(true)
+        .withDefaultPolicy(new dev.ratchet.runtime.retention.RetentionPolicy(null, null, java.time.Duration.ofMinutes(1)))
+        .withTombstoneWindow(java.time.Duration.ofHours(1)).withForgetAfter(java.time.Duration.ofHours(1)));
+    await(sweeper.check(sessionId, now + 120_000));
+    await(sweeper.check(sessionId, now + 7_200_000));
+    RedisJournal redis = (RedisJournal) journal;
+    String expired = REDIS.keyPrefix() + ":{" + sessionId + "}:expired";
+    assertThat(await(redis.send(Request.cmd(Command.STRLEN).arg(expired))).toInteger()).isEqualTo(27);
+    assertThat(keysOfSession()).isEqualTo(2);
+
+    await(sweeper.check(sessionId, now + 7_200_001));
+    assertThat(keysOfSession()).isZero();
+  }
 }

@@ -78,6 +78,14 @@ public abstract class RetentionContract {
     return new RetentionSweeper(vertx, retention, sink, options);
   }
 
+  /** Archives idle sessions after ten minutes and forgets them two hours after they were archived. */
+  private RetentionSweeper forgetting() {
+    RetentionOptions options = RetentionOptions.DISABLED.withEnabled(true)
+        .withDefaultPolicy(new RetentionPolicy(null, null, Duration.ofMinutes(10)))
+        .withTombstoneWindow(Duration.ofHours(1)).withForgetAfter(Duration.ofHours(2));
+    return new RetentionSweeper(vertx, retention, archive, options);
+  }
+
   private static Turn turn(String turnId, String... tools) {
     List<ToolCall> calls = new ArrayList<>();
     for (int i = 0; i < tools.length; i++) {
@@ -227,6 +235,30 @@ public abstract class RetentionContract {
   }
 
   @Test
+  void aTombstoneAnswersEveryCallAsJournaledSaveItsResultAndHoldsNeitherResultsNorWhatTheSpecGivesBack() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("t1", "send", "fetch");
+    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    List<CallResult> records = List.of(record(t, 0, Outcome.SUCCEEDED, new JsonObject().put("sent", "secret-result")),
+        record(t, 1, Outcome.FAILED, null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", records, new TurnResult(sessionId, "t1", records)));
+    TurnResult original = await(journal.turnResult(sessionId, "t1"));
+    await(sweeper(new RetentionPolicy(null, 0, null)).check(sessionId, now()));
+
+    JsonObject stone = await(retention.history(sessionId)).tombstones().get("t1");
+    assertThat(stone.encode()).doesNotContain("secret-result").doesNotContain(t.callId(sessionId, 0).value())
+        .doesNotContain("\"tool\"");
+    TurnResult answered = await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t)).results();
+    assertThat(answered.turnId()).isEqualTo("t1");
+    assertThat(answered.calls()).hasSize(2);
+    for (int i = 0; i < 2; i++) {
+      JsonObject expected = original.calls().get(i).toJson();
+      expected.remove("result");
+      assertThat(answered.calls().get(i).toJson()).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void aRemovedTurnResubmittedWithOtherCallsIsRefusedAsAConflict() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     completed(epoch, "t1", Outcome.SUCCEEDED);
@@ -347,5 +379,108 @@ public abstract class RetentionContract {
     assertThat(await(sweeper.sweep())).isGreaterThanOrEqualTo(1);
     assertThat(turnIds()).containsExactly("t3");
     assertThat(sweeper.stats().turnsRemoved).isGreaterThanOrEqualTo(2);
+  }
+
+  @Test
+  void anArchivedSessionIsForgottenOnlyAfterForgetAfterAndItsIdIsThenRefusedNeverStartedAgain() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "t1", Outcome.SUCCEEDED);
+    RetentionSweeper sweeper = forgetting();
+    long t0 = now();
+    // an hour on: archived whole; its tombstone answers t1 within the window
+    await(sweeper.check(sessionId, t0 + HOUR));
+    assertThat(await(journal.sessionInfo(sessionId)).getLong("archivedAt")).isEqualTo(t0 + HOUR);
+    // the tombstone has expired, but forgetAfter has not passed since the session was archived
+    await(sweeper.check(sessionId, t0 + 2 * HOUR + 60_000));
+    assertThat(await(journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
+    assertThat(sweeper.stats().sessionsForgotten).isZero();
+
+    await(sweeper.check(sessionId, t0 + 3 * HOUR + 60_000));
+
+    assertThat(sweeper.stats().sessionsForgotten).isEqualTo(1);
+    assertThat(await(retention.history(sessionId))).isNull();
+    assertThat(await(journal.sessionInfo(sessionId))).isEqualTo(new JsonObject());
+    assertThat(await(journal.recentSessions(0, 1000))).doesNotContain(sessionId);
+    assertThat(await(retention.due(Long.MAX_VALUE, 1000))).doesNotContain(sessionId);
+    // the archive keeps the session's history
+    assertThat(await(archive.read(sessionId))).extracting(r -> r.getString("kind")).containsExactly("turn", "session");
+    // its id is refused, by any node, and nothing of it is created again: neither t1 nor a new turn runs
+    assertThat(failure(journal.claim(sessionId, "node-2"))).isInstanceOf(RatchetException.class)
+        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_FORGOTTEN));
+    assertThat(failure(journal.claimAndLoad(sessionId, "node-2"))).isInstanceOf(RatchetException.class)
+        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_FORGOTTEN));
+    assertThat(await(journal.sessionInfo(sessionId))).isEqualTo(new JsonObject());
+    // the old owner is fenced: the meta with its epoch is gone, so none of its writes lands
+    assertThat(failure(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t2", "send"))))
+        .isInstanceOf(RatchetException.class)
+        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.FENCED));
+    // other sessions start as before
+    String other = sessionId + "-new";
+    assertThat(await(journal.claim(other, "node-1"))).isEqualTo(1L);
+  }
+
+  @Test
+  void aSessionWithActivityAfterItsArchiveOrAPendingTombstoneIsNotForgotten() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "t1", Outcome.SUCCEEDED);
+    RetentionSweeper sweeper = forgetting();
+    long t0 = now();
+    await(sweeper.check(sessionId, t0 + HOUR));
+    long archivedAt = await(journal.sessionInfo(sessionId)).getLong("archivedAt");
+    long seen = await(journal.sessionInfo(sessionId)).getLong("updatedAt");
+    // the tombstone of t1 has not expired: the step refuses to forget whatever the sweeper read
+    assertThat(await(retention.forget(sessionId, epoch, seen, archivedAt))).isFalse();
+    assertThat(await(journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
+
+    // a new turn after the archive: the session is live again and is not forgotten
+    completed(epoch, "t2", Outcome.SUCCEEDED);
+    await(sweeper.check(sessionId, t0 + 10 * HOUR));
+    await(sweeper.check(sessionId, t0 + 10 * HOUR + 1));
+    assertThat(await(journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
+    assertThat(sweeper.stats().sessionsForgotten).isZero();
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t2", "send"))).status())
+        .isEqualTo(SubmitAnswer.Status.COMPLETED);
+  }
+
+  @Test
+  void forgettingIsFencedAClaimInBetweenKeepsTheSession() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    completed(epoch, "t1", Outcome.SUCCEEDED);
+    RetentionSweeper sweeper = forgetting();
+    long t0 = now();
+    await(sweeper.check(sessionId, t0 + HOUR));
+    await(sweeper.check(sessionId, t0 + 2 * HOUR + 60_000));
+    JsonObject info = await(journal.sessionInfo(sessionId));
+    await(journal.claim(sessionId, "node-2"));
+
+    assertThat(failure(retention.forget(sessionId, epoch, info.getLong("updatedAt"), Long.MAX_VALUE)))
+        .isInstanceOf(RatchetException.class);
+    assertThat(await(journal.sessionInfo(sessionId)).getLong("epoch")).isEqualTo(epoch + 1);
+  }
+
+  @Test
+  void anUnarchivedSessionIsNeverForgottenWhateverItsAge() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    Turn t = turn("running", "send");
+    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    RetentionSweeper sweeper = forgetting();
+    for (int h = 1; h <= 5; h++) {
+      await(sweeper.check(sessionId, now() + h * 10 * HOUR));
+    }
+    assertThat(sweeper.stats().sessionsForgotten).isZero();
+    assertThat(await(journal.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
+    assertThat(await(journal.inflightTurns(sessionId))).hasSize(1);
+    long info = await(journal.sessionInfo(sessionId)).getLong("updatedAt");
+    assertThat(await(retention.forget(sessionId, epoch, info, Long.MAX_VALUE))).isFalse();
+  }
+
+  @Test
+  void forgetAfterShorterThanTheTombstoneWindowIsRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> RetentionOptions.DISABLED
+            .withTombstoneWindow(Duration.ofHours(2)).withForgetAfter(Duration.ofHours(1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("forgetArchivedAfterMillis");
+    assertThat(RetentionOptions.fromJson(new JsonObject().put("tombstoneWindowMillis", 1000)
+        .put("forgetArchivedAfterMillis", 5000)).forgetAfter()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(RetentionOptions.fromJson(new JsonObject()).forgetAfter()).isNull();
   }
 }

@@ -94,15 +94,15 @@ final class SoakRun {
     Path archiveDir = Files.createTempDirectory("ratchet-soak-archive");
     Vertx vertx = Vertx.vertx();
     try {
-      // idle after a tenth of the run (at least 5 s), tombstones for a fifth: both come round several
-      // times within the run, which is what a steady state needs
-      long idleMillis = Math.max(5_000, duration.toMillis() / 10);
+      // idle after a twentieth of the run (at least 5 s), tombstones for a tenth, archived sessions
+      // forgotten once their tombstones are gone: a session is born, archived and forgotten within the
+      // warm-up (the first fifth), and every later sample is of the steady state
+      long idleMillis = Math.max(5_000, duration.toMillis() / 20);
+      Duration window = Duration.ofMillis(Math.max(5_000, duration.toMillis() / 10));
       RetentionOptions retention = RetentionOptions.DISABLED.withEnabled(retentionOn)
           .withDefaultPolicy(new RetentionPolicy(null, 2, Duration.ofMillis(idleMillis)))
-          .withTombstoneWindow(Duration.ofMillis(Math.max(5_000, duration.toMillis() / 5)))
-          .withSweepInterval(Duration.ofSeconds(1)).withArchiveDir(archiveDir.toString());
-      retention = new RetentionOptions(retention.enabled(), retention.defaultPolicy(), retention.tombstoneWindow(),
-          retention.sweepInterval(), 1000, retention.archiveDir(), retention.archiveMaxFileBytes());
+          .withTombstoneWindow(window).withForgetAfter(window)
+          .withSweepInterval(Duration.ofSeconds(1)).withArchiveDir(archiveDir.toString()).withSweepBatch(1000);
       Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(32)
           .keyPrefix("soak-" + UUID.randomUUID().toString().substring(0, 6)).sessionIdleMillis(5_000)
           .retention(retention)).await();
@@ -114,10 +114,11 @@ final class SoakRun {
         journal.send(Request.cmd(Command.CONFIG).arg("SET").arg("auto-aof-rewrite-min-size").arg("8mb")).await();
       }
       System.out.printf("soak: %s at %.0f turns/s (%d calls each), %d turns per session then idle, retention %s"
-              + " (keepLast 2, idleAfter %d s), Redis %s%n", duration, turnsPerSec, mix.calls.size(), turnsPerSession,
-          retentionOn ? "on" : "off", idleMillis / 1000, own == null ? url : "temporary, auto-aof-rewrite-min-size 8mb");
-      System.out.printf("%8s %14s %14s %10s %10s %9s %9s %10s%n", "elapsed", "used_memory", "aof_size", "keys",
-          "turns", "rewrites", "removed", "archived");
+              + " (keepLast 2, idleAfter %d s, tombstones and forgetArchivedAfter %d s), Redis %s%n", duration,
+          turnsPerSec, mix.calls.size(), turnsPerSession, retentionOn ? "on" : "off", idleMillis / 1000,
+          window.toSeconds(), own == null ? url : "temporary, auto-aof-rewrite-min-size 8mb");
+      System.out.printf("%8s %14s %14s %14s %10s %10s %9s %9s %10s %10s%n", "elapsed", "used_memory", "aof_size",
+          "aof_base", "keys", "turns", "rewrites", "removed", "archived", "forgotten");
       Soak soak = new Soak(vertx, journal);
       JsonArray samples = new JsonArray();
       long start = System.nanoTime();
@@ -157,9 +158,10 @@ final class SoakRun {
         if (System.nanoTime() >= nextSample) {
           JsonObject s = soak.sample(System.nanoTime() - start, completed.get(), impl.retention());
           samples.add(s);
-          System.out.printf("%7.0fs %14d %14d %10d %10d %9d %9d %10d%n", s.getDouble("elapsedS"),
-              s.getLong("usedMemory"), s.getLong("aofSize"), s.getLong("keys"), s.getLong("turns"),
-              s.getLong("rewrites"), s.getLong("turnsRemoved"), s.getLong("sessionsArchived"));
+          System.out.printf("%7.0fs %14d %14d %14d %10d %10d %9d %9d %10d %10d%n", s.getDouble("elapsedS"),
+              s.getLong("usedMemory"), s.getLong("aofSize"), s.getLong("aofBase"), s.getLong("keys"), s.getLong("turns"),
+              s.getLong("rewrites"), s.getLong("turnsRemoved"), s.getLong("sessionsArchived"),
+              s.getLong("sessionsForgotten"));
           nextSample += sample.toNanos();
         }
         Thread.sleep(100);
@@ -202,8 +204,28 @@ final class SoakRun {
       }
     }
     long idleSession = bytesOfOneArchivedSession(journal, ratchet);
-    System.out.printf("after warm-up (%.0fs) to the end: used_memory %+.1f %%, AOF %+.1f %%, %d bytes of used_memory"
-            + " per turn%n", w.getDouble("elapsedS"), memDrift, aofDrift, bytesPerTurn);
+    // the AOF is a sawtooth: it grows by every step and a rewrite shrinks it to the live data, so what
+    // tells whether it grows is its size after each rewrite (aof_base_size) and its peak per half
+    long firstBase = 0;
+    for (int i = warm; i < samples.size() && firstBase == 0; i++) {
+      firstBase = samples.getJsonObject(i).getLong("aofBase", 0L);
+    }
+    double baseDrift = pct(firstBase, last.getLong("aofBase", 0L));
+    long firstPeak = 0;
+    long secondPeak = 0;
+    int half = warm + (samples.size() - warm) / 2;
+    for (int i = warm; i < samples.size(); i++) {
+      long size = samples.getJsonObject(i).getLong("aofSize");
+      if (i < half) {
+        firstPeak = Math.max(firstPeak, size);
+      } else {
+        secondPeak = Math.max(secondPeak, size);
+      }
+    }
+    System.out.printf("after warm-up (%.0fs) to the end: used_memory %+.1f %% (%d to %d), AOF %+.1f %%, AOF after"
+            + " a rewrite %+.1f %% (%d to %d), AOF peak %d then %d; %d bytes of used_memory per turn%n",
+        w.getDouble("elapsedS"), memDrift, w.getLong("usedMemory"), last.getLong("usedMemory"), aofDrift, baseDrift,
+        firstBase, last.getLong("aofBase", 0L), firstPeak, secondPeak, bytesPerTurn);
     System.out.printf("turn latency p99: first half %.1f ms, second half %.1f ms (p50 %.1f / %.1f ms); %d turns failed%n",
         first.percentileMillis(99), second.percentileMillis(99), first.percentileMillis(50),
         second.percentileMillis(50), failed);
@@ -212,6 +234,7 @@ final class SoakRun {
         idleSession < 0 ? "(none archived yet)" : idleSession + " bytes");
     return new JsonObject().put("soak", true).put("retention", retentionOn).put("seconds", duration.toSeconds())
         .put("turnsPerSec", turnsPerSec).put("usedMemoryDriftPct", memDrift).put("aofDriftPct", aofDrift)
+        .put("aofBaseDriftPct", baseDrift).put("aofPeakFirstHalf", firstPeak).put("aofPeakSecondHalf", secondPeak)
         .put("bytesPerTurn", bytesPerTurn).put("p99FirstHalfMs", first.percentileMillis(99))
         .put("p99SecondHalfMs", second.percentileMillis(99)).put("turnsFailed", failed)
         .put("rewriteSeconds", new JsonArray(new ArrayList<>(soak.rewriteSeconds))).put("archiveBytes", archiveBytes)
@@ -270,8 +293,10 @@ final class SoakRun {
       return new JsonObject().put("elapsedS", elapsedNanos / 1e9)
           .put("usedMemory", Long.parseLong(memory.getOrDefault("used_memory", "0")))
           .put("aofSize", Long.parseLong(persistence.getOrDefault("aof_current_size", "0")))
+          .put("aofBase", Long.parseLong(persistence.getOrDefault("aof_base_size", "0")))
           .put("keys", keys).put("turns", turns).put("rewrites", (long) rewriteSeconds.size())
-          .put("turnsRemoved", sweeper.stats().turnsRemoved).put("sessionsArchived", sweeper.stats().sessionsArchived);
+          .put("turnsRemoved", sweeper.stats().turnsRemoved).put("sessionsArchived", sweeper.stats().sessionsArchived)
+          .put("sessionsForgotten", sweeper.stats().sessionsForgotten);
     }
 
     void stop() {

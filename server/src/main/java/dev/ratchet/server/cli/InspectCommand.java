@@ -54,16 +54,25 @@ public final class InspectCommand implements Callable<Integer> {
         return 1;
       }
       JsonObject info = journal.sessionInfo(sessionId).await();
-      if (info.isEmpty()) {
+      List<JsonObject> archived = target.archive(vertx, cfg).read(sessionId).await();
+      if (info.isEmpty() && archived.isEmpty()) {
         System.err.println(TerminalText.escape("no session '" + sessionId + "' in the journal at "
-            + journal.describe()));
+            + journal.describe() + " or in its archive"));
         return 1;
       }
-      System.out.println(TerminalText.escape("session " + sessionId + "  agent " + info.getString("agent")
-          + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")
-          + (info.getLong("archivedAt", 0L) >= info.getLong("updatedAt", Long.MAX_VALUE) ? "  archived" : "")));
+      if (info.isEmpty()) {
+        // retention forgot the session: its history is in the archive alone
+        JsonObject meta = archived.stream().filter(r -> "session".equals(r.getString("kind"))).reduce((a, b) -> b)
+            .map(r -> r.getJsonObject("meta", new JsonObject())).orElse(new JsonObject());
+        System.out.println(TerminalText.escape("session " + sessionId + "  agent " + meta.getString("agent")
+            + "  archived, forgotten by the journal"));
+      } else {
+        System.out.println(TerminalText.escape("session " + sessionId + "  agent " + info.getString("agent")
+            + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")
+            + (info.getLong("archivedAt", 0L) >= info.getLong("updatedAt", Long.MAX_VALUE) ? "  archived" : "")));
+      }
       // what retention archived comes first: it is older than anything the journal still holds
-      for (JsonObject record : target.archive(vertx, cfg).read(sessionId).await()) {
+      for (JsonObject record : archived) {
         if (!"turn".equals(record.getString("kind"))) {
           continue;
         }

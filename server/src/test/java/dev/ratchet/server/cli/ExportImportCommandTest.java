@@ -2,12 +2,15 @@ package dev.ratchet.server.cli;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
+import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import dev.ratchet.runtime.retention.RetentionPolicy;
+import dev.ratchet.runtime.retention.RetentionSweeper;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.server.CommandRun;
 import dev.ratchet.verticles.Ratchet;
@@ -23,10 +26,12 @@ import picocli.CommandLine;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.ratchet.runtime.testing.Await.await;
+import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -45,8 +50,11 @@ class ExportImportCommandTest {
   private final AtomicInteger runs = new AtomicInteger();
 
   private Ratchet deploy(Vertx vertx) {
-    RetentionOptions retention = RetentionOptions.DISABLED.withArchiveDir(dir.resolve("archive").toString())
-        .withDefaultPolicy(new RetentionPolicy(null, 1, null));
+    return deploy(vertx, RetentionOptions.DISABLED.withArchiveDir(dir.resolve("archive").toString())
+        .withDefaultPolicy(new RetentionPolicy(null, 1, null)));
+  }
+
+  private Ratchet deploy(Vertx vertx, RetentionOptions retention) {
     Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
         .keyPrefix(REDIS.keyPrefix()).retention(retention)));
     await(ratchet.register(AgentDefinition.builder("shop").toolSource(FunctionToolSource.create("t")
@@ -104,6 +112,53 @@ class ExportImportCommandTest {
     } finally {
       await(restarted.close());
       await(again.close());
+    }
+  }
+
+  @Test
+  void aSessionRetentionForgotIsStillExportedAndInspectedFromTheArchiveAndItsIdIsRefused() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    Ratchet ratchet = deploy(vertx, RetentionOptions.DISABLED.withArchiveDir(dir.resolve("archive").toString())
+        .withDefaultPolicy(new RetentionPolicy(null, null, Duration.ofMinutes(1)))
+        .withTombstoneWindow(Duration.ofHours(1)).withForgetAfter(Duration.ofHours(1)));
+    try {
+      for (String t : List.of("t1", "t2")) {
+        await(ratchet.submit("shop", "gone", "alice", turn(t)));
+      }
+      long now = System.currentTimeMillis();
+      RetentionSweeper sweeper = ((RatchetImpl) ratchet).retention();
+      await(sweeper.check("gone", now + 120_000));
+      await(sweeper.check("gone", now + 7_200_000));
+      await(sweeper.check("gone", now + 7_200_001));
+      assertThat(sweeper.stats().sessionsForgotten).isEqualTo(1);
+      assertThat(await(ratchet.journal().sessionInfo("gone"))).isEqualTo(new JsonObject());
+
+      Path conf = dir.resolve("ratchet.json");
+      Files.writeString(conf, new JsonObject().put("journal", new JsonObject().put("keyPrefix", REDIS.keyPrefix()))
+          .put("retention", new JsonObject().put("archive", new JsonObject().put("dir", dir.resolve("archive").toString())))
+          .encode());
+      String[] where = {"--redis-url", REDIS.url(), "--config", conf.toString()};
+      Path export = dir.resolve("gone.jsonl");
+      run(new ExportCommand(), concat(new String[] {"gone", "--out", export.toString()}, where));
+      List<JsonObject> records = Files.readAllLines(export).stream().map(JsonObject::new).toList();
+      assertThat(records).filteredOn(r -> "turn".equals(r.getString("kind"))).extracting(r -> r.getString("turn"))
+          .containsExactly("t1", "t2");
+      assertThat(run(new InspectCommand(), concat(new String[] {"gone"}, where)))
+          .contains("forgotten by the journal").containsSubsequence("[archived]", "turn.submitted");
+
+      // the node still running the session is fenced first (FENCED: try again); then the id is refused
+      Throwable refused = failure(ratchet.submit("shop", "gone", "alice", turn("t1")));
+      long deadline = System.currentTimeMillis() + 15_000;
+      while (RatchetException.is(refused, ErrorCode.FENCED) && System.currentTimeMillis() < deadline) {
+        Thread.sleep(200);
+        refused = failure(ratchet.submit("shop", "gone", "alice", turn("t1")));
+      }
+      assertThat(refused).isInstanceOf(RatchetException.class).hasMessageContaining("forgotten");
+      assertThat(((RatchetException) refused).errorCode()).isEqualTo(ErrorCode.SESSION_FORGOTTEN);
+      assertThat(runs).hasValue(2);
+    } finally {
+      await(ratchet.close());
+      await(vertx.close());
     }
   }
 

@@ -82,6 +82,9 @@ public final class RatchetImpl implements Ratchet {
           .onFailure(err -> LOG.warn("journal at {}: could not find out whether Redis persists acknowledged steps"
               + " (CONFIG GET refused?): {}", journal.describe(), err.getMessage()))
           .otherwiseEmpty()
+          // every node refuses forgotten sessions, whichever node's sweeper forgot them
+          .compose(v -> options.retention().forgetAfter() == null ? Future.<Void>succeededFuture()
+              : journal.refuseForgotten())
           .compose(v -> ratchet.manager.ready())
           .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
           .onSuccess(v -> {
