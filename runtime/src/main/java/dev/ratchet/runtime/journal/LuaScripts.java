@@ -3,6 +3,7 @@ package dev.ratchet.runtime.journal;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisCluster;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
@@ -56,11 +57,14 @@ final class LuaScripts {
   static final String FENCE = "fence.lua";
 
   private final Supplier<Redis> redis;
+  private final boolean cluster;
   private final Map<Script, String> bodies = new EnumMap<>(Script.class);
   private final Map<Script, String> shas = new EnumMap<>(Script.class);
 
-  LuaScripts(Supplier<Redis> redis) {
+  /** @param cluster the scripts go to every master of a Redis Cluster, each holding its own script cache */
+  LuaScripts(Supplier<Redis> redis, boolean cluster) {
     this.redis = redis;
+    this.cluster = cluster;
     String fence = read(FENCE);
     for (Script s : Script.values()) {
       bodies.put(s, s.fenced ? fence + read(s.file) : read(s.file));
@@ -68,9 +72,18 @@ final class LuaScripts {
   }
 
   Future<Void> load() {
+    if (cluster) {
+      // one cluster connection reaches every master
+      return redis.get().connect().compose(c -> loadAll(load -> RedisCluster.create(c).onAllMasterNodes(load)
+          .map(replies -> replies.get(0))).andThen(done -> c.close()));
+    }
+    return loadAll(load -> redis.get().send(load));
+  }
+
+  private Future<Void> loadAll(java.util.function.Function<Request, Future<Response>> loader) {
     List<Future<Response>> loads = new ArrayList<>();
     for (Script s : Script.values()) {
-      loads.add(redis.get().send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(bodies.get(s)))
+      loads.add(loader.apply(Request.cmd(Command.SCRIPT).arg("LOAD").arg(bodies.get(s)))
           .onSuccess(r -> shas.put(s, r.toString())));
     }
     return Future.all(loads).mapEmpty();
@@ -84,14 +97,19 @@ final class LuaScripts {
     return req;
   }
 
+  /** The EVAL request for a script, for a server that lost its script cache. */
+  Request evalRequest(Script script, List<String> keys, List<?> args) {
+    Request eval = Request.cmd(Command.EVAL).arg(bodies.get(script)).arg(keys.size());
+    keys.forEach(eval::arg);
+    args.forEach(arg -> arg(eval, arg));
+    return eval;
+  }
+
   Future<Response> run(Script script, List<String> keys, List<?> args) {
     Request req = request(script, keys, args);
     return redis.get().send(req).recover(err -> {
       if (err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT")) {
-        Request eval = Request.cmd(Command.EVAL).arg(bodies.get(script)).arg(keys.size());
-        keys.forEach(eval::arg);
-        args.forEach(arg -> arg(eval, arg));
-        return redis.get().send(eval);
+        return redis.get().send(evalRequest(script, keys, args));
       }
       return Future.failedFuture(err);
     });

@@ -92,6 +92,14 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     return redis.describe();
   }
 
+  /**
+   * What replicas hold of an acknowledged step, for the start-up line: with
+   * {@code journal.waitReplicas} N, every step waited until N replicas held it.
+   */
+  public String replication() {
+    return redis.replication();
+  }
+
   // ---------------------------------------------------------------- session ownership
 
   /** Takes ownership of a session and returns its new fencing epoch. */

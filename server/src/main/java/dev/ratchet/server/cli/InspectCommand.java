@@ -2,6 +2,7 @@ package dev.ratchet.server.cli;
 
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.EmbeddedRedis;
 import dev.ratchet.verticles.RatchetConfig;
@@ -59,7 +60,7 @@ public final class InspectCommand implements Callable<Integer> {
       cfg.put("journal", cfg.getJsonObject("journal", new JsonObject()).copy().put("keyPrefix", keyPrefix));
     }
     String url = redisUrl != null ? redisUrl : cfg.getJsonObject("redis").getString("url");
-    if (url == null) {
+    if (url == null && RedisTopology.fromJson(cfg.getJsonObject("redis")).isStandalone()) {
       // the embedded Redis that `run` started: its socket and password in its data directory
       EmbeddedRedis.Options embedded = RedisChoice.options(cfg.getJsonObject("redis")
           .getJsonObject("embedded", new JsonObject()));
@@ -72,7 +73,7 @@ public final class InspectCommand implements Callable<Integer> {
     }
     Vertx vertx = Vertx.vertx();
     try {
-      RedisJournal journal = RedisJournal.open(vertx, JournalOptions.fromJson(url, cfg.getJsonObject("journal")))
+      RedisJournal journal = RedisJournal.open(vertx, JournalOptions.fromConfig(url, cfg.getJsonObject("redis"), cfg.getJsonObject("journal")))
           .await();
       JsonObject info = journal.sessionInfo(sessionId).await();
       if (info.isEmpty()) {

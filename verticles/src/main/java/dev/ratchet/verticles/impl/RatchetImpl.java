@@ -66,7 +66,7 @@ public final class RatchetImpl implements Ratchet {
   }
 
   public static Future<Ratchet> deploy(Vertx vertx, RatchetOptions options) {
-    if (options.redisUrl() == null || options.redisUrl().isBlank()) {
+    if ((options.redisUrl() == null || options.redisUrl().isBlank()) && options.redisTopology().endpoints().isEmpty()) {
       return Future.failedFuture(new IllegalArgumentException("a Redis URL is required (redis.url or RATCHET_REDIS_URL)"));
     }
     return RedisJournal.open(vertx, options.journalOptions()).compose(journal -> {
@@ -74,9 +74,9 @@ public final class RatchetImpl implements Ratchet {
       return journal.persistence()
           .onSuccess(p -> {
             if (!p.atRisk()) {
-              LOG.info("journal at {}: {}", journal.describe(), p.describe());
+              LOG.info("journal at {}: {}; {}", journal.describe(), p.describe(), journal.replication());
             } else {
-              LOG.warn("journal at {}: {}", journal.describe(), p.describe());
+              LOG.warn("journal at {}: {}; {}", journal.describe(), p.describe(), journal.replication());
             }
           })
           .onFailure(err -> LOG.warn("journal at {}: could not find out whether Redis persists acknowledged steps"
