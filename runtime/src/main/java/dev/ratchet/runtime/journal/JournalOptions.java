@@ -1,6 +1,8 @@
 package dev.ratchet.runtime.journal;
 
+import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Redis;
 
 /**
  * How to reach the journal's Redis and how to name its keys. A distinct {@code keyPrefix} lets
@@ -64,6 +66,14 @@ public record JournalOptions(String redisUrl, String keyPrefix, int maxPoolSize,
   /** Every step waits until {@code replicas} replicas hold it, for at most {@code timeoutMillis}. */
   public JournalOptions withWaitReplicas(int replicas, long timeoutMillis) {
     return new JournalOptions(redisUrl, keyPrefix, maxPoolSize, maxWaiting, topology, replicas, timeoutMillis);
+  }
+
+  /**
+   * A pooled Vert.x Redis client for the deployment these options name (one server, a Cluster, a
+   * Sentinel-managed master), for what lives beside the journal, such as the dashboard's log-ins.
+   */
+  public Redis redisClient(Vertx vertx) {
+    return RedisClients.pooledOnly(vertx, this);
   }
 
   public static JournalOptions fromJson(String redisUrl, JsonObject journal) {

@@ -43,6 +43,12 @@ final class RedisClients {
     }
   }
 
+  /** As {@link #create}, with one server reached through the pool alone. */
+  static Redis pooledOnly(Vertx vertx, JournalOptions options) {
+    return options.topology().isStandalone()
+        ? Redis.createClient(vertx, pooled(options).setConnectionString(options.redisUrl())) : create(vertx, options);
+  }
+
   private static RedisOptions pooled(JournalOptions options) {
     return new RedisOptions()
         .setMaxPoolSize(options.maxPoolSize())

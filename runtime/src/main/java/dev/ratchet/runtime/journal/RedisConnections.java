@@ -154,17 +154,26 @@ final class RedisConnections {
    * waiting commands would fail whole, every time, as if Redis were unreachable.
    */
   Future<List<Response>> pipeline(List<Request> requests) {
+    return pipeline(requests, true);
+  }
+
+  /**
+   * As {@link #pipeline(List)}; {@code replicated} false sends writes that are no journal step
+   * (the layout mark) without waiting for replicas.
+   */
+  Future<List<Response>> pipeline(List<Request> requests, boolean replicated) {
     if (cluster) {
-      return inSlotRuns(requests);
+      return inSlotRuns(requests, replicated);
     }
     if (requests.size() <= PIPELINE) {
-      return batch(requests, SlotRuns.anyWrites(requests)).recover(err -> Future.failedFuture(failure(err)));
+      return batch(requests, replicated && SlotRuns.anyWrites(requests))
+          .recover(err -> Future.failedFuture(failure(err)));
     }
     List<Response> replies = new ArrayList<>(requests.size());
     Future<List<Response>> chain = Future.succeededFuture(replies);
     for (int from = 0; from < requests.size(); from += PIPELINE) {
       List<Request> chunk = requests.subList(from, Math.min(requests.size(), from + PIPELINE));
-      chain = chain.compose(acc -> pipeline(chunk).map(part -> {
+      chain = chain.compose(acc -> pipeline(chunk, replicated).map(part -> {
         acc.addAll(part);
         return acc;
       }));
@@ -191,11 +200,11 @@ final class RedisConnections {
    * the pipeline's order, each waiting for its replicas, so that a write the journal orders before
    * another (an index entry before its turn) reaches Redis first.
    */
-  private Future<List<Response>> inSlotRuns(List<Request> requests) {
+  private Future<List<Response>> inSlotRuns(List<Request> requests, boolean replicated) {
     List<List<Request>> runs = SlotRuns.of(requests);
     boolean writes = SlotRuns.anyWrites(requests);
     if (runs.size() == 1) {
-      return batch(runs.get(0), writes).recover(err -> Future.failedFuture(failure(err)));
+      return batch(runs.get(0), replicated && writes).recover(err -> Future.failedFuture(failure(err)));
     }
     List<Response> replies = new ArrayList<>(requests.size());
     if (!writes) {
@@ -212,7 +221,7 @@ final class RedisConnections {
     }
     Future<List<Response>> chain = Future.succeededFuture(replies);
     for (List<Request> run : runs) {
-      chain = chain.compose(acc -> batch(run, SlotRuns.anyWrites(run)).map(part -> {
+      chain = chain.compose(acc -> batch(run, replicated && SlotRuns.anyWrites(run)).map(part -> {
         acc.addAll(part);
         return acc;
       }));

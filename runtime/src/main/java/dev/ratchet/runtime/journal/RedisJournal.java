@@ -70,7 +70,9 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
 
   private Future<Void> checkLayout() {
     String key = keys.layout();
-    return redis.pipeline(List.of(Request.cmd(Command.SET).arg(key).arg(LAYOUT).arg("NX"), Request.cmd(Command.GET).arg(key)))
+    // the mark is no step: opening does not wait for replicas (journal.waitReplicas), the first step does
+    return redis.pipeline(List.of(Request.cmd(Command.SET).arg(key).arg(LAYOUT).arg("NX"), Request.cmd(Command.GET).arg(key)),
+            false)
         .recover(err -> Future.failedFuture(RedisConnections.unavailable("cannot read the journal's layout", err)))
         .compose(replies -> {
           String found = replies.get(1) == null ? null : replies.get(1).toString();

@@ -1,6 +1,5 @@
 package dev.ratchet.runtime.journal;
 
-import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.testing.RedisCli;
 import dev.ratchet.runtime.testing.TestRedisCluster;
 import io.vertx.core.Future;
@@ -70,6 +69,20 @@ class RedisClusterJournalContractTest extends SessionJournalContract {
     assertThat(agents).hasSize(ids.size()).containsValue(AGENT);
     assertThat(await(journal.activeSessions())).containsAll(ids);
     assertThat(await(journal.recentSessions(0, 10_000))).containsAll(ids);
+  }
+
+  @Test
+  void withWaitReplicasAStepOnAMasterWithoutReplicasFailsWithJournalNotReplicated() {
+    RedisJournal waiting = await(RedisJournal.open(vertx, CLUSTER.journalOptions().withWaitReplicas(1, 100)));
+    try {
+      long epoch = await(journal.claim(sessionId, "node-1"));
+      Throwable err = dev.ratchet.runtime.testing.Await.failure(
+          waiting.submitTurn(sessionId, epoch, AGENT, "caller-1", null, turn("t1", "a"), null, true, null));
+      assertThat(((dev.ratchet.runtime.RatchetException) err).code()).isEqualTo("JOURNAL_NOT_REPLICATED");
+      assertThat(waiting.replication()).contains("waits until 1 replica(s) hold it");
+    } finally {
+      waiting.close();
+    }
   }
 
   /** The port of the master that holds the session's slot. */
