@@ -144,6 +144,15 @@ final class RedisConnections {
     return redis.send(request).recover(err -> Future.failedFuture(failure(err)));
   }
 
+  /**
+   * Sends a command without a key (SCAN) to the node that holds {@code key}: on a Redis Cluster a
+   * keyless command goes to any node, but a pipeline goes to the node of its keys.
+   */
+  Future<Response> onNodeOf(String key, Request keyless) {
+    return pipeline(List.of(Request.cmd(io.vertx.redis.client.Command.EXISTS).arg(key), keyless))
+        .map(replies -> replies.get(1));
+  }
+
   Future<Void> batch(List<Request> requests) {
     return pipeline(requests).mapEmpty();
   }
