@@ -175,7 +175,7 @@ final class RedisConnections {
       return inSlotRuns(requests, replicated);
     }
     if (requests.size() <= PIPELINE) {
-      return batch(requests, replicated && SlotRuns.anyWrites(requests))
+      return batch(requests, replicated && replicaWait != null && SlotRuns.anyWrites(requests))
           .recover(err -> Future.failedFuture(failure(err)));
     }
     List<Response> replies = new ArrayList<>(requests.size());

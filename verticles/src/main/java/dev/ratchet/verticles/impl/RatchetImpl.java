@@ -17,6 +17,7 @@ import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.retention.ArchiveSink;
@@ -69,7 +70,13 @@ public final class RatchetImpl implements Ratchet {
     if ((options.redisUrl() == null || options.redisUrl().isBlank()) && options.redisTopology().endpoints().isEmpty()) {
       return Future.failedFuture(new IllegalArgumentException("a Redis URL is required (redis.url or RATCHET_REDIS_URL)"));
     }
-    return RedisJournal.open(vertx, options.journalOptions()).compose(journal -> {
+    JournalOptions journalOptions;
+    try {
+      journalOptions = options.journalOptions();
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return RedisJournal.open(vertx, journalOptions).compose(journal -> {
       RatchetImpl ratchet = new RatchetImpl(vertx, options, journal);
       return journal.persistence()
           .onSuccess(p -> {
