@@ -62,7 +62,8 @@ public record RedisTopology(Kind kind, List<String> endpoints, String masterName
   /** Reads {@code redis.type}, {@code redis.endpoints} and {@code redis.masterName}. */
   public static RedisTopology fromJson(JsonObject redis) {
     JsonObject r = redis == null ? new JsonObject() : redis;
-    Kind kind = Kind.of(r.getString("type", "standalone").trim().toLowerCase(Locale.ROOT));
+    String type = r.getString("type");
+    Kind kind = type == null || type.isBlank() ? Kind.STANDALONE : Kind.of(type.trim().toLowerCase(Locale.ROOT));
     List<String> endpoints = new ArrayList<>();
     Object listed = r.getValue("endpoints");
     if (listed instanceof JsonArray array) {

@@ -1,5 +1,7 @@
 package dev.ratchet.runtime.testing;
 
+import dev.ratchet.runtime.impl.ChildEnvironment;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +36,7 @@ public final class RedisCli {
     List<String> cmd = new ArrayList<>();
     cmd.add(onPath("redis-cli"));
     cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Process p = ChildEnvironment.minimal(new ProcessBuilder(cmd)).redirectErrorStream(true).start();
     try {
       if (!p.waitFor(30, TimeUnit.SECONDS)) {
         p.destroyForcibly();
@@ -79,6 +81,6 @@ public final class RedisCli {
     List<String> cmd = new ArrayList<>();
     cmd.add(onPath("redis-server"));
     cmd.addAll(List.of(args));
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start();
+    return ChildEnvironment.minimal(new ProcessBuilder(cmd)).redirectErrorStream(true).redirectOutput(log).start();
   }
 }
