@@ -130,6 +130,48 @@ class RedisReplicaFailoverTest {
   }
 
   @Test
+  void aReplicaThatFellBehindHoldsEveryAcknowledgedStepWhenItTakesOver() throws Exception {
+    // the replica writes what it takes to its AOF before it acknowledges it; its first rewrite is done
+    RedisCli.at(replica.port(), "config", "set", "appendfsync", "always");
+    RedisCli.await(replica.port(), 10_000, info -> info.contains("aof_rewrite_in_progress:0")
+        && info.contains("aof_rewrite_scheduled:0") && info.contains("aof_last_bgrewrite_status:ok"), "info", "persistence");
+    RedisJournal journal = journal(master.url(), 1, 300);
+    List<String> acknowledged = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      String session = "before-" + i;
+      long epoch = await(journal.claim(session, "node-1"));
+      await(journal.submitTurn(session, epoch, AGENT, turnOf(session)));
+      acknowledged.add(session);
+    }
+    stopReplica("-STOP");
+    // the replica takes nothing now: steps reach the master alone
+    List<Future<Long>> behind = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      behind.add(journal.claim("behind-" + i, "node-1"));
+    }
+    await(Future.join(behind).otherwiseEmpty());
+    for (Future<Long> step : behind) {
+      assertThat(step.failed()).as("a step the replica did not take is not acknowledged").isTrue();
+      assertThat(((RatchetException) step.cause()).code()).isEqualTo("JOURNAL_NOT_REPLICATED");
+    }
+    master.kill();
+    // the replica dies too, with whatever it had not taken; it comes back from its AOF as the new master
+    replica.kill();
+    RedisServerProcess promoted = RedisServerProcess.start(0, replica.dataDir(), "everysec");
+    try {
+      RedisJournal onPromoted = journal(promoted.url(), 0, 0);
+      for (String session : acknowledged) {
+        assertThat(await(onPromoted.currentEpoch(session))).as(session).isEqualTo(1);
+        assertThat(await(onPromoted.inflightTurns(session))).as(session).hasSize(1);
+      }
+      onPromoted.close();
+    } finally {
+      promoted.kill();
+      journal.close();
+    }
+  }
+
+  @Test
   void aStepTheReplicaDoesNotTakeInTimeFailsWithJournalNotReplicated() throws Exception {
     RedisJournal journal = journal(master.url(), 1, 300);
     long epoch = await(journal.claim("s-1", "node-1"));
