@@ -1,0 +1,108 @@
+package dev.ratchet.runtime.journal;
+
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.testing.RedisCli;
+import dev.ratchet.runtime.testing.TestRedisCluster;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A Redis Cluster of three masters with a replica each, every step waiting for its replica
+ * ({@code journal.waitReplicas: 1}): when a master is killed and the cluster promotes its replica,
+ * the journal follows the new master and every step acknowledged before is there; a step on the
+ * promoted replica, left without a replica, is refused as not replicated.
+ */
+class RedisClusterFailoverTest {
+
+  @RegisterExtension
+  static final TestRedisCluster CLUSTER = new TestRedisCluster(3, 1);
+
+  private static final String AGENT = "test-agent";
+
+  private Vertx vertx;
+
+  @BeforeEach
+  void start() {
+    vertx = Vertx.vertx();
+  }
+
+  @AfterEach
+  void stop() {
+    await(vertx.close());
+  }
+
+  @Test
+  void afterAMasterIsKilledAndItsReplicaPromotedEveryAcknowledgedStepIsOnTheNewMaster() throws Exception {
+    // every node a seed: the client finds the cluster whichever node is down
+    JournalOptions options = CLUSTER.journalOptions().withTopology(RedisTopology.cluster(CLUSTER.endpoints()))
+        .withWaitReplicas(1, 300);
+    RedisJournal journal = await(RedisJournal.open(vertx, options));
+    List<String> sessions = new ArrayList<>();
+    List<Future<SubmitAnswer>> submitted = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      String session = "s-" + i;
+      sessions.add(session);
+      long epoch = await(journal.claim(session, "node-1"));
+      submitted.add(journal.submitTurn(session, epoch, AGENT, "caller-1", null, turnOf(session), null, true, null));
+    }
+    await(Future.all(submitted));
+
+    int victim = CLUSTER.masterPorts().get(0);
+    CLUSTER.kill(victim);
+    long promotedBy = System.currentTimeMillis() + 20_000;
+    while (CLUSTER.masterPorts().size() < 3 && System.currentTimeMillis() < promotedBy) {
+      Thread.sleep(100);
+    }
+    assertThat(CLUSTER.masterPorts()).as("masters after the failover").hasSize(3).doesNotContain(victim);
+    for (int port : CLUSTER.masterPorts()) {
+      RedisCli.await(port, 20_000, info -> info.contains("cluster_state:ok"), "cluster", "info");
+    }
+
+    // once the client found the new master, every acknowledged step is read back; a new step on the
+    // promoted replica, which has no replica of its own now, reaches it and says it is not replicated
+    long deadline = System.currentTimeMillis() + 20_000;
+    int notReplicated = 0;
+    for (String session : sessions) {
+      String outcome = null;
+      while (outcome == null) {
+        try {
+          assertThat(await(journal.inflightTurns(session), 5)).as(session).extracting(t -> t.turn().turnId())
+              .containsExactly("t1");
+          await(journal.claim(session, "node-2"), 5);
+          outcome = "replicated";
+        } catch (RatchetException e) {
+          if ("JOURNAL_NOT_REPLICATED".equals(e.code())) {
+            outcome = e.code();
+            notReplicated++;
+          } else {
+            assertThat(System.currentTimeMillis()).as(session + " after the failover: " + e.getMessage())
+                .isLessThan(deadline);
+            Thread.sleep(200);
+          }
+        }
+      }
+      assertThat(await(journal.currentEpoch(session))).as(session + ": claimed before the kill and after")
+          .isGreaterThanOrEqualTo(2);
+    }
+    assertThat(notReplicated).as("sessions on the promoted replica").isPositive().isLessThan(sessions.size());
+    assertThat(await(journal.activeSessions())).containsAll(sessions);
+    journal.close();
+  }
+
+  private static Turn turnOf(String session) {
+    return new Turn("t1", List.of(new ToolCall("write", new JsonObject().put("session", session))));
+  }
+}
