@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -80,7 +81,7 @@ final class LuaScripts {
     return loadAll(load -> redis.get().send(load));
   }
 
-  private Future<Void> loadAll(java.util.function.Function<Request, Future<Response>> loader) {
+  private Future<Void> loadAll(Function<Request, Future<Response>> loader) {
     List<Future<Response>> loads = new ArrayList<>();
     for (Script s : Script.values()) {
       loads.add(loader.apply(Request.cmd(Command.SCRIPT).arg("LOAD").arg(bodies.get(s)))

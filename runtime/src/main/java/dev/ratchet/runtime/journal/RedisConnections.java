@@ -5,6 +5,7 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -149,7 +150,7 @@ final class RedisConnections {
    * keyless command goes to any node, but a pipeline goes to the node of its keys.
    */
   Future<Response> onNodeOf(String key, Request keyless) {
-    return pipeline(List.of(Request.cmd(io.vertx.redis.client.Command.EXISTS).arg(key), keyless))
+    return pipeline(List.of(Request.cmd(Command.EXISTS).arg(key), keyless))
         .map(replies -> replies.get(1));
   }
 
