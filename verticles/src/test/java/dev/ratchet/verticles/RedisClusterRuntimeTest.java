@@ -62,6 +62,27 @@ class RedisClusterRuntimeTest {
   }
 
   @Test
+  void aRuntimeWaitingForReplicasTheMastersLackSaysSoAtStartUp() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    vertxes.add(vertx);
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true));
+    try {
+      Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().keyPrefix(CLUSTER.keyPrefix() + "-w")
+          .redisTopology(RedisTopology.cluster(CLUSTER.endpoints())).waitReplicas(1, 200)));
+      Await.until(() -> captured.toString().contains("replica(s) now"), 10);
+      await(ratchet.close());
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(captured.toString())
+        .contains("every step waits until 1 replica(s) hold it (WAIT, at most 200 ms, else it fails with"
+            + " JOURNAL_NOT_REPLICATED)")
+        .contains("WARN").contains("journal.waitReplicas is 1 but a master of the journal has 0 replica(s) now");
+  }
+
+  @Test
   void turnsApprovalsAndARestartRunOnTheClusterWithEveryWriteSentOnce() throws Exception {
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();

@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisCluster;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
@@ -152,6 +153,17 @@ final class RedisConnections {
   Future<Response> onNodeOf(String key, Request keyless) {
     return pipeline(List.of(Request.cmd(Command.EXISTS).arg(key), keyless))
         .map(replies -> replies.get(1));
+  }
+
+  /** A command without keys (INFO) on every master: the one server, or each master of a Redis Cluster. */
+  Future<List<Response>> onEveryMaster(Request request) {
+    if (!cluster) {
+      return send(request).map(List::of);
+    }
+    commandsSent.increment();
+    return redis.connect()
+        .compose(c -> RedisCluster.create(c).onAllMasterNodes(request).andThen(done -> c.close()))
+        .recover(err -> Future.failedFuture(failure(err)));
   }
 
   Future<Void> batch(List<Request> requests) {

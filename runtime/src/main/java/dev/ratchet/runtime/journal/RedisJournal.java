@@ -630,6 +630,14 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     return diagnostics.persistence();
   }
 
+  /**
+   * The fewest replicas any master of the journal has now: below {@code journal.waitReplicas},
+   * steps on that master fail with {@code JOURNAL_NOT_REPLICATED}.
+   */
+  public Future<Long> fewestReplicas() {
+    return diagnostics.fewestReplicas();
+  }
+
   /** INFO commandstats as a map from command name to calls, for the benchmark. */
   public Future<Map<String, Long>> commandStats() {
     return diagnostics.commandStats();

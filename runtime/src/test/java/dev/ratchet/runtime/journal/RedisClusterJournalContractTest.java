@@ -80,6 +80,7 @@ class RedisClusterJournalContractTest extends SessionJournalContract {
           waiting.submitTurn(sessionId, epoch, AGENT, "caller-1", null, turn("t1", "a"), null, true, null));
       assertThat(((dev.ratchet.runtime.RatchetException) err).code()).isEqualTo("JOURNAL_NOT_REPLICATED");
       assertThat(waiting.replication()).contains("waits until 1 replica(s) hold it");
+      assertThat(await(waiting.fewestReplicas())).as("replicas of the fewest-replicated master").isZero();
     } finally {
       waiting.close();
     }

@@ -89,6 +89,7 @@ public final class RatchetImpl implements Ratchet {
           .onFailure(err -> LOG.warn("journal at {}: could not find out whether Redis persists acknowledged steps"
               + " (CONFIG GET refused?): {}", journal.describe(), err.getMessage()))
           .otherwiseEmpty()
+          .compose(v -> warnOfTooFewReplicas(journal, journalOptions.waitReplicas()))
           .compose(v -> ratchet.manager.ready())
           .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
           .onSuccess(v -> {
@@ -101,6 +102,22 @@ public final class RatchetImpl implements Ratchet {
             return (Ratchet) ratchet;
           });
     });
+  }
+
+  /** Says at start-up when a master has fewer replicas than every step waits for: each step on it would fail. */
+  private static Future<Void> warnOfTooFewReplicas(RedisJournal journal, int waitReplicas) {
+    if (waitReplicas == 0) {
+      return Future.succeededFuture();
+    }
+    return journal.fewestReplicas()
+        .onSuccess(fewest -> {
+          if (fewest < waitReplicas) {
+            LOG.warn("journal.waitReplicas is {} but a master of the journal has {} replica(s) now: every step on it"
+                + " fails with JOURNAL_NOT_REPLICATED until enough replicas keep up", waitReplicas, fewest);
+          }
+        })
+        .<Void>mapEmpty()
+        .otherwiseEmpty();
   }
 
   @Override
