@@ -62,7 +62,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     RedisJournal journal = new RedisJournal(vertx, options);
     return journal.redis.load()
         .recover(err -> Future.failedFuture(RedisConnections.unavailable("cannot open the journal at "
-            + RedisConnections.redactUrl(options.redisUrl()), err)))
+            + journal.describe(), err)))
         .compose(v -> journal.checkLayout())
         .map(journal)
         .onFailure(err -> journal.close());
