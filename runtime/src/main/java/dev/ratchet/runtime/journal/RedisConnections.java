@@ -72,9 +72,15 @@ final class RedisConnections {
         : "master '" + topology.masterName() + "' of the sentinels " + String.join(", ", endpoints);
   }
 
-  /** What an acknowledged step's copies on replicas are: the {@code journal.waitReplicas} guarantee. */
+  /**
+   * What an acknowledged step's copies on replicas are: the {@code journal.waitReplicas} guarantee;
+   * empty for one server whose steps do not wait, where no failover is configured.
+   */
   String replication() {
-    return replicaWait != null ? replicaWait.describe()
+    if (replicaWait != null) {
+      return replicaWait.describe();
+    }
+    return options.topology().isStandalone() ? ""
         : "steps do not wait for replicas (journal.waitReplicas 0): a failover may lose the last acknowledged steps";
   }
 

@@ -96,7 +96,8 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
 
   /**
    * What replicas hold of an acknowledged step, for the start-up line: with
-   * {@code journal.waitReplicas} N, every step waited until N replicas held it.
+   * {@code journal.waitReplicas} N, every step waited until N replicas held it. Empty for one
+   * server whose steps do not wait.
    */
   public String replication() {
     return redis.replication();

@@ -80,10 +80,11 @@ public final class RatchetImpl implements Ratchet {
       RatchetImpl ratchet = new RatchetImpl(vertx, options, journal);
       return journal.persistence()
           .onSuccess(p -> {
+            String replication = journal.replication().isEmpty() ? "" : "; " + journal.replication();
             if (!p.atRisk()) {
-              LOG.info("journal at {}: {}; {}", journal.describe(), p.describe(), journal.replication());
+              LOG.info("journal at {}: {}{}", journal.describe(), p.describe(), replication);
             } else {
-              LOG.warn("journal at {}: {}; {}", journal.describe(), p.describe(), journal.replication());
+              LOG.warn("journal at {}: {}{}", journal.describe(), p.describe(), replication);
             }
           })
           .onFailure(err -> LOG.warn("journal at {}: could not find out whether Redis persists acknowledged steps"
