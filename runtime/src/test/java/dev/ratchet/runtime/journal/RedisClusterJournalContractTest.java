@@ -48,6 +48,24 @@ class RedisClusterJournalContractTest extends SessionJournalContract {
   }
 
   @Test
+  void mastersThatLostTheirScriptsAreSentTheScriptsBodies() throws Exception {
+    RedisJournal opened = await(RedisJournal.open(vertx, CLUSTER.journalOptions()));
+    try {
+      for (int port : CLUSTER.ports()) {
+        RedisCli.at(port, "script", "flush");
+      }
+      for (int i = 0; i < 10; i++) {
+        String id = sessionId + "-" + i;
+        long epoch = await(opened.claim(id, "node-1"));
+        assertThat(await(opened.submitTurn(id, epoch, AGENT, "caller-1", null, turn("t1", "a"), null, true, null))
+            .status()).isEqualTo(SubmitAnswer.Status.NEW);
+      }
+    } finally {
+      opened.close();
+    }
+  }
+
+  @Test
   void sessionsOnEveryMasterAreWrittenIndexedAndReadBackInOnePass() throws Exception {
     List<String> ids = new ArrayList<>();
     Set<Integer> slots = new HashSet<>();
