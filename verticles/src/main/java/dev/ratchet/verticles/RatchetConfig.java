@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * The runtime's configuration: the defaults shipped in the jar, overlaid by a {@code ratchet.json}
- * file, overlaid by environment variables ({@code RATCHET_REDIS_URL}, {@code RATCHET_REDIS_PORT},
+ * file, overlaid by environment variables ({@code RATCHET_REDIS_URL}, {@code RATCHET_REDIS_TYPE},
+ * {@code RATCHET_REDIS_ENDPOINTS}, {@code RATCHET_REDIS_PORT},
  * {@code RATCHET_HTTP_PORT}, {@code RATCHET_NODE_ID}, {@code RATCHET_DATA_DIR}, {@code RATCHET_MODEL},
  * {@code RATCHET_MODEL_BASE_URL}, {@code RATCHET_MAX_TURNS}).
  */
@@ -34,6 +35,15 @@ public final class RatchetConfig {
     String redis = env.get("RATCHET_REDIS_URL");
     if (redis != null && !redis.isBlank()) {
       config.getJsonObject("redis").put("url", redis);
+    }
+    String type = env.get("RATCHET_REDIS_TYPE");
+    if (type != null && !type.isBlank()) {
+      config.getJsonObject("redis").put("type", type.trim());
+    }
+    String endpoints = env.get("RATCHET_REDIS_ENDPOINTS");
+    if (endpoints != null && !endpoints.isBlank()) {
+      // comma separated, as RedisTopology reads a string
+      config.getJsonObject("redis").put("endpoints", endpoints.trim());
     }
     String port = env.get("RATCHET_HTTP_PORT");
     if (port != null && !port.isBlank()) {

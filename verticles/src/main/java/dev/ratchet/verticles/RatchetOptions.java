@@ -2,6 +2,7 @@ package dev.ratchet.verticles;
 
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.retention.ArchiveSink;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import io.vertx.core.json.JsonObject;
@@ -15,6 +16,9 @@ public final class RatchetOptions {
   private String keyPrefix = JournalOptions.DEFAULT_PREFIX;
   private int maxPoolSize = 16;
   private int maxWaiting = 100_000;
+  private RedisTopology redisTopology = RedisTopology.STANDALONE;
+  private int waitReplicas;
+  private long waitTimeoutMillis = JournalOptions.DEFAULT_WAIT_TIMEOUT_MILLIS;
   private EngineOptions engine = EngineOptions.DEFAULT;
   private long sessionIdleMillis = 60_000;
   private String nodeId = "node-" + UUID.randomUUID().toString().substring(0, 8);
@@ -29,7 +33,10 @@ public final class RatchetOptions {
     RatchetOptions o = new RatchetOptions();
     JsonObject redis = config.getJsonObject("redis", new JsonObject());
     o.redisUrl = redis.getString("url");
+    o.redisTopology = RedisTopology.fromJson(redis);
     JsonObject journal = config.getJsonObject("journal", new JsonObject());
+    o.waitReplicas = journal.getInteger("waitReplicas", o.waitReplicas);
+    o.waitTimeoutMillis = journal.getLong("waitTimeoutMillis", o.waitTimeoutMillis);
     o.keyPrefix = journal.getString("keyPrefix", o.keyPrefix);
     o.maxPoolSize = journal.getInteger("maxPoolSize", o.maxPoolSize);
     o.maxWaiting = journal.getInteger("maxWaiting", o.maxWaiting);
@@ -46,6 +53,19 @@ public final class RatchetOptions {
 
   public RatchetOptions redisUrl(String url) {
     this.redisUrl = url;
+    return this;
+  }
+
+  /** A Redis Cluster or a Sentinel-managed master instead of one server ({@code redis.type}). */
+  public RatchetOptions redisTopology(RedisTopology topology) {
+    this.redisTopology = topology;
+    return this;
+  }
+
+  /** Every step waits until {@code replicas} replicas hold it, for at most {@code timeoutMillis} ({@code journal.waitReplicas}). */
+  public RatchetOptions waitReplicas(int replicas, long timeoutMillis) {
+    this.waitReplicas = replicas;
+    this.waitTimeoutMillis = timeoutMillis;
     return this;
   }
 
@@ -108,6 +128,10 @@ public final class RatchetOptions {
     return keyPrefix;
   }
 
+  public RedisTopology redisTopology() {
+    return redisTopology;
+  }
+
   public EngineOptions engine() {
     return engine;
   }
@@ -121,7 +145,7 @@ public final class RatchetOptions {
   }
 
   public JournalOptions journalOptions() {
-    return JournalOptions.of(redisUrl).withKeyPrefix(keyPrefix).withMaxPoolSize(maxPoolSize)
-        .withMaxWaiting(maxWaiting);
+    return new JournalOptions(redisUrl, keyPrefix, maxPoolSize, maxWaiting, redisTopology, waitReplicas,
+        waitTimeoutMillis);
   }
 }

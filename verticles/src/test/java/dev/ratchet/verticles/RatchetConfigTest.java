@@ -1,5 +1,7 @@
 package dev.ratchet.verticles;
 
+import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisTopology;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +33,30 @@ class RatchetConfigTest {
     assertThat(cfg.getJsonObject("engine").getLong("journalRetryMillis")).isEqualTo(300000L);
     assertThat(cfg.getJsonObject("http").getInteger("port")).isEqualTo(9090);
     assertThat(RatchetOptions.fromConfig(cfg).engine().maxResultBytes()).isEqualTo(1000);
+  }
+
+  @Test
+  void aClusterOrSentinelAndTheReplicasEachStepWaitsForAreReadIntoTheJournalsOptions(@TempDir Path dir)
+      throws IOException {
+    Path file = dir.resolve("ratchet.json");
+    Files.writeString(file, "{\"redis\":{\"type\":\"sentinel\",\"endpoints\":[\"redis://s1:26379\",\"redis://s2:26379\"],"
+        + "\"masterName\":\"journal\"},\"journal\":{\"waitReplicas\":1,\"waitTimeoutMillis\":250}}");
+    JournalOptions sentinel = RatchetOptions.fromConfig(RatchetConfig.load(file, Map.of())).journalOptions();
+    assertThat(sentinel.topology().kind()).isEqualTo(RedisTopology.Kind.SENTINEL);
+    assertThat(sentinel.topology().endpoints()).containsExactly("redis://s1:26379", "redis://s2:26379");
+    assertThat(sentinel.topology().masterName()).isEqualTo("journal");
+    assertThat(sentinel.waitReplicas()).isEqualTo(1);
+    assertThat(sentinel.waitTimeoutMillis()).isEqualTo(250);
+
+    JournalOptions cluster = RatchetOptions.fromConfig(RatchetConfig.load(null, Map.of("RATCHET_REDIS_TYPE", "cluster",
+        "RATCHET_REDIS_ENDPOINTS", "redis://a:7000, redis://b:7001"))).journalOptions();
+    assertThat(cluster.topology().isCluster()).isTrue();
+    assertThat(cluster.topology().endpoints()).containsExactly("redis://a:7000", "redis://b:7001");
+    assertThat(cluster.waitReplicas()).isZero();
+
+    Files.writeString(file, "{\"redis\":{\"type\":\"replicated\"}}");
+    assertThatThrownBy(() -> RatchetOptions.fromConfig(RatchetConfig.load(file, Map.of())))
+        .hasMessageContaining("redis.type is standalone, cluster or sentinel, not 'replicated'");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.ratchet.runtime.journal;
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisCluster;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -58,11 +60,14 @@ final class LuaScripts {
   static final String FENCE = "fence.lua";
 
   private final Supplier<Redis> redis;
+  private final boolean cluster;
   private final Map<Script, String> bodies = new EnumMap<>(Script.class);
   private final Map<Script, String> shas = new EnumMap<>(Script.class);
 
-  LuaScripts(Supplier<Redis> redis) {
+  /** @param cluster the scripts go to every master of a Redis Cluster, each holding its own script cache */
+  LuaScripts(Supplier<Redis> redis, boolean cluster) {
     this.redis = redis;
+    this.cluster = cluster;
     String fence = read(FENCE);
     for (Script s : Script.values()) {
       bodies.put(s, s.fenced ? fence + read(s.file) : read(s.file));
@@ -70,9 +75,18 @@ final class LuaScripts {
   }
 
   Future<Void> load() {
+    if (cluster) {
+      // one cluster connection reaches every master
+      return redis.get().connect().compose(c -> loadAll(load -> RedisCluster.create(c).onAllMasterNodes(load)
+          .map(replies -> replies.get(0))).andThen(done -> c.close()));
+    }
+    return loadAll(load -> redis.get().send(load));
+  }
+
+  private Future<Void> loadAll(Function<Request, Future<Response>> loader) {
     List<Future<Response>> loads = new ArrayList<>();
     for (Script s : Script.values()) {
-      loads.add(redis.get().send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(bodies.get(s)))
+      loads.add(loader.apply(Request.cmd(Command.SCRIPT).arg("LOAD").arg(bodies.get(s)))
           .onSuccess(r -> shas.put(s, r.toString())));
     }
     return Future.all(loads).mapEmpty();
@@ -83,11 +97,16 @@ final class LuaScripts {
     return call(Command.EVALSHA, shas.get(script), keys, args);
   }
 
+  /** The EVAL request for a script, for a server that lost its script cache. */
+  Request evalRequest(Script script, List<?> keys, List<?> args) {
+    return call(Command.EVAL, bodies.get(script), keys, args);
+  }
+
   Future<Response> run(Script script, List<?> keys, List<?> args) {
     Request req = request(script, keys, args);
     return redis.get().send(req).recover(err -> {
       if (err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT")) {
-        return redis.get().send(call(Command.EVAL, bodies.get(script), keys, args));
+        return redis.get().send(evalRequest(script, keys, args));
       }
       return Future.failedFuture(err);
     });

@@ -5,8 +5,9 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.RedisCluster;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
@@ -28,8 +29,6 @@ final class RedisConnections {
   private static final long REPLACE_EVERY_MILLIS = 1_000;
   /** Most commands one pipeline of the journal's own carries. */
   static final int PIPELINE = 512;
-  /** Most commands in flight on one connection. */
-  private static final int MAX_PIPELINED = 8 * 1024;
 
   private final Vertx vertx;
   private final JournalOptions options;
@@ -38,12 +37,17 @@ final class RedisConnections {
   private volatile boolean closed;
   private final LuaScripts scripts;
   private final LongAdder commandsSent = new LongAdder();
+  /** Null when steps do not wait for replicas. */
+  private final ReplicaWait replicaWait;
+  private final boolean cluster;
 
   RedisConnections(Vertx vertx, JournalOptions options) {
     this.vertx = vertx;
     this.options = options;
-    this.redis = createClient(vertx, options);
-    this.scripts = new LuaScripts(() -> redis);
+    this.redis = RedisClients.create(vertx, options);
+    this.cluster = options.topology().isCluster();
+    this.scripts = new LuaScripts(() -> redis, cluster);
+    this.replicaWait = ReplicaWait.of(options);
   }
 
   /** Loads the journal's scripts: the first round trip, which tells whether Redis answers. */
@@ -56,9 +60,28 @@ final class RedisConnections {
     redis.close();
   }
 
-  /** The Redis URL with any password hidden. */
+  /** The Redis URL with any password hidden; for a Cluster or Sentinel, the endpoints and the deployment. */
   String describe() {
-    return redactUrl(options.redisUrl());
+    RedisTopology topology = options.topology();
+    if (topology.isStandalone()) {
+      return redactUrl(options.redisUrl());
+    }
+    List<String> endpoints = new ArrayList<>();
+    topology.endpointsOr(options.redisUrl()).forEach(e -> endpoints.add(redactUrl(e)));
+    return topology.isCluster() ? "Redis Cluster via " + String.join(", ", endpoints)
+        : "master '" + topology.masterName() + "' of the sentinels " + String.join(", ", endpoints);
+  }
+
+  /**
+   * What an acknowledged step's copies on replicas are: the {@code journal.waitReplicas} guarantee;
+   * empty for one server whose steps do not wait, where no failover is configured.
+   */
+  String replication() {
+    if (replicaWait != null) {
+      return replicaWait.describe();
+    }
+    return options.topology().isStandalone() ? ""
+        : "steps do not wait for replicas (journal.waitReplicas 0): a failover may lose the last acknowledged steps";
   }
 
   /** Commands sent since the journal was opened (each script run counts once). */
@@ -71,38 +94,34 @@ final class RedisConnections {
    * its script cache gets the script body again, without the commands before it.
    */
   Future<Response> runAfter(List<Request> before, Script script, List<?> keyList, List<?> args) {
+    if (cluster) {
+      // the commands before may be on other nodes: they go first, each to its node, then the script
+      return pipeline(before).compose(v -> run(script, keyList, args));
+    }
     List<Request> pipeline = new ArrayList<>(before);
     pipeline.add(scripts.request(script, keyList, args));
-    commandsSent.add(pipeline.size());
-    return redis.batch(pipeline)
+    return batch(pipeline, true)
         .map(replies -> replies.get(before.size()))
         .recover(err -> {
           String msg = pipelinedError(err);
           if (msg.startsWith("NOSCRIPT")) {
             return run(script, keyList, args);
           }
-          return Future.failedFuture(failure(msg.equals(String.valueOf(err.getMessage())) ? err
-              : new PipelinedError(msg, err)));
+          return Future.failedFuture(failure(err));
         });
   }
 
-  private static Redis createClient(Vertx vertx, JournalOptions options) {
-    Redis pool = Redis.createClient(vertx, new RedisOptions()
-        .setConnectionString(options.redisUrl())
-        .setMaxPoolSize(options.maxPoolSize())
-        .setMaxPoolWaiting(options.maxWaiting())
-        // commands in flight on one connection; each pooled connection holds an array of this size
-        // for as long as it lives, so it is sized for the largest pipeline, not for the pool's waiters
-        .setMaxWaitingHandlers(Math.min(options.maxWaiting(), MAX_PIPELINED)));
-    if (Boolean.getBoolean("ratchet.journal.pooledOnly")) {
-      return pool;
+  /**
+   * One pipeline to one connection, with the {@code WAIT} of {@code journal.waitReplicas} after it
+   * when it writes; answers the replies of {@code requests}, failures not yet classified.
+   */
+  private Future<List<Response>> batch(List<Request> requests, boolean writes) {
+    if (replicaWait == null || !writes) {
+      commandsSent.add(requests.size());
+      return redis.batch(requests);
     }
-    Redis connector = Redis.createClient(vertx, new RedisOptions()
-        .setConnectionString(options.redisUrl())
-        .setMaxPoolSize(1024)
-        .setMaxPoolWaiting(options.maxWaiting())
-        .setMaxWaitingHandlers(Math.min(options.maxWaiting(), MAX_PIPELINED)));
-    return new EventLoopRedis(vertx, pool, connector, Math.min(options.maxWaiting(), MAX_PIPELINED));
+    commandsSent.add(requests.size() + 1);
+    return redis.batch(replicaWait.after(requests)).compose(replicaWait::check);
   }
 
   /**
@@ -119,14 +138,38 @@ final class RedisConnections {
       return;
     }
     Redis old = redis;
-    redis = createClient(vertx, options);
+    redis = RedisClients.create(vertx, options);
     vertx.setTimer(RETIRE_MILLIS, t -> old.close());
   }
 
   /** Sends one command. */
   Future<Response> send(Request request) {
+    if (replicaWait != null && SlotRuns.writes(request)) {
+      return batch(List.of(request), true).map(replies -> replies.get(0))
+          .recover(err -> Future.failedFuture(failure(err)));
+    }
     commandsSent.increment();
     return redis.send(request).recover(err -> Future.failedFuture(failure(err)));
+  }
+
+  /**
+   * Sends a command without a key (SCAN) to the node that holds {@code key}: on a Redis Cluster a
+   * keyless command goes to any node, but a pipeline goes to the node of its keys.
+   */
+  Future<Response> onNodeOf(String key, Request keyless) {
+    return pipeline(List.of(Request.cmd(Command.EXISTS).arg(key), keyless))
+        .map(replies -> replies.get(1));
+  }
+
+  /** A command without keys (INFO) on every master: the one server, or each master of a Redis Cluster. */
+  Future<List<Response>> onEveryMaster(Request request) {
+    if (!cluster) {
+      return send(request).map(List::of);
+    }
+    commandsSent.increment();
+    return redis.connect()
+        .compose(c -> RedisCluster.create(c).onAllMasterNodes(request).andThen(done -> c.close()))
+        .recover(err -> Future.failedFuture(failure(err)));
   }
 
   Future<Void> batch(List<Request> requests) {
@@ -139,15 +182,26 @@ final class RedisConnections {
    * waiting commands would fail whole, every time, as if Redis were unreachable.
    */
   Future<List<Response>> pipeline(List<Request> requests) {
+    return pipeline(requests, true);
+  }
+
+  /**
+   * As {@link #pipeline(List)}; {@code replicated} false sends writes that are no journal step
+   * (the layout mark) without waiting for replicas.
+   */
+  Future<List<Response>> pipeline(List<Request> requests, boolean replicated) {
+    if (cluster) {
+      return inSlotRuns(requests, replicated);
+    }
     if (requests.size() <= PIPELINE) {
-      commandsSent.add(requests.size());
-      return redis.batch(requests).recover(err -> Future.failedFuture(failure(err)));
+      return batch(requests, replicated && replicaWait != null && SlotRuns.anyWrites(requests))
+          .recover(err -> Future.failedFuture(failure(err)));
     }
     List<Response> replies = new ArrayList<>(requests.size());
     Future<List<Response>> chain = Future.succeededFuture(replies);
     for (int from = 0; from < requests.size(); from += PIPELINE) {
       List<Request> chunk = requests.subList(from, Math.min(requests.size(), from + PIPELINE));
-      chain = chain.compose(acc -> pipeline(chunk).map(part -> {
+      chain = chain.compose(acc -> pipeline(chunk, replicated).map(part -> {
         acc.addAll(part);
         return acc;
       }));
@@ -156,8 +210,51 @@ final class RedisConnections {
   }
 
   Future<Response> run(Script script, List<?> keyList, List<?> args) {
-    commandsSent.increment();
-    return scripts.run(script, keyList, args).recover(err -> Future.failedFuture(failure(err)));
+    if (replicaWait == null) {
+      commandsSent.increment();
+      return scripts.run(script, keyList, args).recover(err -> Future.failedFuture(failure(err)));
+    }
+    return batch(List.of(scripts.request(script, keyList, args)), true)
+        .recover(err -> pipelinedError(err).startsWith("NOSCRIPT")
+            // a master that lost its script cache (a promoted replica) gets the body
+            ? batch(List.of(scripts.evalRequest(script, keyList, args)), true) : Future.failedFuture(err))
+        .map(replies -> replies.get(0))
+        .recover(err -> Future.failedFuture(failure(err)));
+  }
+
+  /**
+   * A pipeline on a Redis Cluster, which refuses one whose keys are on several nodes: cut into runs
+   * of one slot ({@link SlotRuns}). Reads go all at once; runs that write go one after another in
+   * the pipeline's order, each waiting for its replicas, so that a write the journal orders before
+   * another (an index entry before its turn) reaches Redis first.
+   */
+  private Future<List<Response>> inSlotRuns(List<Request> requests, boolean replicated) {
+    List<List<Request>> runs = SlotRuns.of(requests);
+    boolean writes = SlotRuns.anyWrites(requests);
+    if (runs.size() == 1) {
+      return batch(runs.get(0), replicated && writes).recover(err -> Future.failedFuture(failure(err)));
+    }
+    List<Response> replies = new ArrayList<>(requests.size());
+    if (!writes) {
+      List<Future<List<Response>>> parts = new ArrayList<>(runs.size());
+      for (List<Request> run : runs) {
+        parts.add(batch(run, false));
+      }
+      return Future.all(parts).map(all -> {
+        for (Future<List<Response>> part : parts) {
+          replies.addAll(part.result());
+        }
+        return replies;
+      }).recover(err -> Future.failedFuture(failure(err)));
+    }
+    Future<List<Response>> chain = Future.succeededFuture(replies);
+    for (List<Request> run : runs) {
+      chain = chain.compose(acc -> batch(run, replicated && SlotRuns.anyWrites(run)).map(part -> {
+        acc.addAll(part);
+        return acc;
+      }));
+    }
+    return chain.recover(err -> Future.failedFuture(failure(err)));
   }
 
   /** Classifies a failed command; when Redis could not be reached, the next commands go through a fresh client. */
@@ -170,7 +267,7 @@ final class RedisConnections {
   }
 
   private static final java.util.regex.Pattern TRANSIENT_SERVER_STATE =
-      java.util.regex.Pattern.compile("(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|CONNECTION_CLOSED)\\b");
+      java.util.regex.Pattern.compile("(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|MOVED|ASK|NOREPLICAS|CONNECTION_CLOSED)\\b");
 
   /** A batch fails whole with {@code ERR [index] message}; the message is what the failing command said. */
   private static String pipelinedError(Throwable err) {
@@ -182,18 +279,12 @@ final class RedisConnections {
   private static final java.util.regex.Pattern PIPELINED = java.util.regex.Pattern.compile("ERR \\[\\d+\\] (.*)",
       java.util.regex.Pattern.DOTALL);
 
-  /** A server error reply found inside a failed pipeline. */
-  private static final class PipelinedError extends RuntimeException {
-    PipelinedError(String message, Throwable cause) {
-      super(message, cause, false, false);
-    }
-  }
-
   private static Throwable classify(Throwable err) {
     if (err instanceof RatchetException) {
       return err;
     }
-    String msg = String.valueOf(err.getMessage());
+    // a pipeline fails whole with the reply of the command that failed in it
+    String msg = pipelinedError(err);
     if (msg.startsWith("FENCED")) {
       return new RatchetException(ErrorCode.FENCED, "this node no longer owns the session: " + msg.substring(6).trim());
     }
@@ -211,7 +302,7 @@ final class RedisConnections {
       // client failed the command because its connection closed under it
       return unavailable("the journal (Redis) cannot serve commands yet", err);
     }
-    if (err instanceof io.vertx.redis.client.impl.types.ErrorType || err instanceof PipelinedError) {
+    if (err instanceof io.vertx.redis.client.impl.types.ErrorType || msg.contains("(CROSSSLOT)")) {
       return new RatchetException(ErrorCode.JOURNAL_ERROR, "the journal refused a step: " + msg);
     }
     return unavailable("the journal (Redis) is unreachable", err);

@@ -45,6 +45,18 @@ final class RedisDiagnostics {
     });
   }
 
+  /** The fewest replicas a master of the journal has now ({@code connected_slaves}); 0 without any. */
+  Future<Long> fewestReplicas() {
+    return redis.onEveryMaster(Request.cmd(Command.INFO).arg("replication")).map(replies -> {
+      long fewest = Long.MAX_VALUE;
+      for (Response r : replies) {
+        String connected = infoField(r, "connected_slaves");
+        fewest = Math.min(fewest, "?".equals(connected) ? 0 : Long.parseLong(connected));
+      }
+      return fewest == Long.MAX_VALUE ? 0 : fewest;
+    });
+  }
+
   /** INFO commandstats as a map from command name to calls, for the benchmark. */
   Future<Map<String, Long>> commandStats() {
     return send(Request.cmd(Command.INFO).arg("commandstats")).map(r -> {

@@ -60,7 +60,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     RedisJournal journal = new RedisJournal(vertx, options);
     return journal.redis.load()
         .recover(err -> Future.failedFuture(RedisConnections.unavailable("cannot open the journal at "
-            + RedisConnections.redactUrl(options.redisUrl()), err)))
+            + journal.describe(), err)))
         .compose(v -> journal.checkLayout())
         .map(journal)
         .onFailure(err -> journal.close());
@@ -68,7 +68,9 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
 
   private Future<Void> checkLayout() {
     String key = keys.layout();
-    return redis.pipeline(List.of(Request.cmd(Command.SET).arg(key).arg(LAYOUT).arg("NX"), Request.cmd(Command.GET).arg(key)))
+    // the mark is no step: opening does not wait for replicas (journal.waitReplicas), the first step does
+    return redis.pipeline(List.of(Request.cmd(Command.SET).arg(key).arg(LAYOUT).arg("NX"), Request.cmd(Command.GET).arg(key)),
+            false)
         .recover(err -> Future.failedFuture(RedisConnections.unavailable("cannot read the journal's layout", err)))
         .compose(replies -> {
           String found = replies.get(1) == null ? null : replies.get(1).toString();
@@ -88,6 +90,15 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   @Override
   public String describe() {
     return redis.describe();
+  }
+
+  /**
+   * What replicas hold of an acknowledged step, for the start-up line: with
+   * {@code journal.waitReplicas} N, every step waited until N replicas held it. Empty for one
+   * server whose steps do not wait.
+   */
+  public String replication() {
+    return redis.replication();
   }
 
   // ---------------------------------------------------------------- session ownership
@@ -632,6 +643,14 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   /** What the server guarantees for an acknowledged step: AOF on/off and its fsync policy. */
   public Future<Persistence> persistence() {
     return diagnostics.persistence();
+  }
+
+  /**
+   * The fewest replicas any master of the journal has now: below {@code journal.waitReplicas},
+   * steps on that master fail with {@code JOURNAL_NOT_REPLICATED}.
+   */
+  public Future<Long> fewestReplicas() {
+    return diagnostics.fewestReplicas();
   }
 
   /** INFO commandstats as a map from command name to calls, for the benchmark. */

@@ -289,7 +289,9 @@ final class RedisRetention implements JournalRetention {
   /** Every key of the session: they share its hash tag, so one MATCH finds them (erasure is rare and operator-run). */
   private Future<List<String>> keysOf(String sessionId, String cursor, List<String> into) {
     String pattern = keys.session(sessionId).replaceAll("([*?\\[\\]\\\\])", "\\\\$1") + ":*";
-    return redis.send(Request.cmd(Command.SCAN).arg(cursor).arg("MATCH").arg(pattern).arg("COUNT").arg(1000))
+    // the session's keys share its slot: the scan runs on that slot's node
+    return redis.onNodeOf(keys.meta(sessionId), Request.cmd(Command.SCAN).arg(cursor).arg("MATCH").arg(pattern)
+            .arg("COUNT").arg(1000))
         .compose(r -> {
           r.get(1).forEach(k -> into.add(k.toString()));
           String next = r.get(0).toString();

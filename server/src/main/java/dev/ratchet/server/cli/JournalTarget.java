@@ -1,6 +1,7 @@
 package dev.ratchet.server.cli;
 
 import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.EmbeddedRedis;
 import dev.ratchet.runtime.retention.ArchiveSink;
@@ -37,12 +38,12 @@ final class JournalTarget {
 
   RedisJournal openJournal(Vertx vertx, JsonObject cfg) throws IOException {
     String url = redisUrl != null ? redisUrl : cfg.getJsonObject("redis").getString("url");
-    if (url == null) {
+    if (url == null && RedisTopology.fromJson(cfg.getJsonObject("redis")).isStandalone()) {
       EmbeddedRedis.Options embedded = RedisChoice.options(cfg.getJsonObject("redis")
           .getJsonObject("embedded", new JsonObject()));
       url = EmbeddedRedis.locate(dataDir != null ? dataDir : embedded.dataDir(), embedded.port());
     }
-    return RedisJournal.open(vertx, JournalOptions.fromJson(url, cfg.getJsonObject("journal"))).await();
+    return RedisJournal.open(vertx, JournalOptions.fromConfig(url, cfg.getJsonObject("redis"), cfg.getJsonObject("journal"))).await();
   }
 
   ArchiveSink archive(Vertx vertx, JsonObject cfg) {

@@ -1,5 +1,6 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.redis.EmbeddedRedis;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import io.vertx.core.json.JsonObject;
@@ -21,7 +22,8 @@ final class RedisChoice implements AutoCloseable {
   static RedisChoice from(JsonObject config) throws IOException {
     JsonObject redis = config.getJsonObject("redis");
     String url = redis.getString("url");
-    if (url != null && !url.isBlank()) {
+    if (url != null && !url.isBlank() || !RedisTopology.fromJson(redis).isStandalone()) {
+      // a Cluster or a Sentinel-managed master is reached through redis.endpoints
       return new RedisChoice(url, null);
     }
     JsonObject settings = redis.getJsonObject("embedded", new JsonObject());

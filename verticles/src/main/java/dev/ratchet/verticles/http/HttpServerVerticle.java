@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.http.impl.ApprovalRoutes;
@@ -114,8 +115,9 @@ public final class HttpServerVerticle extends VerticleBase {
   private SessionStore sessionStore() {
     if (options.sessionStore() == HttpOptions.SessionStore.REDIS) {
       RatchetOptions deployed = ratchet.options();
-      if (deployed != null && deployed.redisUrl() != null) {
-        return PrefixedSessionRedis.store(vertx, deployed.redisUrl(), deployed.keyPrefix());
+      if (deployed != null && (deployed.redisUrl() != null || !deployed.redisTopology().endpoints().isEmpty())) {
+        JournalOptions journal = deployed.journalOptions().withMaxPoolSize(4).withMaxWaiting(1024);
+        return PrefixedSessionRedis.store(vertx, () -> journal.redisClient(vertx), deployed.keyPrefix());
       }
       LOG.warn("http: this runtime names no Redis for login sessions; they are kept in memory and end with the process");
     }

@@ -17,6 +17,7 @@ import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.retention.ArchiveSink;
@@ -66,17 +67,24 @@ public final class RatchetImpl implements Ratchet {
   }
 
   public static Future<Ratchet> deploy(Vertx vertx, RatchetOptions options) {
-    if (options.redisUrl() == null || options.redisUrl().isBlank()) {
+    if ((options.redisUrl() == null || options.redisUrl().isBlank()) && options.redisTopology().endpoints().isEmpty()) {
       return Future.failedFuture(new IllegalArgumentException("a Redis URL is required (redis.url or RATCHET_REDIS_URL)"));
     }
-    return RedisJournal.open(vertx, options.journalOptions()).compose(journal -> {
+    JournalOptions journalOptions;
+    try {
+      journalOptions = options.journalOptions();
+    } catch (IllegalArgumentException e) {
+      return Future.failedFuture(e);
+    }
+    return RedisJournal.open(vertx, journalOptions).compose(journal -> {
       RatchetImpl ratchet = new RatchetImpl(vertx, options, journal);
       return journal.persistence()
           .onSuccess(p -> {
+            String replication = journal.replication().isEmpty() ? "" : "; " + journal.replication();
             if (!p.atRisk()) {
-              LOG.info("journal at {}: {}", journal.describe(), p.describe());
+              LOG.info("journal at {}: {}{}", journal.describe(), p.describe(), replication);
             } else {
-              LOG.warn("journal at {}: {}", journal.describe(), p.describe());
+              LOG.warn("journal at {}: {}{}", journal.describe(), p.describe(), replication);
             }
           })
           .onFailure(err -> LOG.warn("journal at {}: could not find out whether Redis persists acknowledged steps"
@@ -85,6 +93,7 @@ public final class RatchetImpl implements Ratchet {
           // every node refuses forgotten sessions, whichever node's sweeper forgot them
           .compose(v -> options.retention().forgetAfter() == null ? Future.<Void>succeededFuture()
               : journal.refuseForgotten())
+          .compose(v -> warnOfTooFewReplicas(journal, journalOptions.waitReplicas()))
           .compose(v -> ratchet.manager.ready())
           .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
           .onSuccess(v -> {
@@ -97,6 +106,22 @@ public final class RatchetImpl implements Ratchet {
             return (Ratchet) ratchet;
           });
     });
+  }
+
+  /** Says at start-up when a master has fewer replicas than every step waits for: each step on it would fail. */
+  private static Future<Void> warnOfTooFewReplicas(RedisJournal journal, int waitReplicas) {
+    if (waitReplicas == 0) {
+      return Future.succeededFuture();
+    }
+    return journal.fewestReplicas()
+        .onSuccess(fewest -> {
+          if (fewest < waitReplicas) {
+            LOG.warn("journal.waitReplicas is {} but a master of the journal has {} replica(s) now: every step on it"
+                + " fails with JOURNAL_NOT_REPLICATED until enough replicas keep up", waitReplicas, fewest);
+          }
+        })
+        .<Void>mapEmpty()
+        .otherwiseEmpty();
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.vertx.ext.web.sstore.redis.RedisSessionStore;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
-import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import io.vertx.redis.client.impl.RequestImpl;
@@ -16,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The Redis client of the login-session store: Vert.x Web's {@link RedisSessionStore} names a
@@ -32,27 +32,29 @@ public final class PrefixedSessionRedis implements Redis {
   private static final long RETIRE_MILLIS = 30_000;
 
   private final Vertx vertx;
-  private final String redisUrl;
+  private final Supplier<Redis> clients;
   private final byte[] prefix;
   private volatile Redis redis;
   private final java.util.concurrent.atomic.AtomicLong replacedAt = new java.util.concurrent.atomic.AtomicLong();
   private volatile boolean closed;
 
-  private PrefixedSessionRedis(Vertx vertx, String redisUrl, String prefix) {
+  private PrefixedSessionRedis(Vertx vertx, Supplier<Redis> clients, String prefix) {
     this.vertx = vertx;
-    this.redisUrl = redisUrl;
+    this.clients = clients;
     this.prefix = prefix.getBytes(StandardCharsets.UTF_8);
     this.redis = client();
   }
 
-  /** A session store on the Redis at {@code redisUrl}, under {@code <keyPrefix>:http-session:}. */
-  public static SessionStore store(Vertx vertx, String redisUrl, String keyPrefix) {
-    return RedisSessionStore.create(vertx, new PrefixedSessionRedis(vertx, redisUrl, keyPrefix + ":http-session:"));
+  /**
+   * A session store on the Redis that {@code clients} make (a fresh one each time the last could
+   * not reach Redis): the journal's own deployment, a Cluster or a Sentinel-managed master included.
+   */
+  public static SessionStore store(Vertx vertx, Supplier<Redis> clients, String keyPrefix) {
+    return RedisSessionStore.create(vertx, new PrefixedSessionRedis(vertx, clients, keyPrefix + ":http-session:"));
   }
 
   private Redis client() {
-    return Redis.createClient(vertx, new RedisOptions().setConnectionString(redisUrl).setMaxPoolSize(4)
-        .setMaxPoolWaiting(1024));
+    return clients.get();
   }
 
   private <T> Future<T> replacingOnFailure(Future<T> sent) {
