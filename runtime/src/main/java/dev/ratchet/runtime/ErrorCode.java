@@ -33,6 +33,7 @@ public enum ErrorCode {
   TOO_MANY_ATTEMPTS(429, "too many failed log-ins; try again after Retry-After seconds"),
   JOURNAL_UNAVAILABLE(503, "the journal cannot be reached; try again"),
   FENCED(503, "a newer owner claimed the session; try again"),
+  NODE_UNAVAILABLE(503, "the cluster node that owns the session did not answer; try again"),
   SESSION_STORE_UNAVAILABLE(503, "a login could not be stored or read; try again later"),
   INTERNAL(500, "the request failed; see the server log"),
   JOURNAL_ERROR(500, "the journal refused a step"),

@@ -1,0 +1,120 @@
+package dev.ratchet.server.cluster;
+
+import dev.ratchet.server.Main;
+import io.vertx.core.json.JsonObject;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.CookieManager;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One member of a test cluster: {@code ratchet run --cluster --no-demo} in its own JVM, in its own
+ * directory holding the shared configuration, with its HTTP API on a port of its own.
+ */
+final class ClusterMember implements AutoCloseable {
+
+  final String name;
+  final int httpPort;
+  final int clusterPort;
+  private final Path dir;
+  private Process process;
+  private final List<String> output = new CopyOnWriteArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
+      .connectTimeout(Duration.ofSeconds(5)).build();
+
+  ClusterMember(String name, Path dir) throws IOException {
+    this.name = name;
+    this.dir = dir;
+    this.httpPort = freePort();
+    this.clusterPort = freePort();
+  }
+
+  void start(Map<String, String> env) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
+        System.getProperty("java.class.path"), Main.class.getName(), "run", "--cluster", "--no-demo")
+        .directory(dir.toFile()).redirectErrorStream(true);
+    pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_") || k.equals("OPENAI_API_KEY"));
+    pb.environment().putAll(env);
+    pb.environment().put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
+    pb.environment().put("RATCHET_CLUSTER_PORT", String.valueOf(clusterPort));
+    pb.environment().put("RATCHET_DATA_DIR", dir.resolve("data-" + name).toString());
+    process = pb.start();
+    Thread reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+          output.add(line);
+        }
+      } catch (IOException e) {
+        // the member ended
+      }
+    }, "cluster-member-" + name);
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  boolean running() {
+    return output.stream().anyMatch(l -> l.startsWith("Ratchet is running"));
+  }
+
+  boolean alive() {
+    return process != null && process.isAlive();
+  }
+
+  /** SIGKILL: no shutdown hook runs and the cluster hears nothing; the others notice the silence. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  String output() {
+    return name + " said:\n" + String.join("\n", output);
+  }
+
+  HttpResponse<String> send(String method, String path, JsonObject body, Map<String, String> headers) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+        .timeout(Duration.ofSeconds(30)).method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body.encode()));
+    if (body != null) {
+      b.header("Content-Type", "application/json");
+    }
+    headers.forEach(b::header);
+    try {
+      return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new IllegalStateException(name + ": " + method + " " + path + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (process != null && process.isAlive()) {
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
