@@ -112,6 +112,10 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Option(names = "--soak-sample", description = "soak: seconds between samples (default: a twentieth of the run)")
   Double soakSample;
 
+  @CommandLine.Option(names = "--takeover", description = "run the cluster takeover benchmark instead: this many"
+      + " sessions with a write waiting for approval on a member killed with SIGKILL (docs/CLUSTER.md)")
+  Integer takeover;
+
   @CommandLine.Option(names = "--quick", description = "one short point: 16 sessions, mix, everysec, no recovery")
   boolean quick;
 
@@ -131,6 +135,14 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (takeover != null) {
+      if (takeover < 1) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--takeover must be a positive number of sessions");
+      }
+      JsonObject summary = new dev.ratchet.server.cluster.TakeoverRun(takeover, redisUrl).run();
+      System.out.println(summary.encode());
+      return summary.getLong("duplicates") == 0 && summary.getInteger("landed") == takeover ? 0 : 1;
+    }
     if (soak != null) {
       return soak();
     }

@@ -59,11 +59,11 @@ class ClusterFailoverTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final Map<String, AtomicInteger> cancels = new ConcurrentHashMap<>();
-  private final List<ClusterMember> members = new ArrayList<>();
+  private final List<MemberProcess> members = new ArrayList<>();
 
   @AfterEach
   void stop() throws Exception {
-    for (ClusterMember m : members) {
+    for (MemberProcess m : members) {
       m.close();
     }
     vertx.close().await();
@@ -72,7 +72,7 @@ class ClusterFailoverTest {
   @Test
   void anyMemberTakesAnySessionAndAKilledMembersApprovalIsDecidedElsewhereAndRunsOnce() throws Exception {
     startCluster();
-    ClusterMember entry = members.get(0);
+    MemberProcess entry = members.get(0);
 
     // reads for many sessions, all sent to one member, run where placement puts them
     for (int i = 0; i < 6; i++) {
@@ -89,18 +89,18 @@ class ClusterFailoverTest {
 
     // a write waits for approval on the member that owns its session; that member is killed
     submit(entry, "w-1", "t1", "orders_cancel_order", new JsonObject().put("orderId", "2001"));
-    ClusterMember decider = null;
-    ClusterMember owner = null;
+    MemberProcess decider = null;
+    MemberProcess owner = null;
     until(() -> !pendingApprovals(members.get(1)).isEmpty(), 60);
     String ownerNode = nodeOf("w-1");
-    for (ClusterMember m : members) {
+    for (MemberProcess m : members) {
       if (nodeId(m).equals(ownerNode)) {
         owner = m;
       }
     }
     assertThat(owner).as("the member that runs w-1").isNotNull();
     owner.kill();
-    for (ClusterMember m : members) {
+    for (MemberProcess m : members) {
       if (m != owner && m != entry) {
         decider = m;
       }
@@ -108,7 +108,7 @@ class ClusterFailoverTest {
     if (decider == null) {
       decider = members.stream().filter(m -> m.alive()).findFirst().orElseThrow();
     }
-    ClusterMember judge = decider;
+    MemberProcess judge = decider;
     List<JsonObject> pending = new ArrayList<>();
     until(() -> {
       pending.clear();
@@ -147,10 +147,10 @@ class ClusterFailoverTest {
         .put("http", new JsonObject().put("tokens", new JsonArray().add(new JsonObject().put("name", "cluster-agent")
             .put("role", "agent").put("tokenHash", PasswordHash.hashToken(TOKEN))))).encode());
     for (String name : List.of("a", "b", "c")) {
-      members.add(new ClusterMember(name, dir));
+      members.add(new MemberProcess(name, dir));
     }
     String list = String.join(",", members.stream().map(m -> "127.0.0.1:" + m.clusterPort).toList());
-    for (ClusterMember m : members) {
+    for (MemberProcess m : members) {
       m.start(Map.of("RATCHET_REDIS_URL", REDIS.url(), "RATCHET_CLUSTER_MEMBERS", list,
           "RATCHET_AGENTS_DIR", agents.toString(), "RATCHET_ADMIN_PASSWORD", PASSWORD,
           "RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString(),
@@ -158,7 +158,7 @@ class ClusterFailoverTest {
           "RATCHET_CONNECTION_ORDERS_API_CONFIG_BASE_URL", "http://127.0.0.1:" + orders,
           "RATCHET_CONNECTION_ORDERS_API_CONFIG_CONNECTOR_ID", "orders"));
     }
-    until(() -> members.stream().allMatch(ClusterMember::running), 180);
+    until(() -> members.stream().allMatch(MemberProcess::running), 180);
     until(() -> members.stream().allMatch(m -> {
       JsonObject cluster = new JsonObject(m.send("GET", "/health", null, Map.of()).body()).getJsonObject("cluster");
       return cluster != null && cluster.getInteger("members") == 3;
@@ -174,14 +174,14 @@ class ClusterFailoverTest {
     });
   }
 
-  private void submit(ClusterMember m, String session, String turnId, String tool, JsonObject arguments) {
+  private void submit(MemberProcess m, String session, String turnId, String tool, JsonObject arguments) {
     JsonObject body = new JsonObject().put("agent", "orders").put("turn", new JsonObject().put("turnId", turnId)
         .put("calls", new JsonArray().add(new JsonObject().put("name", tool).put("arguments", arguments))));
     HttpResponse<String> r = m.send("POST", "/api/sessions/" + session + "/turns", body, bearer());
     assertThat(r.statusCode()).as(m.name + ": " + r.body()).isIn(200, 202);
   }
 
-  private String outcome(ClusterMember m, String session, String turnId) {
+  private String outcome(MemberProcess m, String session, String turnId) {
     String[] found = new String[1];
     until(() -> {
       JsonObject r = new JsonObject(m.send("GET", "/api/sessions/" + session + "/turns/" + turnId + "?wait=5", null,
@@ -197,7 +197,7 @@ class ClusterFailoverTest {
 
   /** The node the journal names as the session's owner, as the session list shows it. */
   private String nodeOf(String session) {
-    ClusterMember any = members.stream().filter(ClusterMember::alive).findFirst().orElseThrow();
+    MemberProcess any = members.stream().filter(MemberProcess::alive).findFirst().orElseThrow();
     login(any);
     HttpResponse<String> r = any.send("GET", "/api/sessions?limit=100", null, Map.of());
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -207,11 +207,11 @@ class ClusterFailoverTest {
         .getString("node");
   }
 
-  private static String nodeId(ClusterMember m) {
+  private static String nodeId(MemberProcess m) {
     return new JsonObject(m.send("GET", "/health", null, Map.of()).body()).getJsonObject("cluster").getString("node");
   }
 
-  private List<JsonObject> pendingApprovals(ClusterMember m) {
+  private List<JsonObject> pendingApprovals(MemberProcess m) {
     login(m);
     HttpResponse<String> r = m.send("GET", "/api/approvals", null, Map.of());
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -219,7 +219,7 @@ class ClusterFailoverTest {
         .filter(a -> "w-1".equals(a.getString("sessionId"))).toList();
   }
 
-  private String login(ClusterMember m) {
+  private String login(MemberProcess m) {
     HttpResponse<String> r = m.send("POST", "/login", new JsonObject().put("name", "admin").put("password", PASSWORD),
         Map.of());
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

@@ -25,6 +25,7 @@ import java.util.UUID;
  * <p>
  * A forwarded turn's results come from the journal when its {@code turn.completed} event is
  * published, which any node hears on the clustered event bus, whichever node finishes the turn.
+ * docs/ARCHITECTURE.md, "More than one node", gives the rules.
  */
 public final class SessionRouter {
 

@@ -1,5 +1,6 @@
 package dev.ratchet.server.cluster;
 
+import dev.ratchet.runtime.impl.ChildEnvironment;
 import dev.ratchet.server.Main;
 import io.vertx.core.json.JsonObject;
 
@@ -21,34 +22,35 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One member of a test cluster: {@code ratchet run --cluster --no-demo} in its own JVM, in its own
- * directory holding the shared configuration, with its HTTP API on a port of its own.
+ * One cluster member as a child process, for the takeover benchmark and the cluster tests:
+ * {@code ratchet run --cluster --no-demo} in its own JVM, in a directory holding the shared
+ * configuration, with its HTTP API and its Hazelcast port of its own. Its environment is the
+ * given variables alone (plus a minimal base), never the parent's.
  */
-final class ClusterMember implements AutoCloseable {
+public final class MemberProcess implements AutoCloseable {
 
-  final String name;
-  final int httpPort;
-  final int clusterPort;
+  public final String name;
+  public final int httpPort;
+  public final int clusterPort;
   private final Path dir;
   private Process process;
   private final List<String> output = new CopyOnWriteArrayList<>();
   private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
       .connectTimeout(Duration.ofSeconds(5)).build();
 
-  ClusterMember(String name, Path dir) throws IOException {
+  public MemberProcess(String name, Path dir) throws IOException {
     this.name = name;
     this.dir = dir;
     this.httpPort = freePort();
     this.clusterPort = freePort();
   }
 
-  void start(Map<String, String> env) throws IOException {
+  public void start(Map<String, String> env) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
         System.getProperty("java.class.path"), Main.class.getName(), "run", "--cluster", "--no-demo")
         .directory(dir.toFile()).redirectErrorStream(true);
-    pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_") || k.equals("OPENAI_API_KEY"));
-    pb.environment().putAll(env);
+    ChildEnvironment.minimal(pb).environment().putAll(env);
     pb.environment().put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
     pb.environment().put("RATCHET_CLUSTER_PORT", String.valueOf(clusterPort));
     pb.environment().put("RATCHET_DATA_DIR", dir.resolve("data-" + name).toString());
@@ -61,30 +63,30 @@ final class ClusterMember implements AutoCloseable {
       } catch (IOException e) {
         // the member ended
       }
-    }, "cluster-member-" + name);
+    }, "ratchet-member-" + name);
     reader.setDaemon(true);
     reader.start();
   }
 
-  boolean running() {
+  public boolean running() {
     return output.stream().anyMatch(l -> l.startsWith("Ratchet is running"));
   }
 
-  boolean alive() {
+  public boolean alive() {
     return process != null && process.isAlive();
   }
 
   /** SIGKILL: no shutdown hook runs and the cluster hears nothing; the others notice the silence. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
   }
 
-  String output() {
+  public String output() {
     return name + " said:\n" + String.join("\n", output);
   }
 
-  HttpResponse<String> send(String method, String path, JsonObject body, Map<String, String> headers) {
+  public HttpResponse<String> send(String method, String path, JsonObject body, Map<String, String> headers) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
         .timeout(Duration.ofSeconds(30)).method(method, body == null ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(body.encode()));
@@ -112,7 +114,7 @@ final class ClusterMember implements AutoCloseable {
     }
   }
 
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
