@@ -7,6 +7,7 @@ import dev.ratchet.runtime.agent.ChatModel;
 import dev.ratchet.server.config.AgentDirectoryLoader;
 import dev.ratchet.server.cluster.ClusterSettings;
 import dev.ratchet.server.config.AgentFilesException;
+import dev.ratchet.server.config.ToolProviders;
 import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.verticles.NotificationOptions;
 import dev.ratchet.verticles.NotificationsVerticle;
@@ -147,7 +148,8 @@ public final class RunCommand implements Callable<Integer> {
       redis.close();
       return 1;
     }
-    HttpServerVerticle server = new HttpServerVerticle(ratchet, http);
+    HttpServerVerticle server = new HttpServerVerticle(ratchet, http)
+        .providers(ToolProviders.of(vertx, Connections.load(env)));
     try {
       vertx.deployVerticle(server).await();
       if (notifications.any()) {

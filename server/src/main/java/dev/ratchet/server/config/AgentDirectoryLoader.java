@@ -8,14 +8,19 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
  * Loads the agents of a directory of agent files ({@link AgentFiles}) at start and at each reload.
  * A load with a problem in any file, or an agent named like one registered from Java, fails naming
- * it, and nothing it started stays running. Once a load is defined, what the load it replaced had
- * started (MCP servers) is stopped.
+ * it, and nothing it started stays running. A load that a newer one replaced stays open, so that a
+ * turn validated against its definitions (a write waiting for approval) still runs with its tools;
+ * only the {@link #RETIRED_LOADS} most recent replaced loads are kept, and what an older one had
+ * started (MCP servers, HTTP clients) is stopped.
  */
 public final class AgentDirectoryLoader implements AgentLoader {
 
@@ -25,8 +30,12 @@ public final class AgentDirectoryLoader implements AgentLoader {
   private final Callable<List<Path>> files;
   private final Connections connections;
   private final AgentModels models;
+  /** Replaced loads kept open for the turns validated against them. */
+  public static final int RETIRED_LOADS = 8;
+
   private LoadedAgents current;
   private LoadedAgents pending;
+  private final Deque<LoadedAgents> retired = new ArrayDeque<>();
 
   /** Loads the files {@code files} lists (read on a worker) of the directory {@code dir}. */
   public AgentDirectoryLoader(Vertx vertx, Ratchet ratchet, Path dir, Callable<List<Path>> files,
@@ -71,7 +80,10 @@ public final class AgentDirectoryLoader implements AgentLoader {
         return;
       }
       if (defined) {
-        stop = current;
+        if (current != null) {
+          retired.addLast(current);
+        }
+        stop = retired.size() > RETIRED_LOADS ? retired.removeFirst() : null;
         current = pending;
       } else {
         stop = pending;
@@ -93,13 +105,17 @@ public final class AgentDirectoryLoader implements AgentLoader {
     return current == null ? List.of() : current.agents();
   }
 
-  /** Stops what the agents defined last started. */
+  /** Stops what the agents defined last, and the replaced loads still kept, started. */
   public Future<Void> close() {
-    LoadedAgents stop;
+    List<LoadedAgents> stop = new ArrayList<>();
     synchronized (this) {
-      stop = current;
+      if (current != null) {
+        stop.add(current);
+      }
+      stop.addAll(retired);
+      retired.clear();
       current = null;
     }
-    return stop == null ? Future.succeededFuture() : stop.close();
+    return Future.join(stop.stream().map(LoadedAgents::close).toList()).mapEmpty();
   }
 }

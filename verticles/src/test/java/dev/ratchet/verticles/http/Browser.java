@@ -20,26 +20,26 @@ import java.util.function.Function;
  * Headless Chromium from the system packages ({@code chromium}, {@code chromium-driver}); never
  * downloads a browser. Tests are skipped, with the reason, where either is missing.
  */
-final class Browser implements AutoCloseable {
+public final class Browser implements AutoCloseable {
 
   static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
-  final WebDriver driver;
-  final String base;
+  public final WebDriver driver;
+  public final String base;
 
   private Browser(WebDriver driver, String base) {
     this.driver = driver;
     this.base = base;
   }
 
-  static void assumeInstalled() {
+  public static void assumeInstalled() {
     Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "browser tests skipped: install the Debian packages chromium and chromium-driver"
             + " (/usr/bin/chromium and /usr/bin/chromedriver not found)");
   }
 
-  static Browser open(String base) {
+  public static Browser open(String base) {
     assumeInstalled();
     System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
     ChromeOptions options = new ChromeOptions();
@@ -53,7 +53,7 @@ final class Browser implements AutoCloseable {
     return new Browser(new ChromeDriver(service, options), base);
   }
 
-  void login(String name, String password) {
+  public void login(String name, String password) {
     driver.get(base + "/");
     waitFor(ExpectedConditions.urlContains("/login.html"));
     driver.findElement(By.id("name")).sendKeys(name);
@@ -62,7 +62,7 @@ final class Browser implements AutoCloseable {
     waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("me"), name));
   }
 
-  <T> T waitFor(Function<WebDriver, T> condition) {
+  public <T> T waitFor(Function<WebDriver, T> condition) {
     try {
       return new WebDriverWait(driver, Duration.ofSeconds(15)).until(condition::apply);
     } catch (org.openqa.selenium.TimeoutException e) {
@@ -77,7 +77,7 @@ final class Browser implements AutoCloseable {
     }
   }
 
-  WebElement approvalCard(String sessionId) {
+  public WebElement approvalCard(String sessionId) {
     return waitFor(ExpectedConditions.visibilityOfElementLocated(
         By.cssSelector("section.approval[data-session-id='" + sessionId + "']")));
   }

@@ -29,9 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code name} and {@code message}. A user must have authorized a tool before it runs: an
  * unauthorized execution answers 403.
  */
-final class FakeArcade {
+public final class FakeArcade {
 
-  static final String KEY = "arc-key-abcdef-123";
+  public static final String KEY = "arc-key-abcdef-123";
   static final int DEFAULT_PAGE = 25;
 
   final List<JsonObject> executions = new CopyOnWriteArrayList<>();
@@ -51,7 +51,7 @@ final class FakeArcade {
   private final AtomicInteger ids = new AtomicInteger();
   private HttpServer server;
 
-  FakeArcade() {
+  public FakeArcade() {
     tool("Github", "GetRepository", "Get a repository", new JsonObject().put("read_only", true), "github");
     tool("Github", "CreateIssue", "Create an issue", null, "github");
     tool("Github", "Flaky", "Sometimes fails", new JsonObject().put("read_only", true), "github");
@@ -85,7 +85,7 @@ final class FakeArcade {
         .put("provider_id", provider).put("provider_type", "oauth2").put("connection_status", "active"));
   }
 
-  int start(Vertx vertx) {
+  public int start(Vertx vertx) {
     server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> handle(req, body)));
     return server.listen(0, "127.0.0.1").await().actualPort();
   }

@@ -18,6 +18,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolSource;
 import dev.ratchet.server.config.AgentFileError;
 import dev.ratchet.server.config.AgentModels;
+import dev.ratchet.server.config.ToolProviders;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -38,9 +39,9 @@ import java.util.function.Supplier;
 
 /**
  * Resolves one schema-valid agent file into an {@link AgentDefinition}: reads each OpenAPI document,
- * checks each operation and connection, starts each MCP server and lists its tools, builds each
- * approval rule. Every problem is collected, with its line; what was started is kept so that it can
- * be closed when any file of the directory fails.
+ * checks each operation and connection, starts each MCP server and lists its tools, lists each tool
+ * provider's catalogue, builds each approval rule. Every problem is collected, with its line; what
+ * was started is kept so that it can be closed when any file of the directory fails.
  */
 public final class AgentFileResolver {
 
@@ -94,7 +95,10 @@ public final class AgentFileResolver {
       Future<ToolSource> source;
       try {
         source = entry.containsKey("openapi") ? openApi(entry, at)
-            : entry.containsKey("mcp") ? mcp(entry, at) : slack(entry.getJsonObject("slack"), at + "/slack");
+            : entry.containsKey("mcp") ? mcp(entry, at)
+            : entry.containsKey("slack") ? slack(entry.getJsonObject("slack"), at + "/slack")
+            : provider(entry.containsKey(ToolProviders.COMPOSIO) ? ToolProviders.COMPOSIO : ToolProviders.ARCADE,
+                entry, at);
       } catch (RuntimeException e) {
         error(at, String.valueOf(e.getMessage()));
         source = Future.succeededFuture();
@@ -185,6 +189,15 @@ public final class AgentFileResolver {
     });
     return Future.succeededFuture(operations(entry, at, "the Slack connector", SLACK_OPERATIONS, slack::operation,
         connection.name()));
+  }
+
+  private Future<ToolSource> provider(String kind, JsonObject entry, String at) {
+    Connection connection = connection(entry.getJsonObject(kind).getString("connection"), at + "/" + kind
+        + "/connection");
+    if (connection == null) {
+      return Future.succeededFuture();
+    }
+    return new ProviderEntry(vertx, kind, entry, at, this::error).resolve(connection);
   }
 
   /** The named operations of a connector with their approval, or null after reporting what is wrong. */

@@ -21,7 +21,7 @@ import java.util.Map;
 /**
  * The published agent-file schema ({@code docs/agent.schema.json}) as a validator whose problems
  * name a field. Each tool entry is checked against the schema of its kind, chosen by its key
- * ({@code openapi}, {@code mcp}, {@code slack}), so that a problem reads as that kind's, not as
+ * ({@code openapi}, {@code mcp}, {@code slack}, {@code composio}, {@code arcade}), so that a problem reads as that kind's, not as
  * "matches none of the kinds".
  */
 public final class AgentSchema {
@@ -31,7 +31,7 @@ public final class AgentSchema {
   }
 
   public static final String RESOURCE = "/dev/ratchet/server/config/agent.schema.json";
-  private static final List<String> KINDS = List.of("openapi", "mcp", "slack");
+  private static final List<String> KINDS = List.of("openapi", "mcp", "slack", "composio", "arcade");
   private static final Map<String, String> FORMATS = Map.of(
       "/agent", "must be 1-64 of the characters A-Z a-z 0-9 _ . -",
       "/model", "must be openai:<model> (for example openai:gpt-4.1-mini) or scripted",

@@ -1,0 +1,324 @@
+package dev.ratchet.server.config;
+
+import dev.ratchet.connectors.provider.composio.FakeComposio;
+import dev.ratchet.server.Main;
+import dev.ratchet.verticles.http.Browser;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code ratchet run} in a child process serving an OpenAPI agent and a Composio agent declared in
+ * files, driven as a user drives it: turns sent with curl and an agent token, writes approved by a
+ * person in the dashboard in a real browser, and the OpenAPI agent's file changed while its write
+ * waits for that approval. The waiting write runs once, with the definitions it was validated
+ * against; the next turn gets the new ones; every effect lands once at its provider.
+ */
+class AgentFilesBrowserReloadTest {
+
+  private static final String TOKEN = "rt_browser-reload-token-0123";
+  private static final String PASSWORD = "browser-reload-password";
+  private static final String SPEC = """
+      openapi: 3.0.3
+      info: {title: Orders, version: "1"}
+      paths:
+        /orders/{orderId}:
+          get:
+            operationId: getOrder
+            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
+            responses: {"200": {description: the order}}
+        /orders/{orderId}/cancel:
+          post:
+            operationId: cancelOrder
+            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
+            responses: {"200": {description: cancelled}}
+      """;
+
+  @TempDir
+  Path dir;
+
+  private final Vertx vertx = Vertx.vertx();
+  private final Map<String, AtomicInteger> cancels = new ConcurrentHashMap<>();
+  private final List<String> output = new CopyOnWriteArrayList<>();
+  private Process child;
+  private int httpPort;
+
+  @AfterEach
+  void stop() throws Exception {
+    if (child != null && child.isAlive()) {
+      child.destroy();
+      if (!child.waitFor(30, TimeUnit.SECONDS)) {
+        child.destroyForcibly();
+      }
+    }
+    vertx.close().await();
+  }
+
+  @Test
+  void writesApprovedInTheBrowserRunOnceWhileAReloadChangesTheAgentUnderThem() throws Exception {
+    Browser.assumeInstalled();
+    int orders = vertx.createHttpServer().requestHandler(this::orders).listen(0, "127.0.0.1").await().actualPort();
+    FakeComposio composio = new FakeComposio();
+    composio.account("ca_demo_github", "demo-agent", "github", "ACTIVE");
+    int composioPort = composio.start(vertx);
+    Path agents = Files.createDirectories(dir.resolve("agents"));
+    Files.writeString(dir.resolve("orders.yaml"), SPEC);
+    Files.writeString(agents.resolve("orders.yaml"), ordersAgent("always"));
+    Files.writeString(agents.resolve("github.yaml"), """
+        agent: github
+        tools:
+          - composio: { connection: composio, toolkits: [github], allow: [GITHUB_CREATE_ISSUE, "GITHUB_GET_*"] }
+            pin: { GITHUB_CREATE_ISSUE: { approval: always } }
+        """);
+    start(agents, Map.of(
+        "RATCHET_CONNECTION_ORDERS_API_CONNECTOR", "openapi",
+        "RATCHET_CONNECTION_ORDERS_API_CONFIG_BASE_URL", "http://127.0.0.1:" + orders,
+        "RATCHET_CONNECTION_ORDERS_API_CONFIG_CONNECTOR_ID", "orders",
+        "RATCHET_CONNECTION_COMPOSIO_CONNECTOR", "composio",
+        "RATCHET_CONNECTION_COMPOSIO_CONFIG_BASE_URL", "http://127.0.0.1:" + composioPort,
+        "RATCHET_CONNECTION_COMPOSIO_CREDENTIAL_API_KEY", FakeComposio.KEY));
+
+    // the provider connection is served for browsing and connecting, and answers
+    JsonObject provider = curl("GET", "/api/providers", null).getJsonArray("providers").getJsonObject(0);
+    assertThat(provider.getString("name")).isEqualTo("composio");
+    assertThat(provider.getJsonObject("health").getBoolean("healthy")).isTrue();
+    assertThat(curl("GET", "/api/providers/composio/tools?toolkit=gmail", null).getJsonArray("items").stream()
+        .map(i -> ((JsonObject) i).getString("slug"))).contains("GMAIL_SEND_EMAIL");
+
+    // both writes wait for a person
+    submit("o-1", "orders", "t1", "orders_cancel_order", new JsonObject().put("orderId", "1001"));
+    submit("g-1", "github", "t1", "GITHUB_CREATE_ISSUE", new JsonObject().put("title", "Refund stuck"));
+    until(() -> events("o-1").stream().anyMatch(e -> "approval.requested".equals(e.getString("type")))
+        && events("g-1").stream().anyMatch(e -> "approval.requested".equals(e.getString("type"))), 60);
+
+    // the orders agent's file changes while its cancel waits: cancels no longer ask
+    String before = catalogueOf("o-1", "t1");
+    Files.writeString(agents.resolve("orders.yaml"), ordersAgent("never"));
+    until(() -> "never".equals(cancelTool().getString("approval")), 60);
+
+    try (Browser browser = Browser.open(base())) {
+      browser.login("admin", PASSWORD);
+      approveInBrowser(browser, "o-1");
+      approveInBrowser(browser, "g-1");
+    }
+    assertThat(outcome("o-1", "t1")).isEqualTo("succeeded");
+    assertThat(outcome("g-1", "t1")).isEqualTo("succeeded");
+
+    // a new turn is validated against the new definitions and runs without asking
+    submit("o-1", "orders", "t2", "orders_cancel_order", new JsonObject().put("orderId", "1002"));
+    assertThat(outcome("o-1", "t2")).isEqualTo("succeeded");
+    assertThat(catalogueOf("o-1", "t1")).isEqualTo(before);
+    assertThat(catalogueOf("o-1", "t2")).isNotEqualTo(before);
+
+    assertThat(cancels.get("1001")).hasValue(1);
+    assertThat(cancels.get("1002")).hasValue(1);
+    assertThat(composio.executions).hasSize(1);
+    assertThat(composio.executions.get(0).getString("slug")).isEqualTo("GITHUB_CREATE_ISSUE");
+    assertThat(composio.executions.get(0).getString("user_id")).isEqualTo("demo-agent");
+    assertThat(String.join("\n", output)).doesNotContain(FakeComposio.KEY);
+  }
+
+  private static String ordersAgent(String cancelApproval) {
+    return """
+        agent: orders
+        tools:
+          - openapi: orders.yaml
+            connection: orders-api
+            operations: [getOrder, cancelOrder]
+            approval: { cancelOrder: %s }
+        """.formatted(cancelApproval);
+  }
+
+  private void orders(HttpServerRequest req) {
+    req.body().onSuccess(body -> {
+      String[] path = req.path().split("/");
+      if (req.path().endsWith("/cancel")) {
+        cancels.computeIfAbsent(path[2], k -> new AtomicInteger()).incrementAndGet();
+      }
+      req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("ok", true).encode());
+    });
+  }
+
+  private void approveInBrowser(Browser browser, String session) {
+    browser.driver.get(base() + "/");
+    WebElement card = browser.approvalCard(session);
+    card.findElement(By.cssSelector("input.reason")).sendKeys("checked with the customer");
+    card.findElement(By.cssSelector("button.approve")).click();
+    try {
+      browser.waitFor(ExpectedConditions.attributeToBe(card, "data-outcome", "succeeded"));
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\nratchet run said:\n" + String.join("\n", output), e);
+    }
+  }
+
+  private JsonObject cancelTool() {
+    for (Object a : curl("GET", "/api/agents", null).getJsonArray("agents")) {
+      JsonObject agent = (JsonObject) a;
+      if ("orders".equals(agent.getString("name"))) {
+        for (Object t : agent.getJsonArray("catalogue")) {
+          if ("orders_cancel_order".equals(((JsonObject) t).getString("name"))) {
+            return (JsonObject) t;
+          }
+        }
+      }
+    }
+    throw new AssertionError("no orders_cancel_order in /api/agents");
+  }
+
+  private void submit(String session, String agent, String turnId, String tool, JsonObject arguments) {
+    JsonObject body = new JsonObject().put("agent", agent).put("turn", new JsonObject().put("turnId", turnId)
+        .put("calls", new JsonArray().add(new JsonObject().put("name", tool).put("arguments", arguments))));
+    curl("POST", "/api/sessions/" + session + "/turns", body);
+  }
+
+  private String outcome(String session, String turnId) {
+    String[] found = new String[1];
+    until(() -> {
+      JsonObject r = curl("GET", "/api/sessions/" + session + "/turns/" + turnId + "?wait=5", null);
+      if ("completed".equals(r.getString("status"))) {
+        found[0] = r.getJsonObject("results").getJsonArray("results").getJsonObject(0).getString("outcome");
+        return true;
+      }
+      return false;
+    }, 60);
+    return found[0];
+  }
+
+  /** The catalogue version the turn's {@code turn.submitted} event records. */
+  private String catalogueOf(String session, String turnId) {
+    return events(session).stream().filter(e -> "turn.submitted".equals(e.getString("type"))
+            && turnId.equals(e.getString("turn"))).findFirst()
+        .orElseThrow(() -> new AssertionError("no turn.submitted for " + turnId))
+        .getJsonObject("data").getString("catalogue");
+  }
+
+  /** The session's events so far, read from its event stream with curl for three seconds. */
+  private List<JsonObject> events(String session) {
+    List<JsonObject> events = new ArrayList<>();
+    for (String line : run(List.of("curl", "-sN", "--max-time", "3", "-H", "Authorization: Bearer " + TOKEN,
+        base() + "/api/sessions/" + session + "/events")).split("\n")) {
+      if (line.startsWith("data: ")) {
+        events.add(new JsonObject(line.substring(6)));
+      }
+    }
+    return events;
+  }
+
+  /** One request with curl and the agent token, as the docs show it; the answer must be a 2xx JSON object. */
+  private JsonObject curl(String method, String path, JsonObject body) {
+    List<String> command = new ArrayList<>(List.of("curl", "-s", "-X", method, "-w", "\n%{http_code}",
+        "-H", "Authorization: Bearer " + TOKEN));
+    if (body != null) {
+      command.addAll(List.of("-H", "Content-Type: application/json", "--data-binary", body.encode()));
+    }
+    command.add(base() + path);
+    String text = run(command);
+    int split = text.lastIndexOf('\n');
+    int status = Integer.parseInt(text.substring(split + 1).trim());
+    assertThat(status).as(method + " " + path + ": " + text).isBetween(200, 299);
+    return new JsonObject(text.substring(0, split));
+  }
+
+  private static String run(List<String> command) {
+    try {
+      Process p = new ProcessBuilder(command).start();
+      String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      p.waitFor(30, TimeUnit.SECONDS);
+      return text;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void start(Path agents, Map<String, String> connections) throws Exception {
+    httpPort = freePort();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-cp", System.getProperty("java.class.path"),
+        Main.class.getName(), "run").directory(dir.toFile()).redirectErrorStream(true);
+    Map<String, String> env = pb.environment();
+    env.keySet().removeIf(k -> k.startsWith("RATCHET_") || k.equals("OPENAI_API_KEY"));
+    env.putAll(connections);
+    env.putAll(Map.of("RATCHET_AGENTS_DIR", agents.toString(), "RATCHET_DATA_DIR", dir.resolve("data").toString(),
+        "RATCHET_HTTP_PORT", String.valueOf(httpPort), "RATCHET_REDIS_PORT", String.valueOf(freePort()),
+        "RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString(),
+        "RATCHET_ADMIN_PASSWORD", PASSWORD, "RATCHET_DEMO_TOKEN", TOKEN));
+    child = pb.start();
+    Thread reader = new Thread(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+          output.add(line);
+        }
+      } catch (IOException e) {
+        // the child ended
+      }
+    }, "browser-reload-stdout");
+    reader.setDaemon(true);
+    reader.start();
+    until(() -> output.stream().anyMatch(l -> l.startsWith("Ratchet is running")), 180);
+  }
+
+  private String base() {
+    return "http://127.0.0.1:" + httpPort;
+  }
+
+  private void until(Supplier<Boolean> condition, int seconds) {
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
+    while (true) {
+      if (child != null && !child.isAlive()) {
+        throw new AssertionError("ratchet run exited with " + child.exitValue() + ": " + String.join("\n", output));
+      }
+      try {
+        if (condition.get()) {
+          return;
+        }
+      } catch (AssertionError | RuntimeException e) {
+        if (System.currentTimeMillis() > deadline) {
+          throw e;
+        }
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("timed out after " + seconds + " s; ratchet run said:\n" + String.join("\n", output));
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
