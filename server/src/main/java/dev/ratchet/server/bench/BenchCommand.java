@@ -116,6 +116,10 @@ public final class BenchCommand implements Callable<Integer> {
       + " sessions with a write waiting for approval on a member killed with SIGKILL (docs/CLUSTER.md)")
   Integer takeover;
 
+  @CommandLine.Option(names = "--takeover-freeze", description = "takeover: stop the member with SIGSTOP (silent,"
+      + " as on a network loss) instead of SIGKILL")
+  boolean takeoverFreeze;
+
   @CommandLine.Option(names = "--quick", description = "one short point: 16 sessions, mix, everysec, no recovery")
   boolean quick;
 
@@ -139,9 +143,9 @@ public final class BenchCommand implements Callable<Integer> {
       if (takeover < 1) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--takeover must be a positive number of sessions");
       }
-      JsonObject summary = new dev.ratchet.server.cluster.TakeoverRun(takeover, redisUrl).run();
+      JsonObject summary = new dev.ratchet.server.cluster.TakeoverRun(takeover, takeoverFreeze, redisUrl).run();
       System.out.println(summary.encode());
-      return summary.getLong("duplicates") == 0 && summary.getInteger("landed") == takeover ? 0 : 1;
+      return summary.getLong("duplicates") == 0 && summary.getInteger("landed").equals(takeover) ? 0 : 1;
     }
     if (soak != null) {
       return soak();

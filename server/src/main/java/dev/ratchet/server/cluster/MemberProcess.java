@@ -82,6 +82,14 @@ public final class MemberProcess implements AutoCloseable {
     process.waitFor(30, TimeUnit.SECONDS);
   }
 
+  /**
+   * SIGSTOP: the process stops where it is and its connections stay open, as a machine cut off
+   * from the network looks to the others; only the missing heartbeats tell.
+   */
+  public void freeze() throws IOException, InterruptedException {
+    new ProcessBuilder("kill", "-STOP", String.valueOf(process.pid())).start().waitFor(10, TimeUnit.SECONDS);
+  }
+
   public String output() {
     return name + " said:\n" + String.join("\n", output);
   }

@@ -27,7 +27,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The takeover benchmark ({@code bench --takeover N}): member A of a two-member cluster runs N
- * sessions, each with a write waiting for approval; A is killed with SIGKILL, and the run measures
+ * sessions, each with a write waiting for approval; A is killed with SIGKILL (or, with
+ * {@code --takeover-freeze}, stopped with SIGSTOP, which only missing heartbeats reveal), and the run measures
  * how long after the kill member B has claimed every one of them (the journal's owner of each
  * session), then approves them all on B and checks that each write reached the provider once.
  */
@@ -47,12 +48,15 @@ public final class TakeoverRun {
       """;
 
   private final int sessions;
+  private final boolean freeze;
   private final String redisUrl;
   private final Map<String, AtomicInteger> cancels = new ConcurrentHashMap<>();
   private final String prefix = "takeover-" + UUID.randomUUID().toString().substring(0, 8);
 
-  public TakeoverRun(int sessions, String redisUrl) {
+  /** @param freeze stop member A with SIGSTOP (silent, as on a network loss) instead of killing it */
+  public TakeoverRun(int sessions, boolean freeze, String redisUrl) {
     this.sessions = sessions;
+    this.freeze = freeze;
     this.redisUrl = redisUrl;
   }
 
@@ -88,7 +92,11 @@ public final class TakeoverRun {
       await(() -> b.running() && members(b) == 2, 180, "member b to join", b);
       String bNode = node(b);
 
-      a.kill();
+      if (freeze) {
+        a.freeze();
+      } else {
+        a.kill();
+      }
       long killed = System.nanoTime();
       long first = -1;
       long all = -1;
@@ -109,8 +117,11 @@ public final class TakeoverRun {
       }
       double firstMs = (first - killed) / 1e6;
       double allMs = (all - killed) / 1e6;
-      System.out.printf("kill -9 of member a -> member b's first claim: %.0f ms; all %d sessions claimed: %.0f ms%n",
-          firstMs, sessions, allMs);
+      System.out.printf("%s of member a -> member b's first claim: %.0f ms; all %d sessions claimed: %.0f ms%n",
+          freeze ? "SIGSTOP" : "SIGKILL", firstMs, sessions, allMs);
+      if (freeze) {
+        a.kill();
+      }
 
       String csrf = login(b);
       for (JsonArray pending = approvals(b); !pending.isEmpty(); pending = approvals(b)) {
@@ -128,7 +139,7 @@ public final class TakeoverRun {
       long twice = cancels.values().stream().filter(c -> c.get() > 1).count();
       System.out.printf("after approving on member b: %d of %d writes landed, %d more than once%n", cancels.size(),
           sessions, twice);
-      return new JsonObject().put("sessions", sessions).put("firstClaimMs", firstMs).put("allClaimedMs", allMs)
+      return new JsonObject().put("sessions", sessions).put("signal", freeze ? "STOP" : "KILL").put("firstClaimMs", firstMs).put("allClaimedMs", allMs)
           .put("landed", cancels.size()).put("duplicates", twice);
     } finally {
       a.close();

@@ -1,6 +1,7 @@
 package dev.ratchet.server.cluster;
 
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.http.Browser;
 import dev.ratchet.verticles.http.PasswordHash;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
@@ -10,6 +11,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -127,6 +131,18 @@ class ClusterFailoverTest {
     assertThat(cancels.get("2001")).hasValue(1);
     JsonObject health = new JsonObject(judge.send("GET", "/health", null, Map.of()).body());
     assertThat(health.getJsonObject("cluster").getInteger("members")).isEqualTo(2);
+
+    // the dashboard of any member lists the cluster's sessions with the member that runs each
+    if (Browser.installed()) {
+      try (Browser browser = Browser.open("http://127.0.0.1:" + judge.httpPort)) {
+        browser.login("admin", PASSWORD);
+        browser.driver.get(browser.base + "/#/sessions/0");
+        WebElement row = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+            By.cssSelector("#sessions tr[data-session-id='w-1'] td.node")));
+        assertThat(row.getAttribute("title")).isEqualTo(nodeOf("w-1"));
+        assertThat(browser.driver.findElements(By.cssSelector("#sessions tbody tr"))).hasSizeGreaterThanOrEqualTo(7);
+      }
+    }
   }
 
   private void startCluster() throws Exception {
