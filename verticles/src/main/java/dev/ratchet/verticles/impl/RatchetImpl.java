@@ -66,7 +66,7 @@ public final class RatchetImpl implements Ratchet {
     this.vertx = vertx;
     this.options = options;
     this.journal = journal;
-    this.members = ClusterMembers.of(vertx, options.nodeId());
+    this.members = ClusterMembers.of(vertx, options.nodeId(), Addresses.SUBMIT);
     this.manager = new SessionManager(vertx, journal, options.engine(), members.self(), options.sessionIdleMillis());
     this.router = new SessionRouter(vertx, members, journal, new SessionRouter.Local() {
       @Override
@@ -105,6 +105,7 @@ public final class RatchetImpl implements Ratchet {
               + " (CONFIG GET refused?): {}", journal.describe(), err.getMessage()))
           .otherwiseEmpty()
           .compose(v -> ratchet.manager.ready())
+          .compose(v -> ratchet.members.start())
           .compose(v -> ratchet.router.start())
           .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
           .onSuccess(v -> {

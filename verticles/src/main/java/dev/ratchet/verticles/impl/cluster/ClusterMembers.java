@@ -1,5 +1,7 @@
 package dev.ratchet.verticles.impl.cluster;
 
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.spi.cluster.ClusterManager;
@@ -11,10 +13,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The live members of the Vert.x cluster this node belongs to, as its cluster manager sees them.
- * The manager's own node listener belongs to Vert.x's event bus, so membership is read by polling
- * {@link ClusterManager#getNodes()}: a change is noticed within {@link #POLL_MILLIS} of the manager
- * noticing it. On a node that is not clustered, the only member is the node itself.
+ * The live Ratchet members of the Vert.x cluster this node belongs to: the cluster manager's nodes
+ * that serve Ratchet's event-bus API (a JVM that joined the cluster only to send it messages is
+ * not one). The manager's own node listener belongs to Vert.x's event bus, so membership is read by
+ * polling {@link ClusterManager#getNodes()} and the API's registrations: a change is noticed within
+ * {@link #POLL_MILLIS} of the manager noticing it. On a node that is not clustered, the only member
+ * is the node itself.
  */
 public final class ClusterMembers {
 
@@ -23,22 +27,34 @@ public final class ClusterMembers {
   private final Vertx vertx;
   private final ClusterManager manager;
   private final String self;
+  private final String apiAddress;
   private volatile Set<String> live;
   private final List<Consumer<Set<String>>> onLeft = new CopyOnWriteArrayList<>();
-  private final long timer;
+  private volatile long timer = -1;
 
-  private ClusterMembers(Vertx vertx, ClusterManager manager, String self) {
+  private ClusterMembers(Vertx vertx, ClusterManager manager, String self, String apiAddress) {
     this.vertx = vertx;
     this.manager = manager;
     this.self = self;
-    this.live = manager == null ? Set.of(self) : Set.copyOf(manager.getNodes());
-    this.timer = manager == null ? -1 : vertx.setPeriodic(POLL_MILLIS, t -> poll());
+    this.apiAddress = apiAddress;
+    this.live = Set.of(self);
   }
 
-  /** The cluster's members, or this node alone ({@code nodeId}) when {@code vertx} is not clustered. */
-  public static ClusterMembers of(Vertx vertx, String nodeId) {
+  /** Reads the membership a first time, then follows it; done at once on a node that is not clustered. */
+  public Future<Void> start() {
+    if (manager == null) {
+      return Future.succeededFuture();
+    }
+    return poll().onComplete(ar -> timer = vertx.setPeriodic(POLL_MILLIS, t -> poll()));
+  }
+
+  /**
+   * The cluster's nodes that consume {@code apiAddress}, or this node alone ({@code nodeId}) when
+   * {@code vertx} is not clustered.
+   */
+  public static ClusterMembers of(Vertx vertx, String nodeId, String apiAddress) {
     ClusterManager manager = vertx.isClustered() ? ((VertxInternal) vertx).clusterManager() : null;
-    return new ClusterMembers(vertx, manager, manager == null ? nodeId : manager.getNodeId());
+    return new ClusterMembers(vertx, manager, manager == null ? nodeId : manager.getNodeId(), apiAddress);
   }
 
   public boolean clustered() {
@@ -63,11 +79,31 @@ public final class ClusterMembers {
     onLeft.add(listener);
   }
 
-  private void poll() {
+  private Future<Void> poll() {
     if (!manager.isActive()) {
-      return;
+      return Future.succeededFuture();
     }
-    Set<String> now = Set.copyOf(manager.getNodes());
+    Set<String> nodes = Set.copyOf(manager.getNodes());
+    Promise<Void> polled = Promise.promise();
+    manager.getRegistrations(apiAddress, (registrations, err) -> {
+      if (err != null) {
+        polled.fail(err);
+        return;
+      }
+      Set<String> now = new HashSet<>();
+      now.add(self);
+      registrations.forEach(r -> {
+        if (nodes.contains(r.nodeId())) {
+          now.add(r.nodeId());
+        }
+      });
+      changed(Set.copyOf(now));
+      polled.complete();
+    });
+    return polled.future();
+  }
+
+  private synchronized void changed(Set<String> now) {
     Set<String> before = live;
     if (now.equals(before)) {
       return;
