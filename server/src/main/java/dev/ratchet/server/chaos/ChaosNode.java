@@ -69,6 +69,7 @@ public final class ChaosNode {
         .put("node", ratchet.cluster().node()));
 
     DeliveryOptions opts = new DeliveryOptions().setSendTimeout(120_000);
+    java.util.Set<String> listened = new java.util.HashSet<>();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line;
     while ((line = in.readLine()) != null) {
@@ -76,6 +77,14 @@ public final class ChaosNode {
       String session = cmd.getString("sessionId");
       switch (cmd.getString("cmd")) {
         case "submit": {
+          if (vertx.isClustered() && listened.add(session)) {
+            // a clustered publish reaches this node only where a consumer listens for it
+            vertx.eventBus().<JsonObject>consumer(Addresses.events(session), msg -> {
+              if (EventType.TURN_COMPLETED.wireName().equals(msg.body().getString("type"))) {
+                print(new JsonObject().put("event", "result").put("results", msg.body().getJsonObject("data")));
+              }
+            });
+          }
           String turnId = cmd.getJsonObject("turn").getString("turnId");
           JsonObject body = new JsonObject().put("agent", AGENT).put("sessionId", session)
               .put("turn", cmd.getJsonObject("turn"));
