@@ -461,6 +461,16 @@ function sessionFilterForm(params) {
   return form;
 }
 
+/** The cluster this dashboard's node belongs to ({node, members}), or null when it runs alone. */
+async function clusterInfo() {
+  try {
+    const r = await fetch('/health', { credentials: 'same-origin' });
+    return (await r.json()).cluster || null;
+  } catch (e) {
+    return null;
+  }
+}
+
 async function showSessions(offset, params) {
   setActive('sessions');
   params = params || new URLSearchParams();
@@ -469,8 +479,13 @@ async function showSessions(offset, params) {
   for (const name of SESSION_FILTERS) if (params.get(name)) filters.set(name, params.get(name));
   const suffix = filters.toString() ? '?' + filters.toString() : '';
   const page = state.page;
-  const data = await api('GET', '/api/sessions?offset=' + offset + '&limit=' + limit + (suffix ? '&' + filters.toString() : ''));
+  const [data, cluster] = await Promise.all([
+    api('GET', '/api/sessions?offset=' + offset + '&limit=' + limit + (suffix ? '&' + filters.toString() : '')),
+    clusterInfo()]);
   if (page !== state.page) return;
+  // in a cluster, which member runs each session
+  const nodeCell = s => cluster ? el('td', { className: 'node', title: s.node || '', text: s.node
+    ? s.node.substring(0, 8) + (s.node === cluster.node ? ' (this one)' : '') : '—' }) : null;
   const rows = data.sessions.map(s => el('tr', { 'data-session-id': s.sessionId },
     el('td', {}, el('a', { href: '#/session/' + encodeURIComponent(s.sessionId), text: s.sessionId }),
       isArchived(s) ? el('span', { className: 'badge b-archived', title: 'archived ' + when(s.archivedAt), text: 'archived' }) : null),
@@ -478,6 +493,7 @@ async function showSessions(offset, params) {
     el('td', { text: s.caller || '—' }),
     el('td', { text: when(s.updatedAt) }),
     el('td', { text: when(s.createdAt) }),
+    nodeCell(s),
     el('td', { className: 'summary', text: s.summary ? statusLabel(s.summary.status) + ' · '
       + s.summary.tools.join(', ') : '' })));
   // the server says where the next page starts: a page shows only your tenants' sessions, so it
@@ -489,7 +505,8 @@ async function showSessions(offset, params) {
   fill(document.getElementById('view'), el('h2', {}, 'Sessions'), sessionFilterForm(params),
     rows.length === 0 ? el('p', { className: 'empty' }, suffix ? 'No session matches these filters on this page.' : 'No sessions yet.')
       : el('table', { id: 'sessions' }, el('thead', {}, el('tr', {}, el('th', {}, 'Session'), el('th', {}, 'Agent'),
-        el('th', {}, 'Caller'), el('th', {}, 'Last activity'), el('th', {}, 'Started'), el('th', {}, 'Calls'))),
+        el('th', {}, 'Caller'), el('th', {}, 'Last activity'), el('th', {}, 'Started'),
+        cluster ? el('th', {}, 'Node') : null, el('th', {}, 'Calls'))),
         el('tbody', {}, rows)),
     pager);
 }

@@ -35,6 +35,7 @@ public enum ErrorCode {
   JOURNAL_UNAVAILABLE(503, "the journal cannot be reached; try again"),
   FENCED(503, "a newer owner claimed the session; try again"),
   JOURNAL_NOT_REPLICATED(503, "a step reached fewer Redis replicas than journal.waitReplicas asks for in time"),
+  NODE_UNAVAILABLE(503, "the cluster node that owns the session did not answer; try again"),
   SESSION_STORE_UNAVAILABLE(503, "a login could not be stored or read; try again later"),
   INTERNAL(500, "the request failed; see the server log"),
   JOURNAL_ERROR(500, "the journal refused a step"),

@@ -132,6 +132,13 @@ public interface Ratchet {
   /** Number of session verticles deployed right now. */
   int activeSessions();
 
+  /**
+   * This node's cluster: on a clustered Vert.x (docs/CLUSTER.md) each session runs on one member,
+   * requests for a session reach it from any member, and the sessions of a member that leaves are
+   * taken over by the others. Not clustered: this node alone.
+   */
+  ClusterStatus cluster();
+
   Future<Void> close();
 
   /**

@@ -14,7 +14,8 @@ import java.util.Map;
  * file, overlaid by environment variables ({@code RATCHET_REDIS_URL}, {@code RATCHET_REDIS_TYPE},
  * {@code RATCHET_REDIS_ENDPOINTS}, {@code RATCHET_REDIS_PORT},
  * {@code RATCHET_HTTP_PORT}, {@code RATCHET_NODE_ID}, {@code RATCHET_DATA_DIR}, {@code RATCHET_MODEL},
- * {@code RATCHET_MODEL_BASE_URL}, {@code RATCHET_MAX_TURNS}).
+ * {@code RATCHET_MODEL_BASE_URL}, {@code RATCHET_MAX_TURNS}, {@code RATCHET_CLUSTER_MEMBERS},
+ * {@code RATCHET_CLUSTER_PORT}, {@code RATCHET_CLUSTER_HOST}).
  */
 public final class RatchetConfig {
 
@@ -56,6 +57,24 @@ public final class RatchetConfig {
     String node = env.get("RATCHET_NODE_ID");
     if (node != null && !node.isBlank()) {
       config.getJsonObject("node").put("id", node);
+    }
+    JsonObject cluster = config.getJsonObject("cluster");
+    if (cluster == null) {
+      cluster = new JsonObject();
+      config.put("cluster", cluster);
+    }
+    String clusterMembers = env.get("RATCHET_CLUSTER_MEMBERS");
+    if (clusterMembers != null && !clusterMembers.isBlank()) {
+      cluster.put("members", new io.vertx.core.json.JsonArray(java.util.Arrays.stream(clusterMembers.split(","))
+          .map(String::trim).filter(m -> !m.isEmpty()).toList()));
+    }
+    String clusterPort = env.get("RATCHET_CLUSTER_PORT");
+    if (clusterPort != null && !clusterPort.isBlank()) {
+      cluster.put("port", number("RATCHET_CLUSTER_PORT", clusterPort));
+    }
+    String clusterHost = env.get("RATCHET_CLUSTER_HOST");
+    if (clusterHost != null && !clusterHost.isBlank()) {
+      cluster.put("host", clusterHost.trim());
     }
     String redisPort = env.get("RATCHET_REDIS_PORT");
     if (redisPort != null && !redisPort.isBlank()) {

@@ -112,6 +112,18 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Option(names = "--soak-sample", description = "soak: seconds between samples (default: a twentieth of the run)")
   Double soakSample;
 
+  @CommandLine.Option(names = "--nodes", split = ",", description = "run the cluster benchmark instead: turns/s and"
+      + " CPU per turn for clusters of these sizes on this machine (1,2,3); --seconds and --warmup apply")
+  List<Integer> nodes;
+
+  @CommandLine.Option(names = "--takeover", description = "run the cluster takeover benchmark instead: this many"
+      + " sessions with a write waiting for approval on a member killed with SIGKILL (docs/CLUSTER.md)")
+  Integer takeover;
+
+  @CommandLine.Option(names = "--takeover-freeze", description = "takeover: stop the member with SIGSTOP (silent,"
+      + " as on a network loss) instead of SIGKILL")
+  boolean takeoverFreeze;
+
   @CommandLine.Option(names = "--quick", description = "one short point: 16 sessions, mix, everysec, no recovery")
   boolean quick;
 
@@ -131,6 +143,23 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (nodes != null && !nodes.isEmpty()) {
+      if (nodes.stream().anyMatch(n -> n < 1)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--nodes takes cluster sizes of at least 1");
+      }
+      io.vertx.core.json.JsonArray points = new dev.ratchet.server.chaos.ClusterBench(nodes, 64, 256,
+          Math.max(10, warmup) * 1000L, seconds * 1000L, redisUrl, System.out).run();
+      System.out.println(points.encode());
+      return 0;
+    }
+    if (takeover != null) {
+      if (takeover < 1) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--takeover must be a positive number of sessions");
+      }
+      JsonObject summary = new dev.ratchet.server.cluster.TakeoverRun(takeover, takeoverFreeze, redisUrl).run();
+      System.out.println(summary.encode());
+      return summary.getLong("duplicates") == 0 && summary.getInteger("landed").equals(takeover) ? 0 : 1;
+    }
     if (soak != null) {
       return soak();
     }

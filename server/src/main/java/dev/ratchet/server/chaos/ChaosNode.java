@@ -7,6 +7,7 @@ import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
+import dev.ratchet.server.cluster.ClusterSettings;
 import dev.ratchet.server.impl.TransportChoice;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
@@ -22,13 +23,15 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The runtime under test in the chaos run, in its own JVM: the "chaos" agent whose tools call the
  * {@link ChaosProvider} over HTTP. Commands arrive on stdin and go through the event-bus API, one
  * JSON object a line; what happens comes back on stdout, one JSON object a line.
- * Arguments: redis url, key prefix, provider base URL.
+ * Arguments: redis url, key prefix, provider base URL; clustered, also this member's cluster port
+ * and every member's host:port, comma-separated (the cluster is named after the key prefix).
  */
 public final class ChaosNode {
 
@@ -39,7 +42,10 @@ public final class ChaosNode {
     String prefix = args[1];
     String provider = args[2];
     // the transport ratchet run uses by default, so that the crashes exercise what ships
-    Vertx vertx = TransportChoice.of(TransportChoice.NATIVE).vertx();
+    TransportChoice transport = TransportChoice.of(TransportChoice.NATIVE);
+    Vertx vertx = args.length < 5 ? transport.vertx()
+        : new ClusterSettings(true, prefix, "127.0.0.1", Integer.parseInt(args[3]), List.of(args[4].split(",")),
+            1_000, 3_000).vertx(transport.transport()).await();
     WebClient http = WebClient.create(vertx);
     // every completed turn is published with its results once they are journaled (J7)
     vertx.eventBus().addOutboundInterceptor(ctx -> {
@@ -59,9 +65,11 @@ public final class ChaosNode {
     long recovering = System.currentTimeMillis();
     // registering the agent resumes every session it has in flight
     ratchet.register(agent(http, provider)).await();
-    print(new JsonObject().put("event", "ready").put("recoveryMs", System.currentTimeMillis() - recovering));
+    print(new JsonObject().put("event", "ready").put("recoveryMs", System.currentTimeMillis() - recovering)
+        .put("node", ratchet.cluster().node()));
 
     DeliveryOptions opts = new DeliveryOptions().setSendTimeout(120_000);
+    java.util.Set<String> listened = new java.util.HashSet<>();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line;
     while ((line = in.readLine()) != null) {
@@ -69,6 +77,14 @@ public final class ChaosNode {
       String session = cmd.getString("sessionId");
       switch (cmd.getString("cmd")) {
         case "submit": {
+          if (vertx.isClustered() && listened.add(session)) {
+            // a clustered publish reaches this node only where a consumer listens for it
+            vertx.eventBus().<JsonObject>consumer(Addresses.events(session), msg -> {
+              if (EventType.TURN_COMPLETED.wireName().equals(msg.body().getString("type"))) {
+                print(new JsonObject().put("event", "result").put("results", msg.body().getJsonObject("data")));
+              }
+            });
+          }
           String turnId = cmd.getJsonObject("turn").getString("turnId");
           JsonObject body = new JsonObject().put("agent", AGENT).put("sessionId", session)
               .put("turn", cmd.getJsonObject("turn"));

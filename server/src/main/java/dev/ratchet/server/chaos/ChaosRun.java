@@ -51,29 +51,35 @@ public final class ChaosRun {
 
   /** What to run. {@code redisUrl} null starts a redis-server of the run's own. */
   public record Settings(int kills, int sessions, int turnsPerCycle, long minRunMillis, long maxRunMillis,
-                         long seed, String redisUrl, Path workDir, long drainSeconds) {
+                         long seed, String redisUrl, Path workDir, long drainSeconds, int nodes) {
 
     public static Settings defaults(int kills) {
-      return new Settings(kills, 12, 6, 150, 900, System.nanoTime(), null, null, 180);
+      return new Settings(kills, 12, 6, 150, 900, System.nanoTime(), null, null, 180, 1);
+    }
+
+    /** Runs {@code n} clustered runtimes, killing one of them at a time, instead of one runtime. */
+    public Settings withNodes(int n) {
+      return new Settings(kills, sessions, turnsPerCycle, minRunMillis, maxRunMillis, seed, redisUrl, workDir,
+          drainSeconds, n);
     }
 
     public Settings withSeed(long s) {
       return new Settings(kills, sessions, turnsPerCycle, minRunMillis, maxRunMillis, s, redisUrl, workDir,
-          drainSeconds);
+          drainSeconds, nodes);
     }
 
     public Settings withRedisUrl(String url) {
       return new Settings(kills, sessions, turnsPerCycle, minRunMillis, maxRunMillis, seed, url, workDir,
-          drainSeconds);
+          drainSeconds, nodes);
     }
 
     public Settings withRunMillis(long min, long max) {
-      return new Settings(kills, sessions, turnsPerCycle, min, max, seed, redisUrl, workDir, drainSeconds);
+      return new Settings(kills, sessions, turnsPerCycle, min, max, seed, redisUrl, workDir, drainSeconds, nodes);
     }
 
     public Settings withWorkDir(Path dir) {
       return new Settings(kills, sessions, turnsPerCycle, minRunMillis, maxRunMillis, seed, redisUrl, dir,
-          drainSeconds);
+          drainSeconds, nodes);
     }
   }
 
@@ -104,6 +110,9 @@ public final class ChaosRun {
     public int resubmissions;
     public final List<Long> resumeMillis = new ArrayList<>();
     public final List<Long> recoveryMillis = new ArrayList<>();
+    /** Clustered: from a node's kill until every session it ran with work in flight had a live owner. */
+    public final List<Long> takeoverMillis = new ArrayList<>();
+    public int nodes = 1;
     public long seed;
     public long wallMillis;
     public final List<String> violations = new ArrayList<>();
@@ -123,8 +132,15 @@ public final class ChaosRun {
           .put("approvalsRejected", approvalsRejected).put("pendingApprovalsLeft", pendingLeft)
           .put("outcomeUnknown", outcomeUnknown).put("outcomeUnknownThatReachedProvider", outcomeUnknownReachedProvider)
           .put("skipped", skipped).put("submitErrors", submitErrors).put("resubmissions", resubmissions)
-          .put("killToReadyMs", percentiles(resume)).put("recoveryMs", percentiles(recovery))
+          .put("killToReadyMs", percentiles(resume)).put("recoveryMs", percentiles(recovery)).put("nodes", nodes)
+          .put("takeoverMs", percentiles(sorted(takeoverMillis)))
           .put("seed", seed).put("wallSeconds", wallMillis / 1000.0).put("violations", new JsonArray(violations));
+    }
+
+    private static List<Long> sorted(List<Long> values) {
+      List<Long> copy = new ArrayList<>(values);
+      Collections.sort(copy);
+      return copy;
     }
 
     private static JsonObject percentiles(List<Long> sorted) {
@@ -133,26 +149,27 @@ public final class ChaosRun {
       }
       return new JsonObject().put("p50", sorted.get(sorted.size() / 2))
           .put("p95", sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.95) - 1)))
+          .put("p99", sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.99) - 1)))
           .put("max", sorted.get(sorted.size() - 1));
     }
   }
 
-  private record Submitted(String sessionId, Turn turn) {
+  record Submitted(String sessionId, Turn turn) {
     String id() {
       return sessionId + "/" + turn.turnId();
     }
   }
 
-  private final Settings settings;
-  private final PrintStream log;
-  private final Random random;
-  private final Report report = new Report();
-  private final String prefix = "chaos-" + UUID.randomUUID().toString().substring(0, 8);
-  private final Map<String, Submitted> submitted = new LinkedHashMap<>();
-  private final Set<String> accepted = ConcurrentHashMap.newKeySet();
+  final Settings settings;
+  final PrintStream log;
+  final Random random;
+  final Report report = new Report();
+  final String prefix = "chaos-" + UUID.randomUUID().toString().substring(0, 8);
+  final Map<String, Submitted> submitted = new LinkedHashMap<>();
+  final Set<String> accepted = ConcurrentHashMap.newKeySet();
   private final Map<String, JsonObject> delivered = new ConcurrentHashMap<>();
   private final Map<String, Boolean> decisions = new ConcurrentHashMap<>();
-  private final AtomicInteger submitErrors = new AtomicInteger();
+  final AtomicInteger submitErrors = new AtomicInteger();
   private final List<String> childErrors = Collections.synchronizedList(new ArrayList<>());
   private final Set<String> inFlightAtTakeover = new java.util.HashSet<>();
   private int turnCounter;
@@ -165,6 +182,9 @@ public final class ChaosRun {
   }
 
   public Report run() throws Exception {
+    if (settings.nodes() > 1) {
+      return new ClusterChaos(this).run();
+    }
     long started = System.currentTimeMillis();
     Path work = settings.workDir() != null ? settings.workDir() : Files.createTempDirectory("ratchet-chaos");
     RedisServerProcess redis = settings.redisUrl() == null
@@ -230,7 +250,7 @@ public final class ChaosRun {
   private static final String[] TOOLS = {"read_item", "read_item", "read_item", "upsert", "upsert", "upsert_blind",
       "charge", "charge", "charge_approved", "charge_approved"};
 
-  private Submitted newTurn() {
+  Submitted newTurn() {
     String sessionId = "s" + random.nextInt(settings.sessions());
     String turnId = "t" + (turnCounter++);
     int n = 1 + random.nextInt(4);
@@ -248,11 +268,11 @@ public final class ChaosRun {
     return s;
   }
 
-  private void submit(Child child, Submitted s) throws IOException {
+  void submit(Child child, Submitted s) throws IOException {
     child.send(new JsonObject().put("cmd", "submit").put("sessionId", s.sessionId()).put("turn", s.turn().toJson()));
   }
 
-  private void resubmitUnaccepted(Child child) throws IOException {
+  void resubmitUnaccepted(Child child) throws IOException {
     for (Submitted s : submitted.values()) {
       if (!accepted.contains(s.id())) {
         report.resubmissions++;
@@ -262,7 +282,7 @@ public final class ChaosRun {
   }
 
   /** Decides every pending approval through the runtime: about three in four approved. */
-  private void decideApprovals(RedisJournal journal, Child child) throws IOException {
+  void decideApprovals(RedisJournal journal, Child child) throws IOException {
     List<ApprovalRequest> pending = journal.pendingApprovals(1000).await();
     for (ApprovalRequest r : pending) {
       if (child.decidedHere.add(r.callId().value())) {
@@ -276,7 +296,7 @@ public final class ChaosRun {
   }
 
   /** After the last kill: every submitted turn must complete. */
-  private void drain(RedisJournal journal, Child child) throws Exception {
+  void drain(RedisJournal journal, Child child) throws Exception {
     long deadline = System.currentTimeMillis() + settings.drainSeconds() * 1000;
     long nextResubmit = System.currentTimeMillis() + 3000;
     while (System.currentTimeMillis() < deadline) {
@@ -317,7 +337,7 @@ public final class ChaosRun {
   }
 
   /** Checked after every kill: no non-idempotent call has two effects; no idempotent call used two keys. */
-  private void checkEffects(ChaosProvider provider, String when) {
+  void checkEffects(ChaosProvider provider, String when) {
     provider.nonIdempotentEffects.forEach((call, n) -> {
       if (n.get() > 1) {
         violation(when + ": non-idempotent call " + call + " took effect " + n.get() + " times");
@@ -330,7 +350,7 @@ public final class ChaosRun {
     });
   }
 
-  private void verify(RedisJournal journal, ChaosProvider provider) {
+  void verify(RedisJournal journal, ChaosProvider provider) {
     checkEffects(provider, "at the end");
     report.turns = submitted.size();
     for (Map.Entry<String, AtomicInteger> e : provider.nonIdempotentEffects.entrySet()) {
@@ -486,18 +506,26 @@ public final class ChaosRun {
   // ------------------------------------------------------------------ the child runtime
 
   /** One incarnation of the runtime under test. */
-  private final class Child {
+  final class Child {
     final Process process;
     final CountDownLatch ready = new CountDownLatch(1);
     final Set<String> decidedHere = ConcurrentHashMap.newKeySet();
     volatile long recoveryMillis;
+    volatile String node;
 
     Child(String redisUrl, String providerUrl, Path logFile) throws IOException {
+      this(redisUrl, providerUrl, logFile, List.of());
+    }
+
+    /** {@code clusterArgs}: empty, or this member's cluster port and every member's host:port, comma-separated. */
+    Child(String redisUrl, String providerUrl, Path logFile, List<String> clusterArgs) throws IOException {
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      // a minimal environment: the node needs nothing of this JVM's, credentials least of all
-      process = ChildEnvironment.minimal(new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
+      List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
           "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ChaosNode.class.getName(), redisUrl,
-          prefix, providerUrl))
+          prefix, providerUrl));
+      command.addAll(clusterArgs);
+      // a minimal environment: the node needs nothing of this JVM's, credentials least of all
+      process = ChildEnvironment.minimal(new ProcessBuilder(command))
           .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
       Thread reader = new Thread(this::read, "chaos-child-stdout");
       reader.setDaemon(true);
@@ -516,6 +544,7 @@ public final class ChaosRun {
           switch (j.getString("event", "")) {
             case "ready":
               recoveryMillis = j.getLong("recoveryMs", 0L);
+              node = j.getString("node");
               ready.countDown();
               break;
             case "accepted":
@@ -550,6 +579,10 @@ public final class ChaosRun {
       OutputStream out = process.getOutputStream();
       out.write((command.encode() + "\n").getBytes(StandardCharsets.UTF_8));
       out.flush();
+    }
+
+    boolean isReady() {
+      return ready.getCount() == 0 && process.isAlive();
     }
 
     /** SIGKILL: no shutdown hook runs, nothing is flushed. */

@@ -5,6 +5,7 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.agent.ChatModel;
 import dev.ratchet.server.config.AgentDirectoryLoader;
+import dev.ratchet.server.cluster.ClusterSettings;
 import dev.ratchet.server.config.AgentFilesException;
 import dev.ratchet.server.config.ToolProviders;
 import dev.ratchet.server.demo.ShopService;
@@ -45,6 +46,10 @@ public final class RunCommand implements Callable<Integer> {
       + " (demo.yaml)")
   boolean noDemo;
 
+  @CommandLine.Option(names = "--cluster", description = "join a Vert.x cluster (the cluster section of the"
+      + " configuration; docs/CLUSTER.md); needs a shared Redis (redis.url)")
+  boolean cluster;
+
   @Override
   public Integer call() throws Exception {
     Map<String, String> env = System.getenv();
@@ -67,6 +72,19 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("Ratchet could not start: node.transport: " + e.getMessage());
       return 1;
     }
+    ClusterSettings clusterSettings;
+    try {
+      clusterSettings = ClusterSettings.from(cfg, cluster);
+    } catch (IllegalArgumentException e) {
+      System.err.println("Ratchet could not start: " + e.getMessage());
+      return 1;
+    }
+    String sharedRedis = cfg.getJsonObject("redis", new JsonObject()).getString("url");
+    if (clusterSettings.enabled() && (sharedRedis == null || sharedRedis.isBlank())) {
+      System.err.println("Ratchet could not start: cluster mode needs one Redis that every member journals to;"
+          + " set redis.url (or RATCHET_REDIS_URL): the embedded Redis belongs to one node");
+      return 1;
+    }
     RedisChoice redis;
     try {
       redis = RedisChoice.from(cfg);
@@ -74,7 +92,18 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("Ratchet could not start its embedded Redis: " + e.getMessage());
       return 1;
     }
-    Vertx vertx = transport.vertx();
+    Vertx vertx;
+    if (clusterSettings.enabled()) {
+      try {
+        vertx = clusterSettings.vertx(transport.transport()).await();
+      } catch (Exception e) {
+        System.err.println("Ratchet could not join its cluster (" + clusterSettings.describe() + "): " + e.getMessage());
+        redis.close();
+        return 1;
+      }
+    } else {
+      vertx = transport.vertx();
+    }
     Ratchet ratchet;
     ShopService shop = null;
     AgentDirectoryLoader agents = null;
@@ -174,6 +203,10 @@ public final class RunCommand implements Callable<Integer> {
     }
     System.out.println("  Dashboard: " + dashboard);
     System.out.println("  Network transport: " + transport.describe());
+    if (clusterSettings.enabled()) {
+      System.out.println("  Cluster: node " + ratchet.cluster().node() + " of " + ratchet.cluster().members().size()
+          + " member(s); " + clusterSettings.describe());
+    }
     credentials.lines.forEach(System.out::println);
     System.out.println("  Reload agents without a restart: `ratchet reload --config " + config + "` (or SIGHUP to pid "
         + ProcessHandle.current().pid() + "); changes to " + agentsDir + " reload by themselves.");

@@ -46,6 +46,10 @@ public final class TransportChoice {
     }
   }
 
+  public Transport transport() {
+    return transport;
+  }
+
   /** A new Vert.x instance on this transport. */
   public Vertx vertx() {
     return Vertx.builder().withTransport(transport).build();

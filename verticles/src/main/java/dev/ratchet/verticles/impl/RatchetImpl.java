@@ -25,8 +25,12 @@ import dev.ratchet.runtime.retention.RetentionOptions;
 import dev.ratchet.runtime.retention.RetentionSweeper;
 import java.nio.file.Path;
 import dev.ratchet.verticles.Addresses;
+import dev.ratchet.verticles.ClusterStatus;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.impl.cluster.ClusterMembers;
+import dev.ratchet.verticles.impl.cluster.SessionRouter;
+import dev.ratchet.verticles.impl.cluster.Takeover;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -51,15 +55,33 @@ public final class RatchetImpl implements Ratchet {
   private final RedisJournal journal;
   private final SessionManager manager;
   private final Map<String, AgentVersions> agents = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.LongAdder takeovers = new java.util.concurrent.atomic.LongAdder();
   private final ToolsChanged toolsChanged;
   private String apiDeployment;
   private final RetentionSweeper sweeper;
+  private final ClusterMembers members;
+  private final SessionRouter router;
+  private long takeoverTimer = -1;
 
   private RatchetImpl(Vertx vertx, RatchetOptions options, RedisJournal journal) {
     this.vertx = vertx;
     this.options = options;
     this.journal = journal;
-    this.manager = new SessionManager(vertx, journal, options.engine(), options.nodeId(), options.sessionIdleMillis());
+    this.members = ClusterMembers.of(vertx, options.nodeId(), Addresses.SUBMIT);
+    this.manager = new SessionManager(vertx, journal, options.engine(), members.self(), options.sessionIdleMillis());
+    this.router = new SessionRouter(vertx, members, journal, new SessionRouter.Local() {
+      @Override
+      public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
+                                               Turn turn) {
+        return acceptHere(agent, sessionId, callerId, creator, turn);
+      }
+
+      @Override
+      public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
+                                                      String messageId, String text) {
+        return acceptMessageHere(agent, sessionId, callerId, creator, messageId, text);
+      }
+    });
     this.toolsChanged = new ToolsChanged(vertx, agents);
     ArchiveSink archive = options.archiveSink() != null ? options.archiveSink()
         : ArchiveSink.jsonLines(vertx, Path.of(options.retention().archiveDir()), options.retention().archiveMaxFileBytes());
@@ -95,11 +117,14 @@ public final class RatchetImpl implements Ratchet {
               : journal.refuseForgotten())
           .compose(v -> warnOfTooFewReplicas(journal, journalOptions.waitReplicas()))
           .compose(v -> ratchet.manager.ready())
+          .compose(v -> ratchet.members.start())
+          .compose(v -> ratchet.router.start())
           .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
           .onSuccess(v -> {
             if (options.retention().enabled()) {
               ratchet.sweeper.start();
             }
+            ratchet.followMembers();
           })
           .map(id -> {
             ratchet.apiDeployment = id;
@@ -197,12 +222,14 @@ public final class RatchetImpl implements Ratchet {
   private Future<Void> recover(AgentVersions catalog) {
     long started = System.currentTimeMillis();
     return journal.activeSessions().compose(journal::sessionAgents).compose(agentsById -> {
-      List<String> mine = new ArrayList<>();
+      List<String> ofAgent = new ArrayList<>();
       agentsById.forEach((id, agent) -> {
-        if (catalog.agent().equals(agent)) {
-          mine.add(id);
+        if (catalog.agent().equals(agent) && manager.running(id) == null) {
+          ofAgent.add(id);
         }
       });
+      return Takeover.claimable(journal, members, ofAgent);
+    }).compose(mine -> {
       if (mine.isEmpty()) {
         return Future.succeededFuture();
       }
@@ -212,8 +239,13 @@ public final class RatchetImpl implements Ratchet {
       for (int i = 0; i < Math.min(RECOVERY_WINDOW, mine.size()); i++) {
         startNext(catalog, mine, next, left, all);
       }
-      return all.future().onSuccess(v -> LOG.info("agent {}: resumed {} session(s) with work in flight in {} ms",
-          catalog.agent(), mine.size(), System.currentTimeMillis() - started));
+      return all.future().onSuccess(v -> {
+        if (members.clustered()) {
+          takeovers.add(mine.size());
+        }
+        LOG.info("agent {}: resumed {} session(s) with work in flight in {} ms", catalog.agent(), mine.size(),
+            System.currentTimeMillis() - started);
+      });
     });
   }
 
@@ -239,6 +271,33 @@ public final class RatchetImpl implements Ratchet {
     if (left.decrementAndGet() == 0) {
       all.complete();
     }
+  }
+
+  /**
+   * In a cluster: when members leave, and every {@link Takeover#SWEEP_MILLIS} in case a change went
+   * unnoticed, resumes the sessions in flight that have no live owner and that placement gives to
+   * this node.
+   */
+  private void followMembers() {
+    if (!members.clustered()) {
+      return;
+    }
+    members.onLeft(left -> {
+      LOG.info("cluster: {} left; taking over the sessions placement gives to {}", left, members.self());
+      takeOver();
+    });
+    takeoverTimer = vertx.setPeriodic(Takeover.SWEEP_MILLIS, t -> takeOver());
+  }
+
+  private void takeOver() {
+    agents.values().forEach(versions -> recover(versions).onFailure(err -> LOG.warn(
+        "cluster: could not take over sessions of agent {}: {}", versions.agent(), err.getMessage())));
+  }
+
+  @Override
+  public ClusterStatus cluster() {
+    return new ClusterStatus(members.clustered(), members.self(), members.live().stream().sorted().toList(),
+        manager.active(), takeovers.sum());
   }
 
   @Override
@@ -284,12 +343,25 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST,
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
     }
-    AgentVersions catalog = agent == null ? null : agents.get(agent);
+    if (!agents.containsKey(agent)) {
+      return Future.failedFuture(unknownAgent(agent));
+    }
+    return router.accept(agent, sessionId, callerId, creator, turn);
+  }
+
+  /** Accepts a checked turn on this node, which runs (or will run) the session. */
+  private Future<Future<TurnResult>> acceptHere(String agent, String sessionId, String callerId, String creator,
+                                                Turn turn) {
+    AgentVersions catalog = agents.get(agent);
     if (catalog == null) {
-      return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_AGENT, "no agent named '" + agent
-          + "'; registered agents: " + agents.keySet()));
+      return Future.failedFuture(unknownAgent(agent));
     }
     return accept(catalog, sessionId, callerId, creator, turn, 3);
+  }
+
+  private RatchetException unknownAgent(String agent) {
+    return new RatchetException(ErrorCode.UNKNOWN_AGENT, "no agent named '" + agent + "'; registered agents: "
+        + agents.keySet());
   }
 
   private Future<Future<TurnResult>> accept(AgentVersions catalog, String sessionId, String callerId, String creator,
@@ -341,10 +413,18 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "'text' is longer than "
           + MAX_MESSAGE_CHARS + " characters"));
     }
-    AgentVersions catalog = agent == null ? null : agents.get(agent);
+    if (!agents.containsKey(agent)) {
+      return Future.failedFuture(unknownAgent(agent));
+    }
+    return router.acceptMessage(agent, sessionId, callerId, creator, messageId, text);
+  }
+
+  /** Accepts a checked message on this node, which runs (or will run) the session. */
+  private Future<Future<AgentReply>> acceptMessageHere(String agent, String sessionId, String callerId, String creator,
+                                                       String messageId, String text) {
+    AgentVersions catalog = agents.get(agent);
     if (catalog == null) {
-      return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_AGENT, "no agent named '" + agent
-          + "'; registered agents: " + agents.keySet()));
+      return Future.failedFuture(unknownAgent(agent));
     }
     return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, 3);
   }
@@ -486,6 +566,11 @@ public final class RatchetImpl implements Ratchet {
   @Override
   public Future<Void> close() {
     sweeper.stop();
+    if (takeoverTimer >= 0) {
+      vertx.cancelTimer(takeoverTimer);
+    }
+    members.close();
+    router.close();
     Future<Void> api = apiDeployment == null ? Future.succeededFuture() : vertx.undeploy(apiDeployment).otherwiseEmpty();
     return api.compose(v -> manager.close()).compose(v -> journal.close());
   }

@@ -33,6 +33,11 @@ public final class Browser implements AutoCloseable {
     this.base = base;
   }
 
+  /** Whether chromium and chromedriver are installed where the tests look for them. */
+  public static boolean installed() {
+    return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+  }
+
   public static void assumeInstalled() {
     Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
         "browser tests skipped: install the Debian packages chromium and chromium-driver"

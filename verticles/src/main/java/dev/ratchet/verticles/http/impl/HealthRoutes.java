@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.verticles.ClusterStatus;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.json.JsonObject;
@@ -50,8 +51,12 @@ public final class HealthRoutes {
               return;
             }
             metrics.journalAppend("health", System.nanoTime() - started);
-            Replies.json(ctx, 200, new JsonObject().put("status", "UP").put("redis", "reachable")
-                .put("journal", "writable"));
+            JsonObject up = new JsonObject().put("status", "UP").put("redis", "reachable").put("journal", "writable");
+            ClusterStatus cluster = ratchet.cluster();
+            if (cluster.clustered()) {
+              up.put("cluster", new JsonObject().put("node", cluster.node()).put("members", cluster.members().size()));
+            }
+            Replies.json(ctx, 200, up);
           });
         });
   }

@@ -66,6 +66,10 @@ public final class RatchetMetrics {
         .description("Writes waiting for a person's decision").register(registry);
     Gauge.builder("ratchet.sessions.active", ratchet, r -> r.activeSessions())
         .description("Session verticles deployed on this node").register(registry);
+    Gauge.builder("ratchet.cluster.members", ratchet, r -> r.cluster().members().size())
+        .description("Live members of this node's cluster (1 when not clustered)").register(registry);
+    Gauge.builder("ratchet.cluster.takeovers", ratchet, r -> r.cluster().takeovers())
+        .description("Sessions this node took over from cluster members that left").register(registry);
     // a fork stops Redis, and every turn with it, for longer the more the journal holds: the figures
     // an operator needs to tell that from the runtime's own latency
     Gauge.builder("ratchet.journal.redis.last.fork", lastForkMicros, micros -> micros.get() / 1e6).baseUnit("seconds")

@@ -92,13 +92,16 @@ final class SessionList {
     })).compose(after -> after.full ? Future.succeededFuture(after) : scan(tenants, filter, after));
   }
 
-  /** Each session's metadata, with its id and without the owner's node and epoch. */
+  /** Each session's metadata, with its id and the node that last claimed it ({@code node}), without the epoch. */
   private Future<List<JsonObject>> infos(List<String> ids) {
     List<Future<JsonObject>> reads = new ArrayList<>(ids.size());
     for (String id : ids) {
       reads.add(journal.sessionInfo(id).map(info -> {
         JsonObject copy = info.copy().put("sessionId", id);
-        copy.remove("owner");
+        Object owner = copy.remove("owner");
+        if (owner != null) {
+          copy.put("node", owner);
+        }
         copy.remove("epoch");
         return copy;
       }));

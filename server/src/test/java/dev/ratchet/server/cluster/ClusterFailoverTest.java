@@ -1,0 +1,278 @@
+package dev.ratchet.server.cluster;
+
+import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.http.Browser;
+import dev.ratchet.verticles.http.PasswordHash;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Three {@code ratchet run --cluster} JVMs on one Redis, as a user runs them on three machines:
+ * any member takes any session's requests, and when the member that runs a session is killed with
+ * SIGKILL while a write waits for approval, another takes the session over, the approval is
+ * decided on a third, and the write lands once at its provider.
+ */
+class ClusterFailoverTest {
+
+  @RegisterExtension
+  static final TestRedis REDIS = new TestRedis();
+
+  private static final String TOKEN = "rt_cluster-agent-token-0123456";
+  private static final String PASSWORD = "cluster-admin-password";
+  private static final String SPEC = """
+      openapi: 3.0.3
+      info: {title: Orders, version: "1"}
+      paths:
+        /orders/{orderId}:
+          get:
+            operationId: getOrder
+            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
+            responses: {"200": {description: the order}}
+        /orders/{orderId}/cancel:
+          post:
+            operationId: cancelOrder
+            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
+            responses: {"200": {description: cancelled}}
+      """;
+
+  @TempDir
+  Path dir;
+
+  private final Vertx vertx = Vertx.vertx();
+  private final Map<String, AtomicInteger> cancels = new ConcurrentHashMap<>();
+  private final List<MemberProcess> members = new ArrayList<>();
+
+  @AfterEach
+  void stop() throws Exception {
+    for (MemberProcess m : members) {
+      m.close();
+    }
+    vertx.close().await();
+  }
+
+  @Test
+  void anyMemberTakesAnySessionAndAKilledMembersApprovalIsDecidedElsewhereAndRunsOnce() throws Exception {
+    startCluster();
+    MemberProcess entry = members.get(0);
+
+    // reads for many sessions, all sent to one member, run where placement puts them
+    for (int i = 0; i < 6; i++) {
+      submit(entry, "r-" + i, "t1", "orders_get_order", new JsonObject().put("orderId", "100" + i));
+    }
+    for (int i = 0; i < 6; i++) {
+      assertThat(outcome(entry, "r-" + i, "t1")).isEqualTo("succeeded");
+    }
+    Set<String> runOn = new HashSet<>();
+    for (int i = 0; i < 6; i++) {
+      runOn.add(nodeOf("r-" + i));
+    }
+    assertThat(runOn).as("members that ran the six sessions").hasSizeGreaterThan(1);
+
+    // a write waits for approval on the member that owns its session; that member is killed
+    submit(entry, "w-1", "t1", "orders_cancel_order", new JsonObject().put("orderId", "2001"));
+    MemberProcess decider = null;
+    MemberProcess owner = null;
+    until(() -> !pendingApprovals(members.get(1)).isEmpty(), 60);
+    String ownerNode = nodeOf("w-1");
+    for (MemberProcess m : members) {
+      if (nodeId(m).equals(ownerNode)) {
+        owner = m;
+      }
+    }
+    assertThat(owner).as("the member that runs w-1").isNotNull();
+    owner.kill();
+    for (MemberProcess m : members) {
+      if (m != owner && m != entry) {
+        decider = m;
+      }
+    }
+    if (decider == null) {
+      decider = members.stream().filter(m -> m.alive()).findFirst().orElseThrow();
+    }
+    MemberProcess judge = decider;
+    List<JsonObject> pending = new ArrayList<>();
+    until(() -> {
+      pending.clear();
+      pending.addAll(pendingApprovals(judge));
+      return !pending.isEmpty();
+    }, 60);
+    JsonObject approval = pending.get(0);
+    String csrf = login(judge);
+    HttpResponse<String> decided = judge.send("POST", "/api/approvals/w-1/" + approval.getString("callId"),
+        new JsonObject().put("argumentsHash", approval.getString("argumentsHash")).put("approved", true)
+            .put("reason", "checked"), Map.of("X-CSRF-Token", csrf));
+    assertThat(decided.statusCode()).as(decided.body()).isEqualTo(200);
+
+    assertThat(outcome(judge, "w-1", "t1")).isEqualTo("succeeded");
+    until(() -> !ownerNode.equals(nodeOf("w-1")), 30);
+    assertThat(cancels.get("2001")).hasValue(1);
+    JsonObject health = new JsonObject(judge.send("GET", "/health", null, Map.of()).body());
+    assertThat(health.getJsonObject("cluster").getInteger("members")).isEqualTo(2);
+
+    // the dashboard of any member lists the cluster's sessions with the member that runs each
+    if (Browser.installed()) {
+      try (Browser browser = Browser.open("http://127.0.0.1:" + judge.httpPort)) {
+        browser.login("admin", PASSWORD);
+        browser.driver.get(browser.base + "/#/sessions/0");
+        WebElement row = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+            By.cssSelector("#sessions tr[data-session-id='w-1'] td.node")));
+        assertThat(row.getAttribute("title")).isEqualTo(nodeOf("w-1"));
+        assertThat(browser.driver.findElements(By.cssSelector("#sessions tbody tr"))).hasSizeGreaterThanOrEqualTo(7);
+      }
+    }
+  }
+
+  private void startCluster() throws Exception {
+    int orders = vertx.createHttpServer().requestHandler(this::orders).listen(0, "127.0.0.1").await().actualPort();
+    Path agents = Files.createDirectories(dir.resolve("agents"));
+    Files.writeString(dir.resolve("orders.yaml"), SPEC);
+    Files.writeString(agents.resolve("orders.yaml"), """
+        agent: orders
+        tools:
+          - openapi: orders.yaml
+            connection: orders-api
+            operations: [getOrder, cancelOrder]
+            approval: { cancelOrder: always }
+        """);
+    Files.createDirectories(dir.resolve("conf"));
+    Files.writeString(dir.resolve("conf/ratchet.json"), new JsonObject()
+        .put("journal", new JsonObject().put("keyPrefix", REDIS.keyPrefix()))
+        .put("http", new JsonObject().put("tokens", new JsonArray().add(new JsonObject().put("name", "cluster-agent")
+            .put("role", "agent").put("tokenHash", PasswordHash.hashToken(TOKEN))))).encode());
+    for (String name : List.of("a", "b", "c")) {
+      members.add(new MemberProcess(name, dir));
+    }
+    String list = String.join(",", members.stream().map(m -> "127.0.0.1:" + m.clusterPort).toList());
+    for (MemberProcess m : members) {
+      m.start(Map.of("RATCHET_REDIS_URL", REDIS.url(), "RATCHET_CLUSTER_MEMBERS", list,
+          "RATCHET_AGENTS_DIR", agents.toString(), "RATCHET_ADMIN_PASSWORD", PASSWORD,
+          "RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString(),
+          "RATCHET_CONNECTION_ORDERS_API_CONNECTOR", "openapi",
+          "RATCHET_CONNECTION_ORDERS_API_CONFIG_BASE_URL", "http://127.0.0.1:" + orders,
+          "RATCHET_CONNECTION_ORDERS_API_CONFIG_CONNECTOR_ID", "orders"));
+    }
+    until(() -> members.stream().allMatch(MemberProcess::running), 180);
+    until(() -> members.stream().allMatch(m -> {
+      JsonObject cluster = new JsonObject(m.send("GET", "/health", null, Map.of()).body()).getJsonObject("cluster");
+      return cluster != null && cluster.getInteger("members") == 3;
+    }), 60);
+  }
+
+  private void orders(HttpServerRequest req) {
+    req.body().onSuccess(body -> {
+      if (req.path().endsWith("/cancel")) {
+        cancels.computeIfAbsent(req.path().split("/")[2], k -> new AtomicInteger()).incrementAndGet();
+      }
+      req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("ok", true).encode());
+    });
+  }
+
+  private void submit(MemberProcess m, String session, String turnId, String tool, JsonObject arguments) {
+    JsonObject body = new JsonObject().put("agent", "orders").put("turn", new JsonObject().put("turnId", turnId)
+        .put("calls", new JsonArray().add(new JsonObject().put("name", tool).put("arguments", arguments))));
+    HttpResponse<String> r = m.send("POST", "/api/sessions/" + session + "/turns", body, bearer());
+    assertThat(r.statusCode()).as(m.name + ": " + r.body()).isIn(200, 202);
+  }
+
+  private String outcome(MemberProcess m, String session, String turnId) {
+    String[] found = new String[1];
+    until(() -> {
+      JsonObject r = new JsonObject(m.send("GET", "/api/sessions/" + session + "/turns/" + turnId + "?wait=5", null,
+          bearer()).body());
+      if ("completed".equals(r.getString("status"))) {
+        found[0] = r.getJsonObject("results").getJsonArray("results").getJsonObject(0).getString("outcome");
+        return true;
+      }
+      return false;
+    }, 90);
+    return found[0];
+  }
+
+  /** The node the journal names as the session's owner, as the session list shows it. */
+  private String nodeOf(String session) {
+    MemberProcess any = members.stream().filter(MemberProcess::alive).findFirst().orElseThrow();
+    login(any);
+    HttpResponse<String> r = any.send("GET", "/api/sessions?limit=100", null, Map.of());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonArray sessions = new JsonObject(r.body()).getJsonArray("sessions");
+    return sessions.stream().map(JsonObject.class::cast).filter(s -> session.equals(s.getString("sessionId")))
+        .findFirst().orElseThrow(() -> new AssertionError("no session " + session + " in " + sessions.encode()))
+        .getString("node");
+  }
+
+  private static String nodeId(MemberProcess m) {
+    return new JsonObject(m.send("GET", "/health", null, Map.of()).body()).getJsonObject("cluster").getString("node");
+  }
+
+  private List<JsonObject> pendingApprovals(MemberProcess m) {
+    login(m);
+    HttpResponse<String> r = m.send("GET", "/api/approvals", null, Map.of());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return new JsonObject(r.body()).getJsonArray("approvals").stream().map(JsonObject.class::cast)
+        .filter(a -> "w-1".equals(a.getString("sessionId"))).toList();
+  }
+
+  private String login(MemberProcess m) {
+    HttpResponse<String> r = m.send("POST", "/login", new JsonObject().put("name", "admin").put("password", PASSWORD),
+        Map.of());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return new JsonObject(r.body()).getString("csrfToken");
+  }
+
+  private static Map<String, String> bearer() {
+    return Map.of("Authorization", "Bearer " + TOKEN);
+  }
+
+  private void until(Supplier<Boolean> condition, int seconds) {
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
+    while (true) {
+      try {
+        if (condition.get()) {
+          return;
+        }
+      } catch (AssertionError | RuntimeException e) {
+        if (System.currentTimeMillis() > deadline) {
+          throw new AssertionError(e.getMessage() + "\n" + outputs(), e);
+        }
+      }
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("timed out after " + seconds + " s\n" + outputs());
+      }
+      try {
+        Thread.sleep(250);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private String outputs() {
+    StringBuilder b = new StringBuilder();
+    members.forEach(m -> b.append(m.output()).append('\n'));
+    return b.toString();
+  }
+}
