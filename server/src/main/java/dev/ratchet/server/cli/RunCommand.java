@@ -3,6 +3,7 @@ package dev.ratchet.server.cli;
 import dev.ratchet.connectors.Connections;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.agent.ChatModel;
 import dev.ratchet.server.config.AgentDirectoryLoader;
 import dev.ratchet.server.cluster.ClusterSettings;
@@ -79,10 +80,13 @@ public final class RunCommand implements Callable<Integer> {
       System.err.println("Ratchet could not start: " + e.getMessage());
       return 1;
     }
-    String sharedRedis = cfg.getJsonObject("redis", new JsonObject()).getString("url");
-    if (clusterSettings.enabled() && (sharedRedis == null || sharedRedis.isBlank())) {
+    JsonObject redisSettings = cfg.getJsonObject("redis", new JsonObject());
+    String sharedRedis = redisSettings.getString("url");
+    if (clusterSettings.enabled() && (sharedRedis == null || sharedRedis.isBlank())
+        && RedisTopology.fromJson(redisSettings).isStandalone()) {
       System.err.println("Ratchet could not start: cluster mode needs one Redis that every member journals to;"
-          + " set redis.url (or RATCHET_REDIS_URL): the embedded Redis belongs to one node");
+          + " set redis.url (or RATCHET_REDIS_URL), or redis.type cluster or sentinel: the embedded Redis belongs"
+          + " to one node");
       return 1;
     }
     RedisChoice redis;

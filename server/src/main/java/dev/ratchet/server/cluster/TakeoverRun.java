@@ -1,9 +1,9 @@
 package dev.ratchet.server.cluster;
 
 import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.server.bench.OrdersProvider;
 import dev.ratchet.verticles.http.PasswordHash;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
@@ -18,11 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -36,21 +34,11 @@ public final class TakeoverRun {
 
   private static final String TOKEN = "rt_takeover-bench-token-01234";
   private static final String PASSWORD = "takeover-bench-password";
-  private static final String SPEC = """
-      openapi: 3.0.3
-      info: {title: Orders, version: "1"}
-      paths:
-        /orders/{orderId}/cancel:
-          post:
-            operationId: cancelOrder
-            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
-            responses: {"200": {description: cancelled}}
-      """;
 
   private final int sessions;
   private final boolean freeze;
   private final String redisUrl;
-  private final Map<String, AtomicInteger> cancels = new ConcurrentHashMap<>();
+  private final OrdersProvider orders = new OrdersProvider();
   private final String prefix = "takeover-" + UUID.randomUUID().toString().substring(0, 8);
 
   /** @param freeze stop member A with SIGSTOP (silent, as on a network loss) instead of killing it */
@@ -71,8 +59,8 @@ public final class TakeoverRun {
     MemberProcess a = new MemberProcess("a", dir);
     MemberProcess b = new MemberProcess("b", dir);
     try {
-      int orders = vertx.createHttpServer().requestHandler(this::orders).listen(0, "127.0.0.1").await().actualPort();
-      Map<String, String> env = prepare(dir, url, orders, a, b);
+      orders.start(vertx);
+      Map<String, String> env = prepare(dir, url, a, b);
       a.start(env);
       await(a::running, 180, "member a to start", a);
       long submitting = System.currentTimeMillis();
@@ -134,13 +122,13 @@ public final class TakeoverRun {
           f.get();
         }
       }
-      await(() -> cancels.size() == sessions, 300, "every approved write to land", b);
+      await(() -> orders.cancelledOrders() == sessions, 300, "every approved write to land", b);
       Thread.sleep(1_000);
-      long twice = cancels.values().stream().filter(c -> c.get() > 1).count();
-      System.out.printf("after approving on member b: %d of %d writes landed, %d more than once%n", cancels.size(),
+      long twice = orders.cancelledTwice();
+      System.out.printf("after approving on member b: %d of %d writes landed, %d more than once%n", orders.cancelledOrders(),
           sessions, twice);
       return new JsonObject().put("sessions", sessions).put("signal", freeze ? "STOP" : "KILL").put("firstClaimMs", firstMs).put("allClaimedMs", allMs)
-          .put("landed", cancels.size()).put("duplicates", twice);
+          .put("landed", orders.cancelledOrders()).put("duplicates", twice);
     } finally {
       a.close();
       b.close();
@@ -153,37 +141,20 @@ public final class TakeoverRun {
     }
   }
 
-  private Map<String, String> prepare(Path dir, String url, int orders, MemberProcess a, MemberProcess b)
-      throws Exception {
-    Path agents = Files.createDirectories(dir.resolve("agents"));
-    Files.writeString(dir.resolve("orders.yaml"), SPEC);
-    Files.writeString(agents.resolve("orders.yaml"), """
-        agent: orders
-        tools:
-          - openapi: orders.yaml
-            connection: orders-api
-            operations: [cancelOrder]
-            approval: { cancelOrder: always }
-        """);
+  private Map<String, String> prepare(Path dir, String url, MemberProcess a, MemberProcess b) throws Exception {
+    Path agents = dir.resolve("agents");
+    OrdersProvider.writeAgent(dir, agents, "always");
     Files.createDirectories(dir.resolve("conf"));
     Files.writeString(dir.resolve("conf/ratchet.json"), new JsonObject()
         .put("journal", new JsonObject().put("keyPrefix", prefix))
         .put("http", new JsonObject().put("tokens", new JsonArray().add(new JsonObject().put("name", "bench")
             .put("role", "agent").put("tokenHash", PasswordHash.hashToken(TOKEN))))).encode());
-    return Map.of("RATCHET_REDIS_URL", url,
+    Map<String, String> env = new java.util.HashMap<>(orders.connection());
+    env.putAll(Map.of("RATCHET_REDIS_URL", url,
         "RATCHET_CLUSTER_MEMBERS", "127.0.0.1:" + a.clusterPort + ",127.0.0.1:" + b.clusterPort,
         "RATCHET_AGENTS_DIR", agents.toString(), "RATCHET_ADMIN_PASSWORD", PASSWORD,
-        "RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString(),
-        "RATCHET_CONNECTION_ORDERS_API_CONNECTOR", "openapi",
-        "RATCHET_CONNECTION_ORDERS_API_CONFIG_BASE_URL", "http://127.0.0.1:" + orders,
-        "RATCHET_CONNECTION_ORDERS_API_CONFIG_CONNECTOR_ID", "orders");
-  }
-
-  private void orders(HttpServerRequest req) {
-    req.body().onSuccess(body -> {
-      cancels.computeIfAbsent(req.path().split("/")[2], k -> new AtomicInteger()).incrementAndGet();
-      req.response().putHeader("Content-Type", "application/json").end("{\"ok\":true}");
-    });
+        "RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString()));
+    return env;
   }
 
   private static void submit(MemberProcess m, String session) {

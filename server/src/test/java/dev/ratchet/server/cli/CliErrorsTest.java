@@ -25,8 +25,10 @@ class CliErrorsTest {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), main.getName()));
     command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    pb.environment().keySet().removeIf(k -> k.startsWith("RATCHET_"));
+    Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     return new String[] {String.valueOf(p.exitValue()), out};
@@ -77,6 +79,15 @@ class CliErrorsTest {
     String[] unknown = run(PasswordHash.class, "hash");
     assertThat(unknown[0]).isEqualTo("2");
     assertThat(unknown[1]).contains("unknown command 'hash'").contains("usage:");
+  }
+
+  @Test
+  void runInClusterModeWithoutASharedRedisSaysWhyBeforeStartingAnything() throws Exception {
+    String[] r = run(Main.class, "run", "--cluster", "--no-demo", "--config", "none.json");
+    assertThat(r[0]).isEqualTo("1");
+    assertThat(r[1]).contains("cluster mode needs one Redis that every member journals to");
+    assertThat(dir.resolve("data")).doesNotExist();
+    noStackTrace(r[1]);
   }
 
   @Test

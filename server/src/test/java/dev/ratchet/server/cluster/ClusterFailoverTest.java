@@ -1,10 +1,10 @@
 package dev.ratchet.server.cluster;
 
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.server.bench.OrdersProvider;
 import dev.ratchet.verticles.http.Browser;
 import dev.ratchet.verticles.http.PasswordHash;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -19,12 +19,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,27 +41,12 @@ class ClusterFailoverTest {
 
   private static final String TOKEN = "rt_cluster-agent-token-0123456";
   private static final String PASSWORD = "cluster-admin-password";
-  private static final String SPEC = """
-      openapi: 3.0.3
-      info: {title: Orders, version: "1"}
-      paths:
-        /orders/{orderId}:
-          get:
-            operationId: getOrder
-            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
-            responses: {"200": {description: the order}}
-        /orders/{orderId}/cancel:
-          post:
-            operationId: cancelOrder
-            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
-            responses: {"200": {description: cancelled}}
-      """;
 
   @TempDir
   Path dir;
 
   private final Vertx vertx = Vertx.vertx();
-  private final Map<String, AtomicInteger> cancels = new ConcurrentHashMap<>();
+  private OrdersProvider orders;
   private final List<MemberProcess> members = new ArrayList<>();
 
   @AfterEach
@@ -128,7 +112,7 @@ class ClusterFailoverTest {
 
     assertThat(outcome(judge, "w-1", "t1")).isEqualTo("succeeded");
     until(() -> !ownerNode.equals(nodeOf("w-1")), 30);
-    assertThat(cancels.get("2001")).hasValue(1);
+    assertThat(orders.cancels("2001")).isEqualTo(1);
     JsonObject health = new JsonObject(judge.send("GET", "/health", null, Map.of()).body());
     assertThat(health.getJsonObject("cluster").getInteger("members")).isEqualTo(2);
 
@@ -146,17 +130,9 @@ class ClusterFailoverTest {
   }
 
   private void startCluster() throws Exception {
-    int orders = vertx.createHttpServer().requestHandler(this::orders).listen(0, "127.0.0.1").await().actualPort();
-    Path agents = Files.createDirectories(dir.resolve("agents"));
-    Files.writeString(dir.resolve("orders.yaml"), SPEC);
-    Files.writeString(agents.resolve("orders.yaml"), """
-        agent: orders
-        tools:
-          - openapi: orders.yaml
-            connection: orders-api
-            operations: [getOrder, cancelOrder]
-            approval: { cancelOrder: always }
-        """);
+    orders = new OrdersProvider().start(vertx);
+    Path agents = dir.resolve("agents");
+    OrdersProvider.writeAgent(dir, agents, "always");
     Files.createDirectories(dir.resolve("conf"));
     Files.writeString(dir.resolve("conf/ratchet.json"), new JsonObject()
         .put("journal", new JsonObject().put("keyPrefix", REDIS.keyPrefix()))
@@ -167,27 +143,17 @@ class ClusterFailoverTest {
     }
     String list = String.join(",", members.stream().map(m -> "127.0.0.1:" + m.clusterPort).toList());
     for (MemberProcess m : members) {
-      m.start(Map.of("RATCHET_REDIS_URL", REDIS.url(), "RATCHET_CLUSTER_MEMBERS", list,
+      Map<String, String> env = new HashMap<>(orders.connection());
+      env.putAll(Map.of("RATCHET_REDIS_URL", REDIS.url(), "RATCHET_CLUSTER_MEMBERS", list,
           "RATCHET_AGENTS_DIR", agents.toString(), "RATCHET_ADMIN_PASSWORD", PASSWORD,
-          "RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString(),
-          "RATCHET_CONNECTION_ORDERS_API_CONNECTOR", "openapi",
-          "RATCHET_CONNECTION_ORDERS_API_CONFIG_BASE_URL", "http://127.0.0.1:" + orders,
-          "RATCHET_CONNECTION_ORDERS_API_CONFIG_CONNECTOR_ID", "orders"));
+          "RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString()));
+      m.start(env);
     }
     until(() -> members.stream().allMatch(MemberProcess::running), 180);
     until(() -> members.stream().allMatch(m -> {
       JsonObject cluster = new JsonObject(m.send("GET", "/health", null, Map.of()).body()).getJsonObject("cluster");
       return cluster != null && cluster.getInteger("members") == 3;
     }), 60);
-  }
-
-  private void orders(HttpServerRequest req) {
-    req.body().onSuccess(body -> {
-      if (req.path().endsWith("/cancel")) {
-        cancels.computeIfAbsent(req.path().split("/")[2], k -> new AtomicInteger()).incrementAndGet();
-      }
-      req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("ok", true).encode());
-    });
   }
 
   private void submit(MemberProcess m, String session, String turnId, String tool, JsonObject arguments) {

@@ -2,9 +2,9 @@ package dev.ratchet.server.config;
 
 import dev.ratchet.connectors.provider.composio.FakeComposio;
 import dev.ratchet.server.RunChild;
+import dev.ratchet.server.bench.OrdersProvider;
 import dev.ratchet.verticles.http.Browser;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -19,11 +19,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,27 +38,11 @@ class AgentFilesBrowserReloadTest {
 
   private static final String TOKEN = "rt_browser-reload-token-0123";
   private static final String PASSWORD = "browser-reload-password";
-  private static final String SPEC = """
-      openapi: 3.0.3
-      info: {title: Orders, version: "1"}
-      paths:
-        /orders/{orderId}:
-          get:
-            operationId: getOrder
-            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
-            responses: {"200": {description: the order}}
-        /orders/{orderId}/cancel:
-          post:
-            operationId: cancelOrder
-            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
-            responses: {"200": {description: cancelled}}
-      """;
 
   @TempDir
   Path dir;
 
   private final Vertx vertx = Vertx.vertx();
-  private final Map<String, AtomicInteger> cancels = new ConcurrentHashMap<>();
   private final RunChild run = new RunChild(TOKEN, PASSWORD);
   private final List<String> output = run.output();
 
@@ -72,26 +55,23 @@ class AgentFilesBrowserReloadTest {
   @Test
   void writesApprovedInTheBrowserRunOnceWhileAReloadChangesTheAgentUnderThem() throws Exception {
     Browser.assumeInstalled();
-    int orders = vertx.createHttpServer().requestHandler(this::orders).listen(0, "127.0.0.1").await().actualPort();
+    OrdersProvider orders = new OrdersProvider().start(vertx);
     FakeComposio composio = new FakeComposio();
     composio.account("ca_demo_github", "demo-agent", "github", "ACTIVE");
     int composioPort = composio.start(vertx);
-    Path agents = Files.createDirectories(dir.resolve("agents"));
-    Files.writeString(dir.resolve("orders.yaml"), SPEC);
-    Files.writeString(agents.resolve("orders.yaml"), ordersAgent("always"));
+    Path agents = dir.resolve("agents");
+    OrdersProvider.writeAgent(dir, agents, "always");
     Files.writeString(agents.resolve("github.yaml"), """
         agent: github
         tools:
           - composio: { connection: composio, toolkits: [github], allow: [GITHUB_CREATE_ISSUE, "GITHUB_GET_*"] }
             pin: { GITHUB_CREATE_ISSUE: { approval: always } }
         """);
-    start(agents, Map.of(
-        "RATCHET_CONNECTION_ORDERS_API_CONNECTOR", "openapi",
-        "RATCHET_CONNECTION_ORDERS_API_CONFIG_BASE_URL", "http://127.0.0.1:" + orders,
-        "RATCHET_CONNECTION_ORDERS_API_CONFIG_CONNECTOR_ID", "orders",
-        "RATCHET_CONNECTION_COMPOSIO_CONNECTOR", "composio",
+    Map<String, String> connections = new HashMap<>(orders.connection());
+    connections.putAll(Map.of("RATCHET_CONNECTION_COMPOSIO_CONNECTOR", "composio",
         "RATCHET_CONNECTION_COMPOSIO_CONFIG_BASE_URL", "http://127.0.0.1:" + composioPort,
         "RATCHET_CONNECTION_COMPOSIO_CREDENTIAL_API_KEY", FakeComposio.KEY));
+    start(agents, connections);
 
     // the provider connection is served for browsing and connecting, and answers
     JsonObject provider = curl("GET", "/api/providers", null).getJsonArray("providers").getJsonObject(0);
@@ -108,7 +88,7 @@ class AgentFilesBrowserReloadTest {
 
     // the orders agent's file changes while its cancel waits: cancels no longer ask
     String before = catalogueOf("o-1", "t1");
-    Files.writeString(agents.resolve("orders.yaml"), ordersAgent("never"));
+    OrdersProvider.writeAgent(dir, agents, "never");
     until(() -> "never".equals(cancelTool().getString("approval")), 60);
 
     try (Browser browser = Browser.open(base())) {
@@ -125,33 +105,12 @@ class AgentFilesBrowserReloadTest {
     assertThat(catalogueOf("o-1", "t1")).isEqualTo(before);
     assertThat(catalogueOf("o-1", "t2")).isNotEqualTo(before);
 
-    assertThat(cancels.get("1001")).hasValue(1);
-    assertThat(cancels.get("1002")).hasValue(1);
+    assertThat(orders.cancels("1001")).isEqualTo(1);
+    assertThat(orders.cancels("1002")).isEqualTo(1);
     assertThat(composio.executions).hasSize(1);
     assertThat(composio.executions.get(0).getString("slug")).isEqualTo("GITHUB_CREATE_ISSUE");
     assertThat(composio.executions.get(0).getString("user_id")).isEqualTo("demo-agent");
     assertThat(String.join("\n", output)).doesNotContain(FakeComposio.KEY);
-  }
-
-  private static String ordersAgent(String cancelApproval) {
-    return """
-        agent: orders
-        tools:
-          - openapi: orders.yaml
-            connection: orders-api
-            operations: [getOrder, cancelOrder]
-            approval: { cancelOrder: %s }
-        """.formatted(cancelApproval);
-  }
-
-  private void orders(HttpServerRequest req) {
-    req.body().onSuccess(body -> {
-      String[] path = req.path().split("/");
-      if (req.path().endsWith("/cancel")) {
-        cancels.computeIfAbsent(path[2], k -> new AtomicInteger()).incrementAndGet();
-      }
-      req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("ok", true).encode());
-    });
   }
 
   private void approveInBrowser(Browser browser, String session) {

@@ -3,6 +3,7 @@ package dev.ratchet.server.config;
 import dev.ratchet.connectors.testing.NpmPackage;
 import dev.ratchet.server.RunApi;
 import dev.ratchet.server.RunChild;
+import dev.ratchet.server.bench.OrdersProvider;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
@@ -156,20 +157,8 @@ class AgentFilesEndToEndTest {
     assertThat(String.join("\n", output)).doesNotContain(BOT_TOKEN);
   }
 
-  private static final String ORDERS_SPEC = """
-      openapi: 3.0.3
-      info: {title: Orders, version: "1"}
-      paths:
-        /orders/{orderId}:
-          get:
-            operationId: getOrder
-            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
-            responses: {"200": {description: the order}}
-        /orders/{orderId}/cancel:
-          post:
-            operationId: cancelOrder
-            parameters: [{name: orderId, in: path, required: true, schema: {type: string}}]
-            responses: {"200": {description: cancelled}}
+  /** The orders service's document with a refund operation, which retries safely. */
+  private static final String ORDERS_SPEC = OrdersProvider.SPEC + """
         /orders/{orderId}/refunds:
           post:
             operationId: refundOrder
