@@ -86,7 +86,7 @@ class CliErrorsTest {
     String[] r = run(Main.class, "run", "--cluster", "--no-demo", "--config", "none.json");
     assertThat(r[0]).isEqualTo("1");
     assertThat(r[1]).contains("cluster mode needs one Redis that every member journals to");
-    assertThat(dir.resolve("data")).doesNotExist();
+    assertThat(dir.resolve("data/redis")).as("no embedded Redis started").doesNotExist();
     noStackTrace(r[1]);
   }
 
