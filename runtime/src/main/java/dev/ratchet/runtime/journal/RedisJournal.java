@@ -126,14 +126,17 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
           String caller = r.get(1) == null || r.get(1).toString().isEmpty() ? null : r.get(1).toString();
           List<Turn> turns = new ArrayList<>();
           List<Long> submitted = new ArrayList<>();
+          List<String> entries = new ArrayList<>();
           List<String> catalogues = new ArrayList<>();
-          for (int i = 2; i + 2 < r.size(); i += 3) {
+          for (int i = 2; i + 3 < r.size(); i += 4) {
             JsonObject spec = new JsonObject(r.get(i + 1).toString());
             turns.add(Turn.fromJson(spec));
             catalogues.add(Turn.catalogueOf(spec));
             submitted.add(r.get(i + 2).toLong());
+            entries.add(r.get(i + 3).toString());
           }
-          return queries.withCallStates(sessionId, turns, submitted, catalogues).map(list -> new ClaimedSession(epoch, caller, list));
+          return queries.withCallStates(sessionId, turns, submitted, entries, catalogues)
+              .map(list -> new ClaimedSession(epoch, caller, list));
         });
   }
 

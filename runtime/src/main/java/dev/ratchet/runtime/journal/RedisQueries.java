@@ -42,7 +42,7 @@ final class RedisQueries {
 
   /** The turns with each call's state, read in one go (the reads leave pipelined), oldest turn first. */
   Future<List<InflightTurn>> withCallStates(String sessionId, List<Turn> turns, List<Long> submitted,
-                                            List<String> catalogues) {
+                                            List<String> entries, List<String> catalogues) {
     List<String> callIds = new ArrayList<>();
     List<Request> states = new ArrayList<>();
     for (Turn turn : turns) {
@@ -56,6 +56,7 @@ final class RedisQueries {
     // connection's queue of waiting commands when it resumes
     return pipeline(states).map(cf -> {
       List<InflightTurn> list = new ArrayList<>(turns.size());
+      Map<InflightTurn, String> entryOf = new java.util.IdentityHashMap<>();
       int next = 0;
       for (int t = 0; t < turns.size(); t++) {
         Map<String, CallState> calls = new LinkedHashMap<>();
@@ -63,9 +64,13 @@ final class RedisQueries {
           CallState state = callStateOf(callIds.get(next), cf.get(next));
           calls.put(state.callId(), state);
         }
-        list.add(new InflightTurn(turns.get(t), submitted.get(t), calls, catalogues.get(t)));
+        InflightTurn turn = new InflightTurn(turns.get(t), submitted.get(t), calls, catalogues.get(t));
+        entryOf.put(turn, entries.get(t));
+        list.add(turn);
       }
-      list.sort((x, y) -> Long.compare(x.submittedAt(), y.submittedAt()));
+      // turns run in the order they were submitted; the stream entry orders two of one millisecond
+      list.sort(java.util.Comparator.comparingLong(InflightTurn::submittedAt)
+          .thenComparing(x -> StreamEntryId.of(entryOf.get(x))));
       return list;
     });
   }
@@ -112,11 +117,12 @@ final class RedisQueries {
       List<Future<Response>> specs = new ArrayList<>();
       for (Response m : members) {
         specs.add(send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, m.toString())).arg("spec")
-            .arg("submittedAt")));
+            .arg("submittedAt").arg("entry")));
       }
       return Future.all(specs).compose(cf -> {
         List<Turn> turns = new ArrayList<>();
         List<Long> submitted = new ArrayList<>();
+        List<String> entries = new ArrayList<>();
         List<String> catalogues = new ArrayList<>();
         for (int i = 0; i < cf.size(); i++) {
           Response r = cf.resultAt(i);
@@ -125,9 +131,10 @@ final class RedisQueries {
             turns.add(Turn.fromJson(spec));
             catalogues.add(Turn.catalogueOf(spec));
             submitted.add(r.get(1) == null ? 0 : r.get(1).toLong());
+            entries.add(r.get(2) == null ? "" : r.get(2).toString());
           }
         }
-        return withCallStates(sessionId, turns, submitted, catalogues);
+        return withCallStates(sessionId, turns, submitted, entries, catalogues);
       });
     });
   }

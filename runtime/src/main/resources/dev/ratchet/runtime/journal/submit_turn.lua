@@ -55,10 +55,13 @@ redis.call('SADD', KEYS[4], ARGV[2])
 -- field per event, its type and call, and its data. turn.submitted carries no data: its data is the
 -- turn's spec, which the turn's hash holds and RedisJournal.events reads from there
 -- the turn is new, so no call of it has a record yet (J1): its first write needs no lookup
+-- the entry's id orders the session's turns where two were submitted in the same millisecond
 if KEYS[7] then
   redis.call('HSET', KEYS[7], 'turn', ARGV[2], 'state', 'started', 'attempts', ARGV[10], 'startedAt', ARGV[6])
-  redis.call('XADD', KEYS[2], '*', 'turn', ARGV[2], 'at', ARGV[6], 'turn.submitted', '', ARGV[9], ARGV[11])
+  local id = redis.call('XADD', KEYS[2], '*', 'turn', ARGV[2], 'at', ARGV[6], 'turn.submitted', '', ARGV[9], ARGV[11])
+  redis.call('HSET', KEYS[3], 'entry', id)
   return {'new', '1'}
 end
-redis.call('XADD', KEYS[2], '*', 'turn', ARGV[2], 'at', ARGV[6], 'turn.submitted', '')
+local id = redis.call('XADD', KEYS[2], '*', 'turn', ARGV[2], 'at', ARGV[6], 'turn.submitted', '')
+redis.call('HSET', KEYS[3], 'entry', id)
 return {'new', '0'}
