@@ -139,9 +139,12 @@ class DemoEndToEndTest {
     String csrf = api.login();
     JsonObject approval = awaitApproval("e2e-3");
     api.approve(approval, csrf, "customer asked");
+    // the shop counts a cancel before it saves it, and answers once it is saved: wait for the save
+    Path state = dir.resolve("data").resolve("demo-shop.json");
     run.until(() -> {
       try {
-        return shopStats().getInteger("cancellations") == 1;
+        return shopStats().getInteger("cancellations") == 1 && Files.exists(state)
+            && new JsonObject(Files.readString(state)).getInteger("cancellations") == 1;
       } catch (Exception e) {
         return false;
       }
