@@ -11,7 +11,8 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code GET /health} (no login: load balancers call it; it reveals nothing but up or down) and
+ * {@code GET /health} (no login: load balancers call it; it reveals up or down and, in a cluster,
+ * this member's random node id and how many members there are) and
  * {@code GET /metrics} (Prometheus text; a login or token that sees every tenant, {@code "tenants": "*"}).
  */
 public final class HealthRoutes {
