@@ -21,6 +21,7 @@ public final class RatchetOptions {
   private long waitTimeoutMillis = JournalOptions.DEFAULT_WAIT_TIMEOUT_MILLIS;
   private EngineOptions engine = EngineOptions.DEFAULT;
   private long sessionIdleMillis = 60_000;
+  private long leaveTimeoutMillis = 30_000;
   private String nodeId = "node-" + UUID.randomUUID().toString().substring(0, 8);
   private RetentionOptions retention = RetentionOptions.DISABLED;
   private ArchiveSink archiveSink;
@@ -43,6 +44,8 @@ public final class RatchetOptions {
     o.engine = EngineOptions.fromJson(config.getJsonObject("engine"));
     o.sessionIdleMillis = config.getJsonObject("sessions", new JsonObject()).getLong("idleTimeoutMillis",
         o.sessionIdleMillis);
+    o.leaveTimeoutMillis = config.getJsonObject("cluster", new JsonObject()).getLong("leaveTimeoutMillis",
+        o.leaveTimeoutMillis);
     o.retention = RetentionOptions.fromJson(config.getJsonObject("retention"));
     String node = config.getJsonObject("node", new JsonObject()).getString("id");
     if (node != null && !node.isBlank()) {
@@ -82,6 +85,20 @@ public final class RatchetOptions {
   public RatchetOptions sessionIdleMillis(long millis) {
     this.sessionIdleMillis = millis;
     return this;
+  }
+
+  /**
+   * In a cluster, how long {@code close()} waits for the sessions this member runs to park (every
+   * call done or waiting for a decision) so that it can hand them over; those still busy then are
+   * taken over as after a crash ({@code cluster.leaveTimeoutMillis}). 0 hands nothing over.
+   */
+  public RatchetOptions leaveTimeoutMillis(long millis) {
+    this.leaveTimeoutMillis = millis;
+    return this;
+  }
+
+  public long leaveTimeoutMillis() {
+    return leaveTimeoutMillis;
   }
 
   public RatchetOptions nodeId(String nodeId) {

@@ -72,6 +72,8 @@ public final class AgentLoop {
   private Future<?> appends = Future.succeededFuture();
   private long step;
   private boolean running;
+  /** The round waits for the engine to finish its tool turn, and for nothing else. */
+  private boolean awaitingTurn;
   private boolean stopped;
 
   private record Waiter(long index, Promise<AgentReply> promise) {
@@ -100,6 +102,14 @@ public final class AgentLoop {
   /** True when no round is running and no user message waits for an answer. */
   public boolean isIdle() {
     return !running && !open();
+  }
+
+  /**
+   * True when the loop may stop here and continue on another node without doing anything twice:
+   * idle, or its round waits only for its tool turn (which the engine says is parked or not).
+   */
+  public boolean isParkable() {
+    return !running || awaitingTurn;
   }
 
   /** Rebuilds the conversation from the journal (after the engine started) and continues an open round. */
@@ -245,7 +255,9 @@ public final class AgentLoop {
         return;
       }
       if (!results.containsKey(lastStep)) {
+        awaitingTurn = true;
         engine.submit(new Turn(last.getString("turnId"), response.toolCalls())).onComplete(ar -> {
+          awaitingTurn = false;
           if (ar.failed()) {
             round.tryFail(ar.cause());
             return;

@@ -19,7 +19,9 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -32,6 +34,8 @@ final class Approvals {
   private final SessionEngine engine;
   private final StepWriter writer;
   private final Map<String, Promise<ApprovalRecord>> waiters = new HashMap<>();
+  /** Calls whose request is journaled as pending and that wait for nothing but its decision. */
+  private final Set<String> parked = new HashSet<>();
 
   Approvals(SessionEngine engine) {
     this.engine = engine;
@@ -108,6 +112,9 @@ final class Approvals {
         waiters.remove(slot.callId.value());
         return writer.journal().callState(engine.sessionId, slot.callId).map(CallState::approval);
       }
+      if (waiters.containsKey(slot.callId.value())) {
+        parked.add(slot.callId.value());
+      }
       if (known == null) {
         writer.emit(EventType.APPROVAL_REQUESTED.wireName(), run.turn.turnId(), slot.callId.value(), request.toJson());
       }
@@ -149,6 +156,7 @@ final class Approvals {
     return writer.journal().callState(engine.sessionId, callId).map(state -> {
       if (state.approval() != null && ApprovalStatus.fromWireName(state.approval().status()).isDecided()) {
         waiters.remove(callId.value());
+        parked.remove(callId.value());
         waiter.tryComplete(state.approval());
         writer.emit(EventType.APPROVAL_DECIDED.wireName(), null, callId.value(), state.approval().toJson());
       }
@@ -158,7 +166,13 @@ final class Approvals {
 
   /** Ends every wait, when the session stops or is fenced. */
   void failAll(RatchetException err) {
+    parked.clear();
     waiters.values().forEach(p -> p.tryFail(err));
+  }
+
+  /** Whether the call waits for a person's decision, its request journaled, and for nothing else. */
+  boolean waiting(CallId callId) {
+    return parked.contains(callId.value());
   }
 
   /** How long a call waited for its decision, from the request to the decision (across restarts too). */

@@ -26,6 +26,8 @@ final class CallSlot {
   IdempotencyKey key;
   final Promise<CallResult> done = Promise.promise();
   long startedAt;
+  /** A write the write queue has let go: from then on it is running, or waits for its decision. */
+  boolean dequeued;
   /** Set when another journal step already journaled this write's first attempt as started. */
   JsonObject startJournaled;
   /** The result of this call's latest record encoded, so that journal steps need not encode it again. */

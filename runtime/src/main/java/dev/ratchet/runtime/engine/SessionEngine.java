@@ -53,6 +53,8 @@ public final class SessionEngine {
   final WriteQueue queue;
   final Approvals approvals;
   final Attempts attempts;
+  /** Turns journaled here for the session's next owner and not run here. */
+  int held;
   /** The session's caller: fixed once the session exists, so read at start and kept for every call. */
   private String callerId;
 
@@ -142,9 +144,40 @@ public final class SessionEngine {
     }
   }
 
-  /** True when no turn is running: the session may be passivated. */
+  /** True when no turn is running or left for the next owner: the session may be passivated. */
   public boolean isIdle() {
-    return running.isEmpty();
+    return running.isEmpty() && held == 0;
+  }
+
+  /**
+   * True when nothing of the session is in flight: every call of every running turn has its
+   * outcome journaled, waits for a person's decision (its request journaled), or is a write queued
+   * behind such a call; and no turn is journaling its results. Another owner may then take the
+   * session over without a call ending {@code outcome_unknown}: docs/ARCHITECTURE.md, "More than one node".
+   */
+  public boolean isParked() {
+    boolean anyWaiting = false;
+    for (TurnRun run : running.values()) {
+      if (!run.unjournaled.isEmpty() || run.flushScheduled) {
+        return false;
+      }
+      boolean allDone = true;
+      for (CallSlot slot : run.slots) {
+        if (slot.done.future().isComplete()) {
+          continue;
+        }
+        allDone = false;
+        if (approvals.waiting(slot.callId)) {
+          anyWaiting = true;
+        } else if (!slot.isWrite() || slot.dequeued) {
+          return false;
+        }
+      }
+      if (allDone) {
+        return false;
+      }
+    }
+    return running.isEmpty() || anyWaiting;
   }
 
   /** Takes ownership of the session and resumes every turn the journal holds in flight. */
@@ -214,7 +247,21 @@ public final class SessionEngine {
     if (overLimit != null) {
       return Future.failedFuture(overLimit);
     }
-    return onContext(() -> submission.accept(turn, callerId, creator));
+    return onContext(() -> submission.accept(turn, callerId, creator, true));
+  }
+
+  /**
+   * Journals a turn without running it here: the session's next owner resumes it with the others
+   * in flight. A member leaving the cluster takes turns this way while its running turns park. The
+   * outer future completes once the turn is journaled; the inner one completes only for a turn
+   * that was already running here.
+   */
+  public Future<Future<TurnResult>> acceptForNextOwner(Turn turn, String callerId, String creator) {
+    RatchetException overLimit = TurnLimits.problem(turn, options);
+    if (overLimit != null) {
+      return Future.failedFuture(overLimit);
+    }
+    return onContext(() -> submission.accept(turn, callerId, creator, false));
   }
 
   /**

@@ -14,6 +14,7 @@ import dev.ratchet.runtime.journal.CallStart;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.InflightTurn;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,17 +50,21 @@ final class Submission {
     return submitting > 0;
   }
 
-  /** Journals a new turn (or finds the one journaled under its id) and answers the future of its results. */
-  Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator) {
-    TurnRun run = engine.running.get(turn.turnId());
-    if (run != null && callerId != null && !callerId.equals(engine.callerId())) {
+  /**
+   * Journals a new turn (or finds the one journaled under its id) and answers the future of its
+   * results; with {@code run} false, a turn not running here is journaled only and left for the
+   * session's next owner, and its future never completes here.
+   */
+  Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator, boolean run) {
+    TurnRun running = engine.running.get(turn.turnId());
+    if (running != null && callerId != null && !callerId.equals(engine.callerId())) {
       // a running turn proves the session exists, and its caller is known here
       return Future.failedFuture(new RatchetException(ErrorCode.CALLER_MISMATCH, "session " + engine.sessionId
           + (engine.callerId() == null ? " was created without a caller; its caller cannot be set later"
           : " belongs to another caller")));
     }
-    if (run != null) {
-      return sameCalls(run.turn, turn) ? Future.succeededFuture(run.result.future())
+    if (running != null) {
+      return sameCalls(running.turn, turn) ? Future.succeededFuture(running.result.future())
           : Future.failedFuture(turnIdReused(turn));
     }
     StepWriter writer = engine.writer;
@@ -68,7 +73,7 @@ final class Submission {
     }
     ToolCatalog catalog = engine.catalogs.current();
     List<CallSlot> slots = slots(turn, catalog, Map.of());
-    CallSlot first = engine.queue.firstWriteToStartAtOnce(slots);
+    CallSlot first = run ? engine.queue.firstWriteToStartAtOnce(slots) : null;
     long now = System.currentTimeMillis();
     // the session stays in the recovery index until it is passivated, so only the recent-sessions
     // order needs refreshing; doing it at most every ten seconds spares two commands per turn when
@@ -100,6 +105,9 @@ final class Submission {
           if (again != null) {
             return Future.succeededFuture(again.result.future());
           }
+          if (!run) {
+            return Future.succeededFuture(Promise.<TurnResult>promise().future());
+          }
           return writer.journal().inflightTurns(engine.sessionId).map(list -> {
             TurnRun meanwhile = engine.running.get(turn.turnId());
             if (meanwhile != null) {
@@ -118,6 +126,10 @@ final class Submission {
           slots.forEach(s -> s.move(CallEvent.SUBMITTED));
           writer.emit(EventType.TURN_SUBMITTED.wireName(), turn.turnId(), null,
               turn.toJson().put(Turn.CATALOGUE, catalog.version()));
+          if (!run) {
+            engine.held++;
+            return Future.succeededFuture(Promise.<TurnResult>promise().future());
+          }
           if (answer.writeStarted()) {
             first.startJournaled = start.data();
             first.move(CallEvent.ATTEMPT_STARTED);

@@ -128,6 +128,7 @@ final class TurnRunner {
   }
 
   void runWrite(TurnRun run, CallSlot slot) {
+    slot.dequeued = true;
     beginRunning(slot);
     if (run.writesStopped) {
       complete(run, slot, CallEvent.SKIPPED, Outcome.FAILED, null, CallResult.NOT_RUN_PREFIX

@@ -81,6 +81,20 @@ public final class RatchetImpl implements Ratchet {
                                                       String messageId, String text) {
         return acceptMessageHere(agent, sessionId, callerId, creator, messageId, text);
       }
+
+      @Override
+      public boolean holds(String sessionId) {
+        return manager.holds(sessionId);
+      }
+
+      @Override
+      public Future<Void> resume(String agent, String sessionId) {
+        AgentVersions catalog = agents.get(agent);
+        if (catalog == null) {
+          return Future.failedFuture(unknownAgent(agent));
+        }
+        return manager.session(sessionId, catalog).onSuccess(v -> takeovers.increment()).mapEmpty();
+      }
     });
     this.toolsChanged = new ToolsChanged(vertx, agents);
     ArchiveSink archive = options.archiveSink() != null ? options.archiveSink()
@@ -283,6 +297,9 @@ public final class RatchetImpl implements Ratchet {
       return;
     }
     members.onLeft(left -> {
+      if (members.leaving()) {
+        return;
+      }
       LOG.info("cluster: {} left; taking over the sessions placement gives to {}", left, members.self());
       takeOver();
     });
@@ -569,9 +586,42 @@ public final class RatchetImpl implements Ratchet {
     if (takeoverTimer >= 0) {
       vertx.cancelTimer(takeoverTimer);
     }
-    members.close();
-    router.close();
     Future<Void> api = apiDeployment == null ? Future.succeededFuture() : vertx.undeploy(apiDeployment).otherwiseEmpty();
-    return api.compose(v -> manager.close()).compose(v -> journal.close());
+    return api.compose(v -> leave())
+        .compose(v -> {
+          members.close();
+          return router.close().otherwiseEmpty();
+        })
+        .compose(v -> manager.close()).compose(v -> journal.close());
+  }
+
+  /**
+   * A member leaving a cluster that others stay in hands its sessions over rather than dropping
+   * them: it takes no new session (its API is already stopped), and passes each session it runs to
+   * the member placement gives it to once nothing of it is in flight. docs/ARCHITECTURE.md, "More
+   * than one node".
+   */
+  private Future<Void> leave() {
+    members.leave();
+    if (!members.clustered() || members.live().isEmpty() || options.leaveTimeoutMillis() <= 0) {
+      return Future.succeededFuture();
+    }
+    long started = System.currentTimeMillis();
+    int running = manager.active();
+    java.util.concurrent.atomic.AtomicInteger handedOver = new java.util.concurrent.atomic.AtomicInteger();
+    LOG.info("cluster: leaving; handing {} running session(s) over to {} as each parks", running, members.live());
+    return manager.leave(options.leaveTimeoutMillis(), (sessionId, agent) -> router.handOver(agent, sessionId)
+            .onSuccess(to -> handedOver.incrementAndGet())
+            .onFailure(err -> LOG.warn("cluster: could not hand session {} over: {}; the others take it over"
+                + " once this member has left", sessionId, err.getMessage())))
+        .map(left -> {
+          if (left > 0) {
+            LOG.warn("cluster: {} session(s) still busy after {} ms (cluster.leaveTimeoutMillis); the others take"
+                + " them over as after a crash", left, options.leaveTimeoutMillis());
+          }
+          LOG.info("cluster: left in {} ms: {} session(s) handed over, the idle ones passivated",
+              System.currentTimeMillis() - started, handedOver.get());
+          return null;
+        });
   }
 }

@@ -42,6 +42,8 @@ final class SessionManager {
   private final Map<String, Future<Void>> passivating = new ConcurrentHashMap<>();
   private final long sweepTimer;
   private final MessageConsumer<JsonObject> decisions;
+  private volatile boolean leaving;
+  private final java.util.concurrent.atomic.AtomicInteger handingOver = new java.util.concurrent.atomic.AtomicInteger();
 
   SessionManager(Vertx vertx, SessionJournal journal, EngineOptions options, String nodeId, long idleMillis) {
     this.vertx = vertx;
@@ -93,8 +95,20 @@ final class SessionManager {
     return sessions.size() + passivating.size();
   }
 
-  /** The session's verticle, deployed (and its in-flight turns resumed) if it is not running. */
+  /** Whether this node runs the session now, or is starting it. */
+  boolean holds(String sessionId) {
+    return sessions.containsKey(sessionId);
+  }
+
+  /**
+   * The session's verticle, deployed (and its in-flight turns resumed) if it is not running. A
+   * node leaving the cluster starts no session: it fails with {@code NODE_UNAVAILABLE}.
+   */
   Future<SessionVerticle> session(String sessionId, AgentVersions catalog) {
+    if (leaving && !sessions.containsKey(sessionId)) {
+      return Future.failedFuture(new RatchetException(ErrorCode.NODE_UNAVAILABLE, "this member is leaving the"
+          + " cluster and starts no session; session '" + sessionId + "' runs on another member"));
+    }
     Deployment d = sessions.computeIfAbsent(sessionId, id -> deploy(id, catalog));
     return d.verticle().compose(v -> {
       if (!v.agent().equals(catalog.agent())) {
@@ -137,7 +151,8 @@ final class SessionManager {
     return deployed.future();
   }
 
-  private void passivate(SessionVerticle verticle) {
+  /** Undeploys the session's verticle, then runs {@code after}, on the undeploying context. */
+  private void stopThen(SessionVerticle verticle, Runnable after) {
     String sessionId = verticle.sessionId();
     Deployment d = sessions.get(sessionId);
     if (d == null || !d.verticle().succeeded() || d.verticle().result() != verticle) {
@@ -148,7 +163,51 @@ final class SessionManager {
     passivating.put(sessionId, undeployed.future());
     sessions.remove(sessionId, d);
     d.id().compose(vertx::undeploy).onComplete(undeployed);
-    undeployed.future().onComplete(ar -> passivating.remove(sessionId, undeployed.future()));
+    undeployed.future().onComplete(ar -> {
+      passivating.remove(sessionId, undeployed.future());
+      after.run();
+    });
+  }
+
+  /**
+   * Leaving the cluster: every session stops taking turns to run here, and each is passivated once
+   * idle or handed over ({@code handOver}, with its id and agent, after its verticle stopped) once
+   * parked, checked every {@link #LEAVE_CHECK_MILLIS}. Completes when no session is left here, or
+   * after {@code timeoutMillis} with the count of those still here: {@link #close} stops them as a
+   * crash would, and the other members take them over.
+   */
+  Future<Integer> leave(long timeoutMillis, java.util.function.BiFunction<String, String, Future<?>> handOver) {
+    leaving = true;
+    long deadline = System.currentTimeMillis() + timeoutMillis;
+    Promise<Integer> left = Promise.promise();
+    home.runOnContext(v -> leaveStep(deadline, handOver, left));
+    return left.future();
+  }
+
+  static final long LEAVE_CHECK_MILLIS = 100;
+
+  private void leaveStep(long deadline, java.util.function.BiFunction<String, String, Future<?>> handOver, Promise<Integer> left) {
+    if (sessions.isEmpty() && passivating.isEmpty() && handingOver.get() == 0
+        || System.currentTimeMillis() >= deadline) {
+      left.complete(sessions.size());
+      return;
+    }
+    for (Deployment d : sessions.values()) {
+      d.verticle().onSuccess(verticle -> verticle.leave((session, state) -> {
+        if (state == SessionVerticle.Leave.IDLE) {
+          passivate(session);
+        } else {
+          handingOver.incrementAndGet();
+          stopThen(session, () -> handOver.apply(session.sessionId(), session.agent())
+              .onComplete(ar -> handingOver.decrementAndGet()));
+        }
+      }));
+    }
+    vertx.setTimer(LEAVE_CHECK_MILLIS, t -> leaveStep(deadline, handOver, left));
+  }
+
+  private void passivate(SessionVerticle verticle) {
+    stopThen(verticle, () -> { });
   }
 
   Future<Void> close() {

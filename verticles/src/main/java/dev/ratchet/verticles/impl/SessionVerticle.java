@@ -43,6 +43,18 @@ final class SessionVerticle extends VerticleBase {
 
   private int accepting;
   private volatile boolean closing;
+  /** The node is leaving the cluster: new turns are journaled for the next owner, not run here. */
+  private boolean leaving;
+
+  /** What a leaving node does with this session now. */
+  enum Leave {
+    /** Nothing in flight: passivated as when idle. */
+    IDLE,
+    /** Turns wait only for decisions, or were journaled for the next owner: handed over. */
+    PARKED,
+    /** A call, a journal step or a model call is in flight: asked again later. */
+    BUSY
+  }
 
   SessionVerticle(SessionJournal journal, String sessionId, AgentVersions catalog, EngineOptions options,
                   String nodeId, long idleMillis, Consumer<SessionVerticle> onIdle) {
@@ -106,6 +118,27 @@ final class SessionVerticle extends VerticleBase {
     });
   }
 
+  /**
+   * On this verticle's context: from now on takes new turns for the session's next owner only,
+   * and, unless something is in flight, asks to be passivated ({@link Leave#IDLE}) or handed over
+   * ({@link Leave#PARKED}) through {@code onLeave}. docs/ARCHITECTURE.md, "More than one node".
+   */
+  void leave(java.util.function.BiConsumer<SessionVerticle, Leave> onLeave) {
+    context.runOnContext(v -> {
+      leaving = true;
+      if (closing || accepting > 0) {
+        return;
+      }
+      boolean loopIdle = loop == null || loop.isIdle();
+      Leave state = engine.isFenced() || engine.isIdle() && loopIdle ? Leave.IDLE
+          : engine.isParked() && (loop == null || loop.isParkable()) ? Leave.PARKED : Leave.BUSY;
+      if (state != Leave.BUSY) {
+        closing = true;
+        onLeave.accept(this, state);
+      }
+    });
+  }
+
   @Override
   public Future<?> stop() {
     boolean idle = engine.isIdle() && !engine.isFenced() && (loop == null || loop.isIdle());
@@ -131,7 +164,8 @@ final class SessionVerticle extends VerticleBase {
       }
       accepting++;
       lastActivity = System.currentTimeMillis();
-      engine.accept(turn, callerId, creator).onComplete(ar -> {
+      (leaving ? engine.acceptForNextOwner(turn, callerId, creator) : engine.accept(turn, callerId, creator))
+          .onComplete(ar -> {
         accepting--;
         lastActivity = System.currentTimeMillis();
         if (ar.succeeded()) {

@@ -13,22 +13,31 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The live Ratchet members of the Vert.x cluster this node belongs to: the cluster manager's nodes
- * that serve Ratchet's event-bus API (a JVM that joined the cluster only to send it messages is
- * not one). The manager's own node listener belongs to Vert.x's event bus, so membership is read by
- * polling {@link ClusterManager#getNodes()} and the API's registrations: a change is noticed within
+ * The live Ratchet members of the Vert.x cluster this node belongs to, in two sets. The
+ * <em>owners</em> are the cluster manager's nodes that may still run sessions: they listen on
+ * {@link #OWNERS_ADDRESS} until they have handed their sessions over or died (a JVM that joined the
+ * cluster only to send it messages is not one). The <em>candidates</em> are the owners that take
+ * new sessions: they serve Ratchet's event-bus API, which a leaving member stops first. A session
+ * whose owner is no longer an owner is taken over; placement picks among candidates only.
+ * <p>
+ * The manager's own node listener belongs to Vert.x's event bus, so membership is read by polling
+ * {@link ClusterManager#getNodes()} and the registrations: a change is noticed within
  * {@link #POLL_MILLIS} of the manager noticing it. On a node that is not clustered, the only member
  * is the node itself.
  */
 public final class ClusterMembers {
 
   static final long POLL_MILLIS = 250;
+  /** Where every member listens until it has nothing left to run: its registration says it may own sessions. */
+  public static final String OWNERS_ADDRESS = "ratchet.cluster.owners";
 
   private final Vertx vertx;
   private final ClusterManager manager;
   private final String self;
   private final String apiAddress;
   private volatile Set<String> live;
+  private volatile Set<String> owners;
+  private volatile boolean leaving;
   private final List<Consumer<Set<String>>> onLeft = new CopyOnWriteArrayList<>();
   private volatile long timer = -1;
 
@@ -38,6 +47,7 @@ public final class ClusterMembers {
     this.self = self;
     this.apiAddress = apiAddress;
     this.live = Set.of(self);
+    this.owners = Set.of(self);
   }
 
   /** Reads the membership a first time, then follows it; done at once on a node that is not clustered. */
@@ -66,15 +76,31 @@ public final class ClusterMembers {
     return self;
   }
 
+  /** The members that take new sessions: placement's candidates. This node is not one once it leaves. */
   public Set<String> live() {
-    return live;
+    if (!leaving) {
+      return live;
+    }
+    Set<String> others = new HashSet<>(live);
+    others.remove(self);
+    return Set.copyOf(others);
   }
 
+  /** Whether {@code nodeId} may still run sessions: a candidate, or a member handing its sessions over. */
   public boolean isLive(String nodeId) {
-    return nodeId != null && live.contains(nodeId);
+    return nodeId != null && (owners.contains(nodeId) || live.contains(nodeId));
   }
 
-  /** Calls {@code listener} with the ids of members that left, each time some leave. */
+  /** This node takes no new session from now on; the sessions it runs stay its own until it hands them over. */
+  public void leave() {
+    leaving = true;
+  }
+
+  public boolean leaving() {
+    return leaving;
+  }
+
+  /** Calls {@code listener} with the ids of owners that left (died, or handed everything over), each time some leave. */
   public void onLeft(Consumer<Set<String>> listener) {
     onLeft.add(listener);
   }
@@ -84,10 +110,20 @@ public final class ClusterMembers {
       return Future.succeededFuture();
     }
     Set<String> nodes = Set.copyOf(manager.getNodes());
-    Promise<Void> polled = Promise.promise();
-    manager.getRegistrations(apiAddress, (registrations, err) -> {
+    return registered(apiAddress, nodes).compose(candidates -> registered(OWNERS_ADDRESS, nodes).map(owning -> {
+      Set<String> all = new HashSet<>(owning);
+      all.addAll(candidates);
+      changed(candidates, Set.copyOf(all));
+      return null;
+    }));
+  }
+
+  /** The nodes among {@code nodes} that consume {@code address}, and this node. */
+  private Future<Set<String>> registered(String address, Set<String> nodes) {
+    Promise<Set<String>> found = Promise.promise();
+    manager.getRegistrations(address, (registrations, err) -> {
       if (err != null) {
-        polled.fail(err);
+        found.fail(err);
         return;
       }
       Set<String> now = new HashSet<>();
@@ -97,20 +133,20 @@ public final class ClusterMembers {
           now.add(r.nodeId());
         }
       });
-      changed(Set.copyOf(now));
-      polled.complete();
+      found.complete(Set.copyOf(now));
     });
-    return polled.future();
+    return found.future();
   }
 
-  private synchronized void changed(Set<String> now) {
-    Set<String> before = live;
-    if (now.equals(before)) {
+  private synchronized void changed(Set<String> candidates, Set<String> nowOwners) {
+    live = candidates;
+    Set<String> before = owners;
+    if (nowOwners.equals(before)) {
       return;
     }
-    live = now;
+    owners = nowOwners;
     Set<String> left = new HashSet<>(before);
-    left.removeAll(now);
+    left.removeAll(nowOwners);
     if (!left.isEmpty()) {
       onLeft.forEach(l -> l.accept(Set.copyOf(left)));
     }

@@ -1,6 +1,8 @@
 package dev.ratchet.verticles.impl.cluster;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
@@ -25,7 +27,10 @@ import java.util.UUID;
  * <p>
  * A forwarded turn's results come from the journal when its {@code turn.completed} event is
  * published, which any node hears on the clustered event bus, whichever node finishes the turn.
- * docs/ARCHITECTURE.md, "More than one node", gives the rules.
+ * <p>
+ * A member that leaves hands its sessions over one by one ({@link #handOver}); until one is handed
+ * over it stays the session's owner, and requests for a session it no longer holds go on to the
+ * member placement gives it to. docs/ARCHITECTURE.md, "More than one node", gives the rules.
  */
 public final class SessionRouter {
 
@@ -35,6 +40,12 @@ public final class SessionRouter {
 
     Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
                                              String messageId, String text);
+
+    /** Whether this node runs the session now (or is starting it). */
+    boolean holds(String sessionId);
+
+    /** Claims the session here and resumes its turns in flight, as a member handing it over asks. */
+    Future<Void> resume(String agent, String sessionId);
   }
 
   /** How long a forwarded request may wait for the owner to journal it. */
@@ -45,6 +56,7 @@ public final class SessionRouter {
   private final JournalQueries journal;
   private final Local local;
   private MessageConsumer<JsonObject> consumer;
+  private MessageConsumer<Object> owning;
 
   public SessionRouter(Vertx vertx, ClusterMembers members, JournalQueries journal, Local local) {
     this.vertx = vertx;
@@ -63,33 +75,68 @@ public final class SessionRouter {
       return Future.succeededFuture();
     }
     consumer = vertx.eventBus().consumer(address(members.self()), this::handle);
-    return consumer.completion();
+    // its registration alone matters: it tells the other members that this one may own sessions
+    owning = vertx.eventBus().consumer(ClusterMembers.OWNERS_ADDRESS, msg -> { });
+    return consumer.completion().compose(v -> owning.completion());
   }
 
   public Future<Void> close() {
-    return consumer == null ? Future.succeededFuture() : consumer.unregister();
+    if (consumer == null) {
+      return Future.succeededFuture();
+    }
+    return Future.join(owning.unregister(), consumer.unregister()).mapEmpty();
   }
 
-  /** The node that should run the session now: its live owner, else where placement puts it. */
+  /**
+   * The node that should run the session now: its live owner, else where placement puts it. A
+   * leaving member is the target only of the sessions it still holds.
+   */
   public Future<String> target(String sessionId) {
     if (!members.clustered()) {
       return Future.succeededFuture(members.self());
     }
     return journal.sessionInfo(sessionId).map(info -> {
       String owner = info.getString("owner");
-      return members.isLive(owner) ? owner : Placement.owner(sessionId, members.live());
+      boolean handedOver = members.self().equals(owner) && members.leaving() && !local.holds(sessionId);
+      return members.isLive(owner) && !handedOver ? owner : Placement.owner(sessionId, members.live());
     });
+  }
+
+  /**
+   * Asks the member placement gives the session to (never this one, which is leaving) to claim it
+   * and resume its turns; the answer says which member took it, null when none could.
+   */
+  public Future<String> handOver(String agent, String sessionId) {
+    String to = Placement.owner(sessionId, members.live());
+    if (to == null || to.equals(members.self())) {
+      return Future.succeededFuture(null);
+    }
+    return forward(to, new JsonObject().put("op", "resume").put("agent", agent).put("sessionId", sessionId))
+        .map(to);
   }
 
   public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn) {
     return target(sessionId).compose(node -> {
       if (node == null || node.equals(members.self())) {
-        return local.accept(agent, sessionId, callerId, creator, turn);
+        if (!members.leaving()) {
+          return local.accept(agent, sessionId, callerId, creator, turn);
+        }
+        // a leaving member journals the turn for the session's next owner, or passes it on once handed over
+        return local.accept(agent, sessionId, callerId, creator, turn)
+            .map(journaled -> awaitResult(sessionId, turn.turnId()))
+            .recover(err -> local.holds(sessionId) || node == null ? Future.failedFuture(err)
+                : target(sessionId).compose(next -> next == null || next.equals(members.self()) ? Future.failedFuture(err)
+                    : forward(next, turnRequest(agent, sessionId, callerId, creator, turn))
+                        .map(journaled -> awaitResult(sessionId, turn.turnId()))));
       }
-      JsonObject request = new JsonObject().put("op", "turn").put("agent", agent).put("sessionId", sessionId)
-          .put("callerId", callerId).put("creator", creator).put("turn", turn.toJson());
-      return forward(node, request).map(journaled -> awaitResult(sessionId, turn.turnId()));
+      return forward(node, turnRequest(agent, sessionId, callerId, creator, turn))
+          .map(journaled -> awaitResult(sessionId, turn.turnId()));
     });
+  }
+
+  private static JsonObject turnRequest(String agent, String sessionId, String callerId, String creator, Turn turn) {
+    return new JsonObject().put("op", "turn").put("agent", agent).put("sessionId", sessionId)
+        .put("callerId", callerId).put("creator", creator).put("turn", turn.toJson());
   }
 
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
@@ -128,10 +175,19 @@ public final class SessionRouter {
     JsonObject r = msg.body();
     String agent = r.getString("agent");
     String sessionId = r.getString("sessionId");
-    if ("turn".equals(r.getString("op"))) {
+    String op = r.getString("op");
+    if ("resume".equals(op)) {
+      local.resume(agent, sessionId).onSuccess(v -> msg.reply(new JsonObject())).onFailure(err -> Forwarded.fail(msg, err));
+      return;
+    }
+    if (members.leaving() && !local.holds(sessionId)) {
+      passOn(msg);
+      return;
+    }
+    if ("turn".equals(op)) {
       local.accept(agent, sessionId, r.getString("callerId"), r.getString("creator"), Turn.fromJson(r.getJsonObject("turn")))
           .onSuccess(result -> msg.reply(new JsonObject()))
-          .onFailure(err -> Forwarded.fail(msg, err));
+          .onFailure(err -> failOrPassOn(msg, err));
       return;
     }
     String replyAddress = r.getString("replyAddress");
@@ -139,10 +195,39 @@ public final class SessionRouter {
             r.getString("text"))
         .onSuccess(reply -> {
           msg.reply(new JsonObject());
-          reply.onComplete(ar -> vertx.eventBus().send(replyAddress, ar.succeeded() ? ar.result().toJson()
-              : new JsonObject().put("error", Forwarded.encode(ar.cause()))));
+          reply.onComplete(ar -> {
+            if (ar.failed() && members.leaving() && !local.holds(sessionId)) {
+              // handed over mid-round: the next owner answers the same message id with the same reply
+              forwardOn(r).onFailure(err -> vertx.eventBus().send(replyAddress,
+                  new JsonObject().put("error", Forwarded.encode(err))));
+              return;
+            }
+            vertx.eventBus().send(replyAddress, ar.succeeded() ? ar.result().toJson()
+                : new JsonObject().put("error", Forwarded.encode(ar.cause())));
+          });
         })
-        .onFailure(err -> Forwarded.fail(msg, err));
+        .onFailure(err -> failOrPassOn(msg, err));
+  }
+
+  /** Fails the request, unless this member handed its session over meanwhile: then the next owner answers it. */
+  private void failOrPassOn(Message<JsonObject> msg, Throwable err) {
+    if (members.leaving() && !local.holds(msg.body().getString("sessionId"))) {
+      passOn(msg);
+    } else {
+      Forwarded.fail(msg, err);
+    }
+  }
+
+  /** A request for a session this leaving member no longer holds goes on to the member that runs it now. */
+  private void passOn(Message<JsonObject> msg) {
+    forwardOn(msg.body()).onSuccess(msg::reply).onFailure(err -> Forwarded.fail(msg, err));
+  }
+
+  private Future<JsonObject> forwardOn(JsonObject request) {
+    return target(request.getString("sessionId")).compose(node -> node == null || node.equals(members.self())
+        ? Future.failedFuture(new RatchetException(ErrorCode.NODE_UNAVAILABLE, "member " + members.self()
+            + " is leaving the cluster and no other member takes sessions"))
+        : forward(node, request));
   }
 
   /** The turn's results once the journal has them: listens for its completion first, then looks. */
