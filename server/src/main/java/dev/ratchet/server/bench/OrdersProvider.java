@@ -35,16 +35,21 @@ public final class OrdersProvider {
             responses: {"200": {description: cancelled}}
       """;
 
+  /** How long the service takes to answer for an order whose id starts with {@code slow}. */
+  public static final long SLOW_MILLIS = 4_000;
+
   private final Map<String, AtomicInteger> cancels = new ConcurrentHashMap<>();
   private int port;
+  private Vertx vertx;
 
   /** Serves on a free port of 127.0.0.1 until {@code vertx} closes. */
   public OrdersProvider start(Vertx vertx) {
+    this.vertx = vertx;
     port = vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1").await().actualPort();
     return this;
   }
 
-  /** How many cancel requests reached the service for {@code orderId}. */
+  /** How many cancel requests reached the service for {@code orderId} (a slow one counts as it arrives). */
   public int cancels(String orderId) {
     AtomicInteger n = cancels.get(orderId);
     return n == null ? 0 : n.get();
@@ -87,10 +92,18 @@ public final class OrdersProvider {
 
   private void handle(HttpServerRequest req) {
     req.body().onSuccess(body -> {
+      String orderId = req.path().split("/")[2];
       if (req.path().endsWith("/cancel")) {
-        cancels.computeIfAbsent(req.path().split("/")[2], k -> new AtomicInteger()).incrementAndGet();
+        cancels.computeIfAbsent(orderId, k -> new AtomicInteger()).incrementAndGet();
       }
-      req.response().putHeader("Content-Type", "application/json").end("{\"ok\":true}");
+      // a slow order keeps its request in flight long enough to stop a member while it is sent
+      long delay = orderId.startsWith("slow") ? SLOW_MILLIS : 0;
+      Runnable answer = () -> req.response().putHeader("Content-Type", "application/json").end("{\"ok\":true}");
+      if (delay > 0) {
+        vertx.setTimer(delay, t -> answer.run());
+      } else {
+        answer.run();
+      }
     });
   }
 }

@@ -188,8 +188,9 @@ public final class RunCommand implements Callable<Integer> {
         if (watch != null) {
           watch.close();
         }
-        started.close().await();
+        // the runtime first: a member leaving a cluster still sends the writes in flight through the agents' sources
         ratchet.close().await();
+        started.close().await();
         vertx.close().await();
       } catch (Exception e) {
         // shutting down anyway

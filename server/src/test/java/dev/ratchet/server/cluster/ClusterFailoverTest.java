@@ -15,6 +15,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,10 +30,11 @@ import java.util.function.Supplier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Three {@code ratchet run --cluster} JVMs on one Redis, as a user runs them on three machines:
- * any member takes any session's requests, and when the member that runs a session is killed with
+ * {@code ratchet run --cluster} JVMs on one Redis, as a user runs them on several machines: any
+ * member takes any session's requests, and when the member that runs a session is killed with
  * SIGKILL while a write waits for approval, another takes the session over, the approval is
- * decided on a third, and the write lands once at its provider.
+ * decided on a third, and the write lands once at its provider. A member stopped with SIGTERM hands
+ * its sessions over instead: a write it is sending finishes there, and sessions move once parked.
  */
 class ClusterFailoverTest {
 
@@ -59,7 +61,7 @@ class ClusterFailoverTest {
 
   @Test
   void anyMemberTakesAnySessionAndAKilledMembersApprovalIsDecidedElsewhereAndRunsOnce() throws Exception {
-    startCluster();
+    startCluster("a", "b", "c");
     MemberProcess entry = members.get(0);
 
     // reads for many sessions, all sent to one member, run where placement puts them
@@ -129,7 +131,87 @@ class ClusterFailoverTest {
     }
   }
 
-  private void startCluster() throws Exception {
+  @Test
+  void aMemberStoppedWithSigtermFinishesTheWriteItSendsAndHandsItsSessionsOverOnceParked() throws Exception {
+    startCluster("a", "b");
+    MemberProcess leaving = members.get(0);
+    MemberProcess staying = members.get(1);
+    String leavingNode = nodeId(leaving);
+    // two sessions that placement gives to the member that will leave
+    List<String> own = new ArrayList<>();
+    for (int i = 0; own.size() < 2 && i < 40; i++) {
+      submit(leaving, "g-" + i, "t0", "orders_get_order", new JsonObject().put("orderId", "1"));
+      assertThat(outcome(leaving, "g-" + i, "t0")).isEqualTo("succeeded");
+      if (leavingNode.equals(nodeOf("g-" + i))) {
+        own.add("g-" + i);
+      }
+    }
+    assertThat(own).as("sessions placed on " + leavingNode).hasSize(2);
+    String sending = own.get(0);
+    String parked = own.get(1);
+
+    // one write waits for its decision while the other is being sent (the service answers after 4 s)
+    submit(staying, parked, "t1", "orders_cancel_order", new JsonObject().put("orderId", "3001"));
+    pendingApprovals(staying, parked, 1);
+    submit(staying, sending, "t1", "orders_cancel_order", new JsonObject().put("orderId", "slow-1"));
+    decide(staying, pendingApprovals(staying, sending, 1).get(0));
+    until(() -> orders.cancels("slow-1") == 1, 30);
+
+    long stopped = System.currentTimeMillis();
+    Thread sigterm = new Thread(() -> {
+      try {
+        exitCode = leaving.terminate(60);
+      } catch (IOException | InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    sigterm.start();
+    // a turn for the busy session, sent while its member leaves, is kept for its next owner
+    until(() -> new JsonObject(staying.send("GET", "/health", null, Map.of()).body()).getJsonObject("cluster")
+        .getInteger("members") == 1, 30);
+    submit(staying, sending, "t2", "orders_get_order", new JsonObject().put("orderId", "2"));
+    sigterm.join(70_000);
+
+    assertThat(exitCode).as("ended by its SIGTERM: " + leaving.output()).isEqualTo(143);
+    assertThat(System.currentTimeMillis() - stopped).as("left well before cluster.leaveTimeoutMillis")
+        .isLessThan(20_000);
+    assertThat(outcome(staying, sending, "t1")).as("the write in flight finished on the member that sent it\n" + outputs())
+        .isEqualTo("succeeded");
+    assertThat(orders.cancels("slow-1")).isEqualTo(1);
+    assertThat(outcome(staying, sending, "t2")).isEqualTo("succeeded");
+    assertThat(leaving.output()).contains("2 session(s) handed over");
+
+    decide(staying, pendingApprovals(staying, parked, 1).get(0));
+    assertThat(outcome(staying, parked, "t1")).isEqualTo("succeeded");
+    assertThat(orders.cancels("3001")).isEqualTo(1);
+    assertThat(nodeOf(parked)).isEqualTo(nodeId(staying));
+  }
+
+  private volatile int exitCode = -2;
+
+  private void decide(MemberProcess m, JsonObject approval) {
+    String csrf = login(m);
+    HttpResponse<String> decided = m.send("POST", "/api/approvals/" + approval.getString("sessionId") + "/"
+            + approval.getString("callId"), new JsonObject().put("argumentsHash", approval.getString("argumentsHash"))
+            .put("approved", true).put("reason", "checked"), Map.of("X-CSRF-Token", csrf));
+    assertThat(decided.statusCode()).as(decided.body()).isEqualTo(200);
+  }
+
+  /** The session's pending approvals once there are {@code expected}. */
+  private List<JsonObject> pendingApprovals(MemberProcess m, String session, int expected) {
+    List<JsonObject> found = new ArrayList<>();
+    until(() -> {
+      found.clear();
+      login(m);
+      HttpResponse<String> r = m.send("GET", "/api/approvals", null, Map.of());
+      new JsonObject(r.body()).getJsonArray("approvals").stream().map(JsonObject.class::cast)
+          .filter(a -> session.equals(a.getString("sessionId"))).forEach(found::add);
+      return found.size() == expected;
+    }, 60);
+    return found;
+  }
+
+  private void startCluster(String... names) throws Exception {
     orders = new OrdersProvider().start(vertx);
     Path agents = dir.resolve("agents");
     OrdersProvider.writeAgent(dir, agents, "always");
@@ -138,7 +220,7 @@ class ClusterFailoverTest {
         .put("journal", new JsonObject().put("keyPrefix", REDIS.keyPrefix()))
         .put("http", new JsonObject().put("tokens", new JsonArray().add(new JsonObject().put("name", "cluster-agent")
             .put("role", "agent").put("tokenHash", PasswordHash.hashToken(TOKEN))))).encode());
-    for (String name : List.of("a", "b", "c")) {
+    for (String name : names) {
       members.add(new MemberProcess(name, dir));
     }
     String list = String.join(",", members.stream().map(m -> "127.0.0.1:" + m.clusterPort).toList());
@@ -152,7 +234,7 @@ class ClusterFailoverTest {
     until(() -> members.stream().allMatch(MemberProcess::running), 180);
     until(() -> members.stream().allMatch(m -> {
       JsonObject cluster = new JsonObject(m.send("GET", "/health", null, Map.of()).body()).getJsonObject("cluster");
-      return cluster != null && cluster.getInteger("members") == 3;
+      return cluster != null && cluster.getInteger("members") == names.length;
     }), 60);
   }
 
