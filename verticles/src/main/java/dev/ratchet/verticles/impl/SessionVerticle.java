@@ -66,8 +66,11 @@ final class SessionVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     String events = Addresses.events(sessionId);
+    EventAudience audience = new EventAudience(vertx);
     engine = new SessionEngine(vertx, journal, sessionId, catalog, options, event -> {
-      vertx.eventBus().publish(events, event, PUBLISH);
+      if (audience.any(events)) {
+        vertx.eventBus().publish(events, event, PUBLISH);
+      }
       ApprovalNotice.publish(vertx, sessionId, event);
     });
     // the loop's settings (model, limits) are the definition's when the session starts; its tools follow each turn
@@ -75,7 +78,9 @@ final class SessionVerticle extends VerticleBase {
     if (definition != null && definition.model() != null) {
       loop = new AgentLoop(vertx, journal, engine, definition, catalog.current(), event -> {
         lastActivity = System.currentTimeMillis();
-        vertx.eventBus().publish(events, event);
+        if (audience.any(events)) {
+          vertx.eventBus().publish(events, event);
+        }
       });
     }
     return engine.start(nodeId)
