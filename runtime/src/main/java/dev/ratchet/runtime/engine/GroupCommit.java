@@ -86,9 +86,11 @@ final class GroupCommit {
               batch.get(i).slot().resultText = null;
             }
             CallSlot slot = batch.get(i).slot();
-            slot.eventRecord = journaled;
-            slot.eventJson = journaled.toJson();
-            writer.emit(EventType.CALL_COMPLETED.wireName(), run.turn.turnId(), journaled.callId().value(), slot.eventJson);
+            if (writer.wants(EventType.CALL_COMPLETED.wireName())) {
+              slot.eventRecord = journaled;
+              slot.eventJson = journaled.toJson();
+              writer.emit(EventType.CALL_COMPLETED.wireName(), run.turn.turnId(), journaled.callId().value(), slot.eventJson);
+            }
             batch.get(i).slot().done.tryComplete(journaled);
           }
         });

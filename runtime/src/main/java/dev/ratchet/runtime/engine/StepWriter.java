@@ -238,6 +238,20 @@ public final class StepWriter {
 
   /** Hands a step event to the session's listener, after its step was journaled. */
   public void emit(String type, String turnId, String callId, JsonObject data) {
-    StepEvents.emit(events, sessionId, type, turnId, callId, data);
+    if (wants(type)) {
+      StepEvents.emit(events, sessionId, type, turnId, callId, data);
+    }
+  }
+
+  /** As {@link #emit(String, String, String, JsonObject)}, with data built only when the event is wanted. */
+  public void emit(String type, String turnId, String callId, Supplier<JsonObject> data) {
+    if (wants(type)) {
+      StepEvents.emit(events, sessionId, type, turnId, callId, data.get());
+    }
+  }
+
+  /** Whether the session's listener would hear an event of {@code type} now ({@link StepEventListener}). */
+  public boolean wants(String type) {
+    return !(events instanceof StepEventListener listener) || listener.wants(type);
   }
 }

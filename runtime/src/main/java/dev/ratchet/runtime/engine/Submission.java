@@ -125,7 +125,7 @@ final class Submission {
           startsNeverSent.remove(turn.turnId());
           slots.forEach(s -> s.move(CallEvent.SUBMITTED));
           writer.emit(EventType.TURN_SUBMITTED.wireName(), turn.turnId(), null,
-              turn.toJson().put(Turn.CATALOGUE, catalog.version()));
+              () -> turn.toJson().put(Turn.CATALOGUE, catalog.version()));
           if (!run) {
             engine.held++;
             return Future.succeededFuture(Promise.<TurnResult>promise().future());

@@ -73,7 +73,7 @@ final class TurnRunner {
     }
     if (run.journaledResult != null) {
       engine.running.remove(run.turn.turnId());
-      engine.writer.emit(EventType.TURN_COMPLETED.wireName(), run.turn.turnId(), null, resultJson(run, run.journaledResult));
+      engine.writer.emit(EventType.TURN_COMPLETED.wireName(), run.turn.turnId(), null, () -> resultJson(run, run.journaledResult));
       run.result.tryComplete(run.journaledResult);
       return;
     }
@@ -81,7 +81,7 @@ final class TurnRunner {
     engine.writer.turnCompleted(result).onComplete(ar -> {
       engine.running.remove(run.turn.turnId());
       if (ar.succeeded()) {
-        engine.writer.emit(EventType.TURN_COMPLETED.wireName(), run.turn.turnId(), null, resultJson(run, ar.result()));
+        engine.writer.emit(EventType.TURN_COMPLETED.wireName(), run.turn.turnId(), null, () -> resultJson(run, ar.result()));
         run.result.tryComplete(ar.result());
       } else {
         run.result.tryFail(ar.cause());

@@ -10,6 +10,7 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.impl.RedisStandaloneConnection;
 
 import java.util.List;
 import java.util.Map;
@@ -67,6 +68,23 @@ final class EventLoopRedis implements Redis {
   @Override
   public Future<Response> send(Request request) {
     return onLoop(1, c -> c.send(request), () -> pool.send(request));
+  }
+
+  /**
+   * Sends a request this journal encoded: on the loop's own connection, written as encoded
+   * ({@link EncodedWrites}); elsewhere as the client's own request.
+   */
+  Future<Response> send(RespRequest request) {
+    if (!request.encodable()) {
+      return send(request.request());
+    }
+    ContextInternal ctx = (ContextInternal) Vertx.currentContext();
+    return onLoop(1, c -> {
+      RedisStandaloneConnection target = EncodedWrites.target(c);
+      // a connection still opening answers later, maybe on another thread: then the client sends
+      return target == null || !ctx.nettyEventLoop().inEventLoop() ? c.send(request.request())
+          : EncodedWrites.send(target, request, ctx);
+    }, () -> pool.send(request.request()));
   }
 
   @Override

@@ -94,17 +94,20 @@ final class LuaScripts {
 
   /** The EVALSHA request for a script, for callers that pipeline it with other commands. */
   Request request(Script script, List<?> keys, List<?> args) {
-    return call(Command.EVALSHA, shas.get(script), keys, args);
+    return call(Command.EVALSHA, shas.get(script), keys, args).request();
   }
 
   /** The EVAL request for a script, for a server that lost its script cache. */
   Request evalRequest(Script script, List<?> keys, List<?> args) {
-    return call(Command.EVAL, bodies.get(script), keys, args);
+    return call(Command.EVAL, bodies.get(script), keys, args).request();
   }
 
   Future<Response> run(Script script, List<?> keys, List<?> args) {
-    Request req = request(script, keys, args);
-    return redis.get().send(req).recover(err -> {
+    Redis client = redis.get();
+    Future<Response> sent = client instanceof EventLoopRedis loops
+        ? loops.send(call(Command.EVALSHA, shas.get(script), keys, args))
+        : client.send(request(script, keys, args));
+    return sent.recover(err -> {
       if (err.getMessage() != null && err.getMessage().startsWith("NOSCRIPT")) {
         return redis.get().send(evalRequest(script, keys, args));
       }
@@ -113,35 +116,22 @@ final class LuaScripts {
   }
 
   /**
-   * The request's arguments in one array of their exact number, each already bytes: the client then
-   * keeps them as they are, with no list grown argument by argument and no string in between.
+   * The request's arguments in one array of their exact number: strings, numbers (written as
+   * their decimal digits) and bytes already encoded (a record written once, never as a string),
+   * each written once, with no list grown argument by argument.
    */
-  private static Request call(Command command, String script, List<?> keys, List<?> args) {
+  private static RespRequest call(Command command, String script, List<?> keys, List<?> args) {
     Object[] all = new Object[2 + keys.size() + args.size()];
     all[0] = script;
-    all[1] = RequestBytes.digits(keys.size());
+    all[1] = (long) keys.size();
     int i = 2;
     for (int k = 0; k < keys.size(); k++) {
-      all[i++] = bytes(keys.get(k));
+      all[i++] = keys.get(k);
     }
     for (int a = 0; a < args.size(); a++) {
-      all[i++] = bytes(args.get(a));
+      all[i++] = args.get(a);
     }
-    return Request.cmd(command, all);
-  }
-
-  /**
-   * An argument given as a string, a number (written as its decimal digits), or bytes already
-   * encoded (a record written once, never as a string).
-   */
-  private static Object bytes(Object arg) {
-    if (arg instanceof Long n) {
-      return RequestBytes.digits(n);
-    }
-    if (arg instanceof String s) {
-      return RequestBytes.utf8(s);
-    }
-    return arg;
+    return new RespRequest(command, command == Command.EVALSHA ? "EVALSHA" : "EVAL", all);
   }
 
   private static String read(String file) {

@@ -3,6 +3,7 @@ package dev.ratchet.verticles.impl;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
@@ -11,12 +12,14 @@ import dev.ratchet.runtime.agent.AgentLoop;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.engine.SessionEngine;
+import dev.ratchet.runtime.engine.StepEventListener;
 import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.verticles.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.DeliveryOptions;
+import io.vertx.core.json.JsonObject;
 
 import java.util.function.Consumer;
 
@@ -78,16 +81,29 @@ final class SessionVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     String events = Addresses.events(sessionId);
-    engine = new SessionEngine(vertx, journal, sessionId, catalog, options, event -> {
-      vertx.eventBus().publish(events, event, PUBLISH);
-      ApprovalNotice.publish(vertx, sessionId, event);
+    EventAudience audience = new EventAudience(vertx);
+    engine = new SessionEngine(vertx, journal, sessionId, catalog, options, new StepEventListener() {
+      @Override
+      public boolean wants(String type) {
+        return audience.any(events) || EventType.APPROVAL_REQUESTED.wireName().equals(type);
+      }
+
+      @Override
+      public void accept(JsonObject event) {
+        if (audience.any(events)) {
+          vertx.eventBus().publish(events, event, PUBLISH);
+        }
+        ApprovalNotice.publish(vertx, sessionId, event);
+      }
     });
     // the loop's settings (model, limits) are the definition's when the session starts; its tools follow each turn
     AgentDefinition definition = catalog.definition();
     if (definition != null && definition.model() != null) {
       loop = new AgentLoop(vertx, journal, engine, definition, catalog.current(), event -> {
         lastActivity = System.currentTimeMillis();
-        vertx.eventBus().publish(events, event);
+        if (audience.any(events)) {
+          vertx.eventBus().publish(events, event);
+        }
       });
     }
     return engine.start(nodeId)
