@@ -104,14 +104,19 @@ class ManySessionsTest {
     Vertx vertx = Vertx.vertx();
     try {
       RatchetImpl ratchet = (RatchetImpl) await(Ratchet.deploy(vertx, options(prefix).sessionIdleMillis(200)));
-      await(ratchet.register(agent("main", true, new ConcurrentHashMap<>())));
+      // every read waits until all 200 sessions run, so that none is idle (and passivated) before they are counted
+      Promise<Object> gate = Promise.promise();
+      FunctionToolSource tools = FunctionToolSource.create("gated")
+          .tool(FunctionToolSource.define("read", EffectClass.READ).handler(inv -> gate.future()));
+      await(ratchet.register(AgentDefinition.builder("main").toolSource(tools).build()));
       int deploymentsBefore = vertx.deploymentIDs().size();
       List<Future<TurnResult>> turns = new ArrayList<>();
       for (int s = 0; s < 200; s++) {
         turns.add(ratchet.submit("main", "p-" + s, Turn.of("t1", new ToolCall("read", new JsonObject()))));
       }
+      Await.until(() -> vertx.deploymentIDs().size() == deploymentsBefore + 200, 60);
+      vertx.runOnContext(v -> gate.complete(new JsonObject().put("ok", true)));
       await(Future.all(turns), 60);
-      assertThat(vertx.deploymentIDs().size()).isEqualTo(deploymentsBefore + 200);
 
       Await.until(() -> ratchet.activeSessions() == 0 && ratchet.trackedSessions() == 0, 30);
       Await.until(() -> vertx.deploymentIDs().size() == deploymentsBefore, 10);
