@@ -28,26 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * turn. On one machine the members share its cores, so the figures show the cost of clustering
  * (forwarding, the clustered event bus), not a capacity gain.
  */
-public final class ClusterBench {
-
-  private final List<Integer> sizes;
-  private final int inFlight;
-  private final int sessions;
-  private final long warmupMillis;
-  private final long measureMillis;
-  private final String redisUrl;
-  private final PrintStream log;
-
-  public ClusterBench(List<Integer> sizes, int inFlight, int sessions, long warmupMillis, long measureMillis,
-                      String redisUrl, PrintStream log) {
-    this.sizes = sizes;
-    this.inFlight = inFlight;
-    this.sessions = sessions;
-    this.warmupMillis = warmupMillis;
-    this.measureMillis = measureMillis;
-    this.redisUrl = redisUrl;
-    this.log = log;
-  }
+public record ClusterBench(List<Integer> sizes, int inFlight, int sessions, long warmupMillis, long measureMillis,
+                           String redisUrl, PrintStream log) {
 
   public JsonArray run() throws Exception {
     RedisServerProcess own = redisUrl == null ? RedisServerProcess.startTemporary("ratchet-cluster-bench", "everysec")

@@ -17,19 +17,9 @@ import io.vertx.ext.web.RoutingContext;
  * (agents with role {@code agent}, and approvers, who may chat with the agent in the dashboard), and
  * {@code GET /api/sessions/:sessionId/messages} reads the conversation.
  */
-public final class MessageRoutes {
+public record MessageRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access) {
 
   static final int MAX_WAIT_SECONDS = 60;
-
-  private final Vertx vertx;
-  private final Ratchet ratchet;
-  private final SessionAccess access;
-
-  public MessageRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access) {
-    this.vertx = vertx;
-    this.ratchet = ratchet;
-    this.access = access;
-  }
 
   public void mount(Router router) {
     router.post("/api/sessions/:sessionId/messages").handler(MessageRoutes::maySend).handler(this::send);
