@@ -39,11 +39,7 @@ public record TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, S
     try {
       JsonObject body = Replies.body(ctx);
       Replies.refuseCallerField(body);
-      Object a = body.getValue("agent");
-      if (!(a instanceof String) || ((String) a).isBlank()) {
-        throw Replies.invalid("'agent' must be a non-empty string");
-      }
-      agent = (String) a;
+      agent = Replies.string(body, "agent", true);
       Object t = body.getValue("turn");
       if (!(t instanceof JsonObject)) {
         throw Replies.invalid("'turn' must be an object {turnId, calls}");
