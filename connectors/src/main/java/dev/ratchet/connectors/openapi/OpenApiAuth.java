@@ -16,15 +16,7 @@ import java.util.Locale;
  * ({@code config.apiKeyName}, credential {@code apiKey}) or {@code basic} (credentials
  * {@code username}, {@code password}).
  */
-final class OpenApiAuth {
-
-  private final String kind;
-  private final String apiKeyName;
-
-  private OpenApiAuth(String kind, String apiKeyName) {
-    this.kind = kind;
-    this.apiKeyName = apiKeyName;
-  }
+record OpenApiAuth(String kind, String apiKeyName) {
 
   static OpenApiAuth of(Connection connection) {
     String kind = connection.configString("auth", "none");

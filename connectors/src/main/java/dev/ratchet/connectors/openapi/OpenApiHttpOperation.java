@@ -38,32 +38,13 @@ import java.util.Locale;
  * writes (and retryable for reads); a 2xx body that is not JSON is {@code uncertain} for a write
  * and a {@code defect} for a read.
  */
-final class OpenApiHttpOperation implements ConnectorOperation {
+record OpenApiHttpOperation(Vertx vertx, HttpClient client, ConnectorManifest manifest, OpenApiOperationSpec spec,
+                            Connection connection, OpenApiAuth auth, String baseUrl) implements ConnectorOperation {
 
   static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
 
-  private final Vertx vertx;
-  private final HttpClient client;
-  private final ConnectorManifest manifest;
-  private final OpenApiOperationSpec spec;
-  private final Connection connection;
-  private final OpenApiAuth auth;
-  private final String baseUrl;
-
-  OpenApiHttpOperation(Vertx vertx, HttpClient client, ConnectorManifest manifest, OpenApiOperationSpec spec,
-                       Connection connection, OpenApiAuth auth, String baseUrl) {
-    this.vertx = vertx;
-    this.client = client;
-    this.manifest = manifest;
-    this.spec = spec;
-    this.connection = connection;
-    this.auth = auth;
-    this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-  }
-
-  @Override
-  public ConnectorManifest manifest() {
-    return manifest;
+  OpenApiHttpOperation {
+    baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.impl;
 
+import java.io.File;
 import java.util.List;
 import java.util.Map;
 
@@ -33,5 +34,20 @@ public final class ChildEnvironment {
       }
     }
     return builder;
+  }
+
+  /** The absolute path of the executable {@code name} on PATH, or null. */
+  public static String onPath(String name) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return null;
+    }
+    for (String dir : path.split(File.pathSeparator)) {
+      File f = new File(dir, name);
+      if (f.isFile() && f.canExecute()) {
+        return f.getAbsolutePath();
+      }
+    }
+    return null;
   }
 }

@@ -22,19 +22,19 @@ final class JournalKeys {
   }
 
   String meta(String sessionId) {
-    return prefix + ":{" + sessionId + "}:meta";
+    return inSession(sessionId, "meta");
   }
 
   String events(String sessionId) {
-    return prefix + ":{" + sessionId + "}:events";
+    return inSession(sessionId, "events");
   }
 
   String turn(String sessionId, String turnId) {
-    return prefix + ":{" + sessionId + "}:turn:" + turnId;
+    return inSession(sessionId, "turn:" + turnId);
   }
 
   String call(String sessionId, String callId) {
-    return prefix + ":{" + sessionId + "}:call:" + callId;
+    return inSession(sessionId, "call:" + callId);
   }
 
   /** The call key of every call of the turn, in the model's order. */
@@ -48,41 +48,41 @@ final class JournalKeys {
 
   /** {@link #meta} as the bytes a request carries; the other {@code ...Bytes} likewise. */
   byte[] metaBytes(String sessionId) {
-    return RequestBytes.join(prefix, ":{", sessionId, "}:meta");
+    return inSessionBytes(sessionId, "meta");
   }
 
   byte[] eventsBytes(String sessionId) {
-    return RequestBytes.join(prefix, ":{", sessionId, "}:events");
+    return inSessionBytes(sessionId, "events");
   }
 
   byte[] turnBytes(String sessionId, String turnId) {
-    return RequestBytes.join(prefix, ":{", sessionId, "}:turn:", turnId);
+    return inSessionBytes(sessionId, "turn:", turnId);
   }
 
   byte[] callBytes(String sessionId, String callId) {
-    return RequestBytes.join(prefix, ":{", sessionId, "}:call:", callId);
+    return inSessionBytes(sessionId, "call:", callId);
   }
 
   byte[] inflightBytes(String sessionId) {
-    return RequestBytes.join(prefix, ":{", sessionId, "}:inflight");
+    return inSessionBytes(sessionId, "inflight");
   }
 
   String inflight(String sessionId) {
-    return prefix + ":{" + sessionId + "}:inflight";
+    return inSession(sessionId, "inflight");
   }
 
   /** The agent loop's state: last step, and which message, model step and round end is recorded where. */
   String loop(String sessionId) {
-    return prefix + ":{" + sessionId + "}:loop";
+    return inSession(sessionId, "loop");
   }
 
   /** The agent loop's conversation: user messages, model responses and round ends, in order. */
   String conversation(String sessionId) {
-    return prefix + ":{" + sessionId + "}:conversation";
+    return inSession(sessionId, "conversation");
   }
 
   String turns(String sessionId) {
-    return prefix + ":{" + sessionId + "}:turns";
+    return inSession(sessionId, "turns");
   }
 
   /** Sessions with turns in flight: where recovery starts. */
@@ -107,12 +107,12 @@ final class JournalKeys {
 
   /** Tombstones of the session's turns removed by retention, by turn id. */
   String tombstones(String sessionId) {
-    return prefix + ":{" + sessionId + "}:tombstones";
+    return inSession(sessionId, "tombstones");
   }
 
   /** A digest (32 bits, in hex) of each turn id whose tombstone expired: a resubmission of one is refused. */
   String expired(String sessionId) {
-    return prefix + ":{" + sessionId + "}:expired";
+    return inSession(sessionId, "expired");
   }
 
   /** Sessions by the time their next retention check is due. */
@@ -140,5 +140,19 @@ final class JournalKeys {
   /** The audit stream: who erased which session when. */
   String audit() {
     return prefix + ":audit";
+  }
+
+  /** The session's key {@code part}: the hash tag keeps every key of a session in one slot. */
+  private String inSession(String sessionId, String part) {
+    return prefix + ":{" + sessionId + "}:" + part;
+  }
+
+  /** {@link #inSession} as the bytes a request carries. */
+  private byte[] inSessionBytes(String sessionId, String part) {
+    return RequestBytes.join(prefix, ":{", sessionId, "}:", part);
+  }
+
+  private byte[] inSessionBytes(String sessionId, String part, String id) {
+    return RequestBytes.join(prefix, ":{", sessionId, "}:", part, id);
   }
 }

@@ -10,15 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /** What the Redis journal tells of Redis itself: health, persistence, INFO figures. */
-final class RedisDiagnostics {
-
-  private final RedisConnections redis;
-  private final JournalKeys keys;
-
-  RedisDiagnostics(RedisConnections redis, JournalKeys keys) {
-    this.redis = redis;
-    this.keys = keys;
-  }
+record RedisDiagnostics(RedisConnections redis, JournalKeys keys) {
 
   Future<Void> reachable() {
     return send(Request.cmd(Command.PING)).mapEmpty();

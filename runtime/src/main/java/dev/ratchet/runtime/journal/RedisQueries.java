@@ -25,15 +25,7 @@ import java.util.Map;
 import static dev.ratchet.runtime.journal.RedisConnections.PIPELINE;
 
 /** The Redis journal's reads: plain commands and pipelines, no script; what {@link JournalQueries} answers. */
-final class RedisQueries {
-
-  private final RedisConnections redis;
-  private final JournalKeys keys;
-
-  RedisQueries(RedisConnections redis, JournalKeys keys) {
-    this.redis = redis;
-    this.keys = keys;
-  }
+record RedisQueries(RedisConnections redis, JournalKeys keys) {
 
   Future<Long> currentEpoch(String sessionId) {
     return send(Request.cmd(Command.HGET).arg(keys.meta(sessionId)).arg("epoch"))

@@ -17,15 +17,7 @@ import java.util.List;
  * replicas hold when the timeout passes fails with {@code JOURNAL_NOT_REPLICATED}. The step is
  * then on the master, as after any failure whose answer was lost, and may be lost in a failover.
  */
-final class ReplicaWait {
-
-  private final int replicas;
-  private final long timeoutMillis;
-
-  private ReplicaWait(int replicas, long timeoutMillis) {
-    this.replicas = replicas;
-    this.timeoutMillis = timeoutMillis;
-  }
+record ReplicaWait(int replicas, long timeoutMillis) {
 
   /** The wait the options ask for, or null when steps do not wait for replicas. */
   static ReplicaWait of(JournalOptions options) {

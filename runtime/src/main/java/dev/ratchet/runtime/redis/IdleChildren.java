@@ -46,7 +46,7 @@ final class IdleChildren implements AutoCloseable {
   /** Starts watching the server's children; returns null where the platform cannot do it. */
   static IdleChildren watch(long pid) {
     Path children = Path.of("/proc", String.valueOf(pid), "task", String.valueOf(pid), "children");
-    String chrt = RedisServerProcess.onPath("chrt");
+    String chrt = ChildEnvironment.onPath("chrt");
     if (!Files.isReadable(children) || chrt == null) {
       LOG.debug("redis-server's forked children keep their CPU priority: {}",
           chrt == null ? "no chrt on PATH" : "no " + children);

@@ -1,7 +1,6 @@
 package dev.ratchet.runtime.redis;
 
 import dev.ratchet.runtime.impl.ChildEnvironment;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -338,23 +337,8 @@ public final class RedisServerProcess implements AutoCloseable {
 
   /** The redis-server on PATH, else the binary from the embedded-redis artifact if present, unpacked once. */
   public static String findBinary() throws IOException {
-    String onPath = onPath("redis-server");
+    String onPath = ChildEnvironment.onPath("redis-server");
     return onPath != null ? onPath : bundledBinary();
-  }
-
-  /** The absolute path of the executable {@code name} on PATH, or null. */
-  static String onPath(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return null;
-    }
-    for (String dir : path.split(File.pathSeparator)) {
-      File f = new File(dir, name);
-      if (f.isFile() && f.canExecute()) {
-        return f.getAbsolutePath();
-      }
-    }
-    return null;
   }
 
   /** The Redis 6.2 binary shipped in the embedded-redis artifact, unpacked to the temp folder once. */

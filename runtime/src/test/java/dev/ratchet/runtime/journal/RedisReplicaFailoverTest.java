@@ -5,8 +5,8 @@ import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.impl.ChildEnvironment;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.runtime.testing.RedisCli;
 import io.vertx.core.Future;
@@ -24,6 +24,9 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.ratchet.runtime.journal.FailoverTurns.AGENT;
+import static dev.ratchet.runtime.journal.FailoverTurns.submitted;
+import static dev.ratchet.runtime.journal.FailoverTurns.turnOf;
 import static dev.ratchet.runtime.testing.Await.await;
 import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,7 +39,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class RedisReplicaFailoverTest {
 
-  private static final String AGENT = "test-agent";
   private static final int SESSIONS = 60;
   private static final int STEPS = 4;
 
@@ -47,15 +49,11 @@ class RedisReplicaFailoverTest {
 
   @BeforeEach
   void startMasterAndReplica() throws IOException {
-    assumeTrue(RedisCli.onPath("redis-cli") != null, "the replica is set up with redis-cli, which is not on PATH");
+    assumeTrue(ChildEnvironment.onPath("redis-cli") != null, "the replica is set up with redis-cli, which is not on PATH");
     vertx = Vertx.vertx();
     master = RedisServerProcess.startTemporary("ratchet-test-master", "everysec");
     replica = RedisServerProcess.startTemporary("ratchet-test-replica", "everysec");
-    // a diskless full sync starts at once rather than after the default 5 s for more replicas to join
-    RedisCli.at(master.port(), "config", "set", "repl-diskless-sync-delay", "0");
-    RedisCli.at(replica.port(), "replicaof", "127.0.0.1", String.valueOf(master.port()));
-    RedisCli.await(replica.port(), 10_000, info -> info.contains("master_link_status:up"), "info", "replication");
-    RedisCli.await(master.port(), 10_000, info -> info.contains("connected_slaves:1"), "info", "replication");
+    RedisCli.replicate(master.port(), replica.port());
   }
 
   @AfterEach
@@ -136,13 +134,7 @@ class RedisReplicaFailoverTest {
     RedisCli.await(replica.port(), 10_000, info -> info.contains("aof_rewrite_in_progress:0")
         && info.contains("aof_rewrite_scheduled:0") && info.contains("aof_last_bgrewrite_status:ok"), "info", "persistence");
     RedisJournal journal = journal(master.url(), 1, 2_000);
-    List<String> acknowledged = new ArrayList<>();
-    for (int i = 0; i < 10; i++) {
-      String session = "before-" + i;
-      long epoch = await(journal.claim(session, "node-1"));
-      await(journal.submitTurn(session, epoch, AGENT, turnOf(session)));
-      acknowledged.add(session);
-    }
+    List<String> acknowledged = submitted(journal, "before-", 10);
     stopReplica("-STOP");
     // the replica takes nothing now: steps reach the master alone
     List<Future<Long>> behind = new ArrayList<>();
@@ -234,9 +226,5 @@ class RedisReplicaFailoverTest {
   private static void ack(String session, int step, Map<String, Integer> acknowledged, AtomicInteger acks) {
     acknowledged.put(session, step);
     acks.incrementAndGet();
-  }
-
-  private static Turn turnOf(String session) {
-    return new Turn("t1", List.of(new ToolCall("write", new JsonObject().put("session", session))));
   }
 }

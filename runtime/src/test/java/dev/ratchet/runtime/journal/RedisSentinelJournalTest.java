@@ -1,8 +1,7 @@
 package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.ToolCall;
-import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.impl.ChildEnvironment;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.runtime.testing.RedisCli;
 import io.vertx.core.Future;
@@ -15,11 +14,11 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import static dev.ratchet.runtime.journal.FailoverTurns.submitted;
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -31,7 +30,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class RedisSentinelJournalTest {
 
-  private static final String AGENT = "test-agent";
   private static final String MASTER_NAME = "journal";
 
   private Vertx vertx;
@@ -44,14 +42,12 @@ class RedisSentinelJournalTest {
 
   @BeforeEach
   void startMasterReplicaAndSentinel() throws IOException {
-    assumeTrue(RedisCli.onPath("redis-cli") != null && RedisCli.onPath("redis-server") != null,
+    assumeTrue(ChildEnvironment.onPath("redis-cli") != null && ChildEnvironment.onPath("redis-server") != null,
         "a sentinel needs redis-server and redis-cli on PATH");
     vertx = Vertx.vertx();
     master = RedisServerProcess.startTemporary("ratchet-test-master", "everysec");
     replica = RedisServerProcess.startTemporary("ratchet-test-replica", "everysec");
-    RedisCli.at(master.port(), "config", "set", "repl-diskless-sync-delay", "0");
-    RedisCli.at(replica.port(), "replicaof", "127.0.0.1", String.valueOf(master.port()));
-    RedisCli.await(replica.port(), 10_000, info -> info.contains("master_link_status:up"), "info", "replication");
+    RedisCli.replicate(master.port(), replica.port());
     sentinelDir = Files.createTempDirectory("ratchet-test-sentinel");
     sentinelPort = RedisServerProcess.freePort();
     Path conf = sentinelDir.resolve("sentinel.conf");
@@ -91,13 +87,7 @@ class RedisSentinelJournalTest {
         RedisTopology.sentinel(List.of("redis://127.0.0.1:" + sentinelPort), MASTER_NAME), 1, 2_000);
     RedisJournal journal = await(RedisJournal.open(vertx, options));
     assertThat(journal.describe()).contains("master '" + MASTER_NAME + "'").contains(String.valueOf(sentinelPort));
-    List<String> acknowledged = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      String session = "s-" + i;
-      long epoch = await(journal.claim(session, "node-1"));
-      await(journal.submitTurn(session, epoch, AGENT, turnOf(session)));
-      acknowledged.add(session);
-    }
+    List<String> acknowledged = submitted(journal, "s-", 20);
 
     master.kill();
     String promoted = RedisCli.await(sentinelPort, 20_000, r -> r.contains(String.valueOf(replica.port())),
@@ -125,9 +115,5 @@ class RedisSentinelJournalTest {
         journal.appendEvent("s-0", 1, "call.attempt_failed", "t1", null, new JsonObject()));
     assertThat(((RatchetException) err).code()).isEqualTo("JOURNAL_NOT_REPLICATED");
     journal.close();
-  }
-
-  private static Turn turnOf(String session) {
-    return new Turn("t1", List.of(new ToolCall("write", new JsonObject().put("session", session))));
   }
 }

@@ -109,6 +109,15 @@ public abstract class RetentionContract {
     return epoch;
   }
 
+  /** Claims the session and completes these turns, each with one call that succeeded; answers the epoch. */
+  private long claimedWithSucceeded(String... turnIds) {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    for (String turnId : turnIds) {
+      completed(epoch, turnId, Outcome.SUCCEEDED);
+    }
+    return epoch;
+  }
+
   private long now() {
     return System.currentTimeMillis();
   }
@@ -122,10 +131,7 @@ public abstract class RetentionContract {
 
   @Test
   void turnsBeyondTheLastNAreArchivedThenRemovedAndTheirResubmissionAnswersFromTheTombstone() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    for (int i = 1; i <= 5; i++) {
-      completed(epoch, "t" + i, Outcome.SUCCEEDED);
-    }
+    long epoch = claimedWithSucceeded("t1", "t2", "t3", "t4", "t5");
     await(sweeper(new RetentionPolicy(null, 2, null)).check(sessionId, now()));
 
     assertThat(turnIds()).containsExactly("t4", "t5");
@@ -147,8 +153,7 @@ public abstract class RetentionContract {
 
   @Test
   void aTurnsOlderThanKeepForAreRemovedAndNewerOnesKept() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "old", Outcome.SUCCEEDED);
+    long epoch = claimedWithSucceeded("old");
     completed(epoch, "new", Outcome.FAILED);
     // an hour on, both are older than 30 minutes; the policy keeps none by count
     await(sweeper(new RetentionPolicy(Duration.ofMinutes(30), null, null)).check(sessionId, now() + HOUR));
@@ -212,9 +217,7 @@ public abstract class RetentionContract {
 
   @Test
   void anIdleSessionIsArchivedWholeAndKeepsItsMetaOwnerEpochAndCaller() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "t1", Outcome.SUCCEEDED);
-    completed(epoch, "t2", Outcome.SUCCEEDED);
+    long epoch = claimedWithSucceeded("t1", "t2");
 
     await(sweeper(new RetentionPolicy(null, null, Duration.ofMinutes(10))).check(sessionId, now() + HOUR));
 
@@ -260,8 +263,7 @@ public abstract class RetentionContract {
 
   @Test
   void aRemovedTurnResubmittedWithOtherCallsIsRefusedAsAConflict() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "t1", Outcome.SUCCEEDED);
+    long epoch = claimedWithSucceeded("t1");
     await(sweeper(new RetentionPolicy(null, 0, null)).check(sessionId, now()));
     assertThat(turnIds()).isEmpty();
 
@@ -271,8 +273,7 @@ public abstract class RetentionContract {
 
   @Test
   void pastTheTombstoneWindowAResubmissionIsRefusedAsExpiredAndNeverRunAgain() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "t1", Outcome.SUCCEEDED);
+    long epoch = claimedWithSucceeded("t1");
     RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 0, null));
     await(sweeper.check(sessionId, now()));
     assertThat(await(retention.history(sessionId)).tombstones()).containsKey("t1");
@@ -290,8 +291,7 @@ public abstract class RetentionContract {
 
   @Test
   void whenTheArchiveFailsNothingIsRemoved() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "t1", Outcome.SUCCEEDED);
+    claimedWithSucceeded("t1");
     ArchiveSink broken = new ArchiveSink() {
       @Override
       public Future<Void> append(String s, List<JsonObject> records) {
@@ -316,8 +316,7 @@ public abstract class RetentionContract {
 
   @Test
   void anExportedSessionImportedAfterErasureAnswersItsTurnsFromTheJournalAndImportNeverOverwrites() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "t1", Outcome.SUCCEEDED);
+    long epoch = claimedWithSucceeded("t1");
     completed(epoch, "t2", Outcome.FAILED);
     RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 1, null));
     await(sweeper.check(sessionId, now()));
@@ -341,9 +340,7 @@ public abstract class RetentionContract {
 
   @Test
   void erasureRemovesTheJournalTombstonesAndArchiveAndAuditsWhoAndWhenWithoutContent() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "t1", Outcome.SUCCEEDED);
-    completed(epoch, "t2", Outcome.SUCCEEDED);
+    claimedWithSucceeded("t1", "t2");
     RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 1, null));
     await(sweeper.check(sessionId, now()));
     assertThat(await(archive.read(sessionId))).isNotEmpty();
@@ -370,10 +367,7 @@ public abstract class RetentionContract {
 
   @Test
   void theSweeperFindsActiveSessionsAndChecksOnlyADueBatch() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    for (int i = 1; i <= 3; i++) {
-      completed(epoch, "t" + i, Outcome.SUCCEEDED);
-    }
+    claimedWithSucceeded("t1", "t2", "t3");
     // submitTurn's index lists the session among recent ones, which the sweeper's pass picks up
     RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 1, null));
     assertThat(await(sweeper.sweep())).isGreaterThanOrEqualTo(1);
@@ -383,8 +377,7 @@ public abstract class RetentionContract {
 
   @Test
   void anArchivedSessionIsForgottenOnlyAfterForgetAfterAndItsIdIsThenRefusedNeverStartedAgain() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "t1", Outcome.SUCCEEDED);
+    long epoch = claimedWithSucceeded("t1");
     RetentionSweeper sweeper = forgetting();
     long t0 = now();
     // an hour on: archived whole; its tombstone answers t1 within the window
@@ -421,8 +414,7 @@ public abstract class RetentionContract {
 
   @Test
   void aSessionWithActivityAfterItsArchiveOrAPendingTombstoneIsNotForgotten() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "t1", Outcome.SUCCEEDED);
+    long epoch = claimedWithSucceeded("t1");
     RetentionSweeper sweeper = forgetting();
     long t0 = now();
     await(sweeper.check(sessionId, t0 + HOUR));
@@ -444,8 +436,7 @@ public abstract class RetentionContract {
 
   @Test
   void forgettingIsFencedAClaimInBetweenKeepsTheSession() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    completed(epoch, "t1", Outcome.SUCCEEDED);
+    long epoch = claimedWithSucceeded("t1");
     RetentionSweeper sweeper = forgetting();
     long t0 = now();
     await(sweeper.check(sessionId, t0 + HOUR));

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.redis;
 
+import dev.ratchet.runtime.impl.ChildEnvironment;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -29,7 +30,7 @@ class RewritePriorityTest {
 
   @BeforeEach
   void linuxWithChrt() {
-    assumeTrue(Files.isDirectory(Path.of("/proc/self/task")) && RedisServerProcess.onPath("chrt") != null,
+    assumeTrue(Files.isDirectory(Path.of("/proc/self/task")) && ChildEnvironment.onPath("chrt") != null,
         "idle priority for Redis's children needs Linux's /proc and chrt");
     vertx = Vertx.vertx();
   }

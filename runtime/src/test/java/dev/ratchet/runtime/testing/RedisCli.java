@@ -16,25 +16,10 @@ public final class RedisCli {
   private RedisCli() {
   }
 
-  /** The absolute path of {@code name} on PATH, or null. */
-  public static String onPath(String name) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return null;
-    }
-    for (String dir : path.split(File.pathSeparator)) {
-      File f = new File(dir, name);
-      if (f.isFile() && f.canExecute()) {
-        return f.getAbsolutePath();
-      }
-    }
-    return null;
-  }
-
   /** Runs {@code redis-cli} with these arguments and answers what it printed; fails when it does not end in 30 s. */
   public static String run(String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(onPath("redis-cli"));
+    cmd.add(ChildEnvironment.onPath("redis-cli"));
     cmd.addAll(List.of(args));
     Process p = ChildEnvironment.minimal(new ProcessBuilder(cmd)).redirectErrorStream(true).start();
     try {
@@ -76,10 +61,19 @@ public final class RedisCli {
         + last.strip());
   }
 
+  /** Makes the server on {@code replicaPort} a replica of the one on {@code masterPort}; answers once both see the link up. */
+  public static void replicate(int masterPort, int replicaPort) throws IOException {
+    // a diskless full sync starts at once rather than after the default 5 s for more replicas to join
+    at(masterPort, "config", "set", "repl-diskless-sync-delay", "0");
+    at(replicaPort, "replicaof", "127.0.0.1", String.valueOf(masterPort));
+    await(replicaPort, 10_000, info -> info.contains("master_link_status:up"), "info", "replication");
+    await(masterPort, 10_000, info -> info.contains("connected_slaves:1"), "info", "replication");
+  }
+
   /** Starts {@code redis-server} with these arguments, its output in {@code log}. */
   public static Process server(File log, String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(onPath("redis-server"));
+    cmd.add(ChildEnvironment.onPath("redis-server"));
     cmd.addAll(List.of(args));
     return ChildEnvironment.minimal(new ProcessBuilder(cmd)).redirectErrorStream(true).redirectOutput(log).start();
   }

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.testing;
 
+import dev.ratchet.runtime.impl.ChildEnvironment;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.redis.RedisServerProcess;
@@ -46,7 +47,7 @@ public final class TestRedisCluster implements BeforeAllCallback, AfterAllCallba
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    assumeTrue(RedisCli.onPath("redis-cli") != null && RedisCli.onPath("redis-server") != null,
+    assumeTrue(ChildEnvironment.onPath("redis-cli") != null && ChildEnvironment.onPath("redis-server") != null,
         "a Redis Cluster needs redis-server and redis-cli on PATH (redis-cli --cluster create joins the nodes)");
     dir = Files.createTempDirectory("ratchet-test-cluster");
     try {

@@ -33,25 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * cost. With retention on, completed turns beyond each session's last few are archived and
  * removed, and idle sessions archived whole, so memory should stay flat after the warm-up.
  */
-final class SoakRun {
-
-  private final Duration duration;
-  private final double turnsPerSec;
-  private final boolean retentionOn;
-  private final int turnsPerSession;
-  private final Duration sample;
-  private final String redisUrl;
-  private final Workload.Mix mix = Workload.Mix.MIX;
-
-  SoakRun(Duration duration, double turnsPerSec, boolean retentionOn, int turnsPerSession, Duration sample,
-          String redisUrl) {
-    this.duration = duration;
-    this.turnsPerSec = turnsPerSec;
-    this.retentionOn = retentionOn;
-    this.turnsPerSession = turnsPerSession;
-    this.sample = sample;
-    this.redisUrl = redisUrl;
-  }
+record SoakRun(Duration duration, double turnsPerSec, boolean retentionOn, int turnsPerSession, Duration sample,
+               String redisUrl) {
 
   /** "30m", "90s", "2h", "500ms" or a number of seconds. */
   static Duration parseDuration(String text) {
@@ -115,7 +98,7 @@ final class SoakRun {
       }
       System.out.printf("soak: %s at %.0f turns/s (%d calls each), %d turns per session then idle, retention %s"
               + " (keepLast 2, idleAfter %d s, tombstones and forgetArchivedAfter %d s), Redis %s%n", duration,
-          turnsPerSec, mix.calls.size(), turnsPerSession, retentionOn ? "on" : "off", idleMillis / 1000,
+          turnsPerSec, Workload.Mix.MIX.calls.size(), turnsPerSession, retentionOn ? "on" : "off", idleMillis / 1000,
           window.toSeconds(), own == null ? url : "temporary, auto-aof-rewrite-min-size 8mb");
       System.out.printf("%8s %14s %14s %14s %10s %10s %9s %9s %10s %10s%n", "elapsed", "used_memory", "aof_size",
           "aof_base", "keys", "turns", "rewrites", "removed", "archived", "forgotten");
@@ -142,7 +125,7 @@ final class SoakRun {
           // sessions take their turns one after another, a few at a time, then go idle for good
           long session = i / turnsPerSession;
           String id = "soak-" + run + "-" + session;
-          ratchet.submit(Workload.AGENT, id, new Turn("t" + i, mix.calls)).onComplete(ar -> {
+          ratchet.submit(Workload.AGENT, id, new Turn("t" + i, Workload.Mix.MIX.calls)).onComplete(ar -> {
             if (ar.succeeded()) {
               (dueAt < mid ? first : second).add((System.nanoTime() - dueAt) / 1000);
               completed.incrementAndGet();

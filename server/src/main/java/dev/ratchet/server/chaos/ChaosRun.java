@@ -9,7 +9,6 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.impl.ChildEnvironment;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.RedisServerProcess;
@@ -18,12 +17,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -507,7 +502,7 @@ public final class ChaosRun {
 
   /** One incarnation of the runtime under test. */
   final class Child {
-    final Process process;
+    final NodeProcess process;
     final CountDownLatch ready = new CountDownLatch(1);
     final Set<String> decidedHere = ConcurrentHashMap.newKeySet();
     volatile long recoveryMillis;
@@ -519,52 +514,37 @@ public final class ChaosRun {
 
     /** {@code clusterArgs}: empty, or this member's cluster port and every member's host:port, comma-separated. */
     Child(String redisUrl, String providerUrl, Path logFile, List<String> clusterArgs) throws IOException {
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-          "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), ChaosNode.class.getName(), redisUrl,
-          prefix, providerUrl));
-      command.addAll(clusterArgs);
-      // a minimal environment: the node needs nothing of this JVM's, credentials least of all
-      process = ChildEnvironment.minimal(new ProcessBuilder(command))
-          .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
-      Thread reader = new Thread(this::read, "chaos-child-stdout");
-      reader.setDaemon(true);
-      reader.start();
+      List<String> args = new ArrayList<>(List.of(redisUrl, prefix, providerUrl));
+      args.addAll(clusterArgs);
+      process = new NodeProcess(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), args, logFile,
+          "chaos-child-stdout", this::read);
     }
 
-    private void read() {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          if (!line.startsWith("{")) {
-            continue;
-          }
-          JsonObject j = new JsonObject(line);
-          switch (j.getString("event", "")) {
-            case "ready":
-              recoveryMillis = j.getLong("recoveryMs", 0L);
-              node = j.getString("node");
-              ready.countDown();
-              break;
-            case "accepted":
-              accepted.add(j.getString("sessionId") + "/" + j.getString("turnId"));
-              break;
-            case "result": {
-              JsonObject results = j.getJsonObject("results");
-              delivered.put(results.getString("sessionId") + "/" + results.getString("turnId"), results);
-              break;
-            }
-            case "error":
-              submitErrors.incrementAndGet();
-              childErrors.add(j.encode());
-              break;
-            default:
-              break;
-          }
+    private void read(String line) {
+      if (!line.startsWith("{")) {
+        return;
+      }
+      JsonObject j = new JsonObject(line);
+      switch (j.getString("event", "")) {
+        case "ready":
+          recoveryMillis = j.getLong("recoveryMs", 0L);
+          node = j.getString("node");
+          ready.countDown();
+          break;
+        case "accepted":
+          accepted.add(j.getString("sessionId") + "/" + j.getString("turnId"));
+          break;
+        case "result": {
+          JsonObject results = j.getJsonObject("results");
+          delivered.put(results.getString("sessionId") + "/" + results.getString("turnId"), results);
+          break;
         }
-      } catch (IOException | RuntimeException e) {
-        // killed
+        case "error":
+          submitErrors.incrementAndGet();
+          childErrors.add(j.encode());
+          break;
+        default:
+          break;
       }
     }
 
@@ -576,9 +556,7 @@ public final class ChaosRun {
     }
 
     void send(JsonObject command) throws IOException {
-      OutputStream out = process.getOutputStream();
-      out.write((command.encode() + "\n").getBytes(StandardCharsets.UTF_8));
-      out.flush();
+      process.send(command);
     }
 
     boolean isReady() {
@@ -587,10 +565,7 @@ public final class ChaosRun {
 
     /** SIGKILL: no shutdown hook runs, nothing is flushed. */
     void kill() throws InterruptedException {
-      if (process.isAlive()) {
-        process.destroyForcibly();
-        process.waitFor(20, TimeUnit.SECONDS);
-      }
+      process.kill();
     }
   }
 }

@@ -1,17 +1,12 @@
 package dev.ratchet.server.chaos;
 
-import dev.ratchet.runtime.impl.ChildEnvironment;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,26 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * turn. On one machine the members share its cores, so the figures show the cost of clustering
  * (forwarding, the clustered event bus), not a capacity gain.
  */
-public final class ClusterBench {
-
-  private final List<Integer> sizes;
-  private final int inFlight;
-  private final int sessions;
-  private final long warmupMillis;
-  private final long measureMillis;
-  private final String redisUrl;
-  private final PrintStream log;
-
-  public ClusterBench(List<Integer> sizes, int inFlight, int sessions, long warmupMillis, long measureMillis,
-                      String redisUrl, PrintStream log) {
-    this.sizes = sizes;
-    this.inFlight = inFlight;
-    this.sessions = sessions;
-    this.warmupMillis = warmupMillis;
-    this.measureMillis = measureMillis;
-    this.redisUrl = redisUrl;
-    this.log = log;
-  }
+public record ClusterBench(List<Integer> sizes, int inFlight, int sessions, long warmupMillis, long measureMillis,
+                           String redisUrl, PrintStream log) {
 
   public JsonArray run() throws Exception {
     RedisServerProcess own = redisUrl == null ? RedisServerProcess.startTemporary("ratchet-cluster-bench", "everysec")
@@ -111,7 +88,7 @@ public final class ClusterBench {
           .put("cpuMsPerTurn", cpu / (double) Math.max(1, turns)).put("cpuMsPerTurnByNode", byNode);
     } finally {
       for (Member m : nodes) {
-        m.process.destroyForcibly();
+        m.process.kill();
       }
     }
   }
@@ -124,7 +101,7 @@ public final class ClusterBench {
 
   /** One member: commands on its stdin, events on its stdout; each completed turn sends the next one. */
   private final class Member {
-    final Process process;
+    final NodeProcess process;
     private final java.util.Set<String> done;
     final CountDownLatch ready = new CountDownLatch(1);
     private final AtomicLong completed;
@@ -137,14 +114,8 @@ public final class ClusterBench {
       this.next = next;
       this.all = all;
       this.done = doneTurns;
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      process = ChildEnvironment.minimal(new ProcessBuilder(java, "-Xmx512m", "-cp",
-              System.getProperty("java.class.path"), ChaosNode.class.getName(), url, prefix, provider,
-              String.valueOf(port), members))
-          .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile())).start();
-      Thread reader = new Thread(this::read, "cluster-bench-node");
-      reader.setDaemon(true);
-      reader.start();
+      process = new NodeProcess(List.of("-Xmx512m"), List.of(url, prefix, provider, String.valueOf(port), members),
+          logFile, "cluster-bench-node", this::read);
     }
 
     void awaitReady() throws InterruptedException {
@@ -153,22 +124,16 @@ public final class ClusterBench {
       }
     }
 
-    private void read() {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-          if (line.contains("\"event\":\"ready\"")) {
-            ready.countDown();
-          } else if (line.contains("\"event\":\"result\"")) {
-            // a member may print a turn's results twice (as it publishes them and as it hears them)
-            if (done.add(new JsonObject(line).getJsonObject("results").getString("turnId"))) {
-              completedOne();
-            }
-          } else if (line.contains("\"event\":\"error\"")) {
-            completedOne();
-          }
+    private void read(String line) {
+      if (line.contains("\"event\":\"ready\"")) {
+        ready.countDown();
+      } else if (line.contains("\"event\":\"result\"")) {
+        // a member may print a turn's results twice (as it publishes them and as it hears them)
+        if (done.add(new JsonObject(line).getJsonObject("results").getString("turnId"))) {
+          completedOne();
         }
-      } catch (IOException e) {
-        // stopped
+      } else if (line.contains("\"event\":\"error\"")) {
+        completedOne();
       }
     }
 
@@ -179,15 +144,11 @@ public final class ClusterBench {
       members.get((int) (next.get() % members.size())).submit(next.getAndIncrement());
     }
 
-    synchronized void submit(long n) {
+    void submit(long n) {
       JsonObject turn = new JsonObject().put("turnId", "t" + n).put("calls", new JsonArray().add(new JsonObject()
           .put("name", "read_item").put("arguments", new JsonObject().put("item", "i" + (n % 1000)))));
-      String line = new JsonObject().put("cmd", "submit").put("sessionId", "s" + (n % sessions)).put("turn", turn)
-          .encode() + "\n";
       try {
-        OutputStream out = process.getOutputStream();
-        out.write(line.getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        process.send(new JsonObject().put("cmd", "submit").put("sessionId", "s" + (n % sessions)).put("turn", turn));
       } catch (IOException e) {
         // the member stopped; the run ends
       }

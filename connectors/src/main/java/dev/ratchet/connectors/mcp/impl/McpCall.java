@@ -21,25 +21,13 @@ import java.util.function.Function;
 /**
  * Runs one request against the live session and maps its outcome, shared by server tools and the
  * resource and prompt tools. The SDK's async client answers on Reactor threads; results come back
- * on the caller's Vert.x context.
+ * on the caller's Vert.x context. {@code inFlightCheck}: how often a server is pinged while a call
+ * waits for its answer; null for never.
  */
-final class McpCall {
+record McpCall(Vertx vertx, McpConnection connection, String server, Duration inFlightCheck) {
 
   private static final Duration CANCEL_SEND_TIMEOUT = Duration.ofSeconds(1);
   private static final long SEND_SETTLE_MILLIS = 1_000;
-
-  private final Vertx vertx;
-  private final McpConnection connection;
-  private final String server;
-  private final Duration inFlightCheck;
-
-  /** {@code inFlightCheck}: how often a server is pinged while a call waits for its answer; null for never. */
-  McpCall(Vertx vertx, McpConnection connection, String server, Duration inFlightCheck) {
-    this.vertx = vertx;
-    this.connection = connection;
-    this.server = server;
-    this.inFlightCheck = inFlightCheck;
-  }
 
   /** {@code method}: the MCP method the request calls ({@code tools/call}, {@code resources/read}...). */
   <T> Future<ToolResult> run(ToolInvocation invocation, EffectClass effect, String method,

@@ -27,7 +27,7 @@ import java.util.Map;
  * ({@code arguments}: the edited arguments of an approval, for a tool that allows edits). The
  * approver is always the caller's own name.
  */
-public final class ApprovalRoutes {
+public record ApprovalRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAccess access, boolean fourEyes) {
 
   /** Most requests one answer lists (an operator's: the oldest across every tenant). */
   static final int MAX_SHOWN = 1_000;
@@ -36,18 +36,6 @@ public final class ApprovalRoutes {
    * tenants, so that other tenants' requests cannot push its own out of the first {@value #MAX_SHOWN}.
    */
   static final int MAX_SCANNED = 5_000;
-
-  private final Ratchet ratchet;
-  private final RatchetMetrics metrics;
-  private final SessionAccess access;
-  private final boolean fourEyes;
-
-  public ApprovalRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAccess access, boolean fourEyes) {
-    this.ratchet = ratchet;
-    this.metrics = metrics;
-    this.access = access;
-    this.fourEyes = fourEyes;
-  }
 
   public void mount(Router router) {
     router.get("/api/approvals").handler(AuthHandler.require(Role.Permission.READ)).handler(this::list);

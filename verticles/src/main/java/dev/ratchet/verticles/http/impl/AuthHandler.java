@@ -9,6 +9,7 @@ import io.vertx.ext.web.Session;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Arrays;
 
 /**
  * Resolves who is calling, from a bearer token or the login session, and refuses everyone else:
@@ -66,11 +67,16 @@ public final class AuthHandler implements Handler<RoutingContext> {
 
   /** A handler that lets the request through only when the caller's role has the permission. */
   public static Handler<RoutingContext> require(Role.Permission permission) {
+    return requireAny(permission.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '), permission);
+  }
+
+  /** Lets through a principal whose role has any of {@code permissions}; refuses others, who may not {@code action}. */
+  public static Handler<RoutingContext> requireAny(String action, Role.Permission... permissions) {
     return ctx -> {
       Principal p = principal(ctx);
-      if (p == null || !p.role().may(permission)) {
+      if (p == null || Arrays.stream(permissions).noneMatch(p.role()::may)) {
         Replies.error(ctx, ErrorCode.FORBIDDEN, "role '" + (p == null ? "none" : p.role().wireName())
-            + "' may not " + permission.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+            + "' may not " + action);
         return;
       }
       ctx.next();

@@ -14,13 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The tool catalogue: {@code GET /api/agents} and {@code GET /api/agents/:agent/tools}. */
-public final class CatalogRoutes {
-
-  private final Ratchet ratchet;
-
-  public CatalogRoutes(Ratchet ratchet) {
-    this.ratchet = ratchet;
-  }
+public record CatalogRoutes(Ratchet ratchet) {
 
   public void mount(Router router) {
     router.get("/api/agents").handler(AuthHandler.require(Role.Permission.READ_CATALOG)).handler(this::agents);

@@ -14,6 +14,7 @@ import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -33,6 +34,10 @@ import java.util.function.Function;
  * {@code ?caller=}.
  */
 public final class ConnectionRoutes {
+
+  /** Connecting and revoking act for a caller: agents' tokens and people who may decide, not viewers. */
+  private static final Handler<RoutingContext> MAY_CONNECT = AuthHandler.requireAny("connect or revoke connections",
+      Role.Permission.SUBMIT, Role.Permission.DECIDE);
 
   private final Map<String, ToolProvider> providers;
 
@@ -57,7 +62,7 @@ public final class ConnectionRoutes {
         .handler(ctx -> withProvider(ctx, p -> p.getToolSchema(ctx.pathParam("slug"))
             .map(schema -> new JsonObject().put("slug", ctx.pathParam("slug")).put("inputSchema", schema))));
     router.get("/api/connections").handler(AuthHandler.require(Role.Permission.READ_CATALOG)).handler(this::list);
-    router.post("/api/providers/:provider/authorizations").handler(ConnectionRoutes::mayConnect)
+    router.post("/api/providers/:provider/authorizations").handler(MAY_CONNECT)
         .handler(ctx -> withProvider(ctx, p -> {
           JsonObject body = Replies.body(ctx);
           String toolkit = body.getValue("toolkit") instanceof String s && !s.isBlank() ? s : null;
@@ -68,24 +73,13 @@ public final class ConnectionRoutes {
               .map(a -> new JsonObject().put("provider", ctx.pathParam("provider")).put("toolkit", toolkit)
                   .put("authId", a.authId()).put("url", a.url()));
         }));
-    router.get("/api/providers/:provider/authorizations/:authId").handler(ConnectionRoutes::mayConnect)
+    router.get("/api/providers/:provider/authorizations/:authId").handler(MAY_CONNECT)
         .handler(ctx -> withProvider(ctx, p -> p.getAuthStatus(ctx.pathParam("authId"))
             .map(s -> new JsonObject().put("authId", ctx.pathParam("authId")).put("state", s.state())
                 .put("connectionId", s.connectionId()))));
-    router.delete("/api/providers/:provider/connections/:connection").handler(ConnectionRoutes::mayConnect)
+    router.delete("/api/providers/:provider/connections/:connection").handler(MAY_CONNECT)
         .handler(ctx -> withProvider(ctx, p -> p.revokeConnection(ctx.pathParam("connection"), identity(ctx))
             .map(v -> new JsonObject().put("revoked", ctx.pathParam("connection")))));
-  }
-
-  /** Connecting and revoking act for a caller: agents' tokens and people who may decide, not viewers. */
-  private static void mayConnect(RoutingContext ctx) {
-    Principal p = AuthHandler.principal(ctx);
-    if (p == null || !(p.role().may(Role.Permission.SUBMIT) || p.role().may(Role.Permission.DECIDE))) {
-      Replies.error(ctx, ErrorCode.FORBIDDEN, "role '" + (p == null ? "none" : p.role().wireName())
-          + "' may not connect or revoke connections");
-      return;
-    }
-    ctx.next();
   }
 
   /** The caller the request acts for: the principal's own, or for an operator the one it names. */

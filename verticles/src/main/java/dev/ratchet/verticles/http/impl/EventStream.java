@@ -18,22 +18,12 @@ import io.vertx.ext.web.RoutingContext;
  * and each event's SSE id is its journal id ({@code Last-Event-ID} resumes after it). A slow poll
  * catches appends whose live message went elsewhere (another node, a reconnect).
  */
-public final class EventStream {
+public record EventStream(Vertx vertx, Ratchet ratchet, SessionAccess access) {
 
   static final long POLL_MILLIS = 5_000;
   static final long HEARTBEAT_MILLIS = 15_000;
   /** The ids this stream sends: a journal entry id, with the event's index inside the entry when it has several. */
   private static final java.util.regex.Pattern EVENT_ID = java.util.regex.Pattern.compile("\\d{1,19}-\\d{1,19}(\\.\\d{1,9})?");
-
-  private final Vertx vertx;
-  private final Ratchet ratchet;
-  private final SessionAccess access;
-
-  public EventStream(Vertx vertx, Ratchet ratchet, SessionAccess access) {
-    this.vertx = vertx;
-    this.ratchet = ratchet;
-    this.access = access;
-  }
 
   public void mount(Router router) {
     router.get("/api/sessions/:sessionId/events").handler(AuthHandler.require(Role.Permission.READ_RESULTS))

@@ -15,17 +15,9 @@ import java.util.concurrent.TimeUnit;
  * this member's random node id and how many members there are) and
  * {@code GET /metrics} (Prometheus text; a login or token that sees every tenant, {@code "tenants": "*"}).
  */
-public final class HealthRoutes {
+public record HealthRoutes(Ratchet ratchet, RatchetMetrics metrics) {
 
   static final long TIMEOUT_MILLIS = 2_000;
-
-  private final Ratchet ratchet;
-  private final RatchetMetrics metrics;
-
-  public HealthRoutes(Ratchet ratchet, RatchetMetrics metrics) {
-    this.ratchet = ratchet;
-    this.metrics = metrics;
-  }
 
   public void mountPublic(Router router) {
     router.get("/health").handler(this::health);

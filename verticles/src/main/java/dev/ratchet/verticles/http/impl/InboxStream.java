@@ -17,20 +17,10 @@ import io.vertx.ext.web.RoutingContext;
  * and a slow poll catches those of other nodes. A {@code ping} event every few seconds lets the page
  * tell a live server from a connection that silently died.
  */
-public final class InboxStream {
+public record InboxStream(Vertx vertx, ApprovalRoutes approvals, UnknownOutcomes unknown) {
 
   static final long POLL_MILLIS = 5_000;
   static final long PING_MILLIS = 5_000;
-
-  private final Vertx vertx;
-  private final ApprovalRoutes approvals;
-  private final UnknownOutcomes unknown;
-
-  public InboxStream(Vertx vertx, ApprovalRoutes approvals, UnknownOutcomes unknown) {
-    this.vertx = vertx;
-    this.approvals = approvals;
-    this.unknown = unknown;
-  }
 
   public void mount(Router router) {
     router.get("/api/approvals/events").handler(AuthHandler.require(Role.Permission.READ)).handler(this::stream);

@@ -16,21 +16,9 @@ import org.slf4j.LoggerFactory;
  * throttled by a {@link LoginThrottle}; every failed or refused one is logged at WARN with the
  * user name and the client's address, never the password.
  */
-public final class LoginRoutes {
+public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottle throttle, SessionHandler sessions) {
 
   private static final Logger LOG = LoggerFactory.getLogger(LoginRoutes.class);
-
-  private final Vertx vertx;
-  private final Authenticator authenticator;
-  private final LoginThrottle throttle;
-  private final SessionHandler sessions;
-
-  public LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottle throttle, SessionHandler sessions) {
-    this.vertx = vertx;
-    this.authenticator = authenticator;
-    this.throttle = throttle;
-    this.sessions = sessions;
-  }
 
   /** Routes that need no login; mount before the {@link AuthHandler}. */
   public void mountPublic(Router router) {

@@ -1,11 +1,11 @@
 package dev.ratchet.verticles.http.impl;
 
-import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -17,34 +17,17 @@ import io.vertx.ext.web.RoutingContext;
  * (agents with role {@code agent}, and approvers, who may chat with the agent in the dashboard), and
  * {@code GET /api/sessions/:sessionId/messages} reads the conversation.
  */
-public final class MessageRoutes {
+public record MessageRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access) {
 
   static final int MAX_WAIT_SECONDS = 60;
-
-  private final Vertx vertx;
-  private final Ratchet ratchet;
-  private final SessionAccess access;
-
-  public MessageRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access) {
-    this.vertx = vertx;
-    this.ratchet = ratchet;
-    this.access = access;
-  }
+  /** Agents send messages, and so do approvers, who may chat with the agent in the dashboard. */
+  private static final Handler<RoutingContext> MAY_SEND = AuthHandler.requireAny("send messages",
+      Role.Permission.SUBMIT, Role.Permission.DECIDE);
 
   public void mount(Router router) {
-    router.post("/api/sessions/:sessionId/messages").handler(MessageRoutes::maySend).handler(this::send);
+    router.post("/api/sessions/:sessionId/messages").handler(MAY_SEND).handler(this::send);
     router.get("/api/sessions/:sessionId/messages").handler(AuthHandler.require(Role.Permission.READ_RESULTS))
         .handler(this::conversation);
-  }
-
-  private static void maySend(RoutingContext ctx) {
-    Principal p = AuthHandler.principal(ctx);
-    if (p == null || !(p.role().may(Role.Permission.SUBMIT) || p.role().may(Role.Permission.DECIDE))) {
-      Replies.error(ctx, ErrorCode.FORBIDDEN, "role '" + (p == null ? "none" : p.role().wireName())
-          + "' may not send messages");
-      return;
-    }
-    ctx.next();
   }
 
   private void send(RoutingContext ctx) {
@@ -56,9 +39,9 @@ public final class MessageRoutes {
     try {
       JsonObject body = Replies.body(ctx);
       Replies.refuseCallerField(body);
-      agent = string(body, "agent", true);
-      text = string(body, "text", true);
-      messageId = string(body, "messageId", false);
+      agent = Replies.string(body, "agent", true);
+      text = Replies.string(body, "text", true);
+      messageId = Replies.string(body, "messageId", false);
       String w = ctx.request().getParam("wait");
       wait = w == null ? 0 : Math.max(0, Math.min(MAX_WAIT_SECONDS, Integer.parseInt(w)));
     } catch (NumberFormatException e) {
@@ -110,16 +93,5 @@ public final class MessageRoutes {
     String sessionId = ctx.pathParam("sessionId");
     access.visible(AuthHandler.principal(ctx), sessionId).compose(info -> ratchet.conversation(sessionId))
         .onComplete(Replies.ok(ctx));
-  }
-
-  private static String string(JsonObject body, String field, boolean required) {
-    Object v = body.getValue(field);
-    if (v == null && !required) {
-      return null;
-    }
-    if (!(v instanceof String) || ((String) v).isBlank()) {
-      throw Replies.invalid("'" + field + "' must be a non-empty string");
-    }
-    return (String) v;
   }
 }

@@ -65,6 +65,18 @@ public final class Replies {
     return new RatchetException(ErrorCode.INVALID_REQUEST, message);
   }
 
+  /** The non-blank string {@code field} of {@code body}; null when it is absent and not {@code required}. */
+  public static String string(JsonObject body, String field, boolean required) {
+    Object v = body.getValue(field);
+    if (v == null && !required) {
+      return null;
+    }
+    if (!(v instanceof String) || ((String) v).isBlank()) {
+      throw invalid("'" + field + "' must be a non-empty string");
+    }
+    return (String) v;
+  }
+
   /**
    * Refuses a body that tries to name the session's caller: over HTTP the caller is always the
    * authenticated principal's, and a silently ignored field would let a client believe otherwise.

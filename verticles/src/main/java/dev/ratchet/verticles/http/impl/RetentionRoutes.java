@@ -13,15 +13,7 @@ import io.vertx.ext.web.RoutingContext;
  * is audited by the runtime with the principal's name. {@code GET /api/retention} shows the
  * retention settings, per agent.
  */
-public final class RetentionRoutes {
-
-  private final Ratchet ratchet;
-  private final SessionAccess access;
-
-  public RetentionRoutes(Ratchet ratchet, SessionAccess access) {
-    this.ratchet = ratchet;
-    this.access = access;
-  }
+public record RetentionRoutes(Ratchet ratchet, SessionAccess access) {
 
   public void mount(Router router) {
     router.delete("/api/sessions/:sessionId").handler(this::erase);

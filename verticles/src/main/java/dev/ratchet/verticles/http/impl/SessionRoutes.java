@@ -15,21 +15,9 @@ import io.vertx.ext.web.RoutingContext;
  * {@code POST /api/sessions/:id/calls/:callId/reconcile}, each for the principal's tenants only
  * ({@link SessionAccess}, {@link SessionList}).
  */
-public final class SessionRoutes {
+public record SessionRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
 
   static final int MAX_LIMIT = 200;
-
-  private final Ratchet ratchet;
-  private final RatchetMetrics metrics;
-  private final SessionAccess access;
-  private final SessionList sessions;
-
-  public SessionRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
-    this.ratchet = ratchet;
-    this.metrics = metrics;
-    this.access = access;
-    this.sessions = new SessionList(ratchet.journal());
-  }
 
   public void mount(Router router) {
     router.get("/api/sessions").handler(AuthHandler.require(Role.Permission.READ)).handler(this::list);
@@ -53,7 +41,8 @@ public final class SessionRoutes {
       Replies.fail(ctx, e);
       return;
     }
-    sessions.page(AuthHandler.principal(ctx), offset, limit, filter).onComplete(Replies.ok(ctx));
+    new SessionList(ratchet.journal()).page(AuthHandler.principal(ctx), offset, limit, filter)
+        .onComplete(Replies.ok(ctx));
   }
 
   private void timeline(RoutingContext ctx) {

@@ -20,18 +20,10 @@ import java.util.Set;
  * a link to the page before them. Only the page's completed turns have their results read, so a
  * session with many or large turns is read in bounded pieces.
  */
-final class TimelinePage {
+record TimelinePage(String before, int limit) {
 
   static final int DEFAULT_TURNS = 50;
   static final int MAX_TURNS = 200;
-
-  private final String before;
-  private final int limit;
-
-  private TimelinePage(String before, int limit) {
-    this.before = before;
-    this.limit = limit;
-  }
 
   /** The page a request asks for; a malformed {@code limit} or {@code before} is refused. */
   static TimelinePage of(RoutingContext ctx) {

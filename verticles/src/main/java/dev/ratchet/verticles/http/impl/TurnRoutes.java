@@ -21,21 +21,9 @@ import io.vertx.ext.web.RoutingContext;
  * Submitting turns and reading their results:
  * {@code POST /api/sessions/:sessionId/turns} and {@code GET /api/sessions/:sessionId/turns/:turnId[?wait=s]}.
  */
-public final class TurnRoutes {
+public record TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
 
   static final int MAX_WAIT_SECONDS = 60;
-
-  private final Vertx vertx;
-  private final Ratchet ratchet;
-  private final RatchetMetrics metrics;
-  private final SessionAccess access;
-
-  public TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
-    this.vertx = vertx;
-    this.ratchet = ratchet;
-    this.metrics = metrics;
-    this.access = access;
-  }
 
   public void mount(Router router) {
     router.post("/api/sessions/:sessionId/turns").handler(AuthHandler.require(Role.Permission.SUBMIT))
@@ -51,11 +39,7 @@ public final class TurnRoutes {
     try {
       JsonObject body = Replies.body(ctx);
       Replies.refuseCallerField(body);
-      Object a = body.getValue("agent");
-      if (!(a instanceof String) || ((String) a).isBlank()) {
-        throw Replies.invalid("'agent' must be a non-empty string");
-      }
-      agent = (String) a;
+      agent = Replies.string(body, "agent", true);
       Object t = body.getValue("turn");
       if (!(t instanceof JsonObject)) {
         throw Replies.invalid("'turn' must be an object {turnId, calls}");

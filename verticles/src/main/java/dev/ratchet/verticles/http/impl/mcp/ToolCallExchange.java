@@ -29,25 +29,13 @@ import java.util.UUID;
  * and answers with its record. While it waits for a person's approval the SSE stream stays open
  * and, when the client sent a {@code progressToken}, carries {@code notifications/progress}.
  */
-final class ToolCallExchange {
+record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, TurnGatherer gatherer) {
 
   private static final Logger LOG = LoggerFactory.getLogger(ToolCallExchange.class);
   /** How often a waiting call tells the client it is still alive. */
   static final long KEEP_ALIVE_MILLIS = 10_000;
   /** The largest count a client may announce; the engine's own limit on calls per turn applies after. */
   private static final int MAX_COUNT = 1_024;
-
-  private final Vertx vertx;
-  private final Ratchet ratchet;
-  private final SessionAccess access;
-  private final TurnGatherer gatherer;
-
-  ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, TurnGatherer gatherer) {
-    this.vertx = vertx;
-    this.ratchet = ratchet;
-    this.access = access;
-    this.gatherer = gatherer;
-  }
 
   /** Where a call belongs: its turn and its place in it, from {@code _meta} or fresh. */
   private record Placement(String turnId, int index, int count, boolean gathered) {
