@@ -269,6 +269,14 @@ final class RedisConnections {
   private static final java.util.regex.Pattern TRANSIENT_SERVER_STATE =
       java.util.regex.Pattern.compile("(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|MOVED|ASK|NOREPLICAS|CONNECTION_CLOSED)\\b");
 
+  /**
+   * A pipeline's command failed by its connection, not by Redis: the client reports the Java
+   * exception (a broken pipe, a reset) as the command's error. Redis's own errors start with an
+   * upper-case code, never with a class name.
+   */
+  private static final java.util.regex.Pattern CONNECTION_FAILURE =
+      java.util.regex.Pattern.compile("(java|io\\.netty|io\\.vertx)\\.[\\w.$]*(Exception|Error)\\b");
+
   /** A batch fails whole with {@code ERR [index] message}; the message is what the failing command said. */
   private static String pipelinedError(Throwable err) {
     String msg = String.valueOf(err.getMessage());
@@ -297,7 +305,7 @@ final class RedisConnections {
     if (msg.startsWith("SESSION_EXISTS")) {
       return new RatchetException(ErrorCode.SESSION_EXISTS, msg.substring(15).trim());
     }
-    if (TRANSIENT_SERVER_STATE.matcher(msg).lookingAt()) {
+    if (TRANSIENT_SERVER_STATE.matcher(msg).lookingAt() || CONNECTION_FAILURE.matcher(msg).lookingAt()) {
       // the server cannot serve yet (loading its AOF after a restart, a failover, a slow script), or the
       // client failed the command because its connection closed under it
       return unavailable("the journal (Redis) cannot serve commands yet", err);
