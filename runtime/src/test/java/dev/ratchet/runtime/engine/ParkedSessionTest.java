@@ -9,6 +9,7 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.Recorder;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -64,17 +65,17 @@ class ParkedSessionTest {
   }
 
   @Test
-  void aSessionWhoseWritesWaitForADecisionIsParkedAndOneSendingAWriteIsNot() throws Exception {
+  void aSessionWhoseWritesWaitForADecisionIsParkedAndOneSendingAWriteIsNot() {
     SessionEngine engine = h.engine(source(), EngineOptions.DEFAULT);
     assertThat(parked(engine)).as("a session with no turn").isTrue();
 
     Future<TurnResult> waiting = engine.submit(new Turn("t1", List.of(call("look"), call("refund"), call("send"))));
     ApprovalRequest request = h.pendingFor(1).get(0);
-    until(() -> provider.count("look") == 1 && parked(engine));
+    Await.until(() -> provider.count("look") == 1 && parked(engine), 10);
     assertThat(parked(engine)).as("read done, refund waits for its decision, send queued behind it").isTrue();
 
     await(engine.decide(ApprovalDecision.approve(request, "alice", null)));
-    until(() -> sending.get() != null);
+    Await.until(() -> sending.get() != null, 10);
     assertThat(parked(engine)).as("send is being sent").isFalse();
 
     sending.get().complete(new JsonObject().put("sent", true));
@@ -85,16 +86,16 @@ class ParkedSessionTest {
   }
 
   @Test
-  void aTurnTakenForTheNextOwnerIsJournaledNotRunAndTheNextOwnerRunsItOnce() throws Exception {
+  void aTurnTakenForTheNextOwnerIsJournaledNotRunAndTheNextOwnerRunsItOnce() {
     SessionEngine leaving = h.engine(source(), EngineOptions.DEFAULT);
     Future<TurnResult> first = leaving.submit(new Turn("t1", List.of(call("refund"))));
     h.pendingFor(1);
     await(leaving.acceptForNextOwner(new Turn("t2", List.of(call("look"))), null, null));
     assertThat(provider.count("look")).as("not run by the member that leaves").isZero();
     assertThat(leaving.isIdle()).as("a turn left for the next owner keeps the session from being passivated").isFalse();
-    until(() -> parked(leaving));
+    Await.until(() -> parked(leaving), 10);
     await(leaving.stop());
-    until(first::isComplete);
+    Await.until(first::isComplete, 10);
     assertThat(first.failed()).as("the member that leaves never delivers t1").isTrue();
 
     SessionEngine next = h.engine(source(), EngineOptions.DEFAULT);
@@ -106,15 +107,5 @@ class ParkedSessionTest {
     assertThat(t2.call(0).outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(provider.count("refund")).isEqualTo(1);
     assertThat(provider.count("look")).isEqualTo(1);
-  }
-
-  private static void until(java.util.function.BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (!condition.getAsBoolean()) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      Thread.sleep(10);
-    }
   }
 }
