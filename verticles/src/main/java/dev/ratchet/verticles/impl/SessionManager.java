@@ -151,11 +151,15 @@ final class SessionManager {
     return deployed.future();
   }
 
-  /** Undeploys the session's verticle, then runs {@code after}, on the undeploying context. */
+  /**
+   * Undeploys the session's verticle, then runs {@code after}, on the undeploying context; at once
+   * when this verticle no longer runs the session here (a leaving member hands it over all the same).
+   */
   private void stopThen(SessionVerticle verticle, Runnable after) {
     String sessionId = verticle.sessionId();
     Deployment d = sessions.get(sessionId);
     if (d == null || !d.verticle().succeeded() || d.verticle().result() != verticle) {
+      after.run();
       return;
     }
     Promise<Void> undeployed = Promise.promise();
@@ -186,7 +190,8 @@ final class SessionManager {
 
   static final long LEAVE_CHECK_MILLIS = 100;
 
-  private void leaveStep(long deadline, java.util.function.BiFunction<String, String, Future<?>> handOver, Promise<Integer> left) {
+  private void leaveStep(long deadline, java.util.function.BiFunction<String, String, Future<?>> handOver,
+                         Promise<Integer> left) {
     if (sessions.isEmpty() && passivating.isEmpty() && handingOver.get() == 0
         || System.currentTimeMillis() >= deadline) {
       left.complete(sessions.size());
