@@ -6,8 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -51,8 +50,12 @@ public final class NpmPackage {
         } catch (AtomicMoveNotSupportedException e) {
           Files.move(staging, home);
         }
-      } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
-        // another run installed it meanwhile: use that one
+      } catch (FileSystemException e) {
+        // rename(2) answers ENOTEMPTY, which Java reports as a plain FileSystemException, when
+        // another test JVM installed the package meanwhile: use that one
+        if (!Files.isRegularFile(path)) {
+          throw e;
+        }
       }
     }
     if (!Files.isRegularFile(path)) {

@@ -109,7 +109,18 @@ final class SessionManager {
       return Future.failedFuture(new RatchetException(ErrorCode.NODE_UNAVAILABLE, "this member is leaving the"
           + " cluster and starts no session; session '" + sessionId + "' runs on another member"));
     }
-    Deployment d = sessions.computeIfAbsent(sessionId, id -> deploy(id, catalog));
+    Deployment d = sessions.get(sessionId);
+    if (d == null) {
+      Promise<SessionVerticle> ready = Promise.promise();
+      Promise<String> deploymentId = Promise.promise();
+      Deployment fresh = new Deployment(ready.future(), deploymentId.future());
+      // in the map before it starts: a start that fails at once, on any thread, must find it there to remove it
+      d = sessions.putIfAbsent(sessionId, fresh);
+      if (d == null) {
+        d = fresh;
+        deploy(sessionId, catalog, fresh, ready, deploymentId);
+      }
+    }
     return d.verticle().compose(v -> {
       if (!v.agent().equals(catalog.agent())) {
         return Future.failedFuture(new RatchetException(ErrorCode.AGENT_MISMATCH, "session '" + sessionId
@@ -125,20 +136,22 @@ final class SessionManager {
     return d != null && d.verticle().succeeded() ? d.verticle().result() : null;
   }
 
-  private Deployment deploy(String sessionId, AgentVersions catalog) {
-    Promise<String> deploymentId = Promise.promise();
+  private void deploy(String sessionId, AgentVersions catalog, Deployment deployment, Promise<SessionVerticle> ready,
+                      Promise<String> deploymentId) {
     Future<Void> before = passivating.getOrDefault(sessionId, Future.succeededFuture());
     SessionVerticle verticle = new SessionVerticle(journal, sessionId, catalog, options, nodeId, idleMillis,
         this::passivate);
-    Future<SessionVerticle> ready = before.otherwiseEmpty()
+    before.otherwiseEmpty()
         .compose(v -> deployFromHome(verticle))
         .onComplete(deploymentId)
-        .map(verticle);
-    ready.onFailure(err -> {
-      LOG.warn("session {} could not start: {}", sessionId, err.getMessage());
-      sessions.remove(sessionId);
-    });
-    return new Deployment(ready, deploymentId.future());
+        .map(verticle)
+        .onComplete(ar -> {
+          if (ar.failed()) {
+            LOG.warn("session {} could not start: {}", sessionId, ar.cause().getMessage());
+            sessions.remove(sessionId, deployment);
+          }
+        })
+        .onComplete(ready);
   }
 
   /**
