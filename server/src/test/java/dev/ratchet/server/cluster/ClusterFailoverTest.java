@@ -2,6 +2,7 @@ package dev.ratchet.server.cluster;
 
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.http.Browser;
+import dev.ratchet.verticles.impl.cluster.Placement;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,10 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -46,18 +50,23 @@ class ClusterFailoverTest {
     cluster = ClusterRun.start(REDIS, dir, "a", "b", "c");
     MemberProcess entry = cluster.members.get(0);
 
-    // reads for many sessions, all sent to one member, run where placement puts them
-    for (int i = 0; i < 6; i++) {
-      cluster.submit(entry, "r-" + i, "t1", "orders_get_order", new JsonObject().put("orderId", "100" + i));
+    // reads for sessions that placement spreads over all three members, all sent to one member
+    Set<String> nodes = new HashSet<>();
+    cluster.members.forEach(m -> nodes.add(ClusterRun.nodeId(m)));
+    List<String> sessions = spread(nodes, 2);
+    for (String session : sessions) {
+      cluster.submit(entry, session, "t1", "orders_get_order", new JsonObject().put("orderId", "100" + session.substring(2)));
     }
-    for (int i = 0; i < 6; i++) {
-      assertThat(cluster.outcome(entry, "r-" + i, "t1")).isEqualTo("succeeded");
+    for (String session : sessions) {
+      assertThat(cluster.outcome(entry, session, "t1")).isEqualTo("succeeded");
     }
     Set<String> runOn = new HashSet<>();
-    for (int i = 0; i < 6; i++) {
-      runOn.add(cluster.nodeOf("r-" + i));
+    for (String session : sessions) {
+      String node = cluster.nodeOf(session);
+      assertThat(node).as("the member that runs " + session).isEqualTo(Placement.owner(session, nodes));
+      runOn.add(node);
     }
-    assertThat(runOn).as("members that ran the six sessions").hasSizeGreaterThan(1);
+    assertThat(runOn).as("members that ran the six sessions").isEqualTo(nodes);
 
     // a write waits for approval on the member that owns its session; that member is killed
     cluster.submit(entry, "w-1", "t1", "orders_cancel_order", new JsonObject().put("orderId", "2001"));
@@ -87,5 +96,18 @@ class ClusterFailoverTest {
         assertThat(browser.driver.findElements(By.cssSelector("#sessions tbody tr"))).hasSizeGreaterThanOrEqualTo(7);
       }
     }
+  }
+
+  /** Session ids, {@code each} of them placed on every one of {@code nodes}. */
+  private static List<String> spread(Set<String> nodes, int each) {
+    Map<String, Integer> placed = new HashMap<>();
+    List<String> sessions = new ArrayList<>();
+    for (int i = 0; sessions.size() < each * nodes.size(); i++) {
+      String session = "r-" + i;
+      if (placed.merge(Placement.owner(session, nodes), 1, Integer::sum) <= each) {
+        sessions.add(session);
+      }
+    }
+    return sessions;
   }
 }
