@@ -73,6 +73,7 @@ public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottl
     vertx.executeBlocking(() -> authenticator.login(name, password), false).onComplete(ar -> {
       Principal p = ar.succeeded() ? ar.result() : null;
       if (p == null) {
+        throttle.failed(name, address);
         LOG.warn("login failed for user '{}' from {} ({} failure(s) in a row)", printable(name), address,
             throttle.failures(name));
         if (json) {

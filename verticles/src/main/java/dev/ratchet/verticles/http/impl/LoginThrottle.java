@@ -12,7 +12,8 @@ import java.util.function.LongSupplier;
  * {@code freeFailures} failures are free; each further one locks the name (and the address) out
  * for {@code lockoutMillis}, doubling up to {@code maxLockoutMillis}. While locked, a log-in is
  * refused before its password is checked, even a right one. An attempt counts as failed from the
- * moment it starts, so that parallel guesses cannot all slip in before the first one is judged;
+ * moment it starts, so that parallel guesses cannot all slip in before the first one is judged,
+ * and its lock starts again when it is judged failed, so that a slow check does not shorten it;
  * a success forgets the name's and the address's failures.
  * <p>Memory stays bounded: configured users are always tracked; other names and addresses live in
  * maps of at most {@link #MAX_TRACKED} entries each (least recently failed forgotten first), and
@@ -25,6 +26,7 @@ public final class LoginThrottle {
   private static final class Failures {
     int count;
     long lockedUntil;
+    long lockMillis;
     long last;
   }
 
@@ -74,6 +76,22 @@ public final class LoginThrottle {
     return 0;
   }
 
+  /**
+   * Restarts the locks of an attempt judged failed from now: a password check slower than the
+   * lock would otherwise let the next guess in as soon as the failure is answered.
+   */
+  public synchronized void failed(String name, String address) {
+    long now = clock.getAsLong();
+    relock(names(name).get(key(name)), now);
+    relock(addresses.get(address), now);
+  }
+
+  private static void relock(Failures f, long now) {
+    if (f != null && f.lockMillis > 0) {
+      f.lockedUntil = Math.max(f.lockedUntil, now + f.lockMillis);
+    }
+  }
+
   /** Forgets the failures of the name and the address of an attempt that succeeded. */
   public synchronized void succeeded(String name, String address) {
     names(name).remove(key(name));
@@ -120,7 +138,8 @@ public final class LoginThrottle {
       for (int i = free + 1; i < f.count && lock < max; i++) {
         lock *= 2;
       }
-      f.lockedUntil = now + Math.min(max, lock);
+      f.lockMillis = Math.min(max, lock);
+      f.lockedUntil = now + f.lockMillis;
     }
   }
 }

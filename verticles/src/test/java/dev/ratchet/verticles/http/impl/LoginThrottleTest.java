@@ -29,6 +29,19 @@ class LoginThrottleTest {
   }
 
   @Test
+  void aLockRunsFromWhenTheFailureIsJudgedSoASlowPasswordCheckDoesNotShortenIt() {
+    for (int i = 0; i < 6; i++) {
+      assertThat(throttle.begin("ana", "10.0.0.1")).isZero();
+    }
+    now.addAndGet(1_500);
+    throttle.failed("ana", "10.0.0.1");
+    assertThat(throttle.begin("ana", "10.0.0.1")).isEqualTo(1_000);
+    assertThat(throttle.begin("ana", "10.0.0.9")).as("the name is locked from every address").isEqualTo(1_000);
+    now.addAndGet(1_000);
+    assertThat(throttle.begin("ana", "10.0.0.1")).isZero();
+  }
+
+  @Test
   void aQuietNameIsForgottenAfterTheLongestLock() {
     for (int i = 0; i < 6; i++) {
       throttle.begin("ana", "10.0.0.1");
