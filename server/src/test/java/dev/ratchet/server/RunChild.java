@@ -1,8 +1,8 @@
 package dev.ratchet.server;
 
+import dev.ratchet.runtime.impl.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -26,9 +26,9 @@ public final class RunChild implements AutoCloseable {
 
   private final String token;
   private final String password;
-  private final int httpPort = freePort();
-  private final int redisPort = freePort();
-  private final int shopPort = freePort();
+  private final int httpPort = port();
+  private final int redisPort = port();
+  private final int shopPort = port();
   private final Map<String, String> extraEnv = new LinkedHashMap<>();
   private final List<String> output = new CopyOnWriteArrayList<>();
   private Process process;
@@ -163,9 +163,9 @@ public final class RunChild implements AutoCloseable {
     return new AssertionError("ratchet run exited with " + process.exitValue() + ": " + String.join("\n", output));
   }
 
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
+  private static int port() {
+    try {
+      return FreePorts.next();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -3,6 +3,7 @@ package dev.ratchet.connectors.mcp;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolResult;
+import dev.ratchet.runtime.impl.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.eclipse.jetty.server.Server;
@@ -11,7 +12,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
@@ -132,7 +132,7 @@ class McpHttpSessionTest {
 
   @Test
   void aCallInFlightToAServerThatStopsAnsweringFailsWithinThePingTimeNotTheRequestTimeout() throws Exception {
-    int port = freePort();
+    int port = FreePorts.next();
     node = startEverything(port);
     source = McpToolSource.create(vertx, http(port).inFlightCheck(Duration.ofMillis(500)).build());
     Tool slow = named(source.tools(vertx).await(), "trigger-long-running-operation");
@@ -155,11 +155,6 @@ class McpHttpSessionTest {
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   private static Process startEverything(int port) throws Exception {
     ProcessBuilder pb = new ProcessBuilder("node", EverythingMcpServer.entryPoint().toString(), "streamableHttp")

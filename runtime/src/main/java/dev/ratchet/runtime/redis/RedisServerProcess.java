@@ -1,10 +1,10 @@
 package dev.ratchet.runtime.redis;
 
 import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.runtime.impl.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,7 +155,7 @@ public final class RedisServerProcess implements AutoCloseable {
     };
     Path dataDir = launch.dataDir();
     Files.createDirectories(dataDir);
-    int p = launch.port() == 0 ? freePort() : Math.max(launch.port(), 0);
+    int p = launch.port() == 0 ? FreePorts.next() : Math.max(launch.port(), 0);
     Path socket = socketFor(dataDir);
     if (p == 0 && socket == null) {
       throw new IOException("redis-server needs a port where its data directory " + dataDir
@@ -368,12 +368,5 @@ public final class RedisServerProcess implements AutoCloseable {
       }
     }
     return target.toString();
-  }
-
-  public static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      s.setReuseAddress(true);
-      return s.getLocalPort();
-    }
   }
 }

@@ -2,6 +2,7 @@ package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.runtime.impl.FreePorts;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.runtime.testing.RedisCli;
 import io.vertx.core.Future;
@@ -49,7 +50,7 @@ class RedisSentinelJournalTest {
     replica = RedisServerProcess.startTemporary("ratchet-test-replica", "everysec");
     RedisCli.replicate(master.port(), replica.port());
     sentinelDir = Files.createTempDirectory("ratchet-test-sentinel");
-    sentinelPort = RedisServerProcess.freePort();
+    sentinelPort = FreePorts.next();
     Path conf = sentinelDir.resolve("sentinel.conf");
     Files.writeString(conf, String.join("\n",
         "port " + sentinelPort, "bind 127.0.0.1", "dir " + sentinelDir,

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.redis;
 
+import dev.ratchet.runtime.impl.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -77,7 +78,7 @@ class EmbeddedRedisSecurityTest {
 
   @Test
   void aConfiguredPortListensOn127001AndAsksForThePasswordToo() throws Exception {
-    int port = RedisServerProcess.freePort();
+    int port = FreePorts.next();
     EmbeddedRedis redis = start(tmp.resolve("data"), port);
 
     assertThat(tcpListeners(redis.server().pid())).containsExactly("127.0.0.1:" + port);

@@ -1,6 +1,7 @@
 package dev.ratchet.runtime.testing;
 
 import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.runtime.impl.FreePorts;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.redis.RedisServerProcess;
@@ -52,7 +53,7 @@ public final class TestRedisCluster implements BeforeAllCallback, AfterAllCallba
     dir = Files.createTempDirectory("ratchet-test-cluster");
     try {
       for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
-        int port = RedisServerProcess.freePort();
+        int port = FreePorts.next();
         Path nodeDir = Files.createDirectories(dir.resolve(String.valueOf(port)));
         ports.add(port);
         nodes.add(RedisCli.server(nodeDir.resolve("redis.log").toFile(), "--port", String.valueOf(port),

@@ -1,12 +1,12 @@
 package dev.ratchet.server.chaos;
 
+import dev.ratchet.runtime.impl.FreePorts;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,7 +51,7 @@ public record ClusterBench(List<Integer> sizes, int inFlight, int sessions, long
     String prefix = "cbench-" + UUID.randomUUID().toString().substring(0, 8);
     List<Integer> ports = new ArrayList<>();
     for (int i = 0; i < size; i++) {
-      ports.add(freePort());
+      ports.add(FreePorts.next());
     }
     String members = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
     Path logs = Files.createTempDirectory("ratchet-cluster-bench");
@@ -93,11 +93,6 @@ public record ClusterBench(List<Integer> sizes, int inFlight, int sessions, long
     }
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   /** One member: commands on its stdin, events on its stdout; each completed turn sends the next one. */
   private final class Member {

@@ -1,5 +1,6 @@
 package dev.ratchet.server.chaos;
 
+import dev.ratchet.runtime.impl.FreePorts;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.RedisServerProcess;
@@ -7,7 +8,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ final class ClusterChaos {
     Vertx vertx = Vertx.vertx();
     List<Integer> ports = new ArrayList<>();
     for (int i = 0; i < settings.nodes(); i++) {
-      ports.add(freePort());
+      ports.add(FreePorts.next());
     }
     String members = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
     List<ChaosRun.Child> nodes = new ArrayList<>();
@@ -155,11 +155,5 @@ final class ClusterChaos {
     }
     report.violations.add("kill " + report.kills + ": the sessions of node " + killed + " were not taken over within"
         + " 60 s (" + nodes.stream().filter(ChaosRun.Child::isReady).count() + " nodes live)");
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.ratchet.server.cluster;
 
 import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.runtime.impl.FreePorts;
 import dev.ratchet.server.Main;
 import io.vertx.core.json.JsonObject;
 
@@ -8,7 +9,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.CookieManager;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,8 +41,8 @@ public final class MemberProcess implements AutoCloseable {
   public MemberProcess(String name, Path dir) throws IOException {
     this.name = name;
     this.dir = dir;
-    this.httpPort = freePort();
-    this.clusterPort = freePort();
+    this.httpPort = FreePorts.next();
+    this.clusterPort = FreePorts.next();
   }
 
   public void start(Map<String, String> env) throws IOException {
@@ -130,12 +130,6 @@ public final class MemberProcess implements AutoCloseable {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly();
       }
-    }
-  }
-
-  public static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

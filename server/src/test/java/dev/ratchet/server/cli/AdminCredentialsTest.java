@@ -1,5 +1,6 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.runtime.impl.FreePorts;
 import dev.ratchet.server.ChildOutput;
 import dev.ratchet.server.Main;
 import dev.ratchet.verticles.http.HttpOptions;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,7 +61,7 @@ class AdminCredentialsTest {
     env.keySet().removeIf(k -> k.startsWith("RATCHET_"));
     env.put("RATCHET_DATA_DIR", dir.resolve("data").toString());
     env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
-    env.put("RATCHET_REDIS_PORT", String.valueOf(freePort()));
+    env.put("RATCHET_REDIS_PORT", String.valueOf(FreePorts.next()));
     env.putAll(extraEnv);
     child = pb.start();
     ChildOutput.collect(child, output, "run-output");
@@ -84,11 +84,6 @@ class AdminCredentialsTest {
     throw new AssertionError("no line '" + prefix + "' in " + output);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   private static int login(int port, String password) throws Exception {
     HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -136,7 +131,7 @@ class AdminCredentialsTest {
 
   @Test
   void aShortAdminPasswordStopsTheStartWithOneClearLine() throws Exception {
-    run(freePort(), Map.of("RATCHET_ADMIN_PASSWORD", "short-pass"));
+    run(FreePorts.next(), Map.of("RATCHET_ADMIN_PASSWORD", "short-pass"));
     assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
     Thread.sleep(200);
     assertThat(child.exitValue()).isEqualTo(1);
@@ -147,7 +142,7 @@ class AdminCredentialsTest {
 
   @Test
   void theGeneratedAdminPasswordStillLogsInAfterARestart() throws Exception {
-    int port = freePort();
+    int port = FreePorts.next();
     Path file = dir.resolve("data").resolve("credentials.json").toAbsolutePath();
     run(port, Map.of());
     String first = awaitLine("  Log in as admin with ");

@@ -1,5 +1,6 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.runtime.impl.FreePorts;
 import dev.ratchet.server.ChildOutput;
 import dev.ratchet.server.Main;
 import io.vertx.core.json.JsonArray;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -162,7 +162,7 @@ class EmbeddedRedisRestartTest {
   }
 
   private Runtime launch(Path dataDir) throws IOException {
-    Runtime runtime = new Runtime(dataDir, freePort());
+    Runtime runtime = new Runtime(dataDir, FreePorts.next());
     runtimes.add(runtime);
     return runtime;
   }
@@ -191,7 +191,7 @@ class EmbeddedRedisRestartTest {
       env.put("RATCHET_DATA_DIR", dataDir.toString());
       env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
       // the demo shop's default port is fixed, and two runtimes run side by side here
-      env.put("RATCHET_SHOP_PORT", String.valueOf(freePort()));
+      env.put("RATCHET_SHOP_PORT", String.valueOf(FreePorts.next()));
       env.put("RATCHET_CONNECTIONS_FILE", tmp.resolve("no-connections.json").toString());
       env.put("RATCHET_ADMIN_PASSWORD", "restart-test-password");
       env.put("RATCHET_DEMO_TOKEN", TOKEN);
@@ -257,12 +257,6 @@ class EmbeddedRedisRestartTest {
         throw new AssertionError("condition not met within " + seconds + " s");
       }
       Thread.sleep(200);
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.agent.ScriptedModel;
+import dev.ratchet.runtime.impl.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -50,7 +51,7 @@ class ProviderAgentFilesTest {
         provider("arcade-main", "arcade", arcade, FakeArcade.KEY),
         Connection.of("composio-keyless", "composio", new JsonObject(), Map.of()),
         Connection.of("shop-api", "openapi", new JsonObject().put("baseUrl", "http://127.0.0.1:1"), Map.of()),
-        provider("composio-down", "composio", freePort(), FakeComposio.KEY));
+        provider("composio-down", "composio", FreePorts.next(), FakeComposio.KEY));
   }
 
   @AfterEach
@@ -190,11 +191,6 @@ class ProviderAgentFilesTest {
         Map.of("apiKey", Secret.of(key)));
   }
 
-  private static int freePort() throws IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   private List<String> errors() {
     return AgentFileErrors.of(vertx, agents, connections, models);

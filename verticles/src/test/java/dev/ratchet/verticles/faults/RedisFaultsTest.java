@@ -4,6 +4,7 @@ import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.impl.FreePorts;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.redis.RedisServerProcess;
@@ -53,7 +54,7 @@ class RedisFaultsTest {
   private RedisServerProcess redis(String appendfsync) throws Exception {
     if (dir == null) {
       dir = Files.createTempDirectory("ratchet-faults");
-      port = RedisServerProcess.freePort();
+      port = FreePorts.next();
     }
     RedisServerProcess server = RedisServerProcess.start(port, dir, appendfsync);
     cleanup.add(server);
