@@ -62,6 +62,19 @@ public final class PasswordHash {
     }
   }
 
+  /** The iterations a stored password hash costs to check; 0 for a malformed hash. */
+  public static int iterations(String stored) {
+    String[] parts = stored == null ? new String[0] : stored.split("\\$");
+    if (parts.length != 4 || !PREFIX.equals(parts[0])) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Integer.parseInt(parts[1]));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
   /** The hex SHA-256 of an API token: what {@code tokens[].tokenHash} holds. */
   public static String hashToken(String token) {
     try {

@@ -10,15 +10,25 @@ import java.util.List;
 /** Checks passwords and API tokens against the hashes in the configuration. */
 public final class Authenticator {
 
-  // a real hash to check against when the user name is unknown, so timing does not reveal names
-  private static final String DUMMY = PasswordHash.hashPassword("not-a-password".toCharArray(), 310_000);
-
   private final List<HttpOptions.User> users;
   private final List<HttpOptions.Token> tokens;
+  private final String unknownName;
 
   public Authenticator(HttpOptions options) {
     this.users = options.users();
     this.tokens = options.tokens();
+    this.unknownName = unknownNameHash(users);
+  }
+
+  /**
+   * What an unknown name's password is checked against: a hash as costly as the costliest user's
+   * (the default cost when there is none), so that timing does not tell which names exist. No
+   * password derives to all zeros, so it never matches, and it costs nothing to build.
+   */
+  static String unknownNameHash(List<HttpOptions.User> users) {
+    int iterations = users.stream().mapToInt(u -> PasswordHash.iterations(u.passwordHash())).max()
+        .orElse(PasswordHash.DEFAULT_ITERATIONS);
+    return "pbkdf2-sha256$" + Math.max(1, iterations) + "$" + "A".repeat(22) + "==$" + "A".repeat(43) + "=";
   }
 
   /** Blocking (PBKDF2): call from a worker. Null when the name or password is wrong. */
@@ -32,7 +42,7 @@ public final class Authenticator {
         match = u;
       }
     }
-    boolean ok = PasswordHash.verifyPassword(password.toCharArray(), match == null ? DUMMY : match.passwordHash());
+    boolean ok = PasswordHash.verifyPassword(password.toCharArray(), match == null ? unknownName : match.passwordHash());
     return ok && match != null ? new Principal(match.name(), match.role(), false,
         match.callerId(), Tenants.of(match.callerId(), match.tenants())) : null;
   }
