@@ -2,6 +2,7 @@ package dev.ratchet.verticles.http;
 
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -11,14 +12,21 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Function;
 
 /**
  * Headless Chromium from the system packages ({@code chromium}, {@code chromium-driver}); never
  * downloads a browser. Tests are skipped, with the reason, where either is missing.
+ * <p>A closed browser is kept for the next test of the JVM once its cookies, cache, storage,
+ * window and timeouts are reset, since starting Chromium costs seconds of CPU; one that cannot be
+ * reset is quit.
  */
 public final class Browser implements AutoCloseable {
 
@@ -44,8 +52,23 @@ public final class Browser implements AutoCloseable {
             + " (/usr/bin/chromium and /usr/bin/chromedriver not found)");
   }
 
+  private static final Deque<WebDriver> IDLE = new ConcurrentLinkedDeque<>();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      for (WebDriver d = IDLE.poll(); d != null; d = IDLE.poll()) {
+        quietly(d::quit);
+      }
+    }, "browser-quit"));
+  }
+
   public static Browser open(String base) {
     assumeInstalled();
+    WebDriver idle = IDLE.poll();
+    return new Browser(idle != null ? idle : start(), base);
+  }
+
+  private static WebDriver start() {
     System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
@@ -55,7 +78,7 @@ public final class Browser implements AutoCloseable {
     // an explicit driver executable and browser binary: Selenium Manager is never consulted
     ChromeDriverService service = new ChromeDriverService.Builder()
         .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
-    return new Browser(new ChromeDriver(service, options), base);
+    return new ChromeDriver(service, options);
   }
 
   public void login(String name, String password) {
@@ -89,6 +112,40 @@ public final class Browser implements AutoCloseable {
 
   @Override
   public void close() {
-    driver.quit();
+    try {
+      reset();
+      IDLE.push(driver);
+    } catch (RuntimeException e) {
+      quietly(driver::quit);
+    }
+  }
+
+  /** Leaves one blank window of the default size, with no cookie, cache or storage of this test's origin. */
+  private void reset() {
+    String first = driver.getWindowHandles().iterator().next();
+    for (String handle : driver.getWindowHandles()) {
+      if (!handle.equals(first)) {
+        driver.switchTo().window(handle).close();
+      }
+    }
+    driver.switchTo().window(first);
+    driver.manage().timeouts().implicitlyWait(Duration.ZERO).pageLoadTimeout(Duration.ofSeconds(300))
+        .scriptTimeout(Duration.ofSeconds(30));
+    driver.manage().window().setSize(new Dimension(1280, 1000));
+    ChromeDriver chrome = (ChromeDriver) driver;
+    chrome.executeCdpCommand("Network.clearBrowserCookies", Map.of());
+    chrome.executeCdpCommand("Network.clearBrowserCache", Map.of());
+    URI origin = URI.create(base);
+    chrome.executeCdpCommand("Storage.clearDataForOrigin", Map.of("origin",
+        origin.getScheme() + "://" + origin.getAuthority(), "storageTypes", "all"));
+    driver.get("about:blank");
+  }
+
+  private static void quietly(Runnable action) {
+    try {
+      action.run();
+    } catch (RuntimeException ignored) {
+      // the browser is gone already
+    }
   }
 }
