@@ -158,18 +158,22 @@ class AgentFilesBrowserReloadTest {
     return found[0];
   }
 
-  /** The catalogue version the turn's {@code turn.submitted} event records. */
+  /** The catalogue version the turn's {@code turn.submitted} event records, once the stream has shown it. */
   private String catalogueOf(String session, String turnId) {
-    return events(session).stream().filter(e -> "turn.submitted".equals(e.getString("type"))
-            && turnId.equals(e.getString("turn"))).findFirst()
-        .orElseThrow(() -> new AssertionError("no turn.submitted for " + turnId))
-        .getJsonObject("data").getString("catalogue");
+    String[] found = new String[1];
+    until(() -> {
+      events(session).stream().filter(e -> "turn.submitted".equals(e.getString("type"))
+          && turnId.equals(e.getString("turn"))).findFirst()
+          .ifPresent(e -> found[0] = e.getJsonObject("data").getString("catalogue"));
+      return found[0] != null;
+    }, 30);
+    return found[0];
   }
 
-  /** The session's events so far, read from its event stream with curl for three seconds. */
+  /** The session's events so far, read from its event stream with curl for a second (callers retry). */
   private List<JsonObject> events(String session) {
     List<JsonObject> events = new ArrayList<>();
-    for (String line : run(List.of("curl", "-sN", "--max-time", "3", "-H", "Authorization: Bearer " + TOKEN,
+    for (String line : run(List.of("curl", "-sN", "--max-time", "1", "-H", "Authorization: Bearer " + TOKEN,
         base() + "/api/sessions/" + session + "/events")).split("\n")) {
       if (line.startsWith("data: ")) {
         events.add(new JsonObject(line.substring(6)));
