@@ -14,7 +14,7 @@ URL = os.environ.get("RATCHET_URL")
 AGENT = os.environ.get("RATCHET_AGENT", "shop")
 
 if not URL:
-    raise RuntimeError("RATCHET_URL is not set: these tests run against a real Ratchet (see ClientPackagesTest)")
+    raise RuntimeError("RATCHET_URL is not set: these tests run against a real Ratchet (see PythonClientTest)")
 
 
 def unique(prefix: str) -> str:
