@@ -3,13 +3,10 @@ package dev.ratchet.verticles.clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.ratchet.runtime.testing.TestRedis;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,27 +17,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PythonClientTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
-
-  static ClientsRuntime runtime;
-
-  @BeforeAll
-  static void start() {
-    runtime = new ClientsRuntime(REDIS);
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  static final ClientSuite SUITE = new ClientSuite();
 
   @Test
   void thePythonClientPassesItsTestsAgainstARealRatchet() throws Exception {
-    assumeTrue(ClientSuites.onPath("python3"), "python3 is needed for the Python client's tests");
-    Path dir = ClientSuites.clients().resolve("python");
+    assumeTrue(ClientSuite.onPath("python3"), "python3 is needed for the Python client's tests");
+    Path dir = ClientSuite.clients().resolve("python");
     Path log = Files.createTempFile("ratchet-py-client", ".log");
-    int exit = ClientSuites.run(dir, List.of("python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"),
-        runtime.environment(), log, 10);
+    int exit = SUITE.run(dir, List.of("python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"), log, 10);
     String output = Files.readString(log, StandardCharsets.UTF_8);
     System.out.println(output);
     assertThat(exit).as(output).isZero();

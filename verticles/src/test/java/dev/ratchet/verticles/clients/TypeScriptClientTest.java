@@ -3,13 +3,10 @@ package dev.ratchet.verticles.clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.ratchet.runtime.testing.TestRedis;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,33 +18,19 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TypeScriptClientTest {
 
   @RegisterExtension
-  static final TestRedis REDIS = new TestRedis();
-
-  static ClientsRuntime runtime;
-
-  @BeforeAll
-  static void start() {
-    runtime = new ClientsRuntime(REDIS);
-  }
-
-  @AfterAll
-  static void stop() {
-    runtime.close();
-  }
+  static final ClientSuite SUITE = new ClientSuite();
 
   @Test
   void theTypeScriptClientAndItsAdaptersPassTheirTestsAgainstARealRatchet() throws Exception {
-    assumeTrue(ClientSuites.onPath("node") && ClientSuites.onPath("npm"),
+    assumeTrue(ClientSuite.onPath("node") && ClientSuite.onPath("npm"),
         "node and npm are needed for the TypeScript client's tests");
-    Path dir = ClientSuites.clients().resolve("typescript");
+    Path dir = ClientSuite.clients().resolve("typescript");
     Path log = Files.createTempFile("ratchet-ts-client", ".log");
     if (!Files.isDirectory(dir.resolve("node_modules"))) {
-      int installed = ClientSuites.run(dir, List.of("npm", "ci", "--no-audit", "--no-fund"), runtime.environment(),
-          log, 10);
+      int installed = SUITE.run(dir, List.of("npm", "ci", "--no-audit", "--no-fund"), log, 10);
       assertThat(installed).as(Files.readString(log)).isZero();
     }
-    int exit = ClientSuites.run(dir, List.of("node", "--test", "--test-concurrency=1", "tests/"),
-        runtime.environment(), log, 10);
+    int exit = SUITE.run(dir, List.of("node", "--test", "--test-concurrency=1", "tests/"), log, 10);
     String output = Files.readString(log, StandardCharsets.UTF_8);
     System.out.println(output);
     assertThat(exit).as(output).isZero();

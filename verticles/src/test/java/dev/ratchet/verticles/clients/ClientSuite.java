@@ -1,17 +1,23 @@
 package dev.ratchet.verticles.clients;
 
+import dev.ratchet.verticles.http.RuntimeServer;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** Running a client package's own test suite (clients/ at the repository's root) as a child process. */
-final class ClientSuites {
+/**
+ * A client package's own test suite (clients/ at the repository's root) run as a child process
+ * against a real Ratchet ({@link ClientsRuntime}) on a Redis of its own, both started before the
+ * test class and stopped after it.
+ */
+final class ClientSuite extends RuntimeServer<ClientsRuntime> {
 
-  private ClientSuites() {
+  ClientSuite() {
+    super(ClientsRuntime::new);
   }
 
   static Path clients() {
@@ -26,12 +32,11 @@ final class ClientSuites {
     }
   }
 
-  /** Runs {@code command} in {@code dir} with {@code environment} added, its output in {@code log}; its exit code. */
-  static int run(Path dir, List<String> command, Map<String, String> environment, Path log, long minutes)
-      throws Exception {
+  /** Runs {@code command} in {@code dir}, told where the Ratchet is, its output in {@code log}; its exit code. */
+  int run(Path dir, List<String> command, Path log, long minutes) throws Exception {
     ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile());
-    builder.environment().putAll(environment);
+    builder.environment().putAll(runtime().environment());
     Process process = builder.start();
     if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
       process.destroyForcibly();
