@@ -7,7 +7,7 @@ export const env = {
   agentToken: process.env.RATCHET_AGENT_TOKEN,
   approverToken: process.env.RATCHET_APPROVER_TOKEN,
 };
-if (!env.url) throw new Error('RATCHET_URL is not set: these tests run against a real Ratchet (see ClientPackagesTest)');
+if (!env.url) throw new Error('RATCHET_URL is not set: these tests run against a real Ratchet (see TypeScriptClientTest)');
 
 export const agentClient = () => new RatchetClient({ baseUrl: env.url, token: env.agentToken });
 export const approverClient = () => new RatchetClient({ baseUrl: env.url, token: env.approverToken });

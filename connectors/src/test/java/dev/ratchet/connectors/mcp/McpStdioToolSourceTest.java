@@ -25,7 +25,7 @@ class McpStdioToolSourceTest extends McpSourceTestBase {
   static McpServerConfig.Builder stdioServer(String name) {
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = ProcessHandle.current().info().command().orElse("java");
-    // C1 alone and the serial collector: the test server lives for one test, so it starts faster so
+    // the test server lives for one test: C1 alone and the serial collector start it faster
     return McpServerConfig.stdio(name, java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classpath,
             TestMcpServer.class.getName())
         .env("MCP_TEST_TOKEN", TOKEN)

@@ -55,7 +55,8 @@ class ClusterFailoverTest {
     cluster.members.forEach(m -> nodes.add(ClusterRun.nodeId(m)));
     List<String> sessions = spread(nodes, 2);
     for (String session : sessions) {
-      cluster.submit(entry, session, "t1", "orders_get_order", new JsonObject().put("orderId", "100" + session.substring(2)));
+      cluster.submit(entry, session, "t1", "orders_get_order",
+          new JsonObject().put("orderId", "100" + session.substring(2)));
     }
     for (String session : sessions) {
       assertThat(cluster.outcome(entry, session, "t1")).isEqualTo("succeeded");

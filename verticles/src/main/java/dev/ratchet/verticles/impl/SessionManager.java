@@ -1,6 +1,5 @@
 package dev.ratchet.verticles.impl;
 
-import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;

@@ -42,7 +42,8 @@ public final class Authenticator {
         match = u;
       }
     }
-    boolean ok = PasswordHash.verifyPassword(password.toCharArray(), match == null ? unknownName : match.passwordHash());
+    String hash = match == null ? unknownName : match.passwordHash();
+    boolean ok = PasswordHash.verifyPassword(password.toCharArray(), hash);
     return ok && match != null ? new Principal(match.name(), match.role(), false,
         match.callerId(), Tenants.of(match.callerId(), match.tenants())) : null;
   }
