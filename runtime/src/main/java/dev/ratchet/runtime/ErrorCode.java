@@ -30,6 +30,7 @@ public enum ErrorCode {
   TURN_INCOMPLETE(409, "not every call of an MCP turn arrived in time, or they disagree on the turn's size"),
   TURN_EXPIRED(410, "the turn was removed by retention and its tombstone window has passed; use a new turn id"),
   SESSION_FORGOTTEN(410, "retention archived the session and then forgot it; its id is not used again, start a new session"),
+  SESSION_ERASED(410, "an operator erased the session; its id is not used again, start a new session"),
   PAYLOAD_TOO_LARGE(413, "the request body is over the limit"),
   TOO_MANY_ATTEMPTS(429, "too many failed log-ins; try again after Retry-After seconds"),
   JOURNAL_UNAVAILABLE(503, "the journal cannot be reached; try again"),

@@ -690,6 +690,9 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
   /** The session when {@code epoch} is its owner's, else FENCED (J4). */
   private MemorySession fenced(String sessionId, long epoch) {
     MemorySession s = sessions.get(sessionId);
+    if (s == null) {
+      retention.notErased(sessionId);
+    }
     if (s == null || s.epoch != epoch) {
       throw new RatchetException(ErrorCode.FENCED, "this node no longer owns the session: session owned by a newer epoch");
     }
