@@ -197,6 +197,7 @@ final class MemoryRetention {
       throw new RatchetException(ErrorCode.INVALID_REQUEST, "the exported session names no agent");
     }
     long now = System.currentTimeMillis();
+    erased.remove(sessionId);
     MemorySession s = new MemorySession();
     s.agent = agent;
     s.caller = history.meta().getString("caller");
