@@ -16,6 +16,7 @@ public enum ErrorCode {
   FOUR_EYES(403, "the session's creator may not decide its writes"),
   UNKNOWN_AGENT(404, "no agent of that name"),
   UNKNOWN_CALL(404, "no such call, or no approval was requested for it"),
+  UNKNOWN_TURN(404, "the session holds no such turn: never accepted (a refused turn is not journaled) or removed by retention"),
   UNKNOWN_SESSION(404, "no such session, or not one of the caller's"),
   NOT_FOUND(404, "no such endpoint or resource"),
   UNKNOWN_CONNECTION(404, "no such provider connection, or not one of the caller's"),

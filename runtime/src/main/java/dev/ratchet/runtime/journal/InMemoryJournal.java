@@ -183,6 +183,15 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
     });
   }
 
+  @Override
+  public Future<String> turnStatus(String sessionId, String turnId) {
+    return step(() -> {
+      MemorySession s = sessions.get(sessionId);
+      TurnEntry t = s == null ? null : s.turns.get(turnId);
+      return t == null ? null : t.status;
+    });
+  }
+
   // ---------------------------------------------------------------- calls
 
   @Override
