@@ -18,16 +18,24 @@ function el(tag, props, ...children) {
   for (const [k, v] of Object.entries(props || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k === 'className') node.className = v;
-    else if (k === 'text') node.textContent = v;
+    else if (k === 'text') showText(node, v);
     else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
     else if (k === 'disabled' || k === 'hidden') node[k] = true;
     else node.setAttribute(k, String(v));
   }
   for (const c of children.flat()) {
     if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    if (c instanceof Node) node.append(c);
+    else showText(node, String(c), true);
   }
   return node;
+}
+
+// text from the API, shown with what would not show as itself escaped (visible.js)
+function showText(node, text, append) {
+  const shown = Visible.shown(String(text));
+  if (append) node.append(shown.text); else node.textContent = shown.text;
+  if (shown.unusual) node.classList.add('unusual-text');
 }
 
 // replaceChildren would print a missing part as the text "null": leave it out instead
@@ -344,7 +352,7 @@ function approvalCard(r) {
     decideBox, status,
     canDecide() ? null : el('p', { className: 'notice viewer-note' }, 'You are a viewer: you can see requests but not decide them.'),
     message);
-  return card;
+  return Visible.markUnusual(card);
 }
 
 // after a decision the card stays, saying what happens, until the call has its outcome
@@ -625,14 +633,14 @@ function callView(sessionId, call, reload) {
     el('p', { className: 'edited-info', text: 'edited by ' + ed.by + (ed.reason ? ': "' + ed.reason + '"' : '')
       + ' · ran with these arguments' }),
     (() => { const p = json(ed.arguments); p.classList.add('edited-arguments'); return p; })()] : null;
-  return el('div', { className: 'call', 'data-call-id': call.callId, 'data-tool': call.tool },
+  return Visible.markUnusual(el('div', { className: 'call', 'data-call-id': call.callId, 'data-tool': call.tool },
     el('div', { className: 'call-head' }, el('span', { className: 'muted', text: '#' + call.index }),
       el('span', { className: 'tool', text: call.tool }), statusBadge(call),
       timing(call) ? el('span', { className: 'muted timing', text: timing(call) }) : null),
     details, el('div', { className: 'muted' }, ed ? 'Arguments the model sent' : 'Arguments'), args, edited,
     call.result !== undefined ? el('div', { className: 'muted' }, 'Result') : null,
     call.result !== undefined ? json(call.result) : null,
-    call.status === 'outcome_unknown' && canDecide() ? reconcileForm(sessionId, call, reload) : null);
+    call.status === 'outcome_unknown' && canDecide() ? reconcileForm(sessionId, call, reload) : null));
 }
 
 const messageDrafts = new Map();
@@ -786,6 +794,7 @@ document.addEventListener('DOMContentLoaded', async () => {
   const [me, vocab] = await Promise.all([api('GET', '/api/me'), api('GET', '/assets/vocabulary.json')]);
   state.me = me;
   state.vocab = vocab;
+  Visible.init(vocab.visibleText);
   state.csrf = me.csrfToken;
   document.getElementById('me').textContent = me.name + ' (' + me.role + ')';
   document.getElementById('no-tenants').hidden = !me.noTenants;

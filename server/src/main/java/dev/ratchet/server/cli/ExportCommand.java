@@ -1,5 +1,6 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.journal.SessionHistory;
 import dev.ratchet.runtime.redis.PrivateFiles;
@@ -39,7 +40,7 @@ public final class ExportCommand implements Callable<Integer> {
       List<JsonObject> archived = target.archive(vertx, cfg).read(sessionId).await();
       SessionHistory history = journal.history(sessionId).await();
       if (history == null && archived.isEmpty()) {
-        System.err.println(TerminalText.escape("no session '" + sessionId + "' in the journal at "
+        System.err.println(VisibleText.escape("no session '" + sessionId + "' in the journal at "
             + journal.describe() + " or in the archive"));
         return 1;
       }
@@ -57,7 +58,7 @@ public final class ExportCommand implements Callable<Integer> {
         }
         print.flush();
       }
-      System.err.println("exported session " + TerminalText.escape(sessionId) + ": " + records.size() + " records");
+      System.err.println("exported session " + VisibleText.escape(sessionId) + ": " + records.size() + " records");
       return 0;
     } finally {
       vertx.close();

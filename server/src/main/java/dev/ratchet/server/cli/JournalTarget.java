@@ -1,8 +1,9 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.journal.JournalOptions;
-import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.redis.EmbeddedRedis;
 import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.runtime.retention.ArchiveSink;
@@ -63,7 +64,7 @@ final class JournalTarget implements AutoCloseable {
       int port = EmbeddedRedis.servesSocket(dir) ? 0 : embedded.port();
       started = EmbeddedRedis.start(RedisServerProcess.findBinary(), new EmbeddedRedis.Options(dir, port,
           embedded.appendfsync(), embedded.rewritePriority()));
-      System.err.println(TerminalText.escape("no `ratchet run` is running on " + dir + ": its journal is read"
+      System.err.println(VisibleText.escape("no `ratchet run` is running on " + dir + ": its journal is read"
           + " with a Redis of this command's own, stopped when it is done; nothing in flight is resumed"));
       return started.journalUrl();
     }

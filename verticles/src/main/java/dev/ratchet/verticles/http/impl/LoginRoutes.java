@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.verticles.http.PasswordHash;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -113,21 +114,16 @@ public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottl
     }
   }
 
-  /** A user name as typed, fit for one log line: control characters escaped, at most 64 characters. */
+  /**
+   * A user name as typed, fit for one log line: escaped as {@code inspect} escapes (VisibleText),
+   * its quotes too, at most 64 characters.
+   */
   static String printable(String name) {
     if (name == null) {
       return "";
     }
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < name.length() && i < 64; i++) {
-      char c = name.charAt(i);
-      if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || c == '\'' || c == '\\') {
-        sb.append(String.format("\\u%04x", (int) c));
-      } else {
-        sb.append(c);
-      }
-    }
-    return name.length() > 64 ? sb + "..." : sb.toString();
+    String shown = VisibleText.escape(name.length() > 64 ? name.substring(0, 64) : name).replace("'", "\\x27");
+    return name.length() > 64 ? shown + "..." : shown;
   }
 
   /** True when the browser names no origin (non-browser clients) or this server's own. */
