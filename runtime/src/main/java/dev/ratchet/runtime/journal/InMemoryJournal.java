@@ -183,6 +183,15 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
     });
   }
 
+  @Override
+  public Future<String> turnStatus(String sessionId, String turnId) {
+    return step(() -> {
+      MemorySession s = sessions.get(sessionId);
+      TurnEntry t = s == null ? null : s.turns.get(turnId);
+      return t == null ? null : t.status;
+    });
+  }
+
   // ---------------------------------------------------------------- calls
 
   @Override
@@ -690,6 +699,9 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
   /** The session when {@code epoch} is its owner's, else FENCED (J4). */
   private MemorySession fenced(String sessionId, long epoch) {
     MemorySession s = sessions.get(sessionId);
+    if (s == null) {
+      retention.notErased(sessionId);
+    }
     if (s == null || s.epoch != epoch) {
       throw new RatchetException(ErrorCode.FENCED, "this node no longer owns the session: session owned by a newer epoch");
     }

@@ -25,6 +25,14 @@ final class JournalKeys {
     return inSession(sessionId, "meta");
   }
 
+  /**
+   * The mark an erasure leaves: the meta's name with {@code :erased}, in the session's slot, so that
+   * the claim and the epoch check (fence.lua) find it from the meta's key alone.
+   */
+  String erased(String sessionId) {
+    return meta(sessionId) + ":erased";
+  }
+
   String events(String sessionId) {
     return inSession(sessionId, "events");
   }

@@ -41,6 +41,12 @@ public interface JournalQueries {
    */
   Future<TurnResult> turnResult(String sessionId, String turnId);
 
+  /**
+   * Whether the journal holds the turn: {@code "running"} or {@code "completed"}; null when it does
+   * not (never accepted, for a turn refused at submission is not journaled, or removed by retention).
+   */
+  Future<String> turnStatus(String sessionId, String turnId);
+
   /** Session ids by last activity, most recent first: {@code limit} of them from {@code offset}. */
   Future<List<String>> recentSessions(int offset, int limit);
 

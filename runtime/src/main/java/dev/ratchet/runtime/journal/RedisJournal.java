@@ -534,6 +534,11 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   }
 
   @Override
+  public Future<String> turnStatus(String sessionId, String turnId) {
+    return queries.turnStatus(sessionId, turnId);
+  }
+
+  @Override
   public Future<CallState> callState(String sessionId, CallId callId) {
     return queries.callState(sessionId, callId);
   }

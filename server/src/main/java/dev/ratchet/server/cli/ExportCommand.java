@@ -54,6 +54,7 @@ public final class ExportCommand implements Callable<Integer> {
       return 0;
     } finally {
       vertx.close();
+      target.close();
     }
   }
 }
