@@ -95,7 +95,7 @@ async function showConnections() {
     } catch (e) { found.replaceChildren(el('p', { className: 'error', text: e.message })); }
   } }, browseProvider, ' ', search, ' ', el('button', { type: 'submit' }, 'Search'));
 
-  view.replaceChildren(el('h2', {}, 'Connections'),
+  fill(view, el('h2', {}, 'Connections'),
     providers.length ? el('section', { className: 'card' }, el('h3', {}, 'Tool providers'), el('ul', { className: 'sources' }, providerCards))
       : el('p', { className: 'empty' }, 'No tool providers configured.'),
     el('section', { className: 'card' }, el('h3', {}, 'Your connections'), el('div', { id: 'connections-list' }), message),
