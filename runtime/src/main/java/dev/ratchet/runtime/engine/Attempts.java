@@ -200,7 +200,8 @@ final class Attempts {
     if (verdict.outcome() != Outcome.SUCCEEDED) {
       String base = a.error == null ? "the tool failed" : a.error;
       if (attempts > 1) {
-        base = "failed after " + attempts + " attempts: " + base;
+        // the "did not run" of the last attempt's error goes to the front once, for every attempt
+        base = "failed after " + attempts + " attempts: " + (verdict.notRun() ? TurnRunner.withoutNotRun(base) : base);
       }
       error = verdict.notRun() ? TurnRunner.notRun(base) : base;
     }
