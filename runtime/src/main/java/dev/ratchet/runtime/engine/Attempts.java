@@ -36,6 +36,9 @@ final class Attempts {
 
   /** How an attempt ended, with its value and a message for the model. */
   record Attempt(AttemptKind kind, Object value, String error, long retryAfterMillis) {
+    /** {@code retryAfterMillis} of an attempt that no later attempt could improve on: it is judged as the last. */
+    static final long NEVER = -1;
+
   }
 
   /** CallTool: a read or idempotent write, retried per policy with the same idempotency key. */
@@ -78,7 +81,8 @@ final class Attempts {
       }
       Attempt a = gate == null ? classify(ar.succeeded() ? ar.result() : null, ar.cause()) : gate.classify(ar);
       boolean uncertain = anyUncertain || a.kind == AttemptKind.UNCERTAIN;
-      OutcomeRules.Verdict verdict = OutcomeRules.judge(tool.effectClass(), a.kind, attempt, max, anyUncertain);
+      OutcomeRules.Verdict verdict = OutcomeRules.judge(tool.effectClass(), a.kind,
+          a.retryAfterMillis == Attempt.NEVER ? Math.max(attempt, max) : attempt, max, anyUncertain);
       if (verdict.retry()) {
         long delay = Math.max(tool.retryPolicy().backoffMillis(attempt + 1), a.retryAfterMillis);
         JsonObject data = new JsonObject().put("attempt", attempt).put("error", Redaction.scrub(a.error))
@@ -200,7 +204,8 @@ final class Attempts {
     if (verdict.outcome() != Outcome.SUCCEEDED) {
       String base = a.error == null ? "the tool failed" : a.error;
       if (attempts > 1) {
-        base = "failed after " + attempts + " attempts: " + base;
+        // the "did not run" of the last attempt's error goes to the front once, for every attempt
+        base = "failed after " + attempts + " attempts: " + (verdict.notRun() ? TurnRunner.withoutNotRun(base) : base);
       }
       error = verdict.notRun() ? TurnRunner.notRun(base) : base;
     }
@@ -287,8 +292,9 @@ final class Attempts {
 
   static Attempt classify(ToolResult result, Throwable failure) {
     if (failure != null) {
-      if (failure instanceof ToolNotSentException) {
-        return new Attempt(AttemptKind.NOT_SENT, null, failure.getMessage(), 0);
+      if (failure instanceof ToolNotSentException notSent) {
+        return new Attempt(AttemptKind.NOT_SENT, null, failure.getMessage(),
+            notSent.worthRetrying() ? notSent.retryAfterMillis() : Attempt.NEVER);
       }
       String msg = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
       return new Attempt(AttemptKind.UNCERTAIN, null, msg, 0);

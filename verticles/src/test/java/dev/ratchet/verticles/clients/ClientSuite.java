@@ -37,6 +37,8 @@ final class ClientSuite extends RuntimeServer<ClientsRuntime> {
     ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile());
     builder.environment().putAll(runtime().environment());
+    // plain output: a failure message quotes the log, and a build log shows colour codes as garbage
+    builder.environment().put("NO_COLOR", "1");
     Process process = builder.start();
     if (!process.waitFor(minutes, TimeUnit.MINUTES)) {
       process.destroyForcibly();

@@ -24,7 +24,7 @@ class PythonClientTest {
     assumeTrue(ClientSuite.onPath("python3"), "python3 is needed for the Python client's tests");
     Path dir = ClientSuite.clients().resolve("python");
     Path log = Files.createTempFile("ratchet-py-client", ".log");
-    int exit = SUITE.run(dir, List.of("python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"), log, 10);
+    int exit = SUITE.run(dir, List.of("python3", "-m", "pytest", "-q", "--color=no", "-p", "no:cacheprovider", "tests"), log, 10);
     String output = Files.readString(log, StandardCharsets.UTF_8);
     System.out.println(output);
     assertThat(exit).as(output).isZero();
