@@ -15,7 +15,8 @@ import java.util.Set;
  * own name. A name already taken (a path and a query parameter both called {@code id}, two names
  * that read the same once made safe, or {@code body} when the operation has a body) gets its
  * location as a suffix ({@code id_query}), then a number. Parameters are named in a fixed order
- * (path, query, header, cookie, each in document order), so the names never change between loads.
+ * (names that need no change first, then the others; each group path, query, header, cookie, in
+ * document order), so the names never change between loads.
  */
 final class ArgumentNames {
 

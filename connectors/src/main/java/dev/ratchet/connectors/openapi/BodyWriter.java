@@ -81,7 +81,7 @@ final class BodyWriter {
         : concrete(mediaType) + "; charset=utf-8";
   }
 
-  /** A media type a Content-Type header can carry: a range such as {@code image/*} is sent as bytes of no named type. */
+  /** A media type a Content-Type header can carry: a range such as {@code image/*} is sent as plain bytes. */
   static String concrete(String mediaType) {
     return mediaType.contains("*") ? "application/octet-stream" : mediaType;
   }

@@ -20,8 +20,8 @@ final class MultipartBody {
   private MultipartBody() {
   }
 
-  static Future<BodyWriter.Encoded> write(RequestBodySpec spec, Object value, HttpClient client, List<String> fileHosts,
-                               long timeoutMillis) {
+  static Future<BodyWriter.Encoded> write(RequestBodySpec spec, Object value, HttpClient client,
+                                          List<String> fileHosts, long timeoutMillis) {
     if (!(value instanceof JsonObject object)) {
       return Future.failedFuture(new IllegalArgumentException("the body of " + spec.mediaType()
           + " must be an object"));
@@ -34,11 +34,13 @@ final class MultipartBody {
       }
       JsonObject enc = spec.encoding().getValue(name) instanceof JsonObject e ? e : new JsonObject();
       String declared = enc.getValue("contentType") instanceof String ct ? ct.split(",")[0].trim() : null;
-      List<Object> items = v instanceof JsonArray a && (spec.files().contains(name) || primitives(a))
-          ? a.getList() : List.of(v);
-      for (Object item : items) {
-        Object one = item instanceof java.util.Map<?, ?> || item instanceof List<?> ? Json.decodeValue(Json.encode(item))
-            : item;
+      List<Object> items = new ArrayList<>();
+      if (v instanceof JsonArray a && (spec.files().contains(name) || primitives(a))) {
+        a.forEach(items::add);
+      } else {
+        items.add(v);
+      }
+      for (Object one : items) {
         if (spec.files().contains(name)) {
           parts.add(FileArgument.load(name, one, concrete(declared == null ? "application/octet-stream" : declared),
               client, fileHosts, timeoutMillis).map(f -> part(name, f.filename(), f.contentType(), f.bytes())));

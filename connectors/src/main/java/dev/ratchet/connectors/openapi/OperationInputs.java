@@ -7,6 +7,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -73,8 +74,20 @@ final class OperationInputs {
     if (body != null) {
       taken.add("body");
     }
-    for (JsonObject param : declared(path, pathItem, op)) {
-      parameter(param, taken);
+    List<JsonObject> declared = declared(path, pathItem, op);
+    // names that models accept as they are claim theirs first, so a safe name never displaces one
+    Map<JsonObject, String> names = new IdentityHashMap<>();
+    for (boolean valid : new boolean[] {true, false}) {
+      for (JsonObject param : declared) {
+        String name = param.getString("name");
+        boolean named = sent(param) && LOCATIONS.contains(param.getValue("in"));
+        if (named && name.matches(ArgumentNames.VALID) == valid) {
+          names.put(param, ArgumentNames.assign(name, String.valueOf(param.getValue("in")), taken));
+        }
+      }
+    }
+    for (JsonObject param : declared) {
+      parameter(param, names.get(param));
     }
     if (body != null) {
       properties.put("body", bodySchema);
@@ -118,12 +131,17 @@ final class OperationInputs {
     return ordered;
   }
 
-  private void parameter(JsonObject param, Set<String> taken) {
+  /** Whether the caller gives the parameter: OpenAPI has the connector set Accept, Content-Type, Authorization. */
+  private static boolean sent(JsonObject param) {
+    return !("header".equals(param.getValue("in"))
+        && IGNORED_HEADERS.contains(param.getString("name").toLowerCase(Locale.ROOT)));
+  }
+
+  private void parameter(JsonObject param, String argument) {
     String name = param.getString("name");
     String in = String.valueOf(param.getValue("in"));
     String at = where + ".parameters." + name;
-    if (in.equals("header") && IGNORED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-      // OpenAPI says these are ignored; the connector sets them itself
+    if (!sent(param)) {
       return;
     }
     if (!LOCATIONS.contains(in)) {
@@ -148,7 +166,6 @@ final class OperationInputs {
     }
     boolean explode = param.getValue("explode") instanceof Boolean b ? b : style.equals("form");
     boolean allowReserved = in.equals("query") && Boolean.TRUE.equals(param.getValue("allowReserved"));
-    String argument = ArgumentNames.assign(name, in, taken);
     String description = param.getValue("description") instanceof String d ? d : schema.getString("description");
     if (!argument.equals(name)) {
       String sent = "Sent as the " + in + " parameter '" + name + "'.";

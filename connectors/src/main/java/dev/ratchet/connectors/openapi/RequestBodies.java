@@ -99,7 +99,7 @@ final class RequestBodies {
     return (semi < 0 ? mediaType : mediaType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
   }
 
-  /** A file: 3.0's {@code format: binary}, 3.1's {@code contentMediaType}, or a part whose encoding names a non-text type. */
+  /** A file: 3.0's {@code format: binary}, 3.1's {@code contentMediaType}, or a part encoded as a non-text type. */
   private static boolean isFile(JsonObject schema, JsonObject partEncoding) {
     if ("binary".equals(schema.getValue("format")) || schema.containsKey("contentMediaType")) {
       return true;

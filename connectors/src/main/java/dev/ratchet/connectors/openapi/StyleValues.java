@@ -44,7 +44,8 @@ final class StyleValues {
   /** An object's members as {@code name=value}, for the exploded forms. */
   static List<String> pairs(JsonObject object, UnaryOperator<String> encodeName, UnaryOperator<String> encodeValue) {
     List<String> out = new ArrayList<>(object.size());
-    object.forEach(e -> out.add(encodeName.apply(e.getKey()) + "=" + encodeValue.apply(UriEncoding.text(e.getValue()))));
+    object.forEach(e -> out.add(encodeName.apply(e.getKey()) + "="
+        + encodeValue.apply(UriEncoding.text(e.getValue()))));
     return out;
   }
 }

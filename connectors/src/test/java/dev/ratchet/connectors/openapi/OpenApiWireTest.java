@@ -179,7 +179,8 @@ class OpenApiWireTest {
     assertThat(type).startsWith("multipart/form-data; boundary=");
     String boundary = type.substring(type.indexOf('=') + 1);
     assertThat(r.body().toString(StandardCharsets.ISO_8859_1)).isEqualTo("--" + boundary + "\r\n"
-        + "Content-Disposition: form-data; name=\"title\"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nReport Q1\r\n"
+        + "Content-Disposition: form-data; name=\"title\"\r\n"
+        + "Content-Type: text/plain; charset=utf-8\r\n\r\nReport Q1\r\n"
         + "--" + boundary + "\r\n"
         + "Content-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{\"k\":1}\r\n"
         + "--" + boundary + "\r\n"
@@ -195,7 +196,8 @@ class OpenApiWireTest {
   void aFileUrlOnAHostTheConnectionDoesNotListIsNeverFetchedAndNothingIsSent() throws Exception {
     start("wire-validated.json", "3.1.0", true);
     Throwable t = failure(connector.operation("upload").execute(invocation("t1", 0, new JsonObject().put("body",
-        new JsonObject().put("title", "x").put("file", new JsonObject().put("url", "http://169.254.169.254/latest"))))));
+        new JsonObject().put("title", "x")
+            .put("file", new JsonObject().put("url", "http://169.254.169.254/latest"))))));
     assertThat(t).isInstanceOf(ToolNotSentException.class).hasMessageContaining("fileUrlHosts")
         .hasMessageContaining("nothing was sent");
     assertThat(provider.received).isEmpty();

@@ -60,7 +60,8 @@ final class ValidatingProvider implements AutoCloseable {
     MultiMap headers = MultiMap.caseInsensitiveMultiMap().addAll(req.headers());
     req.body().onSuccess(body -> {
       if (req.path().startsWith("/files/")) {
-        req.response().putHeader("Content-Type", "image/png").end(Buffer.buffer(new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
+        req.response().putHeader("Content-Type", "image/png")
+            .end(Buffer.buffer(new byte[] {(byte) 0x89, 'P', 'N', 'G'}));
         return;
       }
       validate(req, body).onComplete(v -> {
