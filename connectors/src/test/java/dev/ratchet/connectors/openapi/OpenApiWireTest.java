@@ -267,6 +267,14 @@ class OpenApiWireTest {
   }
 
   @Test
+  void aStyleTheLocationDoesNotDefineIsSentInTheLocationsDefaultWithAWarning() throws Exception {
+    start("wire-unvalidated.json", "3.0.3", false);
+    assertThat(connector.warnings().toString()).contains("styledWrongly").contains("style 'form'");
+    call("styledWrongly", new JsonObject().put("v", new JsonArray().add(1).add(2)));
+    assertThat(provider.last().uri()).isEqualTo("/styled/1,2");
+  }
+
+  @Test
   void aRequestThatCannotBeBuiltAsTheDocumentSaysIsNeverSent() throws Exception {
     start("wire-unvalidated.json", "3.1.0", false);
     Throwable badHeader = failure(connector.operation("badHeader").execute(invocation("t1", 0,
