@@ -1,5 +1,10 @@
 package dev.ratchet.connectors.openapi;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * A key of the document's {@code paths}, read as a request target. Some vendors tell two
  * operations on one path apart with a suffix: {@code /items#create} (a fragment, which is never
@@ -10,6 +15,8 @@ package dev.ratchet.connectors.openapi;
  * @param fixedQuery the query the key carries, percent-encoded where a query needs it; null when none
  */
 record PathKey(String template, String fixedQuery) {
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^{}]+)}");
 
   static PathKey of(String key) {
     String path = key;
@@ -28,9 +35,9 @@ record PathKey(String template, String fixedQuery) {
   }
 
   /** The names between braces in the template, in order. */
-  java.util.List<String> placeholders() {
-    java.util.List<String> names = new java.util.ArrayList<>();
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{([^{}]+)}").matcher(template);
+  List<String> placeholders() {
+    List<String> names = new ArrayList<>();
+    Matcher m = PLACEHOLDER.matcher(template);
     while (m.find()) {
       names.add(m.group(1));
     }
@@ -40,7 +47,7 @@ record PathKey(String template, String fixedQuery) {
   /** The template's literal text percent-encoded where a path needs it; placeholders untouched. */
   String encodedTemplate() {
     StringBuilder out = new StringBuilder();
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{[^{}]+}").matcher(template);
+    Matcher m = PLACEHOLDER.matcher(template);
     int at = 0;
     while (m.find()) {
       out.append(literal(template.substring(at, m.start()))).append(m.group());

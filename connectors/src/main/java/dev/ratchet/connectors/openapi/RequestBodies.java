@@ -1,6 +1,5 @@
 package dev.ratchet.connectors.openapi;
 
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.util.LinkedHashSet;
