@@ -12,7 +12,8 @@ import java.util.function.UnaryOperator;
  * ({@code id=3&id=4}, an object as its own members {@code a=1&b=2}) or not ({@code id=3,4},
  * {@code id=a,1,b,2}); {@code spaceDelimited} ({@code id=3%204}) and {@code pipeDelimited}
  * ({@code id=3%7C4}) for arrays and objects, exploded like {@code form}; {@code deepObject}
- * ({@code id[a]=1&id[b]=2}, nested objects nesting brackets, arrays repeating the key).
+ * ({@code id%5Ba%5D=1}, that is {@code id[a]=1}, nested objects nesting brackets, arrays repeating
+ * the key).
  * {@code allowReserved} leaves reserved characters in values unencoded.
  */
 final class QueryStyles {
@@ -74,7 +75,8 @@ final class QueryStyles {
 
   private static void deep(String prefix, JsonObject object, UnaryOperator<String> values, List<String> out) {
     object.forEach(e -> {
-      String key = prefix + "[" + UriEncoding.encode(e.getKey()) + "]";
+      // brackets are not allowed in a query (RFC 3986), so they travel percent-encoded as well
+      String key = prefix + "%5B" + UriEncoding.encode(e.getKey()) + "%5D";
       if (e.getValue() instanceof JsonObject nested) {
         deep(key, nested, values, out);
       } else if (e.getValue() instanceof JsonArray a) {

@@ -5,6 +5,7 @@ import dev.ratchet.connectors.OpenApiConnector;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
@@ -19,6 +20,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 
 import static dev.ratchet.connectors.testing.Invocations.await;
@@ -213,8 +215,13 @@ class OpenApiWireTest {
         .put("rgb", new JsonObject().put("R", 100).put("G", 200)).put("where", new JsonObject().put("a", 1))
         .put("include", new JsonArray().add("x").add("y")).put("X-Meta", new JsonObject().put("k", "v")));
     ValidatingProvider.Received r = provider.last();
-    assertThat(r.uri()).isEqualTo("/d?colors=blue%20black&ids=1%7C2&filter[status]=open&filter[owner][name]=al%20b"
+    assertThat(r.uri()).isEqualTo("/d?colors=blue%20black&ids=1%7C2&filter%5Bstatus%5D=open&filter%5Bowner%5D%5Bname%5D=al%20b"
         + "&rgb=R%20100%20G%20200&where=%7B%22a%22%3A1%7D&include%5B%5D=x&include%5B%5D=y");
+    // what a server's own decoding (Netty's) reads back
+    Map<String, List<String>> decoded = new QueryStringDecoder(r.uri()).parameters();
+    assertThat(decoded).containsEntry("colors", List.of("blue black")).containsEntry("ids", List.of("1|2"))
+        .containsEntry("filter[status]", List.of("open")).containsEntry("filter[owner][name]", List.of("al b"))
+        .containsEntry("where", List.of("{\"a\":1}")).containsEntry("include[]", List.of("x", "y"));
     JsonObject props = properties("delimited");
     assertThat(props.fieldNames()).contains("include").doesNotContain("include[]");
     assertThat(props.getJsonObject("include").getString("description")).contains("'include[]'");
@@ -235,7 +242,7 @@ class OpenApiWireTest {
         .put("tags", new JsonArray().add("a").add("b")).put("dims", new JsonObject().put("w", 2))));
     assertThat(provider.last().uri()).isEqualTo("/items?action=close&force=true");
     assertThat(provider.last().headers().get("Content-Type")).isEqualTo("application/x-www-form-urlencoded");
-    assertThat(provider.last().body().toString()).isEqualTo("name=x%20y&tags=a,b&dims[w]=2");
+    assertThat(provider.last().body().toString()).isEqualTo("name=x%20y&tags=a,b&dims%5Bw%5D=2");
   }
 
   @Test
