@@ -75,17 +75,7 @@ final class OperationInputs {
       taken.add("body");
     }
     List<JsonObject> declared = declared(path, pathItem, op);
-    // names that models accept as they are claim theirs first, so a safe name never displaces one
-    Map<JsonObject, String> names = new IdentityHashMap<>();
-    for (boolean valid : new boolean[] {true, false}) {
-      for (JsonObject param : declared) {
-        String name = param.getString("name");
-        boolean named = sent(param) && LOCATIONS.contains(param.getValue("in"));
-        if (named && name.matches(ArgumentNames.VALID) == valid) {
-          names.put(param, ArgumentNames.assign(name, String.valueOf(param.getValue("in")), taken));
-        }
-      }
-    }
+    Map<JsonObject, String> names = names(declared, taken);
     for (JsonObject param : declared) {
       parameter(param, names.get(param));
     }
@@ -96,6 +86,21 @@ final class OperationInputs {
       }
     }
     return this;
+  }
+
+  /** Each parameter's property name; names that models accept as they are claim theirs first. */
+  private static Map<JsonObject, String> names(List<JsonObject> declared, Set<String> taken) {
+    Map<JsonObject, String> names = new IdentityHashMap<>();
+    for (boolean valid : new boolean[] {true, false}) {
+      for (JsonObject param : declared) {
+        String name = param.getString("name");
+        boolean named = sent(param) && LOCATIONS.contains(param.getValue("in"));
+        if (named && name.matches(ArgumentNames.VALID) == valid) {
+          names.put(param, ArgumentNames.assign(name, String.valueOf(param.getValue("in")), taken));
+        }
+      }
+    }
+    return names;
   }
 
   /** The operation's parameters, operation-level ones replacing path-level ones, in naming order. */
