@@ -29,7 +29,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Calls one OpenAPI operation over HTTP. Writes carry the invocation's idempotency key in an
+ * Calls one OpenAPI operation over HTTP, its request built from the arguments as the document
+ * says ({@link WireRequest}, {@link BodyWriter}); a request that cannot be built so, or whose
+ * file cannot be read, is never sent. Writes carry the invocation's idempotency key in an
  * {@code Idempotency-Key} header. 2xx is {@code success}; 408 and 429 are retryable; other 4xx
  * {@code rejected}; 5xx, a lost connection or a timeout after sending are {@code uncertain} for
  * writes (and retryable for reads); a 2xx body that is not JSON is {@code uncertain} for a write
