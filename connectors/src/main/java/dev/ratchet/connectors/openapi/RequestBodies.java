@@ -6,15 +6,20 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Reads an operation's {@code requestBody} into the schema of the argument {@code body} and a
  * {@link RequestBodySpec}. When the document offers several media types, one is sent, in this
  * order of preference: {@code application/json}, another JSON type ({@code +json}, wildcards),
- * {@code application/x-www-form-urlencoded}, {@code multipart/form-data}, {@code text/*}, then the
- * first other type (sent as base64 bytes).
+ * {@code application/x-www-form-urlencoded}, {@code multipart/form-data}, text ({@code text/*},
+ * XML, YAML, GraphQL...), then the first other type (given as base64 bytes).
  */
 final class RequestBodies {
+
+  /** Media types outside {@code text/*} that are text all the same: a model writes them, never base64. */
+  private static final Pattern TEXTUAL = Pattern.compile(
+      "application/([\\w.-]+\\+)?(xml|yaml|x-yaml|graphql|javascript|sql|x-ndjson|csv)");
 
   /** The argument {@code body} and how it is sent. */
   record BodyInput(RequestBodySpec spec, JsonObject schema) {
@@ -90,7 +95,8 @@ final class RequestBodies {
     if (t.equals("multipart/form-data")) {
       return RequestBodySpec.Kind.MULTIPART;
     }
-    return t.startsWith("text/") ? RequestBodySpec.Kind.TEXT : RequestBodySpec.Kind.BINARY;
+    return t.startsWith("text/") || TEXTUAL.matcher(t).matches() ? RequestBodySpec.Kind.TEXT
+        : RequestBodySpec.Kind.BINARY;
   }
 
   private static String base(String mediaType) {

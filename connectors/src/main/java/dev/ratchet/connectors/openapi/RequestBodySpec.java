@@ -21,7 +21,7 @@ record RequestBodySpec(String mediaType, Kind kind, JsonObject encoding, Set<Str
     FORM,
     /** {@code multipart/form-data}: each property as a part, files as file parts. */
     MULTIPART,
-    /** {@code text/*}: the argument, a string, as UTF-8 text. */
+    /** {@code text/*}, XML, YAML, GraphQL and the like: the argument, a string, as UTF-8 text. */
     TEXT,
     /** Anything else ({@code application/octet-stream}, images, PDF...): the argument is base64. */
     BINARY

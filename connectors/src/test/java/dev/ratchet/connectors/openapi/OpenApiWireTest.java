@@ -259,6 +259,10 @@ class OpenApiWireTest {
     assertThat(provider.last().headers().get("Content-Type")).isEqualTo("text/plain; charset=utf-8");
     assertThat(provider.last().body().toString(StandardCharsets.UTF_8)).isEqualTo("hello wörld");
 
+    call("postXml", new JsonObject().put("body", "<feed/>"));
+    assertThat(provider.last().headers().get("Content-Type")).isEqualTo("application/atom+xml; charset=utf-8");
+    assertThat(provider.last().body().toString()).isEqualTo("<feed/>");
+
     call("putPdf", new JsonObject().put("body", Base64.getEncoder().encodeToString("%PDF-1.7".getBytes())));
     assertThat(provider.last().headers().get("Content-Type")).isEqualTo("application/pdf");
     assertThat(provider.last().body()).isEqualTo(Buffer.buffer("%PDF-1.7"));
