@@ -80,7 +80,9 @@ final class Attempts {
         return;
       }
       Attempt a = gate == null ? classify(ar.succeeded() ? ar.result() : null, ar.cause()) : gate.classify(ar);
-      boolean uncertain = anyUncertain || a.kind == AttemptKind.UNCERTAIN;
+      // a read that was answered ran, whatever the answer: it can no longer say "did not run"
+      boolean uncertain = anyUncertain || a.kind == AttemptKind.UNCERTAIN
+          || a.kind == AttemptKind.RETRYABLE && !slot.isWrite();
       OutcomeRules.Verdict verdict = OutcomeRules.judge(tool.effectClass(), a.kind,
           a.retryAfterMillis == Attempt.NEVER ? Math.max(attempt, max) : attempt, max, anyUncertain);
       if (verdict.retry()) {
@@ -218,9 +220,15 @@ final class Attempts {
   private Future<ToolResult> invoke(CallSlot slot, int attempt, Supplier<Future<Void>> beforeSend) {
     Tool tool = slot.entry.tool();
     long timeout = Math.max(1, tool.timeout().toMillis());
-    ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, attempt,
-        slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId(), beforeSend);
-    return Timeouts.within(engine.vertx, engine.context, () -> tool.invoke(inv), timeout, tool.name());
+    if (beforeSend == null) {
+      ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, attempt,
+          slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId());
+      return Timeouts.within(engine.vertx, engine.context, () -> tool.invoke(inv), timeout, tool.name());
+    }
+    // the attempt's time starts again once it announces its sending: waiting for a connection is not the request's
+    return Timeouts.within(engine.vertx, engine.context, restart -> tool.invoke(new ToolInvocation(engine.sessionId,
+        slot.callId, slot.key, attempt, slot.call.arguments().copy(), System.currentTimeMillis() + timeout,
+        engine.callerId(), () -> beforeSend.get().onSuccess(v -> restart.run()))), timeout, tool.name());
   }
 
   private Future<Optional<ToolResult>> lookup(CallSlot slot, int attempt) {
