@@ -1,6 +1,7 @@
 import os
 import sys
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 
@@ -44,3 +45,11 @@ def wait_for_approval(approver: RatchetClient, session_id: str, tool: str) -> di
 def writes_for(client: RatchetClient, order: str) -> dict:
     answer = client.run_turn(unique("counts"), AGENT, "count", [{"name": "count_writes", "arguments": {"order": order}}])
     return value_of(calls_of(answer)[0])
+
+
+def restart_ratchet(down_millis: int) -> None:
+    """Stops the Ratchet under test, keeps it down for down_millis and starts it again (PythonSuite)."""
+    control = os.environ["RATCHET_CONTROL_URL"]
+    with urllib.request.urlopen(urllib.request.Request(f"{control}/restart?downMillis={down_millis}", method="POST"),
+                                timeout=60) as answer:
+        assert answer.status == 204
