@@ -11,6 +11,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(PACKAGE), str(PACKAGE / "examples")]
+os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")  # the tests reach no service
 
 from ratchet_client import RatchetClient, calls_of, value_of  # noqa: E402
 
@@ -60,7 +61,8 @@ def restart_ratchet(down_millis: int) -> None:
 
 def agent_process(script: str, *args: str) -> subprocess.Popen:
     """Starts tests/agents/<script> as an agent process of its own, with the package and its examples importable."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PACKAGE), str(PACKAGE / "examples")]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PACKAGE), str(PACKAGE / "examples"),
+                                                                   str(PACKAGE / "tests")]))
     return subprocess.Popen([sys.executable, str(PACKAGE / "tests" / "agents" / script), *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
