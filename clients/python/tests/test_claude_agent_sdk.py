@@ -25,7 +25,8 @@ def config_dir():
 def run(fake, session, config_dir):
     options = ClaudeAgentOptions(max_turns=4, cwd=config_dir, env={
         "ANTHROPIC_BASE_URL": fake.url, "ANTHROPIC_API_KEY": "sk-ant-local-test", "CLAUDE_CONFIG_DIR": config_dir,
-        "DISABLE_TELEMETRY": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1"})
+        "DISABLE_TELEMETRY": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
+        "ENABLE_TOOL_SEARCH": "false"})  # the local model calls the MCP tools directly, without searching first
     try:
         return asyncio.run(asyncio.wait_for(answer(URL, TOKEN, AGENT, session, "help", options), 90))
     finally:

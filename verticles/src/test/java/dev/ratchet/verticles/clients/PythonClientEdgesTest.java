@@ -14,6 +14,6 @@ class PythonClientEdgesTest {
 
   @Test
   void thePythonClientWaitsOutProxiesAndRestartsAndInstallsFromItsWheel() throws Exception {
-    SUITE.pytest(6, "tests/test_edges.py");
+    SUITE.pytest(6, "tests/test_edges.py", "tests/test_install.py");
   }
 }
