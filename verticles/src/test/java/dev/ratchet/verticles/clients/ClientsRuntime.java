@@ -34,6 +34,11 @@ final class ClientsRuntime extends HttpRuntime {
   private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
 
   ClientsRuntime(TestRedis redis) {
+    this(redis, 0);
+  }
+
+  /** A runtime serving on {@code port} (0: a free one), as a restarted Ratchet comes back where it was. */
+  ClientsRuntime(TestRedis redis, int port) {
     super(redis, o -> o);
     FunctionToolSource tools = FunctionToolSource.create("shop-tools")
         .read("look_up_order", "Finds an order by its number", schema("order"),
@@ -48,7 +53,7 @@ final class ClientsRuntime extends HttpRuntime {
             .description("Adds a note to an order").schema(schema("order"))
             .handler(inv -> write("add_note", inv.arguments())));
     await(ratchet.register(AgentDefinition.builder(AGENT).toolSource(tools).build()));
-    serve(new HttpServerVerticle(ratchet, HttpOptions.create().port(0).host("127.0.0.1")
+    serve(new HttpServerVerticle(ratchet, HttpOptions.create().port(port).host("127.0.0.1")
         .token("clients-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN))
         .token("clients-approver", Role.APPROVER, PasswordHash.hashToken(APPROVER_TOKEN), null,
             List.of("clients-bot"))));
