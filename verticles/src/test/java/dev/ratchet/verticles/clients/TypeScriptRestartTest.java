@@ -37,13 +37,12 @@ class TypeScriptRestartTest {
 
   @Test
   void aClientWaitingForApprovalWaitsOutARestartOfRatchetOnTheSameTurn() throws Exception {
-    assumeTrue(ClientSuite.onPath("node"), "node is needed for the TypeScript client");
-    Path dir = ClientSuite.clients().resolve("typescript");
-    assumeTrue(Files.isDirectory(dir.resolve("node_modules")), "TypeScriptClientTest installs the client's packages");
+    assumeTrue(ClientSuite.onPath("node") && ClientSuite.onPath("npm"), "node and npm are needed for the TypeScript client");
+    Path log = Files.createTempFile("ratchet-ts-restart", ".log");
+    Path dir = ClientSuite.typeScriptPackage(log);
     ClientsRuntime first = new ClientsRuntime(REDIS);
     int port = URI.create(first.baseUrl()).getPort();
     String session = "restart-" + UUID.randomUUID();
-    Path log = Files.createTempFile("ratchet-ts-restart", ".log");
     ProcessBuilder builder = new ProcessBuilder("node", "tests/fixtures/wait-through-restart.js", session, "o-1")
         .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().putAll(first.environment());
