@@ -78,6 +78,20 @@ function canonical(value) {
   return JSON.stringify(value);
 }
 
+/**
+ * What the model reads when an MCP call brings no result: never the SDK's "please try again",
+ * since a write given up on by the client may still run in Ratchet, and calling it again in a new
+ * response would be a new turn.
+ */
+function mcpCallFailed(error, timeoutMs) {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/time(d)? ?out/i.test(message)) {
+    return `Ratchet did not answer this call within ${timeoutMs} ms. It may still be running there (for example`
+      + ' waiting for a person\'s approval), so its outcome is unknown: do not call it again; tell the user it is pending.';
+  }
+  return `the call did not reach a result through Ratchet's MCP endpoint: ${message}`;
+}
+
 /** How long an MCP tool call may wait for its answer by default: an approval can take a while. */
 const MCP_CALL_TIMEOUT_MS = 60 * 60_000;
 
@@ -106,6 +120,7 @@ export async function ratchetMcpServer({ baseUrl, token, sessionId, agent, timeo
     name: `ratchet-${agent}`,
     requestInit: { headers: { Authorization: `Bearer ${token}`, 'ratchet-session': sessionId } },
     timeout: timeoutMs,
+    errorFunction: ({ error }) => mcpCallFailed(error, timeoutMs),
     toolMetaResolver: ({ toolName, arguments: args }) => metas.get(`${toolName}\u0000${canonical(args ?? {})}`)?.shift(),
   });
   await server.connect();

@@ -30,6 +30,8 @@ final class ClientsRuntime extends HttpRuntime {
   static final String AGENT = "shop";
   static final String AGENT_TOKEN = "rt_clients-agent-token-0123456789";
   static final String APPROVER_TOKEN = "rt_clients-approver-token-0123456789";
+  /** How often a waiting MCP call reports progress: well under the short timeouts the MCP tests set. */
+  static final long PROGRESS_MILLIS = 400;
 
   private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
 
@@ -54,6 +56,7 @@ final class ClientsRuntime extends HttpRuntime {
             .handler(inv -> write("add_note", inv.arguments())));
     await(ratchet.register(AgentDefinition.builder(AGENT).toolSource(tools).build()));
     serve(new HttpServerVerticle(ratchet, HttpOptions.create().port(port).host("127.0.0.1")
+        .mcpProgressMillis(PROGRESS_MILLIS)
         .token("clients-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN))
         .token("clients-approver", Role.APPROVER, PasswordHash.hashToken(APPROVER_TOKEN), null,
             List.of("clients-bot"))));

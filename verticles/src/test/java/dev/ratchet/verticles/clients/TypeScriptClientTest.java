@@ -22,6 +22,6 @@ class TypeScriptClientTest {
     assumeTrue(ClientSuite.onPath("node") && ClientSuite.onPath("npm"),
         "node and npm are needed for the TypeScript client's tests");
     SUITE.runTypeScriptTests(List.of("client.test.js", "client-edges.test.js", "ai-sdk.test.js", "mastra.test.js",
-        "openai-agents.test.js", "mcp-openai-agents.test.js", "replay.test.js"));
+        "openai-agents.test.js", "mcp-openai-agents.test.js", "mcp-sdk.test.js", "replay.test.js"));
   }
 }
