@@ -172,7 +172,7 @@ public final class HttpServerVerticle extends VerticleBase {
     new CatalogRoutes(ratchet).mount(router);
     new MessageRoutes(vertx, ratchet, access).mount(router);
     new ConnectionRoutes(providers).mount(router);
-    new McpRoutes(vertx, ratchet, access).mount(router);
+    new McpRoutes(vertx, ratchet, access, options.mcpProgressMillis()).mount(router);
     new RetentionRoutes(ratchet, access).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, ErrorCode.NOT_FOUND, "no such endpoint"));
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
