@@ -815,6 +815,7 @@ document.addEventListener('DOMContentLoaded', async () => {
   state.vocab = vocab;
   state.csrf = me.csrfToken;
   document.getElementById('me').textContent = me.name + ' (' + me.role + ')';
+  document.getElementById('no-tenants').hidden = !me.noTenants;
   document.getElementById('logout').addEventListener('click', async () => {
     try { await api('POST', '/logout'); } finally { location.href = '/login.html'; }
   });

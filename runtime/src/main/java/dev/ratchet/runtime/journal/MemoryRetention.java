@@ -127,9 +127,11 @@ final class MemoryRetention {
       s.turns.remove(r.turnId());
       r.callIds().forEach(s.calls::remove);
       s.tombstones.put(r.turnId(), r.tombstone().encode());
-      s.events.removeIf(e -> r.turnId().equals(e.turn()));
       removed.add(r.turnId());
     }
+    // one pass over the events for every removed turn, not one each
+    Set<String> gone = new java.util.HashSet<>(removed);
+    s.events.removeIf(e -> e.turn() != null && gone.contains(e.turn()));
     boolean archived = false;
     if (plan.wholeSession() && !skipped && s.inflight.isEmpty() && s.updatedAt != null
         && s.updatedAt == plan.seenUpdatedAt()) {

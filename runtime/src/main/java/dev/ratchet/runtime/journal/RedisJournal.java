@@ -45,7 +45,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     this.keys = new JournalKeys(options.keyPrefix());
     this.queries = new RedisQueries(redis, keys);
     this.diagnostics = new RedisDiagnostics(redis, keys);
-    this.retention = new RedisRetention(redis, keys, queries);
+    this.retention = new RedisRetention(vertx, redis, keys, queries);
   }
 
   /** The layout of the keys this journal writes and reads, kept under {@link JournalKeys#layout()}. */

@@ -251,6 +251,18 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
    */
   private Future<List<JsonObject>> withStoredData(String sessionId, List<JsonObject> events) {
     List<JsonObject> filled = new ArrayList<>();
+    List<Request> reads = storedDataReads(sessionId, events, filled);
+    if (filled.isEmpty()) {
+      return Future.succeededFuture(events);
+    }
+    return pipeline(reads).map(answers -> {
+      fillStoredData(filled, answers);
+      return events;
+    });
+  }
+
+  /** The reads of what the stream leaves to the hashes, one per event added to {@code filled}. */
+  List<Request> storedDataReads(String sessionId, List<JsonObject> events, List<JsonObject> filled) {
     List<Request> reads = new ArrayList<>();
     for (JsonObject e : events) {
       if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type")) && !e.containsKey("data") && e.getString("turn") != null) {
@@ -262,22 +274,21 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
             .arg("record"));
       }
     }
-    if (filled.isEmpty()) {
-      return Future.succeededFuture(events);
-    }
-    return pipeline(reads).map(answers -> {
-      for (int i = 0; i < filled.size(); i++) {
-        JsonObject e = filled.get(i);
-        Response r = answers.get(i);
-        if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type"))) {
-          e.put("data", r == null ? new JsonObject() : new JsonObject(r.toString()));
-        } else {
-          Response first = r.get(0) != null ? r.get(0) : r.get(1);
-          e.put("data", StepEntries.completedData(e.getJsonObject("data"), first == null ? null : first.toString()));
-        }
+    return reads;
+  }
+
+  /** Puts the answers of {@link #storedDataReads} into the events they were read for. */
+  static void fillStoredData(List<JsonObject> filled, List<Response> answers) {
+    for (int i = 0; i < filled.size(); i++) {
+      JsonObject e = filled.get(i);
+      Response r = answers.get(i);
+      if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type"))) {
+        e.put("data", r == null ? new JsonObject() : new JsonObject(r.toString()));
+      } else {
+        Response first = r.get(0) != null ? r.get(0) : r.get(1);
+        e.put("data", StepEntries.completedData(e.getJsonObject("data"), first == null ? null : first.toString()));
       }
-      return events;
-    });
+    }
   }
 
   /**

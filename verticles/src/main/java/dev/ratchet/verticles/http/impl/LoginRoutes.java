@@ -151,7 +151,7 @@ public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottl
     Principal p = AuthHandler.principal(ctx);
     JsonObject me = new JsonObject().put("name", p.name()).put("role", p.role().wireName())
         .put("callerId", p.callerId()).put("tenants", p.tenants().all() ? (Object) "*"
-            : new io.vertx.core.json.JsonArray(p.tenants().callers()));
+            : new io.vertx.core.json.JsonArray(p.tenants().callers())).put("noTenants", p.noTenants());
     if (!p.viaToken()) {
       // the page reads its CSRF token here; same-origin only, and the response is never cached
       me.put("csrfToken", (String) ctx.session().get(AuthHandler.SESSION_CSRF));
