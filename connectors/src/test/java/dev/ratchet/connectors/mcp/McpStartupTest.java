@@ -64,7 +64,8 @@ class McpStartupTest extends McpSourceTestBase {
   void anHttpServerThatNeverStartsFailsOnceTheStartupTimeoutIsOver() throws Exception {
     int port = FreePorts.next();
     source = McpToolSource.create(vertx, McpServerConfig.http("never", "http://127.0.0.1:" + port + "/mcp")
-        .startupTimeout(Duration.ofMillis(800)).reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(200)).build());
+        .startupTimeout(Duration.ofMillis(800)).reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(200))
+        .build());
     long start = System.currentTimeMillis();
     assertThatThrownBy(() -> source.tools(vertx).await()).hasMessageContaining("could not connect");
     assertThat(System.currentTimeMillis() - start).isGreaterThanOrEqualTo(800);

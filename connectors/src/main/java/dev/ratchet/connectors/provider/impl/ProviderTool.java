@@ -24,7 +24,10 @@ public final class ProviderTool extends DescribedTool {
     this(name, description, schema, effect, approval, timeout, source, boundTo, run, null);
   }
 
-  /** @param readiness answers {@link #cannotRun}: why the tool could not run for {@code boundTo}; null for never asked */
+  /**
+   * @param readiness answers {@link #cannotRun}: why the tool could not run for {@code boundTo}; null
+   *     when the provider cannot tell
+   */
   public ProviderTool(String name, String description, JsonObject schema, EffectClass effect, ApprovalRule approval,
                       Duration timeout, String source, String boundTo, Function<ToolInvocation, Future<ToolResult>> run,
                       Function<ToolInvocation, Future<String>> readiness) {

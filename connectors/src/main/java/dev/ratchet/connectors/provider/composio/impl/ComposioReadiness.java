@@ -43,7 +43,8 @@ final class ComposioReadiness {
       }
       List<String> states = accounts.stream().map(a -> a.getString("id") + " is " + a.getString("status")).toList();
       String why = connectionId != null
-          ? "connection " + (states.isEmpty() ? connectionId + " is not one of " + userId + "'s accounts" : states.get(0))
+          ? "connection " + (states.isEmpty() ? connectionId + " is not one of " + userId + "'s accounts"
+              : states.get(0))
           : "no active Composio connection of " + userId + " for toolkit " + toolkit
               + (states.isEmpty() ? "" : " (" + String.join(", ", states) + ")") + ": connect it first";
       // a toolkit without auth configs needs no connection at all
