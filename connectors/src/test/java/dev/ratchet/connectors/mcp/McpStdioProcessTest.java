@@ -62,7 +62,7 @@ class McpStdioProcessTest extends McpSourceTestBase {
   @Test
   void aServerThatCannotStartIsUnhealthyAndItsToolsAreNeverOffered() {
     source = McpToolSource.create(vertx, McpServerConfig.stdio("broken", "/nonexistent/mcp-server")
-        .requestTimeout(Duration.ofSeconds(2))
+        .requestTimeout(Duration.ofSeconds(2)).startupTimeout(Duration.ofSeconds(2))
         .reconnectBackoff(Duration.ofSeconds(5), Duration.ofSeconds(5)).build());
     assertThatThrownBy(() -> source.tools(vertx).await()).hasMessageContaining("could not connect");
     assertThat(source.health().healthy()).isFalse();

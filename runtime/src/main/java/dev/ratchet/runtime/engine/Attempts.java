@@ -231,6 +231,16 @@ final class Attempts {
         engine.callerId(), () -> beforeSend.get().onSuccess(v -> restart.run()))), timeout, tool.name());
   }
 
+  /** The tool's reason why the call could never run, asked before anyone approves it; null when none or unknown. */
+  Future<String> cannotRun(CallSlot slot) {
+    Tool tool = slot.entry.tool();
+    long timeout = Math.max(1, tool.timeout().toMillis());
+    ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, 0,
+        slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId());
+    return Timeouts.within(engine.vertx, engine.context, () -> tool.cannotRun(inv), timeout, tool.name() + " check")
+        .otherwise((String) null);
+  }
+
   private Future<Optional<ToolResult>> lookup(CallSlot slot, int attempt) {
     Tool tool = slot.entry.tool();
     long timeout = Math.max(1, tool.timeout().toMillis());

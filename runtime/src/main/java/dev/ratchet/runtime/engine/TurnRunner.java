@@ -140,6 +140,18 @@ final class TurnRunner {
       complete(run, slot, CallEvent.REFUSED, Outcome.FAILED, null, notRun(slot.problem), 0, false, null);
       return;
     }
+    // a write that would ask a person first says whether it could run at all: one that never could is not asked about
+    boolean wouldAsk = slot.startJournaled == null && slot.prior.approval() == null && slot.askReason() != null;
+    (wouldAsk ? engine.attempts.cannotRun(slot) : Future.<String>succeededFuture(null)).onComplete(why -> {
+      if (why.result() != null) {
+        complete(run, slot, CallEvent.REFUSED, Outcome.FAILED, null, notRun(why.result()), 0, false, null);
+      } else {
+        approveThenRun(run, slot);
+      }
+    });
+  }
+
+  private void approveThenRun(TurnRun run, CallSlot slot) {
     (slot.startJournaled != null ? Future.<ApprovalRecord>succeededFuture(null)
         : engine.approvals.approval(run, slot)).onComplete(ar -> {
           if (ar.failed()) {

@@ -79,7 +79,7 @@ final class McpConnection {
               .flatMap(code -> Mono.error(new ServerExitedException(code)));
           initialize = Mono.firstWithSignal(initialize, exit);
         }
-        initialize.block(config.requestTimeout());
+        initialize.block(config.startupTimeout());
       } catch (RuntimeException e) {
         closeQuietly(created.client());
         throw e;
@@ -107,10 +107,31 @@ final class McpConnection {
         String error = describe(ar.cause());
         markUnhealthy(error);
         scheduleReconnect();
-        done.fail(new IllegalStateException("could not connect to MCP server '" + config.name() + "': " + error));
+        done.fail(new IllegalStateException("could not connect to MCP server '" + config.name() + "': " + error,
+            ar.cause()));
       }
     });
     return connecting;
+  }
+
+  /**
+   * After a first attempt failed with {@code first}: while the server refuses connections (it is
+   * still starting), tries again after each backoff until {@code startupTimeout} has passed. Any
+   * other failure (credentials refused, a process that exited) fails at once.
+   */
+  Future<Void> connectWhileStarting(Throwable first) {
+    return retryBefore(first, System.currentTimeMillis() + config.startupTimeout().toMillis());
+  }
+
+  private Future<Void> retryBefore(Throwable failure, long deadline) {
+    long left = deadline - System.currentTimeMillis();
+    if (left <= 0 || !McpOutcomes.stillStarting(failure)) {
+      return Future.failedFuture(failure);
+    }
+    Promise<Void> again = Promise.promise();
+    vertx.setTimer(Math.max(1, Math.min(untilReconnect(), left)),
+        t -> connect().recover(err -> retryBefore(err, deadline)).onComplete(again));
+    return again.future();
   }
 
   /**

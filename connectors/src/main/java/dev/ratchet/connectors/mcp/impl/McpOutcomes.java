@@ -136,6 +136,19 @@ final class McpOutcomes {
         CallResult.NOT_RUN_PREFIX + ": MCP server '" + server + "' " + why, retryAfterMillis));
   }
 
+  /** Nothing accepted the connection: a server not started yet (or gone), never one that answered. */
+  static boolean stillStarting(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof McpHttpClientTransportAuthorizationException) {
+        return false;
+      }
+      if (c instanceof ConnectException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The server refused the credentials (HTTP 401 or 403) before it looked at the request. */
   static boolean credentialsRefused(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {

@@ -50,10 +50,12 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
       DEFAULT_BASE_URL);
 
   private final ComposioMetaTools meta;
+  private final ComposioReadiness readiness;
 
   public ComposioToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
     super(vertx, KIND, options, (req, key) -> req.putHeader("x-api-key", key));
     this.meta = new ComposioMetaTools(vertx, this);
+    this.readiness = new ComposioReadiness(http, this::authConfigs);
   }
 
   @Override
@@ -179,7 +181,8 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
     EffectClass effect = hints.effectClass(config);
     return new ProviderTool(ProviderTool.toolName(slug), t.getString("description"), schemaOf(t), effect,
         hints.approval(config), options.requestTimeout(), source(), userId,
-        inv -> execute(slug, t.getString("version"), effect, userId, connectionId, inv));
+        inv -> execute(slug, t.getString("version"), effect, userId, connectionId, inv),
+        inv -> readiness.whyNot(toolkit, userId, connectionId));
   }
 
   /** Runs the version whose schema the model saw: a newer release may expect other arguments. */
