@@ -50,6 +50,8 @@ class McpStdioProcessTest extends McpSourceTestBase {
       } catch (ToolNotSentException e) {
         sawNotSent = true;
         assertThat(e.getMessage()).startsWith("the tool did not run, so it is safe to call again");
+        // a retry waits for the reconnect instead of failing again at once
+        assertThat(e.retryAfterMillis()).isPositive();
         Thread.sleep(50);
       }
     }

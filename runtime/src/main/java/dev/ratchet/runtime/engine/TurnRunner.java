@@ -227,6 +227,12 @@ final class TurnRunner {
     }
   }
 
+  /** {@code message} without a leading "did not run" prefix. */
+  static String withoutNotRun(String message) {
+    return message.startsWith(CallResult.NOT_RUN_PREFIX + ": ")
+        ? message.substring(CallResult.NOT_RUN_PREFIX.length() + 2) : message;
+  }
+
   static String notRun(String message) {
     if (message != null && message.startsWith(CallResult.NOT_RUN_PREFIX)) {
       return message;

@@ -33,6 +33,7 @@ final class MemoryRetention {
   private final Map<String, Long> schedule = new LinkedHashMap<>();
   private final List<JsonObject> audit = new ArrayList<>();
   private final Set<String> forgotten = new java.util.HashSet<>();
+  private final Set<String> erased = new java.util.HashSet<>();
   private long auditSeq;
 
   MemoryRetention(Map<String, MemorySession> sessions, Map<String, Long> recent) {
@@ -153,9 +154,17 @@ final class MemoryRetention {
 
   /** Fails with {@code SESSION_FORGOTTEN} when retention forgot the session and the journal does not hold it again. */
   void notForgotten(String sessionId) {
+    notErased(sessionId);
     if (!sessions.containsKey(sessionId) && forgotten.contains(sessionId)) {
       throw new RatchetException(ErrorCode.SESSION_FORGOTTEN, "session '" + sessionId
           + "' was archived and then forgotten by retention; start a new session");
+    }
+  }
+
+  /** Fails with {@code SESSION_ERASED} when an operator erased the session and the journal does not hold it again. */
+  void notErased(String sessionId) {
+    if (!sessions.containsKey(sessionId) && erased.contains(sessionId)) {
+      throw new RatchetException(ErrorCode.SESSION_ERASED, "an operator erased the session; start a new session");
     }
   }
 
@@ -166,6 +175,7 @@ final class MemoryRetention {
     if (s == null) {
       return false;
     }
+    erased.add(sessionId);
     audit.add(new JsonObject().put("id", (++auditSeq) + "-0").put("action", "erase").put("session", sessionId)
         .put("who", who).put("at", System.currentTimeMillis()));
     return true;
@@ -187,6 +197,7 @@ final class MemoryRetention {
       throw new RatchetException(ErrorCode.INVALID_REQUEST, "the exported session names no agent");
     }
     long now = System.currentTimeMillis();
+    erased.remove(sessionId);
     MemorySession s = new MemorySession();
     s.agent = agent;
     s.caller = history.meta().getString("caller");

@@ -81,6 +81,11 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
         });
   }
 
+  Future<String> turnStatus(String sessionId, String turnId) {
+    return send(Request.cmd(Command.HGET).arg(keys.turn(sessionId, turnId)).arg("status"))
+        .map(r -> r == null ? null : r.toString());
+  }
+
   /**
    * The results of a turn completed by a group commit, which keeps no copy of its calls' records:
    * the records of its calls in the model's order, read in one pipeline.

@@ -278,6 +278,8 @@ final class RedisRetention implements JournalRetention {
                 .arg(RedisQueries.approvalMember(sessionId, key.substring(callPrefix.length()))));
           }
         }
+        // after the deletes: a later claim or step of the session answers SESSION_ERASED, not FENCED
+        deletes.add(Request.cmd(Command.SET).arg(keys.erased(sessionId)).arg("1"));
         deletes.add(Request.cmd(Command.XADD).arg(keys.audit()).arg("*").arg("action").arg("erase")
             .arg("session").arg(sessionId).arg("who").arg(who).arg("at").arg(System.currentTimeMillis())
             .arg("keys").arg(found.size()));

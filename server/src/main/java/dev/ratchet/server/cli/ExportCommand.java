@@ -2,6 +2,7 @@ package dev.ratchet.server.cli;
 
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.journal.SessionHistory;
+import dev.ratchet.runtime.redis.PrivateFiles;
 import dev.ratchet.runtime.retention.ArchiveRecords;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -43,7 +44,13 @@ public final class ExportCommand implements Callable<Integer> {
         return 1;
       }
       List<JsonObject> records = ArchiveRecords.export(archived, history, System.currentTimeMillis());
-      try (OutputStream file = out == null ? null : Files.newOutputStream(out)) {
+      Path folder = out == null ? null : out.toAbsolutePath().getParent();
+      if (folder != null && !Files.isDirectory(folder)) {
+        // a folder it creates is rwx------; one that exists is the user's and stays as it is
+        PrivateFiles.ownerOnlyDirectory(folder, "the export's directory");
+      }
+      // the export holds every call whole: rw------- as the archive, an existing file narrowed
+      try (OutputStream file = out == null ? null : PrivateFiles.newOutputStream(out)) {
         PrintStream print = file == null ? System.out : new PrintStream(file, false, StandardCharsets.UTF_8);
         for (JsonObject r : records) {
           print.println(r.encode());
@@ -54,6 +61,7 @@ public final class ExportCommand implements Callable<Integer> {
       return 0;
     } finally {
       vertx.close();
+      target.close();
     }
   }
 }

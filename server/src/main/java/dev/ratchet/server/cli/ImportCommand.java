@@ -73,6 +73,7 @@ public final class ImportCommand implements Callable<Integer> {
       return failed == 0 ? 0 : 1;
     } finally {
       vertx.close();
+      target.close();
     }
   }
 }

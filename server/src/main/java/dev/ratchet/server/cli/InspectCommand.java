@@ -101,6 +101,7 @@ public final class InspectCommand implements Callable<Integer> {
       return 0;
     } finally {
       vertx.close();
+      target.close();
     }
   }
 

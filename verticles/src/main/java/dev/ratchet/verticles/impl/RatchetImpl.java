@@ -562,7 +562,7 @@ public final class RatchetImpl implements Ratchet {
 
   @Override
   public Future<Boolean> eraseSession(String sessionId, String who) {
-    return sweeper.erase(sessionId, who);
+    return sweeper.erase(sessionId, who).compose(known -> manager.stop(sessionId).map(known));
   }
 
   @Override

@@ -80,12 +80,13 @@ final class PythonSuite implements BeforeAllCallback, AfterAllCallback {
   /** Runs pytest on {@code tests} (paths under clients/python) and asserts that they all pass. */
   void pytest(long minutes, String... tests) throws Exception {
     Path dir = PythonVenv.project();
-    List<String> command = new ArrayList<>(List.of(python.toString(), "-m", "pytest", "-q", "-p", "no:cacheprovider",
+    List<String> command = new ArrayList<>(List.of(python.toString(), "-m", "pytest", "-q", "--color=no", "-p", "no:cacheprovider",
         "-o", "console_output_style=classic", "--durations=5"));
     command.addAll(List.of(tests));
     Map<String, String> environment = new HashMap<>(runtime.environment());
     environment.put("RATCHET_CONTROL_URL", "http://127.0.0.1:" + control.getAddress().getPort());
     environment.put("PYTHONDONTWRITEBYTECODE", "1");
+    environment.put("NO_COLOR", "1");
     Path log = Files.createTempFile("ratchet-pytest", ".log");
     ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile());

@@ -28,6 +28,7 @@ final class McpConnection {
   private Future<Void> connecting;
   private boolean closed;
   private long reconnectTimer = -1;
+  private long reconnectAt;
   private int attempts;
   private McpHealth health;
 
@@ -112,6 +113,20 @@ final class McpConnection {
     return connecting;
   }
 
+  /**
+   * How long until the session could be back: until the next reconnect attempt, or the first backoff
+   * while an attempt runs; 0 when connected.
+   */
+  synchronized long untilReconnect() {
+    if (client != null) {
+      return 0;
+    }
+    if (reconnectTimer >= 0) {
+      return Math.max(1, reconnectAt - System.currentTimeMillis());
+    }
+    return Math.max(1, config.initialBackoff().toMillis());
+  }
+
   /** Starts a connect attempt unless one is running or the backoff says to wait, so calls cannot defeat the backoff. */
   synchronized void nudge() {
     if (client == null && connecting == null && reconnectTimer < 0 && !closed) {
@@ -188,6 +203,7 @@ final class McpConnection {
     long delay = (long) Math.min(initial * Math.pow(2, Math.min(attempts, 20)), config.maxBackoff().toMillis());
     attempts++;
     health = new McpHealth(config.name(), false, health.lastError(), health.since(), attempts);
+    reconnectAt = System.currentTimeMillis() + Math.max(1, delay);
     reconnectTimer = vertx.setTimer(Math.max(1, delay), id -> {
       synchronized (this) {
         reconnectTimer = -1;

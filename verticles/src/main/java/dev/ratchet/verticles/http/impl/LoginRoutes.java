@@ -63,7 +63,7 @@ public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottl
           address, seconds);
       ctx.response().putHeader("Retry-After", String.valueOf(seconds));
       if (json) {
-        Replies.error(ctx, ErrorCode.TOO_MANY_ATTEMPTS, "too many failed log-ins for this name or address; try again in "
+        Replies.error(ctx, ErrorCode.TOO_MANY_ATTEMPTS, "too many failed log-ins for this name from this address; try again in "
             + seconds + " s");
       } else {
         ctx.response().setStatusCode(303).putHeader("Location", "/login.html?error=locked").end();
@@ -75,7 +75,7 @@ public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottl
       if (p == null) {
         throttle.failed(name, address);
         LOG.warn("login failed for user '{}' from {} ({} failure(s) in a row)", printable(name), address,
-            throttle.failures(name));
+            throttle.failures(name, address));
         if (json) {
           Replies.error(ctx, ErrorCode.UNAUTHENTICATED, "wrong name or password");
         } else {
