@@ -87,13 +87,14 @@ def test_the_asyncio_client_waits_through_a_proxys_pages_while_a_write_waits_for
 def test_a_turn_waiting_for_approval_is_awaited_on_its_id_while_ratchet_restarts(agent, approver):
     session, order = unique("s"), unique("o")
     transport = CountingTransport()
-    client = RatchetClient(URL, TOKEN, poll_seconds=1, http=httpx.Client(transport=transport))
+    # a request alone gives up after 1 s: only waiting on the turn until its deadline outlasts the outage
+    client = RatchetClient(URL, TOKEN, poll_seconds=1, retry_timeout=1, http=httpx.Client(transport=transport))
     outcome: dict = {}
     waiting = threading.Thread(target=lambda: outcome.update(answer=client.run_turn(
         session, AGENT, "t-restart", [{"name": "cancel_order", "arguments": {"order": order}}], timeout=90)))
     waiting.start()
     wait_for_approval(approver, session, "cancel_order")
-    restart_ratchet(down_millis=1500)
+    restart_ratchet(down_millis=4000)
     pending = wait_for_approval(approver, session, "cancel_order")
     approver.decide(session, pending["callId"], arguments_hash=pending["argumentsHash"], approved=True, reason="ok")
     waiting.join(60)

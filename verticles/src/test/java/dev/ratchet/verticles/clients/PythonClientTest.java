@@ -14,6 +14,6 @@ class PythonClientTest {
 
   @Test
   void thePythonClientPassesItsTestsAgainstARealRatchet() throws Exception {
-    SUITE.pytest(5, "tests/test_client.py", "tests/test_typing.py");
+    SUITE.pytest(8, "tests/test_client.py", "tests/test_typing.py", "tests/test_docs.py");
   }
 }
