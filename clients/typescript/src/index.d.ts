@@ -100,7 +100,7 @@ export class RatchetClient {
   readonly baseUrl: string;
   readonly turnTimeoutMs: number;
   submitTurn(sessionId: string, turn: TurnInput, options?: Cancellable & { deadline?: number }): Promise<TurnAnswer>;
-  awaitTurn(sessionId: string, turnId: string, options?: Cancellable & { timeoutMs?: number }): Promise<TurnAnswer>;
+  awaitTurn(sessionId: string, turnId: string, options?: Cancellable & { timeoutMs?: number; deadline?: number }): Promise<TurnAnswer>;
   runTurn(sessionId: string, turn: TurnInput, options?: Cancellable & { timeoutMs?: number }): Promise<TurnAnswer>;
   static callsOf(answer: TurnAnswer): CallRecord[];
   static valueOf(call: CallRecord): unknown;

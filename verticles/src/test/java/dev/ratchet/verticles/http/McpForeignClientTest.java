@@ -10,13 +10,15 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Ratchet's MCP endpoint as clients nobody on the project wrote use it, over plain HTTP: a client
  * that restarts and resends its turn with or without a session header, a turn id reused for other
- * calls, a count over the engine's limit, a bad token and deeply nested arguments.
+ * calls, a count over the engine's limit, a bad token, deeply nested arguments, and notifications
+ * nobody answers.
  */
 class McpForeignClientTest {
 
@@ -89,6 +91,25 @@ class McpForeignClientTest {
       assertThat(error.getJsonObject("data").getString("code")).isIn("INVALID_REQUEST", "ARGUMENTS_TOO_LARGE");
     }
     assertThat(post(token(), initialize(), ping()).json().getJsonObject("result")).isNotNull();
+  }
+
+  @Test
+  void notificationsAndAnswersNobodyWaitsForAreAcceptedWithoutALogLineEach() throws Exception {
+    String session = initialize();
+    try (CapturedLog log = new CapturedLog()) {
+      for (int i = 0; i < 40; i++) {
+        JsonObject notification = new JsonObject().put("jsonrpc", "2.0").put("method", List.of("notifications/initialized",
+            "notifications/cancelled", "notifications/progress", "notifications/roots/list_changed").get(i % 4))
+            .put("params", new JsonObject().put("requestId", i).put("progressToken", "p-" + i).put("progress", i));
+        assertThat(post(token(), session, notification).status()).isEqualTo(202);
+        JsonObject unasked = new JsonObject().put("jsonrpc", "2.0").put("id", "s-" + i).put("result", new JsonObject());
+        assertThat(post(token(), session, unasked).status()).isEqualTo(202);
+      }
+      assertThat(post(token(), session, ping()).json().getJsonObject("result")).isNotNull();
+
+      assertThat(log.text().lines().filter(l -> l.toLowerCase(java.util.Locale.ROOT).matches(".*(mcp|notification|handler).*")))
+          .isEmpty();
+    }
   }
 
   private static JsonObject meta(JsonObject answer) {
