@@ -169,7 +169,7 @@ function busy(buttons, on) {
 
 // ------------------------------------------------------------------ approvals inbox
 
-const inbox = { cards: new Map(), list: null, empty: null, update: () => {} };
+const inbox = { cards: new Map(), list: null, empty: null, update: () => {}, settle: () => {} };
 
 function showCount(n) {
   const c = document.getElementById('inbox-count');
@@ -303,6 +303,7 @@ function approvalCard(r) {
       status.hidden = false;
       status.textContent = approved ? (body.arguments ? 'approved with edited arguments — running' : 'approved — running')
         : 'rejected — the write will not run';
+      inbox.settle(card);
       followOutcome(r, status, card);
     } catch (e) {
       message.textContent = e.message;
@@ -394,11 +395,20 @@ function showInbox(focus) {
   inbox.cards = new Map();
   const list = el('div', { id: 'approvals' });
   const empty = el('p', { className: 'empty', id: 'inbox-empty' }, 'No write is waiting for approval.');
-  document.getElementById('view').replaceChildren(el('h2', {}, 'Waiting for approval'), empty, list);
+  const decided = el('div', { id: 'decided' });
+  const decidedTitle = el('h2', { hidden: true }, 'Decided here');
+  document.getElementById('view').replaceChildren(el('h2', {}, 'Waiting for approval'), empty, list,
+    decidedTitle, decided);
   inbox.list = list;
   inbox.empty = empty;
-  // cards are added and removed, never redrawn, so a half-typed reason survives every update;
-  // a decided card stays to show the outcome of the decision
+  const showEmpty = () => { empty.hidden = list.querySelector('section.approval') !== null; };
+  // a decided card leaves the waiting list for the one below it, where it shows the outcome
+  inbox.settle = card => {
+    decided.prepend(card);
+    decidedTitle.hidden = false;
+    showEmpty();
+  };
+  // cards are added and removed, never redrawn, so a half-typed reason survives every update
   inbox.update = approvals => {
     const pending = new Set(approvals.map(a => a.callId));
     for (const [id, card] of inbox.cards) {
@@ -412,7 +422,7 @@ function showInbox(focus) {
         list.append(card);
       }
     }
-    empty.hidden = inbox.cards.size > 0;
+    showEmpty();
     const wanted = focus && inbox.cards.get(focus[1]);
     if (wanted && !wanted.classList.contains('focused')) {
       wanted.classList.add('focused');
@@ -479,6 +489,13 @@ async function clusterInfo() {
   }
 }
 
+/** "3 calls · waiting for approval · look_up_order, refund_order" */
+function callsText(summary) {
+  const n = summary.calls;
+  return [n === undefined ? null : n + (n === 1 ? ' call' : ' calls'), statusLabel(summary.status),
+    summary.tools.length ? summary.tools.join(', ') : null].filter(Boolean).join(' · ');
+}
+
 async function showSessions(offset, params) {
   setActive('sessions');
   params = params || new URLSearchParams();
@@ -502,8 +519,7 @@ async function showSessions(offset, params) {
     el('td', { text: when(s.updatedAt) }),
     el('td', { text: when(s.createdAt) }),
     nodeCell(s),
-    el('td', { className: 'summary', text: s.summary ? statusLabel(s.summary.status) + ' · '
-      + s.summary.tools.join(', ') : '' })));
+    el('td', { className: 'summary', text: s.summary ? callsText(s.summary) : '' })));
   // the server says where the next page starts: a page shows only your tenants' sessions, so it
   // may cover more of the session index than its length
   const next = data.next ? parseInt(new URLSearchParams(data.next.split('?')[1]).get('offset'), 10) : null;
@@ -645,6 +661,11 @@ function callView(sessionId, call, reload) {
 
 const messageDrafts = new Map();
 
+// the server takes a message from a person who may decide, and only into a session of their own caller id
+function maySend(t) {
+  return canDecide() && (!t.caller || t.caller === state.me.callerId);
+}
+
 // the agent loop's conversation: user messages, model responses and answers, with a box to send one
 function conversationView(sessionId, t, reload) {
   const messages = t.messages || [];
@@ -660,6 +681,12 @@ function conversationView(sessionId, t, reload) {
     return el('div', { className: 'message message-' + m.kind },
       el('span', { className: 'muted', text: when(m.at) + ' ' + who + ': ' }), el('span', { text }));
   });
+  if (!maySend(t)) {
+    return el('section', { className: 'card conversation' }, el('h3', {}, 'Conversation'), ...lines,
+      el('p', { className: 'note send-note', text: canDecide()
+        ? 'Only the session\'s caller (' + t.caller + ') can send messages here; you can read the conversation.'
+        : 'You are a ' + state.me.role + ': you can read the conversation but not send messages.' }));
+  }
   const input = el('input', { type: 'text', className: 'message-input', placeholder: 'Message to the agent', 'aria-label': 'Message' });
   // a live re-render must not wipe a half-typed message
   if (messageDrafts.has(sessionId)) input.value = messageDrafts.get(sessionId);

@@ -41,6 +41,8 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
 
   private final Vertx vertx;
   private final Map<String, MemorySession> sessions = new HashMap<>();
+  /** Where each caller's turn runs (caller, agent, turn id); kept as long as this journal. */
+  private final Map<String, String> turnHomes = new HashMap<>();
   private final Set<String> active = new LinkedHashSet<>();
   private final Map<String, Long> recent = new HashMap<>();
   /** Approvals listed for the inbox, by request time, as "session\ncall". */
@@ -190,6 +192,19 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
       TurnEntry t = s == null ? null : s.turns.get(turnId);
       return t == null ? null : t.status;
     });
+  }
+
+  public Future<Turn> submittedTurn(String sessionId, String turnId) {
+    return step(() -> {
+      MemorySession s = sessions.get(sessionId);
+      TurnEntry t = s == null ? null : s.turns.get(turnId);
+      return t == null || t.spec == null ? null : Turn.fromJson(new JsonObject(t.spec));
+    });
+  }
+
+  @Override
+  public Future<String> turnHome(String callerId, String agent, String turnId, String sessionId) {
+    return step(() -> turnHomes.computeIfAbsent(callerId + "\n" + agent + "\n" + turnId, k -> sessionId));
   }
 
   // ---------------------------------------------------------------- calls

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.impl.Sha256;
 import dev.ratchet.runtime.Turn;
 
 import java.util.ArrayList;
@@ -99,6 +100,11 @@ final class JournalKeys {
   }
 
   /** Pending approvals across sessions, scored by request time. */
+  /** Where a caller's turn of an agent runs: one key per (caller, agent, turn id), named by their digest. */
+  String turnHome(String callerId, String agent, String turnId) {
+    return prefix + ":turn-home:" + Sha256.hex(callerId + "\n" + agent + "\n" + turnId);
+  }
+
   String pendingApprovals() {
     return prefix + ":approvals";
   }

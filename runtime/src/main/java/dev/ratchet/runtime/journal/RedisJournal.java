@@ -539,6 +539,20 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   }
 
   @Override
+  public Future<Turn> submittedTurn(String sessionId, String turnId) {
+    return send(Request.cmd(Command.HGET).arg(keys.turn(sessionId, turnId)).arg("spec"))
+        .map(spec -> spec == null ? null : Turn.fromJson(new JsonObject(spec.toString())));
+  }
+
+  @Override
+  public Future<String> turnHome(String callerId, String agent, String turnId, String sessionId) {
+    String key = keys.turnHome(callerId, agent, turnId);
+    return redis.pipeline(List.of(Request.cmd(Command.SET).arg(key).arg(sessionId).arg("NX").arg("PX")
+            .arg(TURN_HOME_MILLIS), Request.cmd(Command.GET).arg(key)), false)
+        .map(replies -> replies.get(1) == null ? sessionId : replies.get(1).toString());
+  }
+
+  @Override
   public Future<CallState> callState(String sessionId, CallId callId) {
     return queries.callState(sessionId, callId);
   }

@@ -6,7 +6,7 @@
 -- (entry: the id of the turn's turn.submitted entry in the session's stream; '' for a turn journaled without one)
 -- an erased session is never started again (JournalKeys.erased)
 if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[1] .. ':erased') == 1 then
-  return redis.error_reply('ERASED an operator erased the session; start a new session')
+  return redis.error_reply('SESSION_ERASED an operator erased the session; start a new session')
 end
 local epoch = redis.call('HINCRBY', KEYS[1], 'epoch', 1)
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'claimedAt', ARGV[2])

@@ -5,7 +5,7 @@
 local fencedEpoch = redis.call('HGET', KEYS[1], 'epoch')
 if fencedEpoch ~= ARGV[1] then
   if not fencedEpoch and redis.call('EXISTS', KEYS[1] .. ':erased') == 1 then
-    return redis.error_reply('ERASED an operator erased the session')
+    return redis.error_reply('SESSION_ERASED an operator erased the session')
   end
   return redis.error_reply('FENCED session owned by a newer epoch')
 end

@@ -58,10 +58,14 @@ public final class RunCommand implements Callable<Integer> {
     HttpOptions http;
     AdminCredentials credentials;
     NotificationOptions notifications;
+    Path agentsDir = AgentSetup.dir(cfg, env);
+    // the demo runs only where its agent file is; a demo token for no demo agent would open the API for nothing
+    boolean demoFound;
     try {
       http = HttpOptions.fromConfig(cfg.getJsonObject("http"));
       notifications = NotificationOptions.fromConfig(cfg.getJsonObject("notifications"));
-      credentials = AdminCredentials.apply(http, !noDemo, env, AdminCredentials.file(cfg));
+      demoFound = !noDemo && AgentSetup.files(agentsDir, true).stream().anyMatch(AgentSetup::isDemo);
+      credentials = AdminCredentials.apply(http, demoFound, env, AdminCredentials.file(cfg));
     } catch (IOException | IllegalArgumentException e) {
       System.err.println("Ratchet could not start: " + e.getMessage());
       return 1;
@@ -111,7 +115,6 @@ public final class RunCommand implements Callable<Integer> {
     Ratchet ratchet;
     ShopService shop = null;
     AgentDirectoryLoader agents = null;
-    Path agentsDir = AgentSetup.dir(cfg, env);
     ControlFiles control = ControlFiles.of(cfg);
     try {
       ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url)).await();
@@ -205,6 +208,12 @@ public final class RunCommand implements Callable<Integer> {
       System.out.println("  No agent files in " + agentsDir.toAbsolutePath() + " (docs/CONFIGURATION.md, Agent files).");
     } else {
       System.out.println("  Agent files: " + agentsDir + " (check them with: ratchet check)");
+    }
+    if (!noDemo && !demoFound) {
+      System.out.println("  No demo: " + DemoShop.FILE + " is not in " + agentsDir.toAbsolutePath().normalize()
+          + ", so no demo shop and no demo token. This serves the HTTP API, the dashboard and the MCP endpoints of"
+          + " the agents above; to run the demo, start from the repository root or set " + AgentSetup.DIR_VARIABLE
+          + " (or agents.dir) to a directory holding " + DemoShop.FILE + ".");
     }
     System.out.println("  Dashboard: " + dashboard);
     System.out.println("  Network transport: " + transport.describe());

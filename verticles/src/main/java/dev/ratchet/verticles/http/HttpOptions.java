@@ -91,6 +91,7 @@ public final class HttpOptions {
   private long loginLockoutMillis = 1_000;
   private long loginMaxLockoutMillis = 15 * 60_000L;
   private long sessionTimeoutMillis = 8 * 3600_000L;
+  private long mcpProgressMillis = 10_000;
   private boolean fourEyes;
   private final List<User> users = new ArrayList<>();
   private final List<Token> tokens = new ArrayList<>();
@@ -126,6 +127,7 @@ public final class HttpOptions {
         login.getLong("lockoutMillis", o.loginLockoutMillis), login.getLong("maxLockoutMillis", o.loginMaxLockoutMillis));
     o.loginAddressFreeFailures(login.getInteger("addressFreeFailures", o.loginAddressFreeFailures));
     o.sessionTimeoutMillis = json.getLong("sessionTimeoutMillis", o.sessionTimeoutMillis);
+    o.mcpProgressMillis(json.getLong("mcpProgressMillis", o.mcpProgressMillis));
     Object fourEyes = json.getValue("fourEyes", false);
     if (!(fourEyes instanceof Boolean)) {
       throw new IllegalArgumentException("http.fourEyes must be true or false");
@@ -214,6 +216,19 @@ public final class HttpOptions {
 
   public HttpOptions sessionTimeoutMillis(long millis) {
     this.sessionTimeoutMillis = millis;
+    return this;
+  }
+
+  /**
+   * How often an MCP call that waits (for an approval, or a slow tool) tells its client it is alive:
+   * a progress notification when the client sent a progress token, else an SSE comment. Keep it
+   * below the clients' request timeout, which many reset on progress.
+   */
+  public HttpOptions mcpProgressMillis(long millis) {
+    if (millis < 100) {
+      throw new IllegalArgumentException("http.mcpProgressMillis must be at least 100");
+    }
+    this.mcpProgressMillis = millis;
     return this;
   }
 
@@ -369,6 +384,10 @@ public final class HttpOptions {
 
   public long sessionTimeoutMillis() {
     return sessionTimeoutMillis;
+  }
+
+  public long mcpProgressMillis() {
+    return mcpProgressMillis;
   }
 
   public boolean fourEyes() {

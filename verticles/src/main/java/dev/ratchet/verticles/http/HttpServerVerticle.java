@@ -166,6 +166,9 @@ public final class HttpServerVerticle extends VerticleBase {
     publicFile(router, "/login.html", "text/html; charset=utf-8");
     publicFile(router, "/assets/app.css", "text/css; charset=utf-8");
     publicFile(router, "/assets/login.js", "text/javascript; charset=utf-8");
+    publicFile(router, "/favicon.svg", "image/svg+xml");
+    // browsers ask for /favicon.ico on their own, whatever the page links
+    publicFile(router, "/favicon.ico", "/favicon.svg", "image/svg+xml");
 
     router.route().handler(new AuthHandler(authenticator));
     router.route().handler(BodyHandler.create(false).setBodyLimit(options.bodyLimitBytes()));
@@ -184,7 +187,7 @@ public final class HttpServerVerticle extends VerticleBase {
     new CatalogRoutes(ratchet).mount(router);
     new MessageRoutes(vertx, ratchet, access).mount(router);
     new ConnectionRoutes(providers).mount(router);
-    new McpRoutes(vertx, ratchet, access).mount(router);
+    new McpRoutes(vertx, ratchet, access, options.mcpProgressMillis()).mount(router);
     new RetentionRoutes(ratchet, access).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, ErrorCode.NOT_FOUND, "no such endpoint"));
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
@@ -199,8 +202,12 @@ public final class HttpServerVerticle extends VerticleBase {
   }
 
   private static void publicFile(Router router, String path, String contentType) {
+    publicFile(router, path, path, contentType);
+  }
+
+  private static void publicFile(Router router, String path, String file, String contentType) {
     router.get(path).handler(ctx -> ctx.response().putHeader("Content-Type", contentType)
-        .putHeader("Cache-Control", "no-cache").sendFile("webroot" + path)
+        .putHeader("Cache-Control", "no-cache").sendFile("webroot" + file)
         .onFailure(err -> ctx.fail(404)));
   }
 
