@@ -188,7 +188,7 @@ public final class RetentionSweeper {
             });
       }
       // a large session's records and plan take a while to build: on a worker, never an event loop
-      return vertx.executeBlocking(() -> sweep(history, policy, now), false).compose(sweep -> {
+      return vertx.executeBlocking(() -> plan(history, policy, now), false).compose(sweep -> {
         if (sweep == null) {
           return journal.schedule(sessionId, next(history, policy, now));
         }
@@ -205,7 +205,7 @@ public final class RetentionSweeper {
    * The records to archive and the removal plan, in one pass over the session's events (each turn's
    * events are looked up, never searched for); null when nothing is due.
    */
-  private Sweep sweep(SessionHistory history, RetentionPolicy policy, long now) {
+  private Sweep plan(SessionHistory history, RetentionPolicy policy, long now) {
     RetentionRules.Decision d = RetentionRules.decide(history, policy, now);
     boolean stonesDue = history.tombstones().values().stream().anyMatch(t -> t.getLong("expiresAt", 0L) <= now);
     if (d.turns().isEmpty() && !d.wholeSession() && !stonesDue) {
