@@ -38,6 +38,7 @@ public final class ClusterMembers {
   private volatile Set<String> live;
   private volatile Set<String> owners;
   private volatile boolean leaving;
+  private volatile boolean joined;
   private final List<Consumer<Set<String>>> onLeft = new CopyOnWriteArrayList<>();
   private volatile long timer = -1;
 
@@ -76,9 +77,12 @@ public final class ClusterMembers {
     return self;
   }
 
-  /** The members that take new sessions: placement's candidates. This node is not one once it leaves. */
+  /**
+   * The members that take new sessions: placement's candidates. This node is one only from
+   * {@link #join()} until it leaves.
+   */
   public Set<String> live() {
-    if (!leaving) {
+    if (joined && !leaving) {
       return live;
     }
     Set<String> others = new HashSet<>(live);
@@ -89,6 +93,11 @@ public final class ClusterMembers {
   /** Whether {@code nodeId} may still run sessions: a candidate, or a member handing its sessions over. */
   public boolean isLive(String nodeId) {
     return nodeId != null && (owners.contains(nodeId) || live.contains(nodeId));
+  }
+
+  /** This node is ready: it takes new sessions from now on (the others see it once it serves the event-bus API). */
+  public void join() {
+    joined = true;
   }
 
   /** This node takes no new session from now on; the sessions it runs stay its own until it hands them over. */
