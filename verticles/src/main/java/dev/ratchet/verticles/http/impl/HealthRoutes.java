@@ -44,7 +44,7 @@ public record HealthRoutes(Ratchet ratchet, RatchetMetrics metrics) {
         Replies.json(ctx, 503, body.put("status", "DOWN"));
         return;
       }
-      JsonObject up = new JsonObject().put("status", "UP").mergeIn(body).put("ready", ratchet.ready());
+      JsonObject up = new JsonObject().put("status", "UP").mergeIn(body);
       ClusterStatus cluster = ratchet.cluster();
       if (cluster.clustered()) {
         up.put("cluster", new JsonObject().put("node", cluster.node()).put("members", cluster.members().size()));
