@@ -8,7 +8,9 @@ import io.vertx.core.spi.cluster.ClusterManager;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -40,6 +42,8 @@ public final class ClusterMembers {
   private volatile boolean leaving;
   private volatile boolean joined;
   private final List<Consumer<Set<String>>> onLeft = new CopyOnWriteArrayList<>();
+  /** What to do when a given owner leaves: requests waiting for its answer. */
+  private final Map<String, Set<Runnable>> departures = new ConcurrentHashMap<>();
   private volatile long timer = -1;
 
   private ClusterMembers(Vertx vertx, ClusterManager manager, String self, String apiAddress) {
@@ -114,6 +118,20 @@ public final class ClusterMembers {
     onLeft.add(listener);
   }
 
+  /**
+   * Runs {@code action} once {@code nodeId} is no longer an owner (at once when it is not one now);
+   * the answer cancels it. It may run twice when the node leaves just as it is registered.
+   */
+  public Runnable onDeparture(String nodeId, Runnable action) {
+    Set<Runnable> waiting = departures.computeIfAbsent(nodeId, n -> ConcurrentHashMap.newKeySet());
+    waiting.add(action);
+    // owners is updated before departures are run: a node that left meanwhile is seen here
+    if (!isLive(nodeId) && waiting.remove(action)) {
+      action.run();
+    }
+    return () -> waiting.remove(action);
+  }
+
   private Future<Void> poll() {
     if (!manager.isActive()) {
       return Future.succeededFuture();
@@ -157,6 +175,12 @@ public final class ClusterMembers {
     Set<String> left = new HashSet<>(before);
     left.removeAll(nowOwners);
     if (!left.isEmpty()) {
+      left.forEach(node -> {
+        Set<Runnable> waiting = departures.remove(node);
+        if (waiting != null) {
+          waiting.forEach(Runnable::run);
+        }
+      });
       onLeft.forEach(l -> l.accept(Set.copyOf(left)));
     }
   }
