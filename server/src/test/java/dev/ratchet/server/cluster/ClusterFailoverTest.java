@@ -57,6 +57,11 @@ class ClusterFailoverTest {
   void anyMemberTakesAnySessionAndAKilledMembersApprovalIsDecidedElsewhereAndRunsOnce() throws Exception {
     cluster = ClusterRun.start(REDIS, dir, "a", "b", "c");
     MemberProcess entry = cluster.members.get(0);
+    for (MemberProcess m : cluster.members) {
+      JsonObject ready = new JsonObject(m.send("GET", "/health/ready", null, Map.of()).body());
+      assertThat(ready.getString("status")).as(m.name + ": " + ready.encode()).isEqualTo("READY");
+      assertThat(ready.getJsonObject("cluster").getString("placement")).isEqualTo("joined");
+    }
 
     // reads for sessions that placement spreads over all three members, all sent to one member
     Set<String> nodes = new HashSet<>();
