@@ -38,6 +38,7 @@ public enum ErrorCode {
   FENCED(503, "a newer owner claimed the session; try again"),
   JOURNAL_NOT_REPLICATED(503, "a step reached fewer Redis replicas than journal.waitReplicas asks for in time"),
   NODE_UNAVAILABLE(503, "the cluster node that owns the session did not answer; try again"),
+  NOT_READY(503, "this member is still starting (journal, agent files, cluster placement); try again after Retry-After seconds"),
   SESSION_STORE_UNAVAILABLE(503, "a login could not be stored or read; try again later"),
   INTERNAL(500, "the request failed; see the server log"),
   JOURNAL_ERROR(500, "the journal refused a step"),

@@ -617,6 +617,21 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
   }
 
   @Override
+  public Future<List<String>> withWorkInFlight(List<String> sessionIds) {
+    return step(() -> {
+      List<String> busy = new ArrayList<>();
+      for (String id : sessionIds) {
+        MemorySession s = sessions.get(id);
+        if (s != null && (!s.inflight.isEmpty()
+            || OpenRound.in(s.conversation.stream().map(JsonObject::new).toList()))) {
+          busy.add(id);
+        }
+      }
+      return busy;
+    });
+  }
+
+  @Override
   public Future<Void> markIdle(String sessionId) {
     return step(() -> {
       active.remove(sessionId);

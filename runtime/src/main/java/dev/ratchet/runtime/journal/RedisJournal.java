@@ -597,6 +597,11 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     return queries.activeSessions();
   }
 
+  @Override
+  public Future<List<String>> withWorkInFlight(List<String> sessionIds) {
+    return queries.withWorkInFlight(sessionIds);
+  }
+
   // ---------------------------------------------------------------- retention (RedisRetention)
 
   @Override

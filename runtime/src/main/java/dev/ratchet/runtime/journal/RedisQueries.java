@@ -357,6 +357,50 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
     });
   }
 
+  /**
+   * Sessions with a turn in flight or an open round: a pipeline reads each one's in-flight count and
+   * the tail of its conversation; only a conversation whose tail does not tell is read whole.
+   */
+  Future<List<String>> withWorkInFlight(List<String> sessionIds) {
+    List<Future<List<Response>>> chunks = new ArrayList<>();
+    for (int from = 0; from < sessionIds.size(); from += PIPELINE) {
+      List<Request> reads = new ArrayList<>();
+      for (String id : sessionIds.subList(from, Math.min(sessionIds.size(), from + PIPELINE))) {
+        reads.add(Request.cmd(Command.SCARD).arg(keys.inflight(id)));
+        reads.add(Request.cmd(Command.LLEN).arg(keys.conversation(id)));
+        reads.add(Request.cmd(Command.LINDEX).arg(keys.conversation(id)).arg(-1));
+      }
+      chunks.add(pipeline(reads));
+    }
+    return Future.all(chunks).compose(cf -> {
+      List<Future<String>> busy = new ArrayList<>();
+      int i = 0;
+      for (int c = 0; c < cf.size(); c++) {
+        List<Response> replies = cf.resultAt(c);
+        for (int r = 0; r < replies.size(); r += 3) {
+          String id = sessionIds.get(i++);
+          Response last = replies.get(r + 2);
+          Boolean open = replies.get(r).toLong() > 0 ? Boolean.TRUE
+              : OpenRound.fromTail(replies.get(r + 1).toLong(), last == null ? null : new JsonObject(last.toString()));
+          if (open == null) {
+            busy.add(conversation(id).map(entries -> OpenRound.in(entries) ? id : null));
+          } else if (open) {
+            busy.add(Future.succeededFuture(id));
+          }
+        }
+      }
+      return Future.all(busy).map(all -> {
+        List<String> ids = new ArrayList<>();
+        for (int k = 0; k < all.size(); k++) {
+          if (all.resultAt(k) != null) {
+            ids.add(all.resultAt(k));
+          }
+        }
+        return ids;
+      });
+    });
+  }
+
   private static String str(Response r) {
     return r == null ? null : r.toString();
   }

@@ -117,7 +117,29 @@ public final class RunCommand implements Callable<Integer> {
     AgentDirectoryLoader agents = null;
     ControlFiles control = ControlFiles.of(cfg);
     try {
-      ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url)).await();
+      // ready only once the agent files are loaded: until then HTTP answers NOT_READY and no session is placed here
+      ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url).deferReady(true)).await();
+    } catch (Exception e) {
+      System.err.println("Ratchet could not start: " + e.getMessage());
+      vertx.close();
+      redis.close();
+      return 1;
+    }
+    HttpServerVerticle server = new HttpServerVerticle(ratchet, http)
+        .providers(ToolProviders.of(vertx, Connections.load(env)));
+    try {
+      vertx.deployVerticle(server).await();
+    } catch (Exception e) {
+      System.err.println("Ratchet could not serve HTTP on port " + http.port() + ": " + e.getMessage()
+          + " (set RATCHET_HTTP_PORT to use another port)");
+      ratchet.close();
+      vertx.close();
+      redis.close();
+      return 1;
+    }
+    System.out.println("Ratchet serves HTTP on port " + server.actualPort() + "; it takes sessions once its agent"
+        + " files are loaded (GET /health/ready).");
+    try {
       List<Path> files = AgentSetup.files(agentsDir, !noDemo);
       Connections connections = Connections.load(env);
       if (files.stream().anyMatch(AgentSetup::isDemo)) {
@@ -138,6 +160,10 @@ public final class RunCommand implements Callable<Integer> {
         throw e;
       }
       agents.settled(true);
+      if (notifications.any()) {
+        vertx.deployVerticle(new NotificationsVerticle(notifications, Connections.load(env))).await();
+      }
+      ratchet.markReady().await();
     } catch (Exception e) {
       if (e instanceof AgentFilesException problems) {
         System.err.println("Ratchet could not start: " + problems.errors().size() + " problem(s) in the agent files of "
@@ -149,20 +175,6 @@ public final class RunCommand implements Callable<Integer> {
       if (agents != null) {
         agents.close();
       }
-      vertx.close();
-      redis.close();
-      return 1;
-    }
-    HttpServerVerticle server = new HttpServerVerticle(ratchet, http)
-        .providers(ToolProviders.of(vertx, Connections.load(env)));
-    try {
-      vertx.deployVerticle(server).await();
-      if (notifications.any()) {
-        vertx.deployVerticle(new NotificationsVerticle(notifications, Connections.load(env))).await();
-      }
-    } catch (Exception e) {
-      System.err.println("Ratchet could not serve HTTP on port " + http.port() + ": " + e.getMessage()
-          + " (set RATCHET_HTTP_PORT to use another port)");
       ratchet.close();
       vertx.close();
       redis.close();
@@ -203,6 +215,8 @@ public final class RunCommand implements Callable<Integer> {
       }
     }));
     String dashboard = "http://" + dashboardHost(http.host()) + ":" + server.actualPort() + "/";
+    System.out.println("Ratchet is ready: agents loaded, journal writable" + (clusterSettings.enabled()
+        ? ", in the cluster's placement." : "."));
     System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
     if (agents.agents().isEmpty()) {
       System.out.println("  No agent files in " + agentsDir.toAbsolutePath() + " (docs/CONFIGURATION.md, Agent files).");

@@ -2,12 +2,14 @@ package dev.ratchet.verticles.http.impl.mcp;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.http.impl.AuthHandler;
 import dev.ratchet.verticles.http.impl.Principal;
+import dev.ratchet.verticles.http.impl.Replies;
 import dev.ratchet.verticles.http.impl.SessionAccess;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
@@ -67,6 +69,12 @@ public final class McpRoutes {
   private void post(RoutingContext ctx) {
     String agent = ctx.pathParam("agent");
     ToolCatalog catalog = ratchet.catalog(agent);
+    if (catalog == null && !ratchet.ready()) {
+      ctx.response().putHeader("Retry-After", Replies.RETRY_AFTER_SECONDS);
+      httpError(ctx, 503, JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "this member is still loading its agents;"
+          + " try again shortly", ErrorCode.NOT_READY.wireName()));
+      return;
+    }
     if (catalog == null) {
       httpError(ctx, 404, JsonRpc.error(null, JsonRpc.NOT_FOUND, "no agent named '" + agent + "'", "UNKNOWN_AGENT"));
       return;
