@@ -10,11 +10,10 @@ from typing import Any, Mapping, Sequence
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
-from .._protocol import text_for_model
+from .._protocol import calls_of, text_for_model
 from .._turns import ModelCall, ResponseTurn
 from ..aio import AsyncRatchetClient
 from ..client import RatchetClient
-from .._protocol import calls_of
 
 __all__ = ["RatchetToolNode", "bindable_tools"]
 

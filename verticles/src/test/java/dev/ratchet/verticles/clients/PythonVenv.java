@@ -1,12 +1,15 @@
 package dev.ratchet.verticles.clients;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -20,8 +23,8 @@ import java.util.stream.Stream;
 /**
  * The Python client's test environment: a virtual environment in {@code clients/python/.venv}
  * (git-ignored) with the pinned packages of {@code requirements-test.txt}, made once per
- * requirements and shared by every test JVM. It is built in a staging folder beside it and renamed
- * into place, so two JVMs that race both end with a complete one.
+ * requirements and shared by every test JVM: one installs while the others wait on a lock file, into
+ * a staging folder beside it that is renamed into place, so an install that dies leaves no half one.
  */
 final class PythonVenv {
 
@@ -39,14 +42,20 @@ final class PythonVenv {
     Path venv = project().resolve(".venv");
     String wanted = digest(project().resolve("requirements-test.txt"));
     if (!wanted.equals(installed(venv))) {
-      Path staging = project().resolve(".venv-staging-" + UUID.randomUUID());
-      try {
-        build(staging, wanted);
+      // test JVMs of other forks wait for the one installing instead of installing it twice
+      Path lock = Path.of("target", "python-venv.lock").toAbsolutePath();
+      Files.createDirectories(lock.getParent());
+      try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+           FileLock held = channel.lock()) {
         if (!wanted.equals(installed(venv))) {
-          replace(venv, staging);
+          Path staging = project().resolve(".venv-staging-" + UUID.randomUUID());
+          try {
+            build(staging, wanted);
+            replace(venv, staging);
+          } finally {
+            delete(staging);
+          }
         }
-      } finally {
-        delete(staging);
       }
     }
     return venv.resolve("bin/python");
