@@ -30,6 +30,12 @@ function jsonOf(text) {
   }
 }
 
+/** The error an answer that is not a success carries: Ratchet's own code, or what a proxy's page means. */
+function errorOf(response, text, json) {
+  return json === undefined ? notRatchet(response, text)
+    : new RatchetError(response.status, json.code ?? `HTTP_${response.status}`, json.message);
+}
+
 /** What a request that is not Ratchet's JSON answer means, as a typed error; 502, 503 and 504 may be retried. */
 function notRatchet(response, text) {
   const type = response.headers.get('content-type') ?? 'no content type';
@@ -84,13 +90,8 @@ export class RatchetClient {
         });
         const text = await response.text();
         const json = jsonOf(text);
-        if (json === undefined) {
-          failure = notRatchet(response, text);
-        } else if (response.ok) {
-          return { status: response.status, body: json };
-        } else {
-          failure = new RatchetError(response.status, json.code ?? `HTTP_${response.status}`, json.message);
-        }
+        if (json !== undefined && response.ok) return { status: response.status, body: json };
+        failure = errorOf(response, text, json);
         if (!failure.retryable) throw failure;
       } catch (e) {
         if (e instanceof RatchetError && !e.retryable) throw e;
@@ -206,7 +207,8 @@ export class RatchetClient {
 
   /**
    * The session's events as they are journaled (server-sent events): every past event first, then
-   * live ones; reconnects after a dropped connection from the last event seen.
+   * live ones; reconnects after a dropped connection or a proxy's 502, 503 or 504 from the last
+   * event seen.
    *
    * @returns {AsyncGenerator<{id: string, type: string, data: object}>}
    */
@@ -229,8 +231,11 @@ export class RatchetClient {
         continue;
       }
       if (!response.ok) {
-        const json = await response.json().catch(() => ({}));
-        throw new RatchetError(response.status, json.code ?? `HTTP_${response.status}`, json.message);
+        const text = await response.text().catch(() => '');
+        const error = errorOf(response, text, jsonOf(text));
+        if (!error.retryable) throw error;
+        await sleep(RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)], signal).catch(() => {});
+        continue;
       }
       attempt = 0;
       try {

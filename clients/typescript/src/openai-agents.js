@@ -85,11 +85,14 @@ function canonical(value) {
  */
 function mcpCallFailed(error, timeoutMs) {
   const message = error instanceof Error ? error.message : String(error);
-  if (/time(d)? ?out/i.test(message)) {
-    return `Ratchet did not answer this call within ${timeoutMs} ms. It may still be running there (for example`
-      + ' waiting for a person\'s approval), so its outcome is unknown: do not call it again; tell the user it is pending.';
+  if (typeof error?.code === 'number') {
+    // a JSON-RPC error: Ratchet answered, and said why (docs/MCP-SERVER.md#errors)
+    return `Ratchet refused the call: ${message}`;
   }
-  return `the call did not reach a result through Ratchet's MCP endpoint: ${message}`;
+  const why = /time(d)? ?out/i.test(message) ? `Ratchet did not answer this call within ${timeoutMs} ms`
+    : `the connection to Ratchet failed (${message})`;
+  return `${why}. It may still be running there (for example waiting for a person's approval), so its outcome`
+    + ' is unknown: do not call it again; tell the user it is pending.';
 }
 
 /** How long an MCP tool call may wait for its answer by default: an approval can take a while. */

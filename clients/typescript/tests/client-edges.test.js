@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { MissingCallIdError, RatchetClient, RatchetError, StepTurns } from '../src/index.js';
 import { agentClient, env, unique, writesFor } from './support.js';
@@ -18,17 +19,20 @@ async function flakyProxy(failures) {
     }
     const chunks = [];
     for await (const c of req) chunks.push(c);
+    const forwarded = ['authorization', 'accept', 'last-event-id', 'content-type'].filter((h) => req.headers[h]);
+    const upstream = new AbortController();
+    res.on('close', () => upstream.abort());
     const answer = await fetch(env.url + req.url, {
-      method: req.method, headers: { authorization: req.headers.authorization, 'content-type': 'application/json' },
+      signal: upstream.signal, method: req.method, headers: Object.fromEntries(forwarded.map((h) => [h, req.headers[h]])),
       body: chunks.length ? Buffer.concat(chunks) : undefined,
     });
     seen.forwarded++;
-    res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' })
-      .end(Buffer.from(await answer.arrayBuffer()));
+    res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' });
+    Readable.fromWeb(answer.body).on('error', () => res.destroy()).pipe(res);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}`, seen, close: () => server.close() };
+  return { url: `http://127.0.0.1:${server.address().port}`, seen, close: () => server.close() && server.closeAllConnections() };
 }
 
 test('a proxy\'s HTML 502 pages are retried, and the turn runs once through them', async () => {
@@ -55,6 +59,24 @@ test('a proxy that keeps answering HTML ends in a typed error that names the pro
     (e) => e instanceof RatchetError && e.status === 502 && e.code === 'HTTP_502' && e.retryable
       && /not Ratchet's JSON/.test(e.message) && /502 Bad Gateway/.test(e.message) && !/JSON at position|Unexpected token/.test(e.message));
     assert.ok(proxy.seen.failed >= 2, `retried ${proxy.seen.failed} times`);
+  } finally {
+    proxy.close();
+  }
+});
+
+test('the event stream reconnects through a proxy\'s 502 page', async () => {
+  const sessionId = unique('s');
+  await agentClient().runTurn(sessionId, { agent: env.agent, turnId: 't1', calls: [{ name: 'look_up_order', arguments: { order: '7' } }] });
+  const proxy = await flakyProxy(1);
+  try {
+    const controller = new AbortController();
+    const types = [];
+    for await (const event of new RatchetClient({ baseUrl: proxy.url, token: env.agentToken }).events(sessionId, { signal: controller.signal })) {
+      types.push(event.type);
+      if (event.type === 'turn.completed') controller.abort();
+    }
+    assert.ok(types.includes('turn.submitted') && types.includes('turn.completed'), types.join());
+    assert.equal(proxy.seen.failed, 1);
   } finally {
     proxy.close();
   }
