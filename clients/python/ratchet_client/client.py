@@ -1,61 +1,30 @@
-"""A synchronous client of Ratchet's HTTP API, on the standard library only."""
+"""The synchronous client of Ratchet's HTTP API, on httpx."""
 
 from __future__ import annotations
 
-import json
-import math
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
-from typing import Any, Iterator, Mapping, Sequence, TypedDict
+from typing import Any, Iterator, Sequence
 
-from .errors import RatchetError, ToolCallError
+import httpx
 
-_RETRY_DELAYS = (0.2, 0.5, 1.0, 2.0, 4.0)
-_LONG_POLL_SECONDS = 30
-
-
-class Call(TypedDict, total=False):
-    """One tool call of a turn."""
-
-    name: str
-    arguments: Mapping[str, Any]
-    modelCallId: str
-
-
-class Event(TypedDict):
-    """One journaled event of a session's event stream."""
-
-    id: str | None
-    type: str
-    data: Any
-
-
-def _quote(segment: str) -> str:
-    return urllib.parse.quote(segment, safe="")
-
-
-def calls_of(turn_answer: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The records of a completed turn's calls, in the order of the turn."""
-    return list((turn_answer.get("results") or {}).get("results") or [])
-
-
-def value_of(call: Mapping[str, Any]) -> Any:
-    """A call's result when it succeeded; otherwise raises ToolCallError with Ratchet's text for the model."""
-    if call.get("outcome") == "succeeded":
-        return call.get("result")
-    raise ToolCallError(call)
+from . import _protocol as p
+from ._protocol import Call, Event, Request
+from .errors import RatchetError, RatchetUnavailableError, TurnTimeoutError
 
 
 class RatchetClient:
     """A client of one Ratchet server, authenticated with an API token.
 
-    Submitting a turn is idempotent by turn id, so requests that change nothing twice are retried
-    on network errors and 502/503/504 answers with the same body.
+    Requests that are safe to repeat (submitting a turn is idempotent by turn id, reads change
+    nothing) are retried while Ratchet is unavailable: a connection error, a 502, 503 or 504, or a
+    proxy's page instead of the API's JSON. A turn is awaited on its id until the caller's deadline
+    (``turn_timeout``, 10 minutes unless told), through approvals and Ratchet restarts.
     """
 
-    def __init__(self, base_url: str, token: str, *, timeout: float = 75.0) -> None:
+    def __init__(self, base_url: str, token: str, *, timeout: float = 30.0,
+                 turn_timeout: float | None = p.DEFAULT_TURN_TIMEOUT, retry_timeout: float = p.DEFAULT_RETRY_TIMEOUT,
+                 poll_seconds: int = p.LONG_POLL_SECONDS,
+                 http: httpx.Client | None = None) -> None:
         if not base_url:
             raise ValueError("base_url is required")
         if not token:
@@ -63,33 +32,40 @@ class RatchetClient:
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.timeout = timeout
+        self.turn_timeout = turn_timeout
+        self.retry_timeout = retry_timeout
+        self.poll_seconds = poll_seconds
+        self._http = http or httpx.Client(timeout=timeout)
 
-    def _request(self, method: str, path: str, body: Any = None, *, retry: bool = True) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode("utf-8")
-        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
-        if data is not None:
-            headers["Content-Type"] = "application/json"
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> RatchetClient:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _send(self, request: Request) -> Any:
         attempt = 0
         while True:
-            request = urllib.request.Request(self.base_url + path, data=data, method=method, headers=headers)
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    text = response.read().decode("utf-8")
-                    return response.status, json.loads(text) if text else {}
-            except urllib.error.HTTPError as e:
-                text = e.read().decode("utf-8", errors="replace")
-                try:
-                    payload = json.loads(text) if text else {}
-                except ValueError:
-                    payload = {}
-                error = RatchetError(e.code, payload.get("code") or f"HTTP_{e.code}", payload.get("message"))
-                if not retry or not error.retryable or attempt >= len(_RETRY_DELAYS):
-                    raise error from None
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                if not retry or attempt >= len(_RETRY_DELAYS):
-                    raise
-            time.sleep(_RETRY_DELAYS[attempt])
+                timeout = self.timeout + (request.server_wait or 0)
+                response = self._http.request(request.method, self.base_url + request.path, json=request.body,
+                                              headers=p.headers(self.token), timeout=timeout)
+                return p.read_answer(response.status_code, response.headers.get("content-type"), response.content)
+            except httpx.TransportError as e:
+                error: RatchetUnavailableError = p.unreachable(e)
+            except RatchetUnavailableError as e:
+                error = e
+            delay = p.retry_delay(attempt, request)
+            if delay is None:
+                raise error
+            time.sleep(delay)
             attempt += 1
+
+    def _read(self, path: str) -> Any:
+        return self._send(Request("GET", path, retry_until=p.deadline_in(self.retry_timeout)))
 
     def submit_turn(self, session_id: str, agent: str, turn_id: str, calls: Sequence[Call]) -> dict[str, Any]:
         """Submits one model response as a turn; the same (session, turn id) runs once.
@@ -97,118 +73,104 @@ class RatchetClient:
         Answers ``{"status": "accepted", ...}`` while the turn runs (for example while a write
         waits for approval) or ``{"status": "completed", "results": ...}``.
         """
-        _, body = self._request("POST", f"/api/sessions/{_quote(session_id)}/turns",
-                                {"agent": agent, "turn": {"turnId": turn_id, "calls": [dict(c) for c in calls]}})
-        return body
+        answer: dict[str, Any] = self._send(p.turn_request(session_id, agent, turn_id, calls,
+                                                           p.deadline_in(self.retry_timeout)))
+        return answer
 
     def await_turn(self, session_id: str, turn_id: str, *, timeout: float | None = None) -> dict[str, Any]:
-        """Waits for a turn's results by long-polling; without ``timeout`` as long as an approval takes."""
-        deadline = math.inf if timeout is None else time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise RatchetError(408, "TIMEOUT", f"turn '{turn_id}' did not complete in {timeout} s")
-            wait = _LONG_POLL_SECONDS if left == math.inf else max(1, min(_LONG_POLL_SECONDS, int(left)))
-            status, body = self._request(
-                "GET", f"/api/sessions/{_quote(session_id)}/turns/{_quote(turn_id)}?wait={wait}")
-            if status == 200 and body.get("status") == "completed":
-                return body
+        """Waits for a turn's results by long-polling, until ``timeout`` seconds (default ``turn_timeout``).
+
+        Ratchet restarting meanwhile is waited out on the same turn id; at the deadline raises
+        TurnTimeoutError (the turn may still run)."""
+        return self._await(session_id, turn_id, self.turn_timeout if timeout is None else timeout)
+
+    def _await(self, session_id: str, turn_id: str, seconds: float | None,
+               deadline: float | None = None) -> dict[str, Any]:
+        deadline = p.deadline_in(seconds) if deadline is None else deadline
+        last: RatchetError | None = None
+        while time.monotonic() < deadline:
+            try:
+                answer = self._send(p.poll_request(session_id, turn_id, deadline, self.poll_seconds))
+            except RatchetUnavailableError as e:
+                last = e
+                continue
+            if p.completed(answer):
+                result: dict[str, Any] = answer
+                return result
+        raise TurnTimeoutError(session_id, turn_id, seconds or 0.0, last)
 
     def run_turn(self, session_id: str, agent: str, turn_id: str, calls: Sequence[Call],
                  *, timeout: float | None = None) -> dict[str, Any]:
-        """Submits a turn and waits for its results."""
-        submitted = self.submit_turn(session_id, agent, turn_id, calls)
-        if submitted.get("status") == "completed":
-            return submitted
-        return self.await_turn(session_id, turn_id, timeout=timeout)
+        """Submits a turn and waits for its results, both within ``timeout`` seconds (default ``turn_timeout``)."""
+        seconds = self.turn_timeout if timeout is None else timeout
+        deadline = p.deadline_in(seconds)
+        try:
+            submitted = self._send(p.turn_request(session_id, agent, turn_id, calls, deadline))
+        except RatchetUnavailableError as e:
+            raise TurnTimeoutError(session_id, turn_id, seconds or 0.0, e) from e
+        if p.completed(submitted):
+            result: dict[str, Any] = submitted
+            return result
+        return self._await(session_id, turn_id, seconds, deadline)
 
     def send_message(self, session_id: str, agent: str, text: str, *, message_id: str | None = None,
                      wait_seconds: int | None = None) -> dict[str, Any]:
-        """Sends a user message to an agent that runs Ratchet's own loop."""
-        query = f"?wait={min(60, wait_seconds)}" if wait_seconds else ""
-        body: dict[str, Any] = {"agent": agent, "text": text}
-        if message_id:
-            body["messageId"] = message_id
-        _, answer = self._request("POST", f"/api/sessions/{_quote(session_id)}/messages{query}", body,
-                                  retry=message_id is not None)
+        """Sends a user message to an agent that runs Ratchet's own loop (retried only with a message id)."""
+        answer: dict[str, Any] = self._send(p.message_request(session_id, agent, text, message_id, wait_seconds,
+                                                              p.deadline_in(self.retry_timeout)))
         return answer
 
     def messages(self, session_id: str) -> dict[str, Any]:
         """The session's conversation rebuilt from the journal."""
-        return self._request("GET", f"/api/sessions/{_quote(session_id)}/messages")[1]
+        answer: dict[str, Any] = self._read(f"/api/sessions/{p.quote(session_id)}/messages")
+        return answer
 
     def session(self, session_id: str) -> dict[str, Any]:
         """The session's timeline (a token that may read sessions)."""
-        return self._request("GET", f"/api/sessions/{_quote(session_id)}")[1]
+        answer: dict[str, Any] = self._read(f"/api/sessions/{p.quote(session_id)}")
+        return answer
 
     def agents(self) -> list[dict[str, Any]]:
         """The agents this token may use."""
-        return self._request("GET", "/api/agents")[1]["agents"]
+        answer: list[dict[str, Any]] = self._read("/api/agents")["agents"]
+        return answer
 
     def tools(self, agent: str) -> list[dict[str, Any]]:
         """An agent's catalogue: name, description, effect class, approval rule and exact input schema."""
-        return self._request("GET", f"/api/agents/{_quote(agent)}/tools")[1]["tools"]
+        answer: list[dict[str, Any]] = self._read(f"/api/agents/{p.quote(agent)}/tools")["tools"]
+        return answer
 
     def approvals(self) -> list[dict[str, Any]]:
         """Pending approvals of the token's tenants (role viewer or approver)."""
-        return self._request("GET", "/api/approvals")[1]["approvals"]
+        answer: list[dict[str, Any]] = self._read("/api/approvals")["approvals"]
+        return answer
 
     def decide(self, session_id: str, call_id: str, *, arguments_hash: str, approved: bool,
                reason: str | None = None) -> dict[str, Any]:
         """Approves or rejects a waiting call (role approver); rejecting needs a reason, which the model is told."""
-        body: dict[str, Any] = {"argumentsHash": arguments_hash, "approved": approved}
-        if reason:
-            body["reason"] = reason
-        return self._request("POST", f"/api/approvals/{_quote(session_id)}/{_quote(call_id)}", body,
-                             retry=False)[1]
+        answer: dict[str, Any] = self._send(Request("POST", f"/api/approvals/{p.quote(session_id)}/{p.quote(call_id)}",
+                                                    p.decision_body(arguments_hash, approved, reason)))
+        return answer
 
     def events(self, session_id: str, *, last_event_id: str | None = None) -> Iterator[Event]:
         """The session's events (server-sent events): past ones first, then live ones, resuming after drops."""
         last = last_event_id
         attempt = 0
         while True:
-            headers = {"Authorization": f"Bearer {self.token}", "Accept": "text/event-stream"}
+            request_headers = p.headers(self.token, "text/event-stream")
             if last:
-                headers["Last-Event-ID"] = last
-            request = urllib.request.Request(f"{self.base_url}/api/sessions/{_quote(session_id)}/events",
-                                             headers=headers)
+                request_headers["Last-Event-ID"] = last
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                with self._http.stream("GET", f"{self.base_url}/api/sessions/{p.quote(session_id)}/events",
+                                       headers=request_headers, timeout=httpx.Timeout(self.timeout, read=None)) as r:
+                    if r.status_code >= 400:
+                        p.read_answer(r.status_code, r.headers.get("content-type"), r.read())
                     attempt = 0
-                    for event in _parse_event_stream(response):
+                    for event in p.EventParser().feed(r.iter_lines()):
                         if event["id"]:
                             last = event["id"]
                         yield event
-            except urllib.error.HTTPError as e:
-                payload = json.loads(e.read().decode("utf-8") or "{}")
-                raise RatchetError(e.code, payload.get("code") or f"HTTP_{e.code}", payload.get("message")) from None
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
+            except (httpx.TransportError, RatchetUnavailableError):
                 pass
-            time.sleep(_RETRY_DELAYS[min(attempt, len(_RETRY_DELAYS) - 1)])
+            time.sleep(p.retry_delay(attempt, Request("GET", "", retry_until=float("inf"))) or 0.1)
             attempt += 1
-
-
-def _parse_event_stream(lines: Any) -> Iterator[Event]:
-    event_id: str | None = None
-    event_type: str | None = None
-    data: list[str] = []
-    for raw in lines:
-        line = raw.decode("utf-8").rstrip("\r\n")
-        if line == "":
-            if data:
-                text = "\n".join(data)
-                try:
-                    parsed: Any = json.loads(text)
-                except ValueError:
-                    parsed = text
-                yield {"id": event_id, "type": event_type or "message", "data": parsed}
-            event_type, data = None, []
-        elif not line.startswith(":"):
-            field, _, value = line.partition(":")
-            value = value[1:] if value.startswith(" ") else value
-            if field == "id":
-                event_id = value
-            elif field == "event":
-                event_type = value
-            elif field == "data":
-                data.append(value)

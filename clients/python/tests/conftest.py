@@ -1,12 +1,17 @@
 import os
+import subprocess
 import sys
+import threading
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+PACKAGE = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(PACKAGE), str(PACKAGE / "examples")]
+os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")  # the tests reach no service
 
 from ratchet_client import RatchetClient, calls_of, value_of  # noqa: E402
 
@@ -44,3 +49,59 @@ def wait_for_approval(approver: RatchetClient, session_id: str, tool: str) -> di
 def writes_for(client: RatchetClient, order: str) -> dict:
     answer = client.run_turn(unique("counts"), AGENT, "count", [{"name": "count_writes", "arguments": {"order": order}}])
     return value_of(calls_of(answer)[0])
+
+
+def restart_ratchet(down_millis: int) -> None:
+    """Stops the Ratchet under test, keeps it down for down_millis and starts it again (PythonSuite)."""
+    control = os.environ["RATCHET_CONTROL_URL"]
+    with urllib.request.urlopen(urllib.request.Request(f"{control}/restart?downMillis={down_millis}", method="POST"),
+                                timeout=60) as answer:
+        assert answer.status == 204
+
+
+def agent_process(script: str, *args: str) -> subprocess.Popen:
+    """Starts tests/agents/<script> as an agent process of its own, with the package and its examples importable."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PACKAGE), str(PACKAGE / "examples"),
+                                                                   str(PACKAGE / "tests")]))
+    return subprocess.Popen([sys.executable, str(PACKAGE / "tests" / "agents" / script), *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def kill_between_writes_and_replay(agent: RatchetClient, approver: RatchetClient, script: str) -> str:
+    """Runs an agent process whose model answers a note and a cancel (approval) in one response, kills it
+    (SIGKILL) while the cancel waits, runs it again and approves: each write ran once. The replay's output."""
+    session, order = unique("s"), unique("o")
+    first = agent_process(script, session, order)
+    try:
+        wait_for_approval(approver, session, "cancel_order")
+    finally:
+        first.kill()
+        first.wait(10)
+    assert writes_for(agent, order) == {"add_note": 1}
+    replay = agent_process(script, session, order)
+    try:
+        pending = wait_for_approval(approver, session, "cancel_order")
+        approver.decide(session, pending["callId"], arguments_hash=pending["argumentsHash"], approved=True,
+                        reason="checked")
+        out, _ = replay.communicate(timeout=60)
+    finally:
+        replay.kill()
+    assert replay.returncode == 0, out
+    assert writes_for(agent, order) == {"add_note": 1, "cancel_order": 1}
+    assert len(approver.session(session)["turns"]) == 1, approver.session(session)
+    return out
+
+
+def decide_when_asked(approver: RatchetClient, session_id: str, tool: str, *, approved: bool, reason: str,
+                      after: float = 0.0) -> threading.Thread:
+    """Decides the call of ``tool`` in the session ``after`` seconds once it is asked, in a thread of its own."""
+
+    def decide() -> None:
+        pending = wait_for_approval(approver, session_id, tool)
+        time.sleep(after)
+        approver.decide(session_id, pending["callId"], arguments_hash=pending["argumentsHash"], approved=approved,
+                        reason=reason)
+
+    thread = threading.Thread(target=decide, daemon=True)
+    thread.start()
+    return thread

@@ -2,6 +2,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,28 @@ def test_the_asyncio_client_runs_turns_concurrently(agent):
 
     answers = asyncio.run(both())
     assert [value_of(calls_of(a)[0])["order"] for a in answers] == ["0", "1"]
+
+
+def test_the_asyncio_client_waits_for_approvals_without_a_thread_per_waiting_call(approver):
+    sessions = [unique("s") for _ in range(4)]
+    approver_pool = ThreadPoolExecutor(max_workers=1)
+
+    async def wait_all():
+        # one worker thread for the whole loop: a client that parked a thread per waiting call would
+        # submit only the first turn, and the other approvals would never be asked
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=1))
+        async with AsyncRatchetClient(URL, os.environ["RATCHET_AGENT_TOKEN"], poll_seconds=1) as client:
+            waits = [asyncio.create_task(client.run_turn(s, AGENT, "t1", [
+                {"name": "cancel_order", "arguments": {"order": unique("o")}}])) for s in sessions]
+            for s in sessions:
+                pending = await asyncio.get_running_loop().run_in_executor(
+                    approver_pool, wait_for_approval, approver, s, "cancel_order")
+                approver.decide(s, pending["callId"], arguments_hash=pending["argumentsHash"], approved=True,
+                                reason="checked")
+            return await asyncio.wait_for(asyncio.gather(*waits), 30)
+
+    answers = asyncio.run(wait_all())
+    assert [calls_of(a)[0]["outcome"] for a in answers] == ["succeeded"] * 4
 
 
 def test_an_agent_process_killed_while_a_write_waits_replays_its_response_without_running_a_write_twice(

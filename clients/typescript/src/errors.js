@@ -11,9 +11,13 @@ export class RatchetError extends Error {
     this.apiMessage = message;
   }
 
-  /** Whether the same request may be sent again as it is (the journal or a fence was briefly unavailable). */
+  /**
+   * Whether the same request may be sent again as it is: the journal or a fence was briefly
+   * unavailable, a proxy answered 502, 503 or 504, or the answer was not Ratchet's.
+   */
   get retryable() {
-    return this.status === 503 || this.status === 502 || this.status === 504;
+    return this.status === 503 || this.status === 502 || this.status === 504 || this.code === 'NOT_RATCHET'
+      || this.code === 'UNREACHABLE';
   }
 }
 

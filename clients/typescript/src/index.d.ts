@@ -88,12 +88,19 @@ export class ToolCallError extends Error {
   readonly skipped: boolean;
 }
 
-/** A client of one Ratchet server's HTTP API, authenticated with an API token. */
+/** How long `runTurn` and `awaitTurn` wait for a turn by default: 30 minutes. */
+export const DEFAULT_TURN_TIMEOUT_MS: number;
+
+/**
+ * A client of one Ratchet server's HTTP API, authenticated with an API token. Waiting for a turn
+ * lasts `turnTimeoutMs` through restarts of Ratchet and proxy errors (502, 503, 504, HTML pages).
+ */
 export class RatchetClient {
-  constructor(options: { baseUrl: string; token: string; fetch?: typeof fetch });
+  constructor(options: { baseUrl: string; token: string; fetch?: typeof fetch; turnTimeoutMs?: number });
   readonly baseUrl: string;
-  submitTurn(sessionId: string, turn: TurnInput, options?: Cancellable): Promise<TurnAnswer>;
-  awaitTurn(sessionId: string, turnId: string, options?: Cancellable & { timeoutMs?: number }): Promise<TurnAnswer>;
+  readonly turnTimeoutMs: number;
+  submitTurn(sessionId: string, turn: TurnInput, options?: Cancellable & { deadline?: number }): Promise<TurnAnswer>;
+  awaitTurn(sessionId: string, turnId: string, options?: Cancellable & { timeoutMs?: number; deadline?: number }): Promise<TurnAnswer>;
   runTurn(sessionId: string, turn: TurnInput, options?: Cancellable & { timeoutMs?: number }): Promise<TurnAnswer>;
   static callsOf(answer: TurnAnswer): CallRecord[];
   static valueOf(call: CallRecord): unknown;
@@ -107,6 +114,11 @@ export class RatchetClient {
   decide(sessionId: string, callId: string, decision: { argumentsHash: string; approved: boolean; reason?: string },
     options?: Cancellable): Promise<Record<string, unknown>>;
   events(sessionId: string, options?: Cancellable & { lastEventId?: string }): AsyncGenerator<SessionEvent>;
+}
+
+/** A tool call executed without the model's call id: refused, so it is never taken for an identical earlier call. */
+export class MissingCallIdError extends Error {
+  constructor(tool: string);
 }
 
 /** Runs the tool calls of one model response as one turn, for frameworks that execute calls one by one. */

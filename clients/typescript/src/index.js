@@ -1,4 +1,4 @@
-export { RatchetClient } from './client.js';
+export { DEFAULT_TURN_TIMEOUT_MS, RatchetClient } from './client.js';
 export { RatchetError, ToolCallError } from './errors.js';
-export { StepTurns } from './step-turns.js';
+export { MissingCallIdError, StepTurns } from './step-turns.js';
 export { isValidId, modelCallIdFor, turnIdFor } from './turn-ids.js';

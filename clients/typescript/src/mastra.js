@@ -112,8 +112,12 @@ export class RatchetToolProvider {
     return sessionId;
   }
 
-  /** Mastra tools for these slugs, keyed by tool name; executing one runs it through Ratchet. */
-  async resolveTools(toolSlugs, _toolConfigs, options) {
+  /**
+   * Mastra tools for these slugs, keyed by tool name; executing one runs it through Ratchet. A
+   * description in `toolConfigs` (keyed by slug, as Mastra's stored agents keep them) replaces the
+   * catalogue's.
+   */
+  async resolveTools(toolSlugs, toolConfigs, options) {
     const resolved = {};
     for (const slug of toolSlugs) {
       const { agent, tool } = parseSlug(slug);
@@ -121,7 +125,7 @@ export class RatchetToolProvider {
       if (!definition) throw new Error(`agent '${agent}' has no tool '${tool}'`);
       resolved[tool] = createTool({
         id: tool,
-        description: definition.description || tool,
+        description: toolConfigs?.[slug]?.description || definition.description || tool,
         inputSchema: definition.inputSchema ?? { type: 'object' },
         execute: async (input, context) => this.#turnsFor(this.#sessionOf(context, options), agent)
           .execute(context?.agent?.toolCallId ?? context?.toolCallId, tool, input, { signal: context?.abortSignal }),
@@ -130,8 +134,8 @@ export class RatchetToolProvider {
     return resolved;
   }
 
-  async resolveToolsVNext({ toolSlugs, requestContext }) {
-    return this.resolveTools(toolSlugs, undefined, { requestContext });
+  async resolveToolsVNext({ toolSlugs, toolMeta, requestContext }) {
+    return this.resolveTools(toolSlugs, toolMeta, { requestContext });
   }
 
   /**

@@ -15,4 +15,6 @@ export function ratchetMcpServer(options: {
   token: string;
   sessionId: string;
   agent: string;
+  /** How long one tool call may wait for its answer (an approval included); one hour by default. */
+  timeoutMs?: number;
 }): Promise<{ server: import('@openai/agents').MCPServerStreamableHttp; wrapModel(model: Model): Model; close(): Promise<void> }>;

@@ -2,10 +2,24 @@ import { RatchetClient } from './client.js';
 import { modelCallIdFor, turnIdFor } from './turn-ids.js';
 
 /**
+ * A tool call the framework executed without the model's call id. Ratchet names a turn by the
+ * model's ids so that a replay runs nothing twice; without one, an identical call of a later step
+ * would be taken for this one and answered with its results, so the call is refused instead.
+ */
+export class MissingCallIdError extends Error {
+  constructor(tool) {
+    super(`the call of '${tool}' has no tool call id, so Ratchet cannot tell it from an identical earlier call;`
+      + ' it did not run. Use a model (or framework) that gives each tool call an id');
+    this.name = 'MissingCallIdError';
+  }
+}
+
+/**
  * Runs the tool calls of one model response as one Ratchet turn, for frameworks that execute each
  * tool call on its own. A model wrapper records each response's calls (`record`); the first of
  * them to execute submits the whole turn and every call answers with its own result. A call no
- * recorded response names runs as a turn of its own, with its tool call id as turn id.
+ * recorded response names runs as a turn of its own, with its tool call id as turn id; a call
+ * without a tool call id is refused ({@link MissingCallIdError}).
  */
 export class StepTurns {
   #pending = new Map();
@@ -33,11 +47,14 @@ export class StepTurns {
 
   /** The result of one call (its tool call id, name and arguments); throws a ToolCallError when it did not succeed. */
   async execute(toolCallId, name, args, { signal } = {}) {
+    if (toolCallId == null || toolCallId === '') {
+      throw new MissingCallIdError(name);
+    }
     let entry = this.#pending.get(toolCallId);
     if (!entry) {
       const turn = {
         agent: this.agent,
-        turnId: turnIdFor(undefined, [toolCallId ?? `${name}:${JSON.stringify(args)}`]),
+        turnId: turnIdFor(undefined, [toolCallId]),
         calls: [{ name, arguments: args ?? {}, modelCallId: modelCallIdFor(toolCallId) }],
       };
       entry = { step: { turn, answer: null, left: 1 }, index: 0 };

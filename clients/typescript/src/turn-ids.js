@@ -22,8 +22,10 @@ export function turnIdFor(responseId, toolCallIds = []) {
   if (responseId) {
     return isValidId(responseId) ? responseId : `sha256:${digest(responseId)}`;
   }
-  if (toolCallIds.length === 0) {
-    throw new Error('a turn id needs the model response id or its tool call ids');
+  if (toolCallIds.length === 0 || toolCallIds.some((id) => id == null || id === '')) {
+    // identical calls of two responses without ids would get one turn id, and the later would be
+    // answered with the earlier's results instead of running
+    throw new Error('a turn id needs the model response id or an id for every tool call');
   }
   return `calls:sha256:${digest(toolCallIds.join('\n'))}`;
 }

@@ -43,3 +43,13 @@ test('a rejected write reaches the Mastra agent\'s model with the approver\'s re
   assert.match(answer.text, /a person refused it/);
   assert.match(answer.text, /needs a manager/);
 });
+
+test('a description override from Mastra\'s tool configuration replaces the catalogue\'s, in both resolve surfaces', async () => {
+  const provider = new RatchetToolProvider({ client: agentClient(), sessionId: unique('s') });
+  const slug = `${env.agent}/cancel_order`;
+  const legacy = await provider.resolveTools([slug, `${env.agent}/look_up_order`], { [slug]: { description: 'Cancel only when asked twice' } });
+  assert.equal(legacy.cancel_order.description, 'Cancel only when asked twice');
+  assert.equal(legacy.look_up_order.description, 'Finds an order by its number');
+  const vnext = await provider.resolveToolsVNext({ toolSlugs: [slug], connectionId: 'c', toolMeta: { [slug]: { toolkit: env.agent, description: 'Ask first' } } });
+  assert.equal(vnext.cancel_order.description, 'Ask first');
+});

@@ -31,3 +31,17 @@ test('a rejected write reaches the Agents SDK model as Ratchet\'s text, not an i
   assert.match(result.finalOutput, /fraud check pending/);
   assert.doesNotMatch(result.finalOutput, /try again/);
 });
+
+test('wrapping a model keeps its other methods, its retry advice included', async () => {
+  class AdvisingModel {
+    constructor() { this.calls = 0; }
+    async getResponse() { throw new Error('not used'); }
+    async *getStreamedResponse() { throw new Error('not used'); }
+    getRetryAdvice(args) { this.calls++; return { suggested: true, retryAfterMs: 250, reason: args.reason }; }
+  }
+  const model = new AdvisingModel();
+  const ratchet = await ratchetAgentTools({ client: agentClient(), sessionId: unique('s'), agent: env.agent });
+  const wrapped = ratchet.wrapModel(model);
+  assert.deepEqual(await wrapped.getRetryAdvice({ reason: 'rate limited' }), { suggested: true, retryAfterMs: 250, reason: 'rate limited' });
+  assert.equal(model.calls, 1);
+});

@@ -13,13 +13,14 @@ export const agentClient = () => new RatchetClient({ baseUrl: env.url, token: en
 export const approverClient = () => new RatchetClient({ baseUrl: env.url, token: env.approverToken });
 export const unique = (prefix) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
-/** Waits for the session's pending approval of `tool`, then decides it with the approver token. */
-export async function decideWhenAsked(sessionId, tool, { approved, reason = 'checked by the test' }) {
+/** Waits for the session's pending approval of `tool`, then (after `delayMs`, a slow person) decides it with the approver token. */
+export async function decideWhenAsked(sessionId, tool, { approved, reason = 'checked by the test', delayMs = 0 }) {
   const approver = approverClient();
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const pending = (await approver.approvals()).find((a) => a.sessionId === sessionId && a.tool === tool);
     if (pending) {
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       return approver.decide(sessionId, pending.callId, { argumentsHash: pending.argumentsHash, approved, reason });
     }
     await new Promise((r) => setTimeout(r, 100));

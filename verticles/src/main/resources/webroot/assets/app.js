@@ -18,16 +18,24 @@ function el(tag, props, ...children) {
   for (const [k, v] of Object.entries(props || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k === 'className') node.className = v;
-    else if (k === 'text') node.textContent = v;
+    else if (k === 'text') showText(node, v);
     else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
     else if (k === 'disabled' || k === 'hidden') node[k] = true;
     else node.setAttribute(k, String(v));
   }
   for (const c of children.flat()) {
     if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    if (c instanceof Node) node.append(c);
+    else showText(node, String(c), true);
   }
   return node;
+}
+
+// text from the API, shown with what would not show as itself escaped (visible.js)
+function showText(node, text, append) {
+  const shown = Visible.shown(String(text));
+  if (append) node.append(shown.text); else node.textContent = shown.text;
+  if (shown.unusual) node.classList.add('unusual-text');
 }
 
 // replaceChildren would print a missing part as the text "null": leave it out instead
@@ -161,7 +169,7 @@ function busy(buttons, on) {
 
 // ------------------------------------------------------------------ approvals inbox
 
-const inbox = { cards: new Map(), list: null, empty: null, update: () => {} };
+const inbox = { cards: new Map(), list: null, empty: null, update: () => {}, settle: () => {} };
 
 function showCount(n) {
   const c = document.getElementById('inbox-count');
@@ -295,6 +303,7 @@ function approvalCard(r) {
       status.hidden = false;
       status.textContent = approved ? (body.arguments ? 'approved with edited arguments — running' : 'approved — running')
         : 'rejected — the write will not run';
+      inbox.settle(card);
       followOutcome(r, status, card);
     } catch (e) {
       message.textContent = e.message;
@@ -344,7 +353,7 @@ function approvalCard(r) {
     decideBox, status,
     canDecide() ? null : el('p', { className: 'notice viewer-note' }, 'You are a viewer: you can see requests but not decide them.'),
     message);
-  return card;
+  return Visible.markUnusual(card);
 }
 
 // after a decision the card stays, saying what happens, until the call has its outcome
@@ -386,11 +395,20 @@ function showInbox(focus) {
   inbox.cards = new Map();
   const list = el('div', { id: 'approvals' });
   const empty = el('p', { className: 'empty', id: 'inbox-empty' }, 'No write is waiting for approval.');
-  document.getElementById('view').replaceChildren(el('h2', {}, 'Waiting for approval'), empty, list);
+  const decided = el('div', { id: 'decided' });
+  const decidedTitle = el('h2', { hidden: true }, 'Decided here');
+  document.getElementById('view').replaceChildren(el('h2', {}, 'Waiting for approval'), empty, list,
+    decidedTitle, decided);
   inbox.list = list;
   inbox.empty = empty;
-  // cards are added and removed, never redrawn, so a half-typed reason survives every update;
-  // a decided card stays to show the outcome of the decision
+  const showEmpty = () => { empty.hidden = list.querySelector('section.approval') !== null; };
+  // a decided card leaves the waiting list for the one below it, where it shows the outcome
+  inbox.settle = card => {
+    decided.prepend(card);
+    decidedTitle.hidden = false;
+    showEmpty();
+  };
+  // cards are added and removed, never redrawn, so a half-typed reason survives every update
   inbox.update = approvals => {
     const pending = new Set(approvals.map(a => a.callId));
     for (const [id, card] of inbox.cards) {
@@ -404,7 +422,7 @@ function showInbox(focus) {
         list.append(card);
       }
     }
-    empty.hidden = inbox.cards.size > 0;
+    showEmpty();
     const wanted = focus && inbox.cards.get(focus[1]);
     if (wanted && !wanted.classList.contains('focused')) {
       wanted.classList.add('focused');
@@ -471,6 +489,13 @@ async function clusterInfo() {
   }
 }
 
+/** "3 calls · waiting for approval · look_up_order, refund_order" */
+function callsText(summary) {
+  const n = summary.calls;
+  return [n === undefined ? null : n + (n === 1 ? ' call' : ' calls'), statusLabel(summary.status),
+    summary.tools.length ? summary.tools.join(', ') : null].filter(Boolean).join(' · ');
+}
+
 async function showSessions(offset, params) {
   setActive('sessions');
   params = params || new URLSearchParams();
@@ -494,8 +519,7 @@ async function showSessions(offset, params) {
     el('td', { text: when(s.updatedAt) }),
     el('td', { text: when(s.createdAt) }),
     nodeCell(s),
-    el('td', { className: 'summary', text: s.summary ? statusLabel(s.summary.status) + ' · '
-      + s.summary.tools.join(', ') : '' })));
+    el('td', { className: 'summary', text: s.summary ? callsText(s.summary) : '' })));
   // the server says where the next page starts: a page shows only your tenants' sessions, so it
   // may cover more of the session index than its length
   const next = data.next ? parseInt(new URLSearchParams(data.next.split('?')[1]).get('offset'), 10) : null;
@@ -625,17 +649,22 @@ function callView(sessionId, call, reload) {
     el('p', { className: 'edited-info', text: 'edited by ' + ed.by + (ed.reason ? ': "' + ed.reason + '"' : '')
       + ' · ran with these arguments' }),
     (() => { const p = json(ed.arguments); p.classList.add('edited-arguments'); return p; })()] : null;
-  return el('div', { className: 'call', 'data-call-id': call.callId, 'data-tool': call.tool },
+  return Visible.markUnusual(el('div', { className: 'call', 'data-call-id': call.callId, 'data-tool': call.tool },
     el('div', { className: 'call-head' }, el('span', { className: 'muted', text: '#' + call.index }),
       el('span', { className: 'tool', text: call.tool }), statusBadge(call),
       timing(call) ? el('span', { className: 'muted timing', text: timing(call) }) : null),
     details, el('div', { className: 'muted' }, ed ? 'Arguments the model sent' : 'Arguments'), args, edited,
     call.result !== undefined ? el('div', { className: 'muted' }, 'Result') : null,
     call.result !== undefined ? json(call.result) : null,
-    call.status === 'outcome_unknown' && canDecide() ? reconcileForm(sessionId, call, reload) : null);
+    call.status === 'outcome_unknown' && canDecide() ? reconcileForm(sessionId, call, reload) : null));
 }
 
 const messageDrafts = new Map();
+
+// the server takes a message from a person who may decide, and only into a session of their own caller id
+function maySend(t) {
+  return canDecide() && (!t.caller || t.caller === state.me.callerId);
+}
 
 // the agent loop's conversation: user messages, model responses and answers, with a box to send one
 function conversationView(sessionId, t, reload) {
@@ -652,6 +681,12 @@ function conversationView(sessionId, t, reload) {
     return el('div', { className: 'message message-' + m.kind },
       el('span', { className: 'muted', text: when(m.at) + ' ' + who + ': ' }), el('span', { text }));
   });
+  if (!maySend(t)) {
+    return el('section', { className: 'card conversation' }, el('h3', {}, 'Conversation'), ...lines,
+      el('p', { className: 'note send-note', text: canDecide()
+        ? 'Only the session\'s caller (' + t.caller + ') can send messages here; you can read the conversation.'
+        : 'You are a ' + state.me.role + ': you can read the conversation but not send messages.' }));
+  }
   const input = el('input', { type: 'text', className: 'message-input', placeholder: 'Message to the agent', 'aria-label': 'Message' });
   // a live re-render must not wipe a half-typed message
   if (messageDrafts.has(sessionId)) input.value = messageDrafts.get(sessionId);
@@ -786,8 +821,10 @@ document.addEventListener('DOMContentLoaded', async () => {
   const [me, vocab] = await Promise.all([api('GET', '/api/me'), api('GET', '/assets/vocabulary.json')]);
   state.me = me;
   state.vocab = vocab;
+  Visible.init(vocab.visibleText);
   state.csrf = me.csrfToken;
   document.getElementById('me').textContent = me.name + ' (' + me.role + ')';
+  document.getElementById('no-tenants').hidden = !me.noTenants;
   document.getElementById('logout').addEventListener('click', async () => {
     try { await api('POST', '/logout'); } finally { location.href = '/login.html'; }
   });

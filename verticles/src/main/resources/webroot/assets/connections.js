@@ -52,11 +52,29 @@ async function showConnections() {
   const connectProvider = choose('connect-provider');
   const toolkit = el('input', { id: 'connect-toolkit', placeholder: 'toolkit, e.g. github' });
   const pending = el('div', { id: 'authorization' });
+  // the values a toolkit asks for before it connects: asked for once per provider and toolkit
+  const fieldsBox = el('div', { id: 'connect-fields' });
+  let asked = null;
   const connect = el('form', { className: 'connect', onsubmit: async ev => {
     ev.preventDefault();
     try {
+      const which = connectProvider.value + '/' + toolkit.value;
+      if (asked !== which) {
+        asked = which;
+        const listed = await api('GET', '/api/providers/' + encodeURIComponent(connectProvider.value) + '/toolkits/'
+          + encodeURIComponent(toolkit.value) + '/fields').catch(e => (e.status === 501 ? { fields: [] } : Promise.reject(e)));
+        fill(fieldsBox, listed.fields.map(f => el('label', { className: 'filter' },
+          el('span', { text: (f.displayName || f.name) + (f.required ? '' : ' (optional)') }),
+          el('input', { type: f.secret ? 'password' : 'text', 'data-field': f.name, autocomplete: 'off' }))));
+        if (listed.fields.length) {
+          pending.replaceChildren(el('p', { className: 'note', text: toolkit.value + ' asks for these values; fill them in, then Connect.' }));
+          return;
+        }
+      }
+      const fields = {};
+      fieldsBox.querySelectorAll('input[data-field]').forEach(i => { if (i.value) fields[i.dataset.field] = i.value; });
       const a = await api('POST', '/api/providers/' + encodeURIComponent(connectProvider.value) + '/authorizations',
-        { toolkit: toolkit.value });
+        { toolkit: toolkit.value, fields });
       const status = el('span', { className: 'auth-state', text: 'waiting for you to authorize' });
       const check = el('button', { type: 'button', className: 'check', onclick: async () => {
         try {
@@ -69,7 +87,7 @@ async function showConnections() {
       pending.replaceChildren(el('p', {}, safeLink(a.url, 'Authorize ' + a.toolkit + ' at ' + a.provider), ' ',
         status, ' ', check));
     } catch (e) { pending.replaceChildren(el('p', { className: 'error', text: e.message })); }
-  } }, connectProvider, ' ', toolkit, ' ', el('button', { type: 'submit' }, 'Connect'));
+  } }, connectProvider, ' ', toolkit, ' ', el('button', { type: 'submit' }, 'Connect'), fieldsBox);
 
   const browseProvider = choose('browse-provider');
   const search = el('input', { id: 'browse-search', placeholder: 'search tools' });
@@ -95,7 +113,7 @@ async function showConnections() {
     } catch (e) { found.replaceChildren(el('p', { className: 'error', text: e.message })); }
   } }, browseProvider, ' ', search, ' ', el('button', { type: 'submit' }, 'Search'));
 
-  view.replaceChildren(el('h2', {}, 'Connections'),
+  fill(view, el('h2', {}, 'Connections'),
     providers.length ? el('section', { className: 'card' }, el('h3', {}, 'Tool providers'), el('ul', { className: 'sources' }, providerCards))
       : el('p', { className: 'empty' }, 'No tool providers configured.'),
     el('section', { className: 'card' }, el('h3', {}, 'Your connections'), el('div', { id: 'connections-list' }), message),

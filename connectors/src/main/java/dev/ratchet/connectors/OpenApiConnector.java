@@ -14,8 +14,9 @@ import java.util.Locale;
 /**
  * Any OpenAPI 3.x document (JSON or YAML) plus a connection, as a connector. Each operation the
  * application names by operationId becomes an operation whose input schema joins its parameters
- * and its JSON request body (argument {@code body}). Constructs the connector does not support are
- * listed in {@link #warnings()}; an operation that depends on one cannot be named.
+ * and its request body (argument {@code body}, sent in the media type the document gives; see
+ * docs/CONNECTORS.md). Constructs the connector does not support are listed in
+ * {@link #warnings()}; an operation that depends on one cannot be named.
  * <pre>{@code
  * OpenApiConnector orders = OpenApiConnector.load(vertx, Path.of("orders.yaml"), connections.connection("orders-api"));
  * ConnectorToolSource.of(connectorTool(orders.operation("createRefund")).requireApproval(true));

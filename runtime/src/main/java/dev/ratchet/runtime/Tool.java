@@ -76,4 +76,15 @@ public interface Tool {
   default Future<Optional<ToolResult>> lookup(ToolInvocation invocation) {
     return Future.failedFuture(new UnsupportedOperationException(name() + " has no lookup"));
   }
+
+  /**
+   * Why no attempt of this call could run (credentials or a connection that are missing or
+   * disabled), asked before a person is asked to approve it (rule 4 of docs/ARCHITECTURE.md): a
+   * reason ends the call {@code failed}, "did not run", without asking anyone. Null when it could
+   * run or the tool cannot tell, which is the default; a failed future counts as null. The
+   * invocation is that of no attempt ({@code attempt} 0): nothing may be sent with it.
+   */
+  default Future<String> cannotRun(ToolInvocation invocation) {
+    return Future.succeededFuture(null);
+  }
 }

@@ -139,6 +139,21 @@ public interface Ratchet {
    */
   ClusterStatus cluster();
 
+  /**
+   * Whether this node takes sessions: deployed, and marked ready when {@link RatchetOptions#deferReady}
+   * asked for it. Until then turns and messages fail with {@code NOT_READY}, and in a cluster no
+   * session is placed on this node (docs/CLUSTER.md). False again once a clustered member starts
+   * leaving, though it still answers for the sessions it hands over.
+   */
+  boolean ready();
+
+  /**
+   * Declares this node ready: its agents are registered. In a cluster it joins placement and takes
+   * over the sessions of members that left. Done by {@link #deploy} itself unless
+   * {@link RatchetOptions#deferReady} is set; marking a ready node again does nothing.
+   */
+  Future<Void> markReady();
+
   Future<Void> close();
 
   /**

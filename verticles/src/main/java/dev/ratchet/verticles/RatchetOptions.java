@@ -22,6 +22,7 @@ public final class RatchetOptions {
   private EngineOptions engine = EngineOptions.DEFAULT;
   private long sessionIdleMillis = 60_000;
   private long leaveTimeoutMillis = 30_000;
+  private boolean deferReady;
   private String nodeId = "node-" + UUID.randomUUID().toString().substring(0, 8);
   private RetentionOptions retention = RetentionOptions.DISABLED;
   private ArchiveSink archiveSink;
@@ -99,6 +100,20 @@ public final class RatchetOptions {
 
   public long leaveTimeoutMillis() {
     return leaveTimeoutMillis;
+  }
+
+  /**
+   * True: the node takes no session (and, in a cluster, joins no placement) until
+   * {@link Ratchet#markReady()}, so that an application registers its agents first. False, the
+   * default: ready once deployed.
+   */
+  public RatchetOptions deferReady(boolean defer) {
+    this.deferReady = defer;
+    return this;
+  }
+
+  public boolean deferReady() {
+    return deferReady;
   }
 
   public RatchetOptions nodeId(String nodeId) {

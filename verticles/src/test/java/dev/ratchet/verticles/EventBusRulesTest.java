@@ -32,11 +32,17 @@ class EventBusRulesTest {
   private final Vertx vertx = Vertx.vertx();
   private Ratchet ratchet;
   private ApprovalRequest pending;
+  private volatile int looked;
 
   @BeforeEach
   void start() {
     ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("rules")
+        .read("look", "look", new JsonObject().put("type", "object").put("required", new JsonArray().add("q"))
+            .put("properties", new JsonObject().put("q", new JsonObject().put("type", "string"))), inv -> {
+              looked++;
+              return Future.succeededFuture("seen");
+            })
         .tool(FunctionToolSource.define("pay", EffectClass.NON_IDEMPOTENT_WRITE).approval(ApprovalRule.always())
             .handler(inv -> Future.succeededFuture("paid")));
     await(ratchet.register(AgentDefinition.builder("rules").toolSource(tools).build()));
@@ -99,5 +105,33 @@ class EventBusRulesTest {
     assertThat(e.getMessage()).isEqualTo("INVALID_REQUEST: 'turn.calls' is empty; a turn needs at least one call");
     assertThat(await(ratchet.journal().events("empty", null, 100))).isEmpty();
     assertThat(await(ratchet.journal().sessionInfo("empty")).getString("agent")).isNull();
+  }
+
+  @Test
+  void aWellFormedTurnWithAnUnknownToolOrArgumentsTheToolRefusesIsAcceptedAndEachCallEndsFailedUnrun() {
+    JsonObject submit = new JsonObject().put("agent", "rules").put("sessionId", "odd").put("turn", new JsonObject()
+        .put("turnId", "t1").put("calls", new JsonArray()
+            .add(new JsonObject().put("name", "no_such_tool").put("arguments", new JsonObject()))
+            .add(new JsonObject().put("name", "look").put("arguments", new JsonObject().put("q", 5)))
+            .add(new JsonObject().put("name", "look").put("arguments", new JsonObject())
+                .put("rawArguments", "{\"q\": \"unfinished"))));
+
+    JsonObject reply = await(vertx.eventBus().<JsonObject>request(Addresses.SUBMIT, submit)).body();
+
+    assertThat(reply.getString("status")).isIn("accepted", "completed");
+    Await.until(() -> "completed".equals(await(vertx.eventBus().<JsonObject>request(Addresses.RESULTS,
+        new JsonObject().put("sessionId", "odd").put("turnId", "t1"))).body().getString("status")), 10);
+    JsonArray results = await(vertx.eventBus().<JsonObject>request(Addresses.RESULTS,
+        new JsonObject().put("sessionId", "odd").put("turnId", "t1"))).body().getJsonObject("results")
+        .getJsonArray("results");
+    assertThat(results).hasSize(3);
+    for (Object o : results) {
+      JsonObject r = (JsonObject) o;
+      assertThat(r.getString("outcome")).as(r.encode()).isEqualTo("failed");
+      assertThat(r.getString("error")).as(r.encode()).isNotBlank();
+    }
+    assertThat(results.getJsonObject(0).getString("error")).contains("no_such_tool");
+    assertThat(results.getJsonObject(1).getString("error")).contains("q");
+    assertThat(looked).as("no call ran").isZero();
   }
 }

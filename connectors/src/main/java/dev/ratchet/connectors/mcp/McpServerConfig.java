@@ -53,6 +53,7 @@ public final class McpServerConfig {
   private final boolean offerResources;
   private final boolean offerPrompts;
   private final Duration requestTimeout;
+  private final Duration startupTimeout;
   private final Duration initialBackoff;
   private final Duration maxBackoff;
   private final Duration healthCheckInterval;
@@ -74,6 +75,7 @@ public final class McpServerConfig {
     this.offerResources = b.offerResources;
     this.offerPrompts = b.offerPrompts;
     this.requestTimeout = b.requestTimeout;
+    this.startupTimeout = b.startupTimeout;
     this.initialBackoff = b.initialBackoff;
     this.maxBackoff = b.maxBackoff;
     this.healthCheckInterval = b.healthCheckInterval;
@@ -160,6 +162,11 @@ public final class McpServerConfig {
     return requestTimeout;
   }
 
+  /** How long the server may take to start and answer {@code initialize}; see {@link Builder#startupTimeout}. */
+  public Duration startupTimeout() {
+    return startupTimeout;
+  }
+
   public Duration initialBackoff() {
     return initialBackoff;
   }
@@ -216,6 +223,7 @@ public final class McpServerConfig {
     private boolean offerResources;
     private boolean offerPrompts;
     private Duration requestTimeout = Duration.ofSeconds(30);
+    private Duration startupTimeout = Duration.ofSeconds(60);
     private Duration initialBackoff = Duration.ofMillis(500);
     private Duration maxBackoff = Duration.ofSeconds(30);
     private Duration healthCheckInterval = Duration.ofSeconds(30);
@@ -317,8 +325,23 @@ public final class McpServerConfig {
       return this;
     }
 
+    /** How long one request of a started server may take (30 s by default). */
     public Builder requestTimeout(Duration timeout) {
       this.requestTimeout = Objects.requireNonNull(timeout);
+      return this;
+    }
+
+    /**
+     * How long the server may take to start (60 s by default): a stdio process to answer
+     * {@code initialize}, an HTTP server to accept connections. Listing the tools of a server still
+     * starting (at registration) keeps trying, after each backoff, until it is over; a server that
+     * refuses the credentials, or whose process exits, fails at once.
+     */
+    public Builder startupTimeout(Duration timeout) {
+      if (Objects.requireNonNull(timeout).isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("an MCP server's startupTimeout must be positive");
+      }
+      this.startupTimeout = timeout;
       return this;
     }
 

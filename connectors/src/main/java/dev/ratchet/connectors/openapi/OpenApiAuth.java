@@ -2,7 +2,6 @@ package dev.ratchet.connectors.openapi;
 
 import dev.ratchet.connectors.Connection;
 import dev.ratchet.connectors.ConnectionsException;
-import io.netty.handler.codec.http.QueryStringEncoder;
 import io.vertx.core.MultiMap;
 
 import java.nio.charset.StandardCharsets;
@@ -51,11 +50,12 @@ record OpenApiAuth(String kind, String apiKeyName) {
     };
   }
 
-  void apply(MultiMap headers, QueryStringEncoder query, List<String> values) {
+  /** Adds the credentials to {@code headers}, or as percent-encoded pairs to {@code query}. */
+  void apply(MultiMap headers, List<String> query, List<String> values) {
     switch (kind) {
       case "bearer" -> headers.set("Authorization", "Bearer " + values.get(0));
       case "apiKeyHeader" -> headers.set(apiKeyName, values.get(0));
-      case "apiKeyQuery" -> query.addParam(apiKeyName, values.get(0));
+      case "apiKeyQuery" -> query.add(UriEncoding.encode(apiKeyName) + "=" + UriEncoding.encode(values.get(0)));
       case "basic" -> headers.set("Authorization", "Basic " + Base64.getEncoder().encodeToString(
           (values.get(0) + ":" + values.get(1)).getBytes(StandardCharsets.UTF_8)));
       default -> {

@@ -39,7 +39,6 @@ public final class OpenApiDocument {
   public static final int LARGE_SCHEMA_BYTES = 100_000;
   /** Public documents run to several megabytes; the YAML parser's default limit is 3 MB. */
   private static final YAMLFactory YAML = YAMLFactory.builder().loaderOptions(largeDocuments()).build();
-  private static final Set<String> IGNORED_HEADERS = Set.of("accept", "content-type", "authorization");
 
   private final String origin;
   private final JsonObject doc;
@@ -208,7 +207,6 @@ public final class OpenApiDocument {
           + operationId + "' from its method and path (x-ratchet-agent.name chooses another)"));
     }
     List<OpenApiWarning> problems = new ArrayList<>();
-    List<String> found = new ArrayList<>();
     if (method.equals("trace")) {
       problems.add(new OpenApiWarning(operationId, where, "TRACE operations are not supported"));
     }
@@ -218,108 +216,17 @@ public final class OpenApiDocument {
     }
     RefResolver.Scope refs = this.refs.scope();
 
-    // operation-level parameters replace path-level ones with the same name and location
-    Map<String, JsonObject> params = new LinkedHashMap<>();
-    for (JsonArray list : new JsonArray[] {pathItem.getJsonArray("parameters"), op.getJsonArray("parameters")}) {
-      if (list == null) {
-        continue;
-      }
-      for (Object p : list) {
-        found.clear();
-        Object resolved = refs.resolve(this.refs.follow(p, found), found);
-        found.forEach(m -> problems.add(new OpenApiWarning(operationId, where + ".parameters", m)));
-        if (resolved instanceof JsonObject param && param.getValue("name") instanceof String n) {
-          params.put(param.getString("in") + ":" + n, param);
-        }
-      }
-    }
-    JsonObject properties = new JsonObject();
-    JsonArray required = new JsonArray();
-    List<OpenApiParameter> parameters = new ArrayList<>();
-    for (JsonObject param : params.values()) {
-      String name = param.getString("name");
-      String in = String.valueOf(param.getValue("in"));
-      String at = where + ".parameters." + name;
-      if (in.equals("cookie")) {
-        problems.add(new OpenApiWarning(operationId, at, "cookie parameter '" + name + "' is not supported"));
-        continue;
-      }
-      if (in.equals("header") && IGNORED_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-        // OpenAPI says these are ignored; the connector sets them itself
-        continue;
-      }
-      if (!Set.of("path", "query", "header").contains(in)) {
-        problems.add(new OpenApiWarning(operationId, at, "parameter location '" + in + "' is not supported"));
-        continue;
-      }
-      if (param.containsKey("content") || !(param.getValue("schema") instanceof JsonObject)) {
-        problems.add(new OpenApiWarning(operationId, at, "parameter '" + name
-            + "' without a plain 'schema' (for example with 'content') is not supported"));
-        continue;
-      }
-      found.clear();
-      JsonObject schema = (JsonObject) SchemaConverter.convert(param.getJsonObject("schema"), found);
-      found.forEach(m -> problems.add(new OpenApiWarning(operationId, at, m)));
-      String style = param.getString("style");
-      boolean objectValued = "object".equals(schema.getValue("type"));
-      if ((style != null && !style.equals(in.equals("query") ? "form" : "simple"))
-          || Boolean.FALSE.equals(param.getValue("explode")) || objectValued) {
-        problems.add(new OpenApiWarning(operationId, at, "parameter '" + name + "' uses a serialization style"
-            + " that is not supported (only primitive values and arrays in the default style are)"));
-        continue;
-      }
-      if (properties.containsKey(name) || name.equals("body")) {
-        problems.add(new OpenApiWarning(operationId, at, "parameter name '" + name
-            + "' is used twice (or is 'body'); the arguments could not tell them apart"));
-        continue;
-      }
-      if (param.getValue("description") instanceof String d && !schema.containsKey("description")) {
-        schema.put("description", d);
-      }
-      properties.put(name, schema);
-      boolean isRequired = in.equals("path") || Boolean.TRUE.equals(param.getValue("required"));
-      if (isRequired) {
-        required.add(name);
-      }
-      parameters.add(new OpenApiParameter(name, in, isRequired));
-    }
-
-    boolean hasBody = false;
-    if (op.getValue("requestBody") != null) {
-      found.clear();
-      Object resolved = refs.resolve(this.refs.follow(op.getValue("requestBody"), found), found);
-      found.forEach(m -> problems.add(new OpenApiWarning(operationId, where + ".requestBody", m)));
-      if (resolved instanceof JsonObject body && body.getValue("content") instanceof JsonObject content) {
-        String json = content.fieldNames().stream()
-            .filter(t -> t.equals("application/json") || t.matches("application/[\\w.+-]*\\+json")).findFirst()
-            .orElse(null);
-        if (json == null) {
-          problems.add(new OpenApiWarning(operationId, where + ".requestBody", "request body media type "
-              + String.join(", ", content.fieldNames()) + " is not supported (only JSON bodies are)"));
-        } else {
-          JsonObject media = content.getJsonObject(json);
-          found.clear();
-          JsonObject schema = media.getValue("schema") instanceof JsonObject s
-              ? (JsonObject) SchemaConverter.convert(s, found) : new JsonObject();
-          found.forEach(m -> problems.add(new OpenApiWarning(operationId, where + ".requestBody", m)));
-          if (body.getValue("description") instanceof String d && !schema.containsKey("description")) {
-            schema.put("description", d);
-          }
-          properties.put("body", schema);
-          if (Boolean.TRUE.equals(body.getValue("required"))) {
-            required.add("body");
-          }
-          hasBody = true;
-        }
-      }
-    }
+    OperationInputs inputs = new OperationInputs(operationId, where, refs, problems, warnings)
+        .read(PathKey.of(path), pathItem, op);
+    JsonObject properties = inputs.properties;
+    JsonArray required = inputs.required;
 
     JsonObject input = new JsonObject().put("type", "object").put("properties", properties)
         .put("additionalProperties", false);
     if (!required.isEmpty()) {
       input.put("required", required);
     }
-    found.clear();
+    List<String> found = new ArrayList<>();
     JsonObject defs = refs.defs();
     if (!defs.isEmpty()) {
       JsonObject converted = new JsonObject();
@@ -352,7 +259,7 @@ public final class OpenApiDocument {
     OperationDefinition definition = new OperationDefinition(operationId, kind, description, input,
         null, timeout, null, agent);
     problems.forEach(warnings::add);
-    return new OpenApiOperationSpec(operationId, method, path, parameters, hasBody, definition, problems);
+    return new OpenApiOperationSpec(operationId, method, path, inputs.parameters, inputs.body, definition, problems);
   }
 
   private static LoaderOptions largeDocuments() {

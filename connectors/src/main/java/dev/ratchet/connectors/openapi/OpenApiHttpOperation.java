@@ -16,30 +16,30 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.Json;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.netty.handler.codec.http.QueryStringEncoder;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.RequestOptions;
 
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * Calls one OpenAPI operation over HTTP. Writes carry the invocation's idempotency key in an
+ * Calls one OpenAPI operation over HTTP, its request built from the arguments as the document
+ * says ({@link WireRequest}, {@link BodyWriter}); a request that cannot be built so, or whose
+ * file cannot be read, is never sent. Writes carry the invocation's idempotency key in an
  * {@code Idempotency-Key} header. 2xx is {@code success}; 408 and 429 are retryable; other 4xx
  * {@code rejected}; 5xx, a lost connection or a timeout after sending are {@code uncertain} for
  * writes (and retryable for reads); a 2xx body that is not JSON is {@code uncertain} for a write
  * and a {@code defect} for a read.
  */
 record OpenApiHttpOperation(Vertx vertx, HttpClient client, ConnectorManifest manifest, OpenApiOperationSpec spec,
-                            Connection connection, OpenApiAuth auth, String baseUrl) implements ConnectorOperation {
+                            Connection connection, OpenApiAuth auth, String baseUrl, List<String> fileUrlHosts)
+    implements ConnectorOperation {
 
   static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
 
@@ -70,56 +70,59 @@ record OpenApiHttpOperation(Vertx vertx, HttpClient client, ConnectorManifest ma
   @Override
   public Future<ToolResult> execute(ToolInvocation invocation) {
     JsonObject args = invocation.arguments() == null ? new JsonObject() : invocation.arguments();
-    String url;
+    String what = spec.method().toUpperCase(Locale.ROOT) + " " + spec.path();
+    // the whole budget of the attempt: the request gets all of it once it has its connection
+    long budget = timeoutMillis(invocation);
+    WireRequest wire;
     try {
-      url = baseUrl + path(args);
+      wire = WireRequest.build(spec, args);
     } catch (IllegalArgumentException e) {
-      return Future.failedFuture(new ToolNotSentException(e.getMessage()));
+      return Future.failedFuture(notBuilt(what, e));
     }
+    Future<BodyWriter.Encoded> body = spec.body() == null || args.getValue("body") == null ? Future.succeededFuture()
+        : BodyWriter.write(spec.body(), args.getValue("body"), client, fileUrlHosts, budget);
     // credentials may be re-read from a file: keep that off the event loop
-    return vertx.executeBlocking(() -> {
+    Future<List<String>> secrets = vertx.executeBlocking(() -> {
       List<String> values = new ArrayList<>();
       for (String name : auth.credentialNames()) {
         values.add(connection.revealCredential(name));
       }
       return values;
-    }).compose(secrets -> send(url, args, invocation, secrets));
+    });
+    return Future.all(body, secrets).transform(ready -> {
+      if (ready.failed()) {
+        return Future.failedFuture(ready.cause() instanceof IllegalArgumentException e ? notBuilt(what, e)
+            : new ToolNotSentException(what + " was not sent (" + HttpFailures.describe(ready.cause()) + ")"));
+      }
+      return send(what, wire, body.result(), invocation, secrets.result(), budget);
+    });
   }
 
-  private Future<ToolResult> send(String url, JsonObject args, ToolInvocation invocation, List<String> secrets) {
-    QueryStringEncoder query = new QueryStringEncoder(url);
+  private static ToolNotSentException notBuilt(String what, IllegalArgumentException e) {
+    return new ToolNotSentException(what + " could not be built as its document says: " + e.getMessage()
+        + "; nothing was sent");
+  }
+
+  private Future<ToolResult> send(String what, WireRequest wire, BodyWriter.Encoded body, ToolInvocation invocation,
+                                  List<String> secrets, long budget) {
     MultiMap headers = MultiMap.caseInsensitiveMultiMap().add("Accept", "application/json")
-        .add("User-Agent", "ratchet-connector-openapi");
-    for (OpenApiParameter p : spec.parameters()) {
-      Object value = args.getValue(p.name());
-      if (value == null) {
-        continue;
-      }
-      if (p.in().equals("query")) {
-        if (value instanceof JsonArray arr) {
-          arr.forEach(v -> query.addParam(p.name(), String.valueOf(v)));
-        } else {
-          query.addParam(p.name(), String.valueOf(value));
-        }
-      } else if (p.in().equals("header")) {
-        headers.set(p.name(), value instanceof JsonArray arr ? join(arr) : String.valueOf(value));
-      }
-    }
+        .add("User-Agent", "ratchet-connector-openapi").addAll(wire.headers());
     if (isWrite()) {
       headers.set(IDEMPOTENCY_HEADER, invocation.idempotencyKey().value());
     }
-    auth.apply(headers, query, secrets);
-    Buffer body = null;
-    if (spec.hasBody() && args.containsKey("body")) {
-      headers.set("Content-Type", "application/json");
-      body = Buffer.buffer(Json.encode(args.getValue("body")));
+    List<String> authQuery = new ArrayList<>();
+    auth.apply(headers, authQuery, secrets);
+    if (body != null) {
+      headers.set("Content-Type", body.contentType());
     }
-    long limit = timeoutMillis(invocation);
+    // waiting for a pooled connection may take what is left of the attempt; the request itself,
+    // once it has its connection, gets the attempt's whole budget (the runtime restarts its clock
+    // when a write announces its sending)
+    long waiting = Math.max(1, Math.min(budget, invocation.deadline() > 0 ? invocation.remainingMillis() : budget));
     RequestOptions options = new RequestOptions().setMethod(HttpMethod.valueOf(spec.method().toUpperCase(Locale.ROOT)))
-        .setAbsoluteURI(query.toString()).setHeaders(headers).setConnectTimeout(limit).setIdleTimeout(limit)
-        .setFollowRedirects(false);
-    String what = spec.method().toUpperCase(Locale.ROOT) + " " + spec.path();
-    Buffer payload = body;
+        .setAbsoluteURI(wire.uri(baseUrl, authQuery)).setHeaders(headers).setConnectTimeout(waiting)
+        .setIdleTimeout(budget).setFollowRedirects(false);
+    Buffer payload = body == null ? null : body.bytes();
     // the request future completes once the pool lends a connection: until then nothing has left, and
     // the runtime journals the attempt as started only now (J2)
     return client.request(options).transform(connected -> {
@@ -188,34 +191,10 @@ record OpenApiHttpOperation(Vertx vertx, HttpClient client, ConnectorManifest ma
     return isWrite() ? ToolResult.uncertain(msg) : ToolResult.rejected(msg).withBranch("defect");
   }
 
-  private String path(JsonObject args) {
-    String path = spec.path();
-    for (OpenApiParameter p : spec.parameters()) {
-      if (!p.in().equals("path")) {
-        continue;
-      }
-      Object value = args.getValue(p.name());
-      if (value == null) {
-        throw new IllegalArgumentException("argument '" + p.name() + "' is required (path parameter)");
-      }
-      String text = value instanceof JsonArray arr ? join(arr) : String.valueOf(value);
-      path = path.replace("{" + p.name() + "}", URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20"));
-    }
-    return path;
-  }
-
-  private static String join(JsonArray arr) {
-    List<String> parts = new ArrayList<>();
-    arr.forEach(v -> parts.add(String.valueOf(v)));
-    return String.join(",", parts);
-  }
-
+  /** The attempt's time: what the runtime gave it, else the operation's own timeout. */
   private long timeoutMillis(ToolInvocation invocation) {
-    long limit = spec.definition().timeout().toMillis();
-    if (invocation.deadline() > 0) {
-      limit = Math.min(limit, Math.max(1, invocation.remainingMillis()));
-    }
-    return limit;
+    return invocation.deadline() > 0 ? Math.max(1, invocation.remainingMillis())
+        : spec.definition().timeout().toMillis();
   }
 
   private static String contentType(Reply response) {

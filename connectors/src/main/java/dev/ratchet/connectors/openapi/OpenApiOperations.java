@@ -8,6 +8,7 @@ import dev.ratchet.connectors.OperationDefinition;
 import dev.ratchet.connectors.OperationOverride;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
+import io.vertx.core.json.JsonArray;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +16,9 @@ import java.util.stream.Collectors;
 
 /** Binds the operations of an {@link OpenApiDocument} to a connection. */
 public final class OpenApiOperations {
+
+  /** The connection setting listing the hosts file parts may be downloaded from. */
+  public static final String FILE_URL_HOSTS = "fileUrlHosts";
 
   private final Vertx vertx;
   private final HttpClient client;
@@ -25,6 +29,7 @@ public final class OpenApiOperations {
   private final Duration connectionTimeout;
   /** The connection setting for every operation's timeout, in milliseconds. */
   public static final String TIMEOUT_MS = "timeoutMs";
+  private final List<String> fileUrlHosts;
 
   public OpenApiOperations(Vertx vertx, HttpClient client, OpenApiDocument document, Connection connection) {
     this.vertx = vertx;
@@ -40,6 +45,7 @@ public final class OpenApiOperations {
     this.baseUrl = base;
     int timeoutMs = connection.configInt(TIMEOUT_MS, 0, 1, 3_600_000);
     this.connectionTimeout = timeoutMs == 0 ? null : Duration.ofMillis(timeoutMs);
+    this.fileUrlHosts = fileUrlHosts(connection);
   }
 
   public String baseUrl() {
@@ -77,7 +83,20 @@ public final class OpenApiOperations {
     }
     definition = override.applyTo(definition);
     return new OpenApiHttpOperation(vertx, client, document.manifest(), spec.with(definition), connection, auth,
-        baseUrl);
+        baseUrl, fileUrlHosts);
+  }
+
+  /** The hosts ({@code host} or {@code host:port}) a file part given by URL may be downloaded from. */
+  private static List<String> fileUrlHosts(Connection connection) {
+    Object hosts = connection.config().getValue(FILE_URL_HOSTS);
+    if (hosts == null) {
+      return List.of();
+    }
+    if (!(hosts instanceof JsonArray list) || list.stream().anyMatch(h -> !(h instanceof String s) || s.isBlank())) {
+      throw new ConnectionsException("connection '" + connection.name() + "' (" + connection.origin()
+          + "): field 'config." + FILE_URL_HOSTS + "' must be a list of host names");
+    }
+    return list.stream().map(h -> ((String) h).toLowerCase(java.util.Locale.ROOT)).toList();
   }
 
   public List<String> operationIds() {

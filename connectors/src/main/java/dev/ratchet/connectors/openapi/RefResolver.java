@@ -121,6 +121,11 @@ final class RefResolver {
       return resolve(node, new ArrayDeque<>(), problems);
     }
 
+    /** {@link RefResolver#follow}: a parameter or request body kept elsewhere, not yet inlined. */
+    Object follow(Object node, List<String> problems) {
+      return RefResolver.this.follow(node, problems);
+    }
+
     /** The schemas met more than once, by the name their {@code $ref}s use; empty when none. */
     JsonObject defs() {
       JsonObject defs = new JsonObject();

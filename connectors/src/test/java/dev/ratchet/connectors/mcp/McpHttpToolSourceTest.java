@@ -175,7 +175,9 @@ class McpHttpToolSourceTest {
     token.set("Bearer rotated-wrong-5678");
     assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x"))).await())
         .isInstanceOf(ToolNotSentException.class)
-        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("rotated-wrong-5678"));
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("rotated-wrong-5678").contains("refused the credentials"))
+        // the same credentials would be refused again: the call is not retried
+        .satisfies(e -> assertThat(((ToolNotSentException) e).worthRetrying()).isFalse());
     assertThat(TestMcpServer.SENT.get()).isEqualTo(1);
     assertThat(String.valueOf(source.health().lastError())).doesNotContain("rotated-wrong-5678");
   }

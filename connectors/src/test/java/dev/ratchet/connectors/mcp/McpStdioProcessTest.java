@@ -50,6 +50,8 @@ class McpStdioProcessTest extends McpSourceTestBase {
       } catch (ToolNotSentException e) {
         sawNotSent = true;
         assertThat(e.getMessage()).startsWith("the tool did not run, so it is safe to call again");
+        // a retry waits for the reconnect instead of failing again at once
+        assertThat(e.retryAfterMillis()).isPositive();
         Thread.sleep(50);
       }
     }
@@ -60,7 +62,7 @@ class McpStdioProcessTest extends McpSourceTestBase {
   @Test
   void aServerThatCannotStartIsUnhealthyAndItsToolsAreNeverOffered() {
     source = McpToolSource.create(vertx, McpServerConfig.stdio("broken", "/nonexistent/mcp-server")
-        .requestTimeout(Duration.ofSeconds(2))
+        .requestTimeout(Duration.ofSeconds(2)).startupTimeout(Duration.ofSeconds(2))
         .reconnectBackoff(Duration.ofSeconds(5), Duration.ofSeconds(5)).build());
     assertThatThrownBy(() -> source.tools(vertx).await()).hasMessageContaining("could not connect");
     assertThat(source.health().healthy()).isFalse();

@@ -79,7 +79,9 @@ public final class NpmPackage {
   }
 
   private static Result run(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).start();
+    ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true);
+    pb.environment().put("NO_COLOR", "1");
+    Process p = pb.start();
     p.getOutputStream().close();
     byte[][] out = new byte[1][];
     Thread reader = new Thread(() -> {

@@ -12,6 +12,7 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.engine.StepWriter;
 import dev.ratchet.runtime.engine.TurnLimits;
@@ -219,7 +220,7 @@ public final class AgentLoop {
     round.future().onComplete(ar -> {
       running = false;
       if (ar.failed()) {
-        LOG.warn("session {}: the agent loop stopped: {}", sessionId, ar.cause().getMessage());
+        LOG.warn("session {}: the agent loop stopped: {}", sessionId, VisibleText.escape(ar.cause().getMessage()));
         if (stopped || engine.isFenced() || StepWriter.isFencing(ar.cause())) {
           stopped = true;
           failWaiters(ar.cause());

@@ -36,6 +36,9 @@ final class Attempts {
 
   /** How an attempt ended, with its value and a message for the model. */
   record Attempt(AttemptKind kind, Object value, String error, long retryAfterMillis) {
+    /** {@code retryAfterMillis} of an attempt that no later attempt could improve on: it is judged as the last. */
+    static final long NEVER = -1;
+
   }
 
   /** CallTool: a read or idempotent write, retried per policy with the same idempotency key. */
@@ -77,8 +80,11 @@ final class Attempts {
         return;
       }
       Attempt a = gate == null ? classify(ar.succeeded() ? ar.result() : null, ar.cause()) : gate.classify(ar);
-      boolean uncertain = anyUncertain || a.kind == AttemptKind.UNCERTAIN;
-      OutcomeRules.Verdict verdict = OutcomeRules.judge(tool.effectClass(), a.kind, attempt, max, anyUncertain);
+      // a read that was answered ran, whatever the answer: it can no longer say "did not run"
+      boolean uncertain = anyUncertain || a.kind == AttemptKind.UNCERTAIN
+          || a.kind == AttemptKind.RETRYABLE && !slot.isWrite();
+      OutcomeRules.Verdict verdict = OutcomeRules.judge(tool.effectClass(), a.kind,
+          a.retryAfterMillis == Attempt.NEVER ? Math.max(attempt, max) : attempt, max, anyUncertain);
       if (verdict.retry()) {
         long delay = Math.max(tool.retryPolicy().backoffMillis(attempt + 1), a.retryAfterMillis);
         JsonObject data = new JsonObject().put("attempt", attempt).put("error", Redaction.scrub(a.error))
@@ -200,7 +206,8 @@ final class Attempts {
     if (verdict.outcome() != Outcome.SUCCEEDED) {
       String base = a.error == null ? "the tool failed" : a.error;
       if (attempts > 1) {
-        base = "failed after " + attempts + " attempts: " + base;
+        // the "did not run" of the last attempt's error goes to the front once, for every attempt
+        base = "failed after " + attempts + " attempts: " + (verdict.notRun() ? TurnRunner.withoutNotRun(base) : base);
       }
       error = verdict.notRun() ? TurnRunner.notRun(base) : base;
     }
@@ -213,9 +220,25 @@ final class Attempts {
   private Future<ToolResult> invoke(CallSlot slot, int attempt, Supplier<Future<Void>> beforeSend) {
     Tool tool = slot.entry.tool();
     long timeout = Math.max(1, tool.timeout().toMillis());
-    ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, attempt,
-        slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId(), beforeSend);
-    return Timeouts.within(engine.vertx, engine.context, () -> tool.invoke(inv), timeout, tool.name());
+    if (beforeSend == null) {
+      ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, attempt,
+          slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId());
+      return Timeouts.within(engine.vertx, engine.context, () -> tool.invoke(inv), timeout, tool.name());
+    }
+    // the attempt's time starts again once it announces its sending: waiting for a connection is not the request's
+    return Timeouts.within(engine.vertx, engine.context, restart -> tool.invoke(new ToolInvocation(engine.sessionId,
+        slot.callId, slot.key, attempt, slot.call.arguments().copy(), System.currentTimeMillis() + timeout,
+        engine.callerId(), () -> beforeSend.get().onSuccess(v -> restart.run()))), timeout, tool.name());
+  }
+
+  /** The tool's reason why the call could never run, asked before anyone approves it; null when none or unknown. */
+  Future<String> cannotRun(CallSlot slot) {
+    Tool tool = slot.entry.tool();
+    long timeout = Math.max(1, tool.timeout().toMillis());
+    ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, 0,
+        slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId());
+    return Timeouts.within(engine.vertx, engine.context, () -> tool.cannotRun(inv), timeout, tool.name() + " check")
+        .otherwise((String) null);
   }
 
   private Future<Optional<ToolResult>> lookup(CallSlot slot, int attempt) {
@@ -287,8 +310,9 @@ final class Attempts {
 
   static Attempt classify(ToolResult result, Throwable failure) {
     if (failure != null) {
-      if (failure instanceof ToolNotSentException) {
-        return new Attempt(AttemptKind.NOT_SENT, null, failure.getMessage(), 0);
+      if (failure instanceof ToolNotSentException notSent) {
+        return new Attempt(AttemptKind.NOT_SENT, null, failure.getMessage(),
+            notSent.worthRetrying() ? notSent.retryAfterMillis() : Attempt.NEVER);
       }
       String msg = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
       return new Attempt(AttemptKind.UNCERTAIN, null, msg, 0);

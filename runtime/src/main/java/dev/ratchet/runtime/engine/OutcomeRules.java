@@ -30,7 +30,8 @@ public final class OutcomeRules {
   /**
    * @param attempt         the attempt that just ended, from 1
    * @param maxAttempts     the tool's retry policy (ignored for non-idempotent writes: always one)
-   * @param anyUncertain    whether this or an earlier attempt may have reached the provider with effect
+   * @param anyUncertain    whether an earlier attempt may have reached the provider with effect (for a read:
+   *                        whether an earlier attempt reached it at all)
    */
   public static Verdict judge(EffectClass effectClass, AttemptKind kind, int attempt, int maxAttempts,
                               boolean anyUncertain) {
@@ -55,7 +56,8 @@ public final class OutcomeRules {
         if (attempt < maxAttempts) {
           return Verdict.retryIt();
         }
-        return Verdict.end(Outcome.FAILED, !uncertain);
+        // "did not run" only when no attempt reached the provider
+        return Verdict.end(Outcome.FAILED, kind == AttemptKind.NOT_SENT && !anyUncertain);
     }
   }
 }

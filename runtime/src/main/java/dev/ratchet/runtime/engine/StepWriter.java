@@ -48,6 +48,7 @@ public final class StepWriter {
   private long epoch;
   // read by the session manager's sweep from another thread
   private volatile boolean fenced;
+  private volatile boolean erased;
   private boolean stopped;
 
   StepWriter(Vertx vertx, SessionJournal journal, String sessionId, EngineOptions options,
@@ -193,7 +194,7 @@ public final class StepWriter {
       }
       Throwable err = ar.cause();
       if (isFencing(err)) {
-        markFenced();
+        markFenced(err);
         promise.tryFail(err);
       } else if (isUnavailable(err) && System.currentTimeMillis() < giveUpAt && !stopped) {
         LOG.warn("session {}: journal step {} failed ({}), retrying in {} ms", sessionId, step, err.getMessage(), delay);
@@ -206,23 +207,32 @@ public final class StepWriter {
 
   <T> Future<T> noteFencing(Throwable err) {
     if (isFencing(err)) {
-      markFenced();
+      markFenced(err);
     }
     return Future.failedFuture(err);
   }
 
   void markFenced() {
+    markFenced(null);
+  }
+
+  private void markFenced(Throwable err) {
     if (!fenced) {
+      erased = RatchetException.is(err, ErrorCode.SESSION_ERASED);
       fenced = true;
-      LOG.warn("session {}: another node took over (epoch {} is stale); this node stops running it", sessionId, epoch);
+      if (erased) {
+        LOG.warn("session {}: an operator erased it; this node stops running it", sessionId);
+      } else {
+        LOG.warn("session {}: another node took over (epoch {} is stale); this node stops running it", sessionId, epoch);
+      }
       onFenced.run();
       emit(EventType.SESSION_FENCED.wireName(), null, null, new JsonObject().put("epoch", epoch));
     }
   }
 
-  /** Whether {@code err} is the journal's refusal of a stale epoch (J4). */
+  /** Whether {@code err} is the journal's refusal of a stale epoch (J4), or of a session an operator erased. */
   public static boolean isFencing(Throwable err) {
-    return RatchetException.is(err, ErrorCode.FENCED);
+    return RatchetException.is(err, ErrorCode.FENCED) || RatchetException.is(err, ErrorCode.SESSION_ERASED);
   }
 
   private static boolean isUnavailable(Throwable err) {
@@ -231,6 +241,10 @@ public final class StepWriter {
 
   /** The error of a step this node may no longer write. */
   public RatchetException notOwner() {
+    if (erased) {
+      return new RatchetException(ErrorCode.SESSION_ERASED, "an operator erased session " + sessionId
+          + "; start a new session");
+    }
     return new RatchetException(ErrorCode.FENCED, "session " + sessionId + " is no longer run by this node");
   }
 

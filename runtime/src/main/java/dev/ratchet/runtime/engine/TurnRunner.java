@@ -140,6 +140,18 @@ final class TurnRunner {
       complete(run, slot, CallEvent.REFUSED, Outcome.FAILED, null, notRun(slot.problem), 0, false, null);
       return;
     }
+    // a write that would ask a person first says whether it could run at all: one that never could is not asked about
+    boolean wouldAsk = slot.startJournaled == null && slot.prior.approval() == null && slot.askReason() != null;
+    (wouldAsk ? engine.attempts.cannotRun(slot) : Future.<String>succeededFuture(null)).onComplete(why -> {
+      if (why.result() != null) {
+        complete(run, slot, CallEvent.REFUSED, Outcome.FAILED, null, notRun(why.result()), 0, false, null);
+      } else {
+        approveThenRun(run, slot);
+      }
+    });
+  }
+
+  private void approveThenRun(TurnRun run, CallSlot slot) {
     (slot.startJournaled != null ? Future.<ApprovalRecord>succeededFuture(null)
         : engine.approvals.approval(run, slot)).onComplete(ar -> {
           if (ar.failed()) {
@@ -225,6 +237,12 @@ final class TurnRunner {
       run.writesStopped = true;
       run.stoppedBy = slot.call.name() + " #" + slot.index;
     }
+  }
+
+  /** {@code message} without a leading "did not run" prefix. */
+  static String withoutNotRun(String message) {
+    return message.startsWith(CallResult.NOT_RUN_PREFIX + ": ")
+        ? message.substring(CallResult.NOT_RUN_PREFIX.length() + 2) : message;
   }
 
   static String notRun(String message) {

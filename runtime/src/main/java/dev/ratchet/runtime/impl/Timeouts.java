@@ -7,6 +7,8 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -25,26 +27,41 @@ public final class Timeouts {
    */
   public static <T> Future<T> within(Vertx vertx, Context context, Supplier<Future<T>> call, long timeoutMillis,
                                      String what) {
+    return within(vertx, context, restart -> call.get(), timeoutMillis, what);
+  }
+
+  /**
+   * Like {@link #within(Vertx, Context, Supplier, long, String)}, but {@code call} is handed a
+   * restart: running it gives the call its whole time again from that moment. A write that
+   * announces its sending restarts the clock once it has its connection, so that time spent
+   * waiting for the connection is never taken from the request (docs/ARCHITECTURE.md, J2).
+   */
+  public static <T> Future<T> within(Vertx vertx, Context context, Function<Runnable, Future<T>> call,
+                                     long timeoutMillis, String what) {
     long millis = Math.max(1, timeoutMillis);
-    Future<T> f;
-    try {
-      f = call.get();
-      if (f == null) {
-        f = Future.failedFuture(new IllegalStateException(what + " returned no future"));
+    Promise<T> promise = Promise.promise();
+    AtomicLong timer = new AtomicLong(-1);
+    Runnable arm = () -> {
+      long previous = timer.getAndSet(vertx.setTimer(millis, t -> context.runOnContext(v -> promise.tryFail(
+          new TimeoutException(what + " did not answer within " + millis + " ms")))));
+      if (previous >= 0) {
+        vertx.cancelTimer(previous);
       }
-    } catch (RuntimeException e) {
-      f = Future.failedFuture(e);
-    }
+    };
+    Runnable restart = () -> {
+      if (!promise.future().isComplete()) {
+        arm.run();
+      }
+    };
+    Future<T> f = start(() -> call.apply(restart), what);
     if (f.isComplete() && Vertx.currentContext() == context) {
       // answered before it returned (an in-process tool): nothing to wait for, so no timer; the
       // answer is handed on free of whatever context the call's future belongs to
       return f.succeeded() ? Future.succeededFuture(f.result()) : Future.failedFuture(f.cause());
     }
-    Promise<T> promise = Promise.promise();
-    long timer = vertx.setTimer(millis, t -> context.runOnContext(v -> promise.tryFail(
-        new TimeoutException(what + " did not answer within " + millis + " ms"))));
+    arm.run();
     f.onComplete(ar -> {
-      vertx.cancelTimer(timer);
+      vertx.cancelTimer(timer.get());
       if (Vertx.currentContext() == context) {
         settle(promise, ar);
       } else {
@@ -52,6 +69,16 @@ public final class Timeouts {
       }
     });
     return promise.future();
+  }
+
+  /** The call's future; a call that throws or answers none fails the same way as one whose future failed. */
+  private static <T> Future<T> start(Supplier<Future<T>> call, String what) {
+    try {
+      Future<T> f = call.get();
+      return f != null ? f : Future.failedFuture(new IllegalStateException(what + " returned no future"));
+    } catch (RuntimeException e) {
+      return Future.failedFuture(e);
+    }
   }
 
   private static <T> void settle(Promise<T> promise, AsyncResult<T> ar) {

@@ -41,6 +41,8 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
 
   private final Vertx vertx;
   private final Map<String, MemorySession> sessions = new HashMap<>();
+  /** Where each caller's turn runs (caller, agent, turn id); kept as long as this journal. */
+  private final Map<String, String> turnHomes = new HashMap<>();
   private final Set<String> active = new LinkedHashSet<>();
   private final Map<String, Long> recent = new HashMap<>();
   /** Approvals listed for the inbox, by request time, as "session\ncall". */
@@ -181,6 +183,28 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
       TurnEntry t = s == null ? null : s.turns.get(turnId);
       return t == null || !"completed".equals(t.status) ? null : MemoryReads.results(sessionId, s, turnId);
     });
+  }
+
+  @Override
+  public Future<String> turnStatus(String sessionId, String turnId) {
+    return step(() -> {
+      MemorySession s = sessions.get(sessionId);
+      TurnEntry t = s == null ? null : s.turns.get(turnId);
+      return t == null ? null : t.status;
+    });
+  }
+
+  public Future<Turn> submittedTurn(String sessionId, String turnId) {
+    return step(() -> {
+      MemorySession s = sessions.get(sessionId);
+      TurnEntry t = s == null ? null : s.turns.get(turnId);
+      return t == null || t.spec == null ? null : Turn.fromJson(new JsonObject(t.spec));
+    });
+  }
+
+  @Override
+  public Future<String> turnHome(String callerId, String agent, String turnId, String sessionId) {
+    return step(() -> turnHomes.computeIfAbsent(callerId + "\n" + agent + "\n" + turnId, k -> sessionId));
   }
 
   // ---------------------------------------------------------------- calls
@@ -593,6 +617,21 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
   }
 
   @Override
+  public Future<List<String>> withWorkInFlight(List<String> sessionIds) {
+    return step(() -> {
+      List<String> busy = new ArrayList<>();
+      for (String id : sessionIds) {
+        MemorySession s = sessions.get(id);
+        if (s != null && (!s.inflight.isEmpty()
+            || OpenRound.in(s.conversation.stream().map(JsonObject::new).toList()))) {
+          busy.add(id);
+        }
+      }
+      return busy;
+    });
+  }
+
+  @Override
   public Future<Void> markIdle(String sessionId) {
     return step(() -> {
       active.remove(sessionId);
@@ -690,6 +729,9 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
   /** The session when {@code epoch} is its owner's, else FENCED (J4). */
   private MemorySession fenced(String sessionId, long epoch) {
     MemorySession s = sessions.get(sessionId);
+    if (s == null) {
+      retention.notErased(sessionId);
+    }
     if (s == null || s.epoch != epoch) {
       throw new RatchetException(ErrorCode.FENCED, "this node no longer owns the session: session owned by a newer epoch");
     }

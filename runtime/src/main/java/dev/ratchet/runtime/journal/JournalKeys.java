@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import dev.ratchet.runtime.impl.Sha256;
 import dev.ratchet.runtime.Turn;
 
 import java.util.ArrayList;
@@ -23,6 +24,14 @@ final class JournalKeys {
 
   String meta(String sessionId) {
     return inSession(sessionId, "meta");
+  }
+
+  /**
+   * The mark an erasure leaves: the meta's name with {@code :erased}, in the session's slot, so that
+   * the claim and the epoch check (fence.lua) find it from the meta's key alone.
+   */
+  String erased(String sessionId) {
+    return meta(sessionId) + ":erased";
   }
 
   String events(String sessionId) {
@@ -91,6 +100,11 @@ final class JournalKeys {
   }
 
   /** Pending approvals across sessions, scored by request time. */
+  /** Where a caller's turn of an agent runs: one key per (caller, agent, turn id), named by their digest. */
+  String turnHome(String callerId, String agent, String turnId) {
+    return prefix + ":turn-home:" + Sha256.hex(callerId + "\n" + agent + "\n" + turnId);
+  }
+
   String pendingApprovals() {
     return prefix + ":approvals";
   }

@@ -2,6 +2,7 @@ package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -41,6 +42,12 @@ public interface JournalQueries {
    */
   Future<TurnResult> turnResult(String sessionId, String turnId);
 
+  /**
+   * Whether the journal holds the turn: {@code "running"} or {@code "completed"}; null when it does
+   * not (never accepted, for a turn refused at submission is not journaled, or removed by retention).
+   */
+  Future<String> turnStatus(String sessionId, String turnId);
+
   /** Session ids by last activity, most recent first: {@code limit} of them from {@code offset}. */
   Future<List<String>> recentSessions(int offset, int limit);
 
@@ -58,6 +65,19 @@ public interface JournalQueries {
 
   /** What the journal holds about one call; {@link CallState#fresh} when nothing. */
   Future<CallState> callState(String sessionId, CallId callId);
+
+  /** The calls turn {@code turnId} was submitted with; null when the session has no such turn. */
+  Future<Turn> submittedTurn(String sessionId, String turnId);
+
+  /**
+   * The session in which {@code callerId}'s turn {@code turnId} of {@code agent} runs: the session
+   * it was first placed in, else {@code sessionId}, which is recorded for it now (for
+   * {@link #TURN_HOME_MILLIS}). Lets a client that lost its session find its turn again.
+   */
+  Future<String> turnHome(String callerId, String agent, String turnId, String sessionId);
+
+  /** How long {@link #turnHome} remembers where a turn runs. */
+  long TURN_HOME_MILLIS = 7L * 24 * 3600 * 1000;
 
   // ---------------------------------------------------------------- health and figures
 

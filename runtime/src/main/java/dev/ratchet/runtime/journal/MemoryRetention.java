@@ -33,6 +33,7 @@ final class MemoryRetention {
   private final Map<String, Long> schedule = new LinkedHashMap<>();
   private final List<JsonObject> audit = new ArrayList<>();
   private final Set<String> forgotten = new java.util.HashSet<>();
+  private final Set<String> erased = new java.util.HashSet<>();
   private long auditSeq;
 
   MemoryRetention(Map<String, MemorySession> sessions, Map<String, Long> recent) {
@@ -126,9 +127,11 @@ final class MemoryRetention {
       s.turns.remove(r.turnId());
       r.callIds().forEach(s.calls::remove);
       s.tombstones.put(r.turnId(), r.tombstone().encode());
-      s.events.removeIf(e -> r.turnId().equals(e.turn()));
       removed.add(r.turnId());
     }
+    // one pass over the events for every removed turn, not one each
+    Set<String> gone = new java.util.HashSet<>(removed);
+    s.events.removeIf(e -> e.turn() != null && gone.contains(e.turn()));
     boolean archived = false;
     if (plan.wholeSession() && !skipped && s.inflight.isEmpty() && s.updatedAt != null
         && s.updatedAt == plan.seenUpdatedAt()) {
@@ -153,9 +156,17 @@ final class MemoryRetention {
 
   /** Fails with {@code SESSION_FORGOTTEN} when retention forgot the session and the journal does not hold it again. */
   void notForgotten(String sessionId) {
+    notErased(sessionId);
     if (!sessions.containsKey(sessionId) && forgotten.contains(sessionId)) {
       throw new RatchetException(ErrorCode.SESSION_FORGOTTEN, "session '" + sessionId
           + "' was archived and then forgotten by retention; start a new session");
+    }
+  }
+
+  /** Fails with {@code SESSION_ERASED} when an operator erased the session and the journal does not hold it again. */
+  void notErased(String sessionId) {
+    if (!sessions.containsKey(sessionId) && erased.contains(sessionId)) {
+      throw new RatchetException(ErrorCode.SESSION_ERASED, "an operator erased the session; start a new session");
     }
   }
 
@@ -166,6 +177,7 @@ final class MemoryRetention {
     if (s == null) {
       return false;
     }
+    erased.add(sessionId);
     audit.add(new JsonObject().put("id", (++auditSeq) + "-0").put("action", "erase").put("session", sessionId)
         .put("who", who).put("at", System.currentTimeMillis()));
     return true;
@@ -187,6 +199,7 @@ final class MemoryRetention {
       throw new RatchetException(ErrorCode.INVALID_REQUEST, "the exported session names no agent");
     }
     long now = System.currentTimeMillis();
+    erased.remove(sessionId);
     MemorySession s = new MemorySession();
     s.agent = agent;
     s.caller = history.meta().getString("caller");

@@ -296,6 +296,9 @@ final class RedisConnections {
     if (msg.startsWith("FENCED")) {
       return new RatchetException(ErrorCode.FENCED, "this node no longer owns the session: " + msg.substring(6).trim());
     }
+    if (msg.startsWith("SESSION_ERASED")) {
+      return new RatchetException(ErrorCode.SESSION_ERASED, msg.substring(14).trim());
+    }
     if (msg.startsWith("AGENT_MISMATCH")) {
       return new RatchetException(ErrorCode.AGENT_MISMATCH, msg.substring(15).trim());
     }

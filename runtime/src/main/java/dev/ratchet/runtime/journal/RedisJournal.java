@@ -45,7 +45,7 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
     this.keys = new JournalKeys(options.keyPrefix());
     this.queries = new RedisQueries(redis, keys);
     this.diagnostics = new RedisDiagnostics(redis, keys);
-    this.retention = new RedisRetention(redis, keys, queries);
+    this.retention = new RedisRetention(vertx, redis, keys, queries);
   }
 
   /** The layout of the keys this journal writes and reads, kept under {@link JournalKeys#layout()}. */
@@ -534,6 +534,25 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   }
 
   @Override
+  public Future<String> turnStatus(String sessionId, String turnId) {
+    return queries.turnStatus(sessionId, turnId);
+  }
+
+  @Override
+  public Future<Turn> submittedTurn(String sessionId, String turnId) {
+    return send(Request.cmd(Command.HGET).arg(keys.turn(sessionId, turnId)).arg("spec"))
+        .map(spec -> spec == null ? null : Turn.fromJson(new JsonObject(spec.toString())));
+  }
+
+  @Override
+  public Future<String> turnHome(String callerId, String agent, String turnId, String sessionId) {
+    String key = keys.turnHome(callerId, agent, turnId);
+    return redis.pipeline(List.of(Request.cmd(Command.SET).arg(key).arg(sessionId).arg("NX").arg("PX")
+            .arg(TURN_HOME_MILLIS), Request.cmd(Command.GET).arg(key)), false)
+        .map(replies -> replies.get(1) == null ? sessionId : replies.get(1).toString());
+  }
+
+  @Override
   public Future<CallState> callState(String sessionId, CallId callId) {
     return queries.callState(sessionId, callId);
   }
@@ -576,6 +595,11 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
   @Override
   public Future<List<String>> activeSessions() {
     return queries.activeSessions();
+  }
+
+  @Override
+  public Future<List<String>> withWorkInFlight(List<String> sessionIds) {
+    return queries.withWorkInFlight(sessionIds);
   }
 
   // ---------------------------------------------------------------- retention (RedisRetention)

@@ -81,6 +81,11 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
         });
   }
 
+  Future<String> turnStatus(String sessionId, String turnId) {
+    return send(Request.cmd(Command.HGET).arg(keys.turn(sessionId, turnId)).arg("status"))
+        .map(r -> r == null ? null : r.toString());
+  }
+
   /**
    * The results of a turn completed by a group commit, which keeps no copy of its calls' records:
    * the records of its calls in the model's order, read in one pipeline.
@@ -246,6 +251,18 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
    */
   private Future<List<JsonObject>> withStoredData(String sessionId, List<JsonObject> events) {
     List<JsonObject> filled = new ArrayList<>();
+    List<Request> reads = storedDataReads(sessionId, events, filled);
+    if (filled.isEmpty()) {
+      return Future.succeededFuture(events);
+    }
+    return pipeline(reads).map(answers -> {
+      fillStoredData(filled, answers);
+      return events;
+    });
+  }
+
+  /** The reads of what the stream leaves to the hashes, one per event added to {@code filled}. */
+  List<Request> storedDataReads(String sessionId, List<JsonObject> events, List<JsonObject> filled) {
     List<Request> reads = new ArrayList<>();
     for (JsonObject e : events) {
       if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type")) && !e.containsKey("data") && e.getString("turn") != null) {
@@ -257,22 +274,21 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
             .arg("record"));
       }
     }
-    if (filled.isEmpty()) {
-      return Future.succeededFuture(events);
-    }
-    return pipeline(reads).map(answers -> {
-      for (int i = 0; i < filled.size(); i++) {
-        JsonObject e = filled.get(i);
-        Response r = answers.get(i);
-        if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type"))) {
-          e.put("data", r == null ? new JsonObject() : new JsonObject(r.toString()));
-        } else {
-          Response first = r.get(0) != null ? r.get(0) : r.get(1);
-          e.put("data", StepEntries.completedData(e.getJsonObject("data"), first == null ? null : first.toString()));
-        }
+    return reads;
+  }
+
+  /** Puts the answers of {@link #storedDataReads} into the events they were read for. */
+  static void fillStoredData(List<JsonObject> filled, List<Response> answers) {
+    for (int i = 0; i < filled.size(); i++) {
+      JsonObject e = filled.get(i);
+      Response r = answers.get(i);
+      if (EventType.TURN_SUBMITTED.wireName().equals(e.getString("type"))) {
+        e.put("data", r == null ? new JsonObject() : new JsonObject(r.toString()));
+      } else {
+        Response first = r.get(0) != null ? r.get(0) : r.get(1);
+        e.put("data", StepEntries.completedData(e.getJsonObject("data"), first == null ? null : first.toString()));
       }
-      return events;
-    });
+    }
   }
 
   /**
@@ -338,6 +354,50 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
       List<String> list = new ArrayList<>();
       r.forEach(m -> list.add(m.toString()));
       return list;
+    });
+  }
+
+  /**
+   * Sessions with a turn in flight or an open round: a pipeline reads each one's in-flight count and
+   * the tail of its conversation; only a conversation whose tail does not tell is read whole.
+   */
+  Future<List<String>> withWorkInFlight(List<String> sessionIds) {
+    List<Future<List<Response>>> chunks = new ArrayList<>();
+    for (int from = 0; from < sessionIds.size(); from += PIPELINE) {
+      List<Request> reads = new ArrayList<>();
+      for (String id : sessionIds.subList(from, Math.min(sessionIds.size(), from + PIPELINE))) {
+        reads.add(Request.cmd(Command.SCARD).arg(keys.inflight(id)));
+        reads.add(Request.cmd(Command.LLEN).arg(keys.conversation(id)));
+        reads.add(Request.cmd(Command.LINDEX).arg(keys.conversation(id)).arg(-1));
+      }
+      chunks.add(pipeline(reads));
+    }
+    return Future.all(chunks).compose(cf -> {
+      List<Future<String>> busy = new ArrayList<>();
+      int i = 0;
+      for (int c = 0; c < cf.size(); c++) {
+        List<Response> replies = cf.resultAt(c);
+        for (int r = 0; r < replies.size(); r += 3) {
+          String id = sessionIds.get(i++);
+          Response last = replies.get(r + 2);
+          Boolean open = replies.get(r).toLong() > 0 ? Boolean.TRUE
+              : OpenRound.fromTail(replies.get(r + 1).toLong(), last == null ? null : new JsonObject(last.toString()));
+          if (open == null) {
+            busy.add(conversation(id).map(entries -> OpenRound.in(entries) ? id : null));
+          } else if (open) {
+            busy.add(Future.succeededFuture(id));
+          }
+        }
+      }
+      return Future.all(busy).map(all -> {
+        List<String> ids = new ArrayList<>();
+        for (int k = 0; k < all.size(); k++) {
+          if (all.resultAt(k) != null) {
+            ids.add(all.resultAt(k));
+          }
+        }
+        return ids;
+      });
     });
   }
 

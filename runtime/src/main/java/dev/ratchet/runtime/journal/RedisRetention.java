@@ -2,11 +2,7 @@ package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.ErrorCode;
-import dev.ratchet.runtime.EventType;
-import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.Turn;
-import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -28,19 +24,18 @@ import java.util.Set;
  */
 final class RedisRetention implements JournalRetention {
 
-  /** Events read for one session's history; a session that kept more is read in part, oldest first. */
-  private static final int MAX_EVENTS = 1_000_000;
-
   private final RedisConnections redis;
   private final JournalKeys keys;
   private final RedisQueries queries;
+  private final HistoryReader history;
   /** Whether claims check the forgotten-session filter: set once this journal forgets or is told to refuse. */
   private volatile boolean refuse;
 
-  RedisRetention(RedisConnections redis, JournalKeys keys, RedisQueries queries) {
+  RedisRetention(io.vertx.core.Vertx vertx, RedisConnections redis, JournalKeys keys, RedisQueries queries) {
     this.redis = redis;
     this.keys = keys;
     this.queries = queries;
+    this.history = new HistoryReader(vertx, redis, keys, queries);
   }
 
   @Override
@@ -89,68 +84,18 @@ final class RedisRetention implements JournalRetention {
           meta.put(n, Long.parseLong(meta.getString(n)));
         }
       }
-      Future<List<JsonObject>> events = queries.events(sessionId, null, MAX_EVENTS);
+      Future<List<JsonObject>> events = history.events(sessionId);
       Future<List<JsonObject>> conversation = queries.conversation(sessionId);
       Future<Response> stones = redis.send(Request.cmd(Command.HGETALL).arg(keys.tombstones(sessionId)));
       Future<Response> inflight = redis.send(Request.cmd(Command.SMEMBERS).arg(keys.inflight(sessionId)));
       return Future.all(events, conversation, stones, inflight).compose(v -> {
-        Set<String> turnIds = new LinkedHashSet<>();
-        for (JsonObject e : events.result()) {
-          if ((EventType.TURN_SUBMITTED.wireName().equals(e.getString("type"))
-              || EventType.TURN_IMPORTED.wireName().equals(e.getString("type")))
-              && e.getString("turn") != null) {
-            turnIds.add(e.getString("turn"));
-          }
-        }
-        inflight.result().forEach(t -> turnIds.add(t.toString()));
-        List<Future<SessionHistory.TurnEntry>> turns = new ArrayList<>();
-        for (String turnId : turnIds) {
-          turns.add(turn(sessionId, turnId));
-        }
         Map<String, JsonObject> tombstones = new LinkedHashMap<>();
         JsonObject stoneHash = hash(stones.result());
         stoneHash.forEach(e -> tombstones.put(e.getKey(), new JsonObject((String) e.getValue())));
-        return Future.all(turns).map(all -> {
-          List<SessionHistory.TurnEntry> list = new ArrayList<>();
-          for (Future<SessionHistory.TurnEntry> t : turns) {
-            if (t.result() != null) {
-              list.add(t.result());
-            }
-          }
-          return new SessionHistory(sessionId, meta, list, events.result(), conversation.result(), tombstones);
-        });
+        return history.turns(sessionId, HistoryReader.turnIds(events.result(), inflight.result()))
+            .map(turns -> new SessionHistory(sessionId, meta, turns, events.result(), conversation.result(), tombstones));
       });
     });
-  }
-
-  private Future<SessionHistory.TurnEntry> turn(String sessionId, String turnId) {
-    return redis.send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, turnId)).arg("status").arg("spec")
-        .arg("specHash").arg("submittedAt").arg("completedAt")).compose(r -> {
-          if (r.get(1) == null) {
-            return Future.succeededFuture(null);
-          }
-          String status = r.get(0).toString();
-          JsonObject spec = new JsonObject(r.get(1).toString());
-          Turn turn = Turn.fromJson(spec);
-          List<Request> reads = new ArrayList<>();
-          for (String call : keys.calls(sessionId, turn)) {
-            reads.add(Request.cmd(Command.HMGET).arg(call).arg("record").arg("approvalStatus"));
-          }
-          Future<TurnResult> results = "completed".equals(status) ? queries.turnResult(sessionId, turnId)
-              : Future.succeededFuture(null);
-          return Future.all(results, redis.pipeline(reads)).map(v -> {
-            boolean removable = "completed".equals(status);
-            List<Response> states = v.resultAt(1);
-            for (Response call : states) {
-              Response record = call.get(0);
-              Response approval = call.get(1);
-              removable &= record != null && !"pending".equals(str(approval))
-                  && CallResult.fromJson(new JsonObject(record.toString())).outcome() != Outcome.OUTCOME_UNKNOWN;
-            }
-            return new SessionHistory.TurnEntry(turnId, status, spec, str(r.get(2)), num(r.get(3)), num(r.get(4)),
-                results.result(), removable);
-          });
-        });
   }
 
   @Override
@@ -278,6 +223,8 @@ final class RedisRetention implements JournalRetention {
                 .arg(RedisQueries.approvalMember(sessionId, key.substring(callPrefix.length()))));
           }
         }
+        // after the deletes: a later claim or step of the session answers SESSION_ERASED, not FENCED
+        deletes.add(Request.cmd(Command.SET).arg(keys.erased(sessionId)).arg("1"));
         deletes.add(Request.cmd(Command.XADD).arg(keys.audit()).arg("*").arg("action").arg("erase")
             .arg("session").arg(sessionId).arg("who").arg(who).arg("at").arg(System.currentTimeMillis())
             .arg("keys").arg(found.size()));
@@ -370,13 +317,5 @@ final class RedisRetention implements JournalRetention {
       }
     }
     return json;
-  }
-
-  private static String str(Response r) {
-    return r == null ? null : r.toString();
-  }
-
-  private static long num(Response r) {
-    return r == null ? 0 : Long.parseLong(r.toString());
   }
 }

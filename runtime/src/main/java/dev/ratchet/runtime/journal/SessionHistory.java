@@ -45,7 +45,22 @@ public record SessionHistory(String sessionId, JsonObject meta, List<TurnEntry> 
     }
   }
 
-  /** The events of one turn, by their {@code turn} field. */
+  /**
+   * Every turn's events, by their {@code turn} field, in one pass over the events: what a caller
+   * that visits many turns reads, rather than {@link #eventsOf} for each (a scan each).
+   */
+  public Map<String, List<JsonObject>> eventsByTurn() {
+    Map<String, List<JsonObject>> byTurn = new java.util.HashMap<>();
+    for (JsonObject e : events) {
+      String turn = e.getString("turn");
+      if (turn != null) {
+        byTurn.computeIfAbsent(turn, t -> new ArrayList<>()).add(e);
+      }
+    }
+    return byTurn;
+  }
+
+  /** The events of one turn, by their {@code turn} field: one scan over the session's events. */
   public List<JsonObject> eventsOf(String turnId) {
     List<JsonObject> list = new ArrayList<>();
     for (JsonObject e : events) {

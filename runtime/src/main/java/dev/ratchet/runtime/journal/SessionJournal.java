@@ -233,6 +233,12 @@ public interface SessionJournal extends JournalQueries {
   /** Sessions that may have turns in flight (indexed by a submit or a user message, until {@link #markIdle}). */
   Future<List<String>> activeSessions();
 
+  /**
+   * The sessions among {@code sessionIds} with work in flight: a turn not completed, or a round of
+   * the agent loop not ended. A session of {@link #activeSessions} without either has nothing to resume.
+   */
+  Future<List<String>> withWorkInFlight(List<String> sessionIds);
+
   /** Drops a session from {@link #activeSessions}; called when it has nothing in flight. */
   Future<Void> markIdle(String sessionId);
 

@@ -105,6 +105,17 @@ public final class EmbeddedRedis implements AutoCloseable {
     return url(socket, port, password);
   }
 
+  /** Whether {@code dataDir} holds what a server kept there (its append-only files, or a snapshot). */
+  public static boolean holdsJournal(Path dataDir) {
+    return Files.isDirectory(dataDir.resolve("appendonlydir")) || Files.isRegularFile(dataDir.resolve("appendonly.aof"))
+        || Files.isRegularFile(dataDir.resolve("dump.rdb"));
+  }
+
+  /** Whether a server on {@code dataDir} can listen on a Unix socket there (the path is short enough). */
+  public static boolean servesSocket(Path dataDir) {
+    return RedisServerProcess.socketFor(dataDir.toAbsolutePath().normalize()) != null;
+  }
+
   private static String url(Path socket, int port, String password) {
     return socket != null ? "unix://" + socket + "?password=" + password
         : "redis://:" + password + "@127.0.0.1:" + port;

@@ -1,11 +1,16 @@
 package dev.ratchet.runtime.redis;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -16,10 +21,12 @@ import java.util.Set;
 
 /**
  * Files and directories that only the account running Ratchet may read: the embedded Redis's data
- * directory ({@code rwx------}) and its secrets ({@code rw-------}). A file is created with its
- * permissions (never widened first and narrowed after) and appears whole under its name.
+ * directory ({@code rwx------}) and its secrets ({@code rw-------}), the retention archive and
+ * exports. A file is created with its permissions (never widened first and narrowed after) and
+ * appears whole under its name. On a file system without POSIX permissions these do what they can:
+ * create, write, never fail for want of modes.
  */
-final class PrivateFiles {
+public final class PrivateFiles {
 
   static final Set<PosixFilePermission> OWNER_DIRECTORY = PosixFilePermissions.fromString("rwx------");
   static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
@@ -36,38 +43,72 @@ final class PrivateFiles {
    * accounts: the warning to show when it had to, else empty.
    */
   static Optional<String> secureDirectory(Path dir) throws IOException {
+    return ownerOnlyDirectory(dir, "the data directory").map(had -> "the data directory " + dir + " was " + had
+        + ": made it rwx------, so that only this account reads the journal");
+  }
+
+  /**
+   * Creates {@code dir} as {@code rwx------} (with its missing parents, the same), or narrows an
+   * existing one to it; {@code what} names it in an error. Answers the permissions it had when it
+   * had to narrow them ({@code rwxr-xr-x}), else empty.
+   */
+  public static Optional<String> ownerOnlyDirectory(Path dir, String what) throws IOException {
     if (!posix()) {
       Files.createDirectories(dir);
       return Optional.empty();
     }
     if (!Files.isDirectory(dir)) {
-      Path parent = dir.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_DIRECTORY));
+      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(OWNER_DIRECTORY));
       return Optional.empty();
     }
-    Set<PosixFilePermission> had = Files.getPosixFilePermissions(dir);
-    if (had.equals(OWNER_DIRECTORY)) {
+    return narrow(dir, OWNER_DIRECTORY, what);
+  }
+
+  /** Narrows an existing file to {@code rw-------}: the permissions it had when it had to, else empty. */
+  public static Optional<String> ownerOnlyFile(Path file, String what) throws IOException {
+    return posix() ? narrow(file, OWNER_FILE, what) : Optional.empty();
+  }
+
+  private static Optional<String> narrow(Path path, Set<PosixFilePermission> to, String what) throws IOException {
+    Set<PosixFilePermission> had = Files.getPosixFilePermissions(path);
+    if (had.equals(to)) {
       return Optional.empty();
     }
     try {
-      Files.setPosixFilePermissions(dir, OWNER_DIRECTORY);
+      Files.setPosixFilePermissions(path, to);
     } catch (IOException e) {
-      throw new IOException("the data directory " + dir + " is " + PosixFilePermissions.toString(had)
-          + " and could not be made rwx------ (" + e.getMessage() + ")", e);
+      throw new IOException(what + " " + path + " is " + PosixFilePermissions.toString(had)
+          + " and could not be made " + PosixFilePermissions.toString(to) + " (" + e.getMessage() + ")", e);
     }
-    return Optional.of("the data directory " + dir + " was " + PosixFilePermissions.toString(had)
-        + ": made it rwx------, so that only this account reads the journal");
+    return Optional.of(PosixFilePermissions.toString(had));
+  }
+
+  /**
+   * A channel on {@code file} opened with {@code options}: created {@code rw-------} when it is new,
+   * an existing one narrowed to it first.
+   */
+  public static FileChannel open(Path file, Set<? extends OpenOption> options)
+      throws IOException {
+    if (Files.exists(file)) {
+      ownerOnlyFile(file, "the file");
+    }
+    return FileChannel.open(file, options, ownerOnly());
+  }
+
+  /** {@link #open} for writing, as a stream: created or truncated. */
+  public static OutputStream newOutputStream(Path file) throws IOException {
+    return Channels.newOutputStream(open(file, Set.of(StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)));
+  }
+
+  private static FileAttribute<?>[] ownerOnly() {
+    return posix() ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_FILE)} : new FileAttribute<?>[0];
   }
 
   /** Writes {@code content} to {@code file} as {@code rw-------}, replacing the file whole. */
   static void write(Path file, String content) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
-    FileAttribute<?>[] attrs = posix()
-        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_FILE)} : new FileAttribute<?>[0];
-    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp", attrs);
+    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp", ownerOnly());
     try {
       Files.writeString(tmp, content, StandardCharsets.UTF_8);
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -25,10 +25,15 @@ public final class ArchiveRecords {
   }
 
   public static JsonObject turn(SessionHistory history, SessionHistory.TurnEntry turn, long at) {
+    return turn(history, turn, history.eventsOf(turn.turnId()), at);
+  }
+
+  /** The turn's record with its {@code events} (from {@link SessionHistory#eventsByTurn} when there are many turns). */
+  public static JsonObject turn(SessionHistory history, SessionHistory.TurnEntry turn, List<JsonObject> events, long at) {
     JsonObject json = new JsonObject().put("kind", "turn").put("session", history.sessionId())
         .put("agent", history.meta().getString("agent")).put("caller", history.meta().getString("caller"));
     json.mergeIn(turn.toJson());
-    return json.put("events", new JsonArray(new ArrayList<>(history.eventsOf(turn.turnId())))).put("archivedAt", at);
+    return json.put("events", new JsonArray(new ArrayList<>(events))).put("archivedAt", at);
   }
 
   /** The session record: its meta and the events and conversation that belong to no turn listed in {@code turnIds}. */
@@ -51,8 +56,9 @@ public final class ArchiveRecords {
     List<JsonObject> out = new ArrayList<>(archived);
     if (journal != null) {
       java.util.Set<String> ids = new java.util.HashSet<>();
+      Map<String, List<JsonObject>> events = journal.eventsByTurn();
       for (SessionHistory.TurnEntry t : journal.turns()) {
-        out.add(turn(journal, t, at).put("inJournal", true));
+        out.add(turn(journal, t, events.getOrDefault(t.turnId(), List.of()), at).put("inJournal", true));
         ids.add(t.turnId());
       }
       out.add(session(journal, ids, at).put("inJournal", true));

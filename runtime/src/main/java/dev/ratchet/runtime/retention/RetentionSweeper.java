@@ -175,8 +175,6 @@ public final class RetentionSweeper {
         return journal.schedule(sessionId, -1);
       }
       RetentionPolicy policy = policyFor(history.meta().getString("agent"));
-      RetentionRules.Decision d = RetentionRules.decide(history, policy, now);
-      boolean stonesDue = history.tombstones().values().stream().anyMatch(t -> t.getLong("expiresAt", 0L) <= now);
       if (forgettable(history, now)) {
         return journal.forget(sessionId, history.meta().getLong("epoch", 0L), history.meta().getLong("updatedAt", 0L),
             now - options.forgetAfter().toMillis()).compose(forgotten -> {
@@ -189,42 +187,71 @@ public final class RetentionSweeper {
               return journal.schedule(sessionId, now + options.sweepInterval().toMillis());
             });
       }
-      if (d.turns().isEmpty() && !d.wholeSession() && !stonesDue) {
-        return journal.schedule(sessionId, next(history, policy, now));
-      }
-      long tombstonesUntil = now + options.tombstoneWindow().toMillis();
-      List<JsonObject> records = new ArrayList<>();
-      List<RemovalPlan.TurnRemoval> removals = new ArrayList<>();
-      Set<String> ids = new HashSet<>();
-      for (SessionHistory.TurnEntry t : d.turns()) {
-        records.add(ArchiveRecords.turn(history, t, now));
-        List<String> callIds = new ArrayList<>();
-        t.results().calls().forEach(c -> callIds.add(c.callId().value()));
-        List<String> eventIds = new ArrayList<>();
-        history.eventsOf(t.turnId()).forEach(e -> eventIds.add(e.getString("id")));
-        removals.add(new RemovalPlan.TurnRemoval(t.turnId(), callIds, eventIds,
-            Tombstones.of(t.specHash(), t.results(), tombstonesUntil)));
-        ids.add(t.turnId());
-      }
-      if (d.wholeSession()) {
-        records.add(ArchiveRecords.session(history, ids, now));
-      }
-      Future<Void> archived = records.isEmpty() ? Future.succeededFuture() : archive.append(sessionId, records);
-      RemovalPlan plan = new RemovalPlan(now, removals, tombstonesUntil, d.wholeSession(),
-          history.meta().getLong("updatedAt", 0L));
-      return archived.compose(v -> journal.remove(sessionId, history.meta().getLong("epoch", 0L), plan))
-          .compose(removal -> {
-            synchronized (stats) {
-              stats.turnsRemoved += removal.removedTurns().size();
-              stats.tombstonesExpired += removal.expiredTombstones();
-              if (removal.archived()) {
-                stats.sessionsArchived++;
-              }
-            }
-            return journal.history(sessionId);
-          })
-          .compose(after -> journal.schedule(sessionId, after == null ? -1 : next(after, policy, now)));
+      // a large session's records and plan take a while to build: on a worker, never an event loop
+      return vertx.executeBlocking(() -> plan(history, policy, now), false).compose(sweep -> {
+        if (sweep == null) {
+          return journal.schedule(sessionId, next(history, policy, now));
+        }
+        return removeArchived(sessionId, history, policy, sweep, now);
+      });
     });
+  }
+
+  /** What one check archives and removes. */
+  private record Sweep(List<JsonObject> records, RemovalPlan plan) {
+  }
+
+  /**
+   * The records to archive and the removal plan, in one pass over the session's events (each turn's
+   * events are looked up, never searched for); null when nothing is due.
+   */
+  private Sweep plan(SessionHistory history, RetentionPolicy policy, long now) {
+    RetentionRules.Decision d = RetentionRules.decide(history, policy, now);
+    boolean stonesDue = history.tombstones().values().stream().anyMatch(t -> t.getLong("expiresAt", 0L) <= now);
+    if (d.turns().isEmpty() && !d.wholeSession() && !stonesDue) {
+      return null;
+    }
+    long tombstonesUntil = now + options.tombstoneWindow().toMillis();
+    List<JsonObject> records = new ArrayList<>();
+    List<RemovalPlan.TurnRemoval> removals = new ArrayList<>();
+    Set<String> ids = new HashSet<>();
+    Map<String, List<JsonObject>> eventsByTurn = history.eventsByTurn();
+    for (SessionHistory.TurnEntry t : d.turns()) {
+      List<JsonObject> events = eventsByTurn.getOrDefault(t.turnId(), List.of());
+      records.add(ArchiveRecords.turn(history, t, events, now));
+      List<String> callIds = new ArrayList<>();
+      t.results().calls().forEach(c -> callIds.add(c.callId().value()));
+      List<String> eventIds = new ArrayList<>(events.size());
+      events.forEach(e -> eventIds.add(e.getString("id")));
+      removals.add(new RemovalPlan.TurnRemoval(t.turnId(), callIds, eventIds,
+          Tombstones.of(t.specHash(), t.results(), tombstonesUntil)));
+      ids.add(t.turnId());
+    }
+    if (d.wholeSession()) {
+      records.add(ArchiveRecords.session(history, ids, now));
+    }
+    return new Sweep(records, new RemovalPlan(now, removals, tombstonesUntil, d.wholeSession(),
+        history.meta().getLong("updatedAt", 0L)));
+  }
+
+  /** Archives the sweep's records, then removes what they hold in one fenced step, then schedules the next check. */
+  private Future<Void> removeArchived(String sessionId, SessionHistory history, RetentionPolicy policy, Sweep sweep,
+                                      long now) {
+    List<JsonObject> records = sweep.records();
+    RemovalPlan plan = sweep.plan();
+    Future<Void> archived = records.isEmpty() ? Future.succeededFuture() : archive.append(sessionId, records);
+    return archived.compose(v -> journal.remove(sessionId, history.meta().getLong("epoch", 0L), plan))
+        .compose(removal -> {
+          synchronized (stats) {
+            stats.turnsRemoved += removal.removedTurns().size();
+            stats.tombstonesExpired += removal.expiredTombstones();
+            if (removal.archived()) {
+              stats.sessionsArchived++;
+            }
+          }
+          return journal.history(sessionId);
+        })
+        .compose(after -> journal.schedule(sessionId, after == null ? -1 : next(after, policy, now)));
   }
 
   /**

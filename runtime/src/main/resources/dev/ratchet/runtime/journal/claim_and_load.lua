@@ -4,6 +4,10 @@
 -- ARGV[1] owner  ARGV[2] now  ARGV[3] key prefix of the session's turns (same hash tag)
 -- answers {epoch, caller ('' when none), turn id, spec, submittedAt, entry, turn id, spec, submittedAt, entry, ...}
 -- (entry: the id of the turn's turn.submitted entry in the session's stream; '' for a turn journaled without one)
+-- an erased session is never started again (JournalKeys.erased)
+if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[1] .. ':erased') == 1 then
+  return redis.error_reply('SESSION_ERASED an operator erased the session; start a new session')
+end
 local epoch = redis.call('HINCRBY', KEYS[1], 'epoch', 1)
 redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'claimedAt', ARGV[2])
 redis.call('XADD', KEYS[2], '*', 'type', 'session.claimed', 'at', ARGV[2], 'data',

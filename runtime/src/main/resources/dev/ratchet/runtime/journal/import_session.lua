@@ -6,6 +6,8 @@
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return redis.error_reply('SESSION_EXISTS the journal already holds this session; import never overwrites one')
 end
+-- an import brings an erased session back: its erasure's mark goes
+redis.call('DEL', KEYS[1] .. ':erased')
 redis.call('HSET', KEYS[1], 'agent', ARGV[1], 'createdAt', ARGV[3], 'updatedAt', ARGV[4], 'epoch', 0)
 if ARGV[2] ~= '' then
   redis.call('HSET', KEYS[1], 'caller', ARGV[2])

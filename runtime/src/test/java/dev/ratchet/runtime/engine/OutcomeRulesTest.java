@@ -73,6 +73,13 @@ class OutcomeRulesTest {
     assertEnds(v, Outcome.FAILED, false);
   }
 
+  @Test
+  void aReadSaysItDidNotRunOnlyWhenNoAttemptReachedTheProvider() {
+    assertEnds(judge(READ, RETRYABLE, 3, false), Outcome.FAILED, false);
+    assertEnds(judge(READ, NOT_SENT, 3, true), Outcome.FAILED, false);
+    assertEnds(judge(READ, NOT_SENT, 3, false), Outcome.FAILED, true);
+  }
+
   @ParameterizedTest
   @EnumSource(value = AttemptKind.class, names = {"UNCERTAIN", "RETRYABLE", "NOT_SENT"})
   void anIdempotentWriteIsRetriedWhileAttemptsRemain(AttemptKind kind) {

@@ -27,13 +27,17 @@ class RedisRetentionContractTest extends RetentionContract {
   }
 
   @Test
-  void erasureLeavesNoKeyOfTheSessionInRedis() {
+  void erasureLeavesNoKeyOfTheSessionInRedisButTheMarkThatRefusesItsId() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     await(journal.submitTurn(sessionId, epoch, AGENT, "alice", new dev.ratchet.runtime.Turn("t1",
         java.util.List.of(new dev.ratchet.runtime.ToolCall("send", new io.vertx.core.json.JsonObject())))));
     assertThat(keysOfSession()).isPositive();
     assertThat(await(retention.erase(sessionId, "ops"))).isTrue();
-    assertThat(keysOfSession()).isZero();
+    RedisJournal redis = (RedisJournal) journal;
+    String mark = REDIS.keyPrefix() + ":{" + sessionId + "}:meta:erased";
+    assertThat(await(redis.send(Request.cmd(Command.KEYS).arg(REDIS.keyPrefix() + ":{" + sessionId + "}:*")))
+        .stream().map(Object::toString).toList()).containsExactly(mark);
+    assertThat(await(redis.send(Request.cmd(Command.GET).arg(mark))).toString()).isEqualTo("1");
   }
 
   @Test

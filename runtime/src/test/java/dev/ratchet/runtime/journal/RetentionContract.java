@@ -340,7 +340,7 @@ public abstract class RetentionContract {
 
   @Test
   void erasureRemovesTheJournalTombstonesAndArchiveAndAuditsWhoAndWhenWithoutContent() {
-    claimedWithSucceeded("t1", "t2");
+    long epoch = claimedWithSucceeded("t1", "t2");
     RetentionSweeper sweeper = sweeper(new RetentionPolicy(null, 1, null));
     await(sweeper.check(sessionId, now()));
     assertThat(await(archive.read(sessionId))).isNotEmpty();
@@ -351,10 +351,15 @@ public abstract class RetentionContract {
     assertThat(await(retention.history(sessionId))).isNull();
     assertThat(await(archive.read(sessionId))).isEmpty();
     assertThat(await(journal.recentSessions(0, 1000))).doesNotContain(sessionId);
-    // the turn id is free again: nothing of the session is left to answer from
-    long e2 = await(journal.claim(sessionId, "node-1"));
-    assertThat(await(journal.submitTurn(sessionId, e2, AGENT, "bob", turn("t1", "send"))).status())
-        .isEqualTo(SubmitAnswer.Status.NEW);
+    // nothing of the session is left to answer from, and its id is not started again
+    assertThat(failure(journal.claim(sessionId, "node-1"))).isInstanceOf(RatchetException.class)
+        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
+    assertThat(failure(journal.claimAndLoad(sessionId, "node-1"))).isInstanceOf(RatchetException.class)
+        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
+    assertThat(failure(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t3", "send"))))
+        .as("the owner at the erasure is told the session was erased, not that another node took it")
+        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
+    assertThat(await(journal.sessionInfo(sessionId))).isEqualTo(new JsonObject());
     List<JsonObject> audit = await(retention.audit(1000));
     assertThat(audit).filteredOn(a -> sessionId.equals(a.getString("session"))).singleElement().satisfies(a -> {
       assertThat(a.getString("action")).isEqualTo("erase");

@@ -166,6 +166,34 @@ public abstract class SessionJournalContract {
   }
 
   @Test
+  void onlySessionsWithATurnInFlightOrAnOpenRoundHaveWorkInFlight() {
+    Turn t = turn("t1", "a");
+    long epoch = submitted(t);
+    String looping = sessionId + "-loop";
+    String idle = sessionId + "-idle";
+    String unknown = sessionId + "-none";
+    long loopEpoch = await(journal.claim(looping, "node-1"));
+    await(journal.messageUser(looping, loopEpoch, AGENT, "m1", new JsonObject().put("type", "user")
+        .put("messageId", "m1").put("text", "hi"), new JsonObject()));
+    long idleEpoch = await(journal.claim(idle, "node-1"));
+    await(journal.messageUser(idle, idleEpoch, AGENT, "m1", new JsonObject().put("type", "user")
+        .put("messageId", "m1").put("text", "hi"), new JsonObject()));
+    await(journal.roundEnded(idle, idleEpoch, "c1", "message.assistant", new JsonObject().put("type", "end")
+        .put("covers", 1L).put("text", "hello"), new JsonObject()));
+    List<String> all = List.of(sessionId, looping, idle, unknown);
+    assertThat(await(journal.withWorkInFlight(all))).containsExactlyInAnyOrder(sessionId, looping);
+
+    await(journal.turnCompleted(sessionId, epoch, new TurnResult(sessionId, "t1",
+        List.of(record(t, 0, Outcome.SUCCEEDED, "done", null)))));
+    // a message that came while the last round was answered: the end does not cover it
+    await(journal.messageUser(idle, idleEpoch, AGENT, "m2", new JsonObject().put("type", "user")
+        .put("messageId", "m2").put("text", "and?"), new JsonObject()));
+    await(journal.roundEnded(idle, idleEpoch, "c2", "message.assistant", new JsonObject().put("type", "end")
+        .put("covers", 2L).put("text", "again"), new JsonObject()));
+    assertThat(await(journal.withWorkInFlight(all))).containsExactlyInAnyOrder(looping, idle);
+  }
+
+  @Test
   void aTurnRecordsTheCatalogueVersionItWasValidatedAgainstWhichIsNotPartOfItsIdentity() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");

@@ -124,6 +124,11 @@ public final class BenchCommand implements Callable<Integer> {
       + " as on a network loss) instead of SIGKILL")
   boolean takeoverFreeze;
 
+  @CommandLine.Option(names = "--sweep", description = "run the retention sweep probe instead: one session of"
+      + " TURNSxCALLS completed turns (150x64) archived whole by one check; prints how long it took and the"
+      + " longest an event loop waited meanwhile")
+  String sweep;
+
   @CommandLine.Option(names = "--quick", description = "one short point: 16 sessions, mix, everysec, no recovery")
   boolean quick;
 
@@ -162,6 +167,9 @@ public final class BenchCommand implements Callable<Integer> {
     }
     if (soak != null) {
       return soak();
+    }
+    if (sweep != null) {
+      return sweep();
     }
     damon = KernelDamon.running(KernelDamon.SYSFS);
     try {
@@ -305,6 +313,24 @@ public final class BenchCommand implements Callable<Integer> {
     JsonObject summary = new SoakRun(length, rate, "on".equals(retention), soakTurnsPerSession, every, redisUrl).run();
     System.out.println(summary.copy().put("samples", summary.getJsonArray("samples").size()).encode());
     return 0;
+  }
+
+  private int sweep() throws IOException {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,5})x(\\d{1,4})").matcher(sweep);
+    if (!m.matches() || Integer.parseInt(m.group(1)) < 1 || Integer.parseInt(m.group(2)) < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--sweep: TURNSxCALLS such as 150x64, not '"
+          + sweep + "'");
+    }
+    Vertx vertx = TransportChoice.of(transportName).vertx();
+    try {
+      SweepProbe.Sweep s = SweepProbe.run(vertx, redisUrl, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+      System.out.printf("retention sweep: %d turns of %d calls archived in %,d ms; longest event-loop stall %,d ms%n",
+          s.turns(), s.calls(), s.sweepMillis(), s.longestStallMillis());
+      System.out.println(s.toJson().encode());
+      return s.turnsRemoved() == s.turns() ? 0 : 1;
+    } finally {
+      vertx.close().await();
+    }
   }
 
   private void jitWarmUp(String url) throws InterruptedException {

@@ -73,7 +73,7 @@ final class AdminCredentials {
     }
     Stored stored = null;
     if (needAdmin && password == null || needToken && token == null) {
-      stored = Stored.loadOrCreate(file);
+      stored = Stored.loadOrCreate(file, needToken);
       problem = checkPassword("the admin password in " + file, stored.password);
       if (problem != null) {
         throw new IllegalArgumentException(problem);
@@ -120,7 +120,8 @@ final class AdminCredentials {
       this.created = created;
     }
 
-    static Stored loadOrCreate(Path file) throws IOException {
+    /** The stored values; a demo token is generated only {@code withToken}, for a demo that runs. */
+    static Stored loadOrCreate(Path file, boolean withToken) throws IOException {
       if (Files.exists(file)) {
         JsonObject json;
         try {
@@ -134,12 +135,13 @@ final class AdminCredentials {
         }
         String password = json.getString("adminPassword");
         String token = json.getString("demoToken");
-        if (password != null && token != null) {
+        if (password != null && (token != null || !withToken)) {
           return new Stored(password, token, false);
         }
-        return write(file, password == null ? newPassword() : password, token == null ? PasswordHash.newToken() : token);
+        return write(file, password == null ? newPassword() : password,
+            token == null && withToken ? PasswordHash.newToken() : token);
       }
-      return write(file, newPassword(), PasswordHash.newToken());
+      return write(file, newPassword(), withToken ? PasswordHash.newToken() : null);
     }
 
     private static String newPassword() {
@@ -153,8 +155,11 @@ final class AdminCredentials {
       Path tmp = posix() ? Files.createTempFile(dir, ".credentials", ".tmp", PosixFilePermissions.asFileAttribute(OWNER_ONLY))
           : Files.createTempFile(dir, ".credentials", ".tmp");
       try {
-        Files.writeString(tmp, new JsonObject().put("adminUser", "admin").put("adminPassword", password)
-            .put("demoToken", token).encodePrettily() + "\n", StandardCharsets.UTF_8);
+        JsonObject stored = new JsonObject().put("adminUser", "admin").put("adminPassword", password);
+        if (token != null) {
+          stored.put("demoToken", token);
+        }
+        Files.writeString(tmp, stored.encodePrettily() + "\n", StandardCharsets.UTF_8);
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } finally {
         Files.deleteIfExists(tmp);

@@ -1,7 +1,9 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.journal.SessionHistory;
+import dev.ratchet.runtime.redis.PrivateFiles;
 import dev.ratchet.runtime.retention.ArchiveRecords;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -38,22 +40,29 @@ public final class ExportCommand implements Callable<Integer> {
       List<JsonObject> archived = target.archive(vertx, cfg).read(sessionId).await();
       SessionHistory history = journal.history(sessionId).await();
       if (history == null && archived.isEmpty()) {
-        System.err.println(TerminalText.escape("no session '" + sessionId + "' in the journal at "
+        System.err.println(VisibleText.escape("no session '" + sessionId + "' in the journal at "
             + journal.describe() + " or in the archive"));
         return 1;
       }
       List<JsonObject> records = ArchiveRecords.export(archived, history, System.currentTimeMillis());
-      try (OutputStream file = out == null ? null : Files.newOutputStream(out)) {
+      Path folder = out == null ? null : out.toAbsolutePath().getParent();
+      if (folder != null && !Files.isDirectory(folder)) {
+        // a folder it creates is rwx------; one that exists is the user's and stays as it is
+        PrivateFiles.ownerOnlyDirectory(folder, "the export's directory");
+      }
+      // the export holds every call whole: rw------- as the archive, an existing file narrowed
+      try (OutputStream file = out == null ? null : PrivateFiles.newOutputStream(out)) {
         PrintStream print = file == null ? System.out : new PrintStream(file, false, StandardCharsets.UTF_8);
         for (JsonObject r : records) {
           print.println(r.encode());
         }
         print.flush();
       }
-      System.err.println("exported session " + TerminalText.escape(sessionId) + ": " + records.size() + " records");
+      System.err.println("exported session " + VisibleText.escape(sessionId) + ": " + records.size() + " records");
       return 0;
     } finally {
       vertx.close();
+      target.close();
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.ratchet.server.cli;
 
 import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.journal.SessionHistory;
 import dev.ratchet.runtime.retention.ArchiveRecords;
@@ -63,16 +64,17 @@ public final class ImportCommand implements Callable<Integer> {
         SessionHistory history = ArchiveRecords.history(sessionId, records);
         try {
           int turns = journal.importSession(history).await();
-          System.out.println("imported session " + TerminalText.escape(sessionId) + ": " + turns + " turns");
+          System.out.println("imported session " + VisibleText.escape(sessionId) + ": " + turns + " turns");
         } catch (RatchetException e) {
           failed++;
-          System.err.println(TerminalText.escape("session " + sessionId + " not imported: " + e.code()
+          System.err.println(VisibleText.escape("session " + sessionId + " not imported: " + e.code()
               + " " + e.getMessage()));
         }
       }
       return failed == 0 ? 0 : 1;
     } finally {
       vertx.close();
+      target.close();
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.ratchet.server.cli;
 
 import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.verticles.http.impl.JournalReader;
 import io.vertx.core.Vertx;
@@ -16,7 +17,7 @@ import java.util.concurrent.Callable;
 
 /**
  * Prints a session's journal as a readable timeline. Everything it prints from the journal is
- * escaped ({@link TerminalText}): a stored id or text cannot forge a line or drive the terminal.
+ * escaped ({@link VisibleText}, the rule the dashboard follows too): a stored id or text cannot forge a line or drive the terminal.
  */
 @CommandLine.Command(name = "inspect", mixinStandardHelpOptions = true, description = "Print a session's journal as a timeline.")
 public final class InspectCommand implements Callable<Integer> {
@@ -56,7 +57,7 @@ public final class InspectCommand implements Callable<Integer> {
       JsonObject info = journal.sessionInfo(sessionId).await();
       List<JsonObject> archived = target.archive(vertx, cfg).read(sessionId).await();
       if (info.isEmpty() && archived.isEmpty()) {
-        System.err.println(TerminalText.escape("no session '" + sessionId + "' in the journal at "
+        System.err.println(VisibleText.escape("no session '" + sessionId + "' in the journal at "
             + journal.describe() + " or in its archive"));
         return 1;
       }
@@ -64,10 +65,10 @@ public final class InspectCommand implements Callable<Integer> {
         // retention forgot the session: its history is in the archive alone
         JsonObject meta = archived.stream().filter(r -> "session".equals(r.getString("kind"))).reduce((a, b) -> b)
             .map(r -> r.getJsonObject("meta", new JsonObject())).orElse(new JsonObject());
-        System.out.println(TerminalText.escape("session " + sessionId + "  agent " + meta.getString("agent")
+        System.out.println(VisibleText.escape("session " + sessionId + "  agent " + meta.getString("agent")
             + "  archived, forgotten by the journal"));
       } else {
-        System.out.println(TerminalText.escape("session " + sessionId + "  agent " + info.getString("agent")
+        System.out.println(VisibleText.escape("session " + sessionId + "  agent " + info.getString("agent")
             + "  epoch " + info.getLong("epoch") + "  owner " + info.getString("owner")
             + (info.getLong("archivedAt", 0L) >= info.getLong("updatedAt", Long.MAX_VALUE) ? "  archived" : "")));
       }
@@ -77,7 +78,7 @@ public final class InspectCommand implements Callable<Integer> {
           continue;
         }
         if (json) {
-          System.out.println(TerminalText.json(record.put("archived", true).encode()));
+          System.out.println(VisibleText.json(record.put("archived", true).encode()));
         } else {
           for (Object e : record.getJsonArray("events", new io.vertx.core.json.JsonArray())) {
             System.out.println("[archived] " + line((JsonObject) e));
@@ -94,19 +95,20 @@ public final class InspectCommand implements Callable<Integer> {
           break;
         }
         for (JsonObject e : events) {
-          System.out.println(json ? TerminalText.json(e.encode()) : line(e));
+          System.out.println(json ? VisibleText.json(e.encode()) : line(e));
           after = e.getString("id");
         }
       }
       return 0;
     } finally {
       vertx.close();
+      target.close();
     }
   }
 
   /** One event as one line, every part of it that comes from the journal escaped. */
   static String line(JsonObject e) {
-    return TerminalText.escape(rawLine(e));
+    return VisibleText.escape(rawLine(e));
   }
 
   private static String rawLine(JsonObject e) {

@@ -1,9 +1,11 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.journal.JournalOptions;
-import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.redis.EmbeddedRedis;
+import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.runtime.retention.ArchiveSink;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import io.vertx.core.Vertx;
@@ -16,8 +18,11 @@ import java.nio.file.Path;
 /**
  * The journal and archive a command works on, as {@code run} finds them: {@code --config},
  * {@code --redis-url} (else the embedded Redis in {@code --data-dir}), {@code --archive-dir}.
+ * With no {@code ratchet run} on the data directory, the command starts a Redis of its own on it
+ * and stops it in {@link #close}: it reads the journal without a runtime, so nothing in flight is
+ * resumed or sent (starting {@code run} to read it would resume every turn in flight).
  */
-final class JournalTarget {
+final class JournalTarget implements AutoCloseable {
 
   @CommandLine.Mixin
   ConfigFile config = new ConfigFile();
@@ -32,6 +37,8 @@ final class JournalTarget {
   @CommandLine.Option(names = "--archive-dir", description = "the archive's directory (default: retention.archive.dir)")
   Path archiveDir;
 
+  private EmbeddedRedis started;
+
   JsonObject configuration() throws IOException {
     return config.load(System.getenv());
   }
@@ -41,9 +48,35 @@ final class JournalTarget {
     if (url == null && RedisTopology.fromJson(cfg.getJsonObject("redis")).isStandalone()) {
       EmbeddedRedis.Options embedded = RedisChoice.options(cfg.getJsonObject("redis")
           .getJsonObject("embedded", new JsonObject()));
-      url = EmbeddedRedis.locate(dataDir != null ? dataDir : embedded.dataDir(), embedded.port());
+      url = embeddedUrl(dataDir != null ? dataDir : embedded.dataDir(), embedded);
     }
     return RedisJournal.open(vertx, JournalOptions.fromConfig(url, cfg.getJsonObject("redis"), cfg.getJsonObject("journal"))).await();
+  }
+
+  private String embeddedUrl(Path dir, EmbeddedRedis.Options embedded) throws IOException {
+    try {
+      return EmbeddedRedis.locate(dir, embedded.port());
+    } catch (IOException notRunning) {
+      if (!EmbeddedRedis.holdsJournal(dir)) {
+        throw notRunning;
+      }
+      // the socket alone when the path allows one: this Redis is the command's, nobody else's
+      int port = EmbeddedRedis.servesSocket(dir) ? 0 : embedded.port();
+      started = EmbeddedRedis.start(RedisServerProcess.findBinary(), new EmbeddedRedis.Options(dir, port,
+          embedded.appendfsync(), embedded.rewritePriority()));
+      System.err.println(VisibleText.escape("no `ratchet run` is running on " + dir + ": its journal is read"
+          + " with a Redis of this command's own, stopped when it is done; nothing in flight is resumed"));
+      return started.journalUrl();
+    }
+  }
+
+  /** Stops the Redis this command started on the data directory, if it started one. */
+  @Override
+  public void close() {
+    if (started != null) {
+      started.close();
+      started = null;
+    }
   }
 
   ArchiveSink archive(Vertx vertx, JsonObject cfg) {

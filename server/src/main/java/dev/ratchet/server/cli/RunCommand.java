@@ -59,10 +59,14 @@ public final class RunCommand implements Callable<Integer> {
     HttpOptions http;
     AdminCredentials credentials;
     NotificationOptions notifications;
+    Path agentsDir = AgentSetup.dir(cfg, env);
+    // the demo runs only where its agent file is; a demo token for no demo agent would open the API for nothing
+    boolean demoFound;
     try {
       http = HttpOptions.fromConfig(cfg.getJsonObject("http"));
       notifications = NotificationOptions.fromConfig(cfg.getJsonObject("notifications"));
-      credentials = AdminCredentials.apply(http, !noDemo, env, AdminCredentials.file(cfg));
+      demoFound = !noDemo && AgentSetup.files(agentsDir, true).stream().anyMatch(AgentSetup::isDemo);
+      credentials = AdminCredentials.apply(http, demoFound, env, AdminCredentials.file(cfg));
     } catch (IOException | IllegalArgumentException e) {
       System.err.println("Ratchet could not start: " + e.getMessage());
       return 1;
@@ -112,10 +116,31 @@ public final class RunCommand implements Callable<Integer> {
     Ratchet ratchet;
     ShopService shop = null;
     AgentDirectoryLoader agents = null;
-    Path agentsDir = AgentSetup.dir(cfg, env);
     ControlFiles control = ControlFiles.of(cfg);
     try {
-      ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url)).await();
+      // ready only once the agent files are loaded: until then HTTP answers NOT_READY and no session is placed here
+      ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url).deferReady(true)).await();
+    } catch (Exception e) {
+      System.err.println("Ratchet could not start: " + e.getMessage());
+      vertx.close();
+      redis.close();
+      return 1;
+    }
+    HttpServerVerticle server = new HttpServerVerticle(ratchet, http)
+        .providers(ToolProviders.of(vertx, Connections.load(env)));
+    try {
+      vertx.deployVerticle(server).await();
+    } catch (Exception e) {
+      System.err.println("Ratchet could not serve HTTP on port " + http.port() + ": " + e.getMessage()
+          + " (set RATCHET_HTTP_PORT to use another port)");
+      ratchet.close();
+      vertx.close();
+      redis.close();
+      return 1;
+    }
+    System.out.println("Ratchet serves HTTP on port " + server.actualPort() + "; it takes sessions once its agent"
+        + " files are loaded (GET /health/ready).");
+    try {
       List<Path> files = AgentSetup.files(agentsDir, !noDemo);
       Connections connections = Connections.load(env);
       if (files.stream().anyMatch(AgentSetup::isDemo)) {
@@ -136,6 +161,10 @@ public final class RunCommand implements Callable<Integer> {
         throw e;
       }
       agents.settled(true);
+      if (notifications.any()) {
+        vertx.deployVerticle(new NotificationsVerticle(notifications, Connections.load(env))).await();
+      }
+      ratchet.markReady().await();
     } catch (Exception e) {
       if (e instanceof AgentFilesException problems) {
         System.err.println("Ratchet could not start: " + problems.errors().size() + " problem(s) in the agent files of "
@@ -147,20 +176,6 @@ public final class RunCommand implements Callable<Integer> {
       if (agents != null) {
         agents.close();
       }
-      vertx.close();
-      redis.close();
-      return 1;
-    }
-    HttpServerVerticle server = new HttpServerVerticle(ratchet, http)
-        .providers(ToolProviders.of(vertx, Connections.load(env)));
-    try {
-      vertx.deployVerticle(server).await();
-      if (notifications.any()) {
-        vertx.deployVerticle(new NotificationsVerticle(notifications, Connections.load(env))).await();
-      }
-    } catch (Exception e) {
-      System.err.println("Ratchet could not serve HTTP on port " + http.port() + ": " + e.getMessage()
-          + " (set RATCHET_HTTP_PORT to use another port)");
       ratchet.close();
       vertx.close();
       redis.close();
@@ -205,11 +220,19 @@ public final class RunCommand implements Callable<Integer> {
       }
     }));
     String dashboard = "http://" + dashboardHost(http.host()) + ":" + server.actualPort() + "/";
+    System.out.println("Ratchet is ready: agents loaded, journal writable" + (clusterSettings.enabled()
+        ? ", in the cluster's placement." : "."));
     System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
     if (agents.agents().isEmpty()) {
       System.out.println("  No agent files in " + agentsDir.toAbsolutePath() + " (docs/CONFIGURATION.md, Agent files).");
     } else {
       System.out.println("  Agent files: " + agentsDir + " (check them with: ratchet check)");
+    }
+    if (!noDemo && !demoFound) {
+      System.out.println("  No demo: " + DemoShop.FILE + " is not in " + agentsDir.toAbsolutePath().normalize()
+          + ", so no demo shop and no demo token. This serves the HTTP API, the dashboard and the MCP endpoints of"
+          + " the agents above; to run the demo, start from the repository root or set " + AgentSetup.DIR_VARIABLE
+          + " (or agents.dir) to a directory holding " + DemoShop.FILE + ".");
     }
     System.out.println("  Dashboard: " + dashboard);
     System.out.println("  Network transport: " + transport.describe());

@@ -10,9 +10,11 @@ import io.vertx.core.json.JsonObject;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -87,11 +89,23 @@ public final class DemoScript {
         .put("body", new JsonObject().put("amount", Double.parseDouble(amount))));
   }
 
-  /** One sentence per tool result, from the calls the script asked for. */
+  /**
+   * One sentence per tool result, from the calls the script asked for. The answer describes the
+   * orders as the calls left them: an order a write of the same round changed is said to have been
+   * as its look-up found it, not to be so still.
+   */
   private static String summary(List<ChatMessage> since) {
     Map<String, ToolCall> calls = new HashMap<>();
     for (ChatMessage m : since) {
       m.toolCalls().forEach(c -> calls.put(c.modelCallId(), c));
+    }
+    Set<String> changed = new HashSet<>();
+    for (ChatMessage m : since) {
+      ToolCall call = m.role() == ChatMessage.Role.TOOL ? calls.get(m.toolCallId()) : null;
+      if (call != null && !LOOK_UP.equals(m.toolName())
+          && "succeeded".equals(new JsonObject(m.text()).getString("outcome"))) {
+        changed.add(call.arguments().getString("orderId", "?"));
+      }
     }
     List<String> sentences = new ArrayList<>();
     for (ChatMessage m : since) {
@@ -107,7 +121,8 @@ public final class DemoScript {
       switch (tool) {
         case LOOK_UP:
           sentences.add(ok ? "Order " + orderId + " (" + result.getString("customer") + ", " + result.getValue("total")
-              + ") is " + result.getString("status") + "." : "I could not look up order " + orderId + ": "
+              + ") " + (changed.contains(orderId) ? "was " : "is ") + result.getString("status") + "."
+              : "I could not look up order " + orderId + ": "
               + content.getString("error"));
           break;
         case CANCEL_ORDER:

@@ -26,6 +26,7 @@ import picocli.CommandLine;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -82,8 +83,13 @@ class ExportImportCommandTest {
         .put("retention", new JsonObject().put("archive", new JsonObject().put("dir", dir.resolve("archive").toString())))
         .encode());
     String[] where = {"--redis-url", REDIS.url(), "--config", conf.toString()};
-    Path export = dir.resolve("exported.jsonl");
+    Path export = dir.resolve("exports").resolve("exported.jsonl");
     run(new ExportCommand(), concat(new String[] {"exported", "--out", export.toString()}, where));
+    if (Files.getFileStore(dir).supportsFileAttributeView("posix")) {
+      // the export holds every call whole: only this account may read it
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(export))).isEqualTo("rw-------");
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(export.getParent()))).isEqualTo("rwx------");
+    }
     List<JsonObject> records = Files.readAllLines(export).stream().map(JsonObject::new).toList();
     assertThat(records).filteredOn(r -> "turn".equals(r.getString("kind"))).extracting(r -> r.getString("turn"))
         .containsExactly("t1", "t2", "t3");

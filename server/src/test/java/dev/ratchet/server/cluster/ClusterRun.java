@@ -106,10 +106,15 @@ final class ClusterRun implements AutoCloseable {
   }
 
   void submit(MemberProcess m, String session, String turnId, String tool, JsonObject arguments) {
-    JsonObject body = new JsonObject().put("agent", "orders").put("turn", new JsonObject().put("turnId", turnId)
-        .put("calls", new JsonArray().add(new JsonObject().put("name", tool).put("arguments", arguments))));
-    HttpResponse<String> r = m.send("POST", "/api/sessions/" + session + "/turns", body, bearer());
+    HttpResponse<String> r = m.send("POST", "/api/sessions/" + session + "/turns", turn(turnId, tool, arguments),
+        bearer());
     assertThat(r.statusCode()).as(m.name + ": " + r.body()).isIn(200, 202);
+  }
+
+  /** The body of a turn of the orders agent with one call. */
+  static JsonObject turn(String turnId, String tool, JsonObject arguments) {
+    return new JsonObject().put("agent", "orders").put("turn", new JsonObject().put("turnId", turnId)
+        .put("calls", new JsonArray().add(new JsonObject().put("name", tool).put("arguments", arguments))));
   }
 
   String outcome(MemberProcess m, String session, String turnId) {

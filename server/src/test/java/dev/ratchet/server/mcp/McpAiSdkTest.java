@@ -70,6 +70,7 @@ class McpAiSdkTest {
     ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
         .redirectOutput(log);
     pb.environment().putAll(env);
+    pb.environment().put("NO_COLOR", "1");
     Process p = pb.start();
     if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();

@@ -13,7 +13,7 @@ import java.util.List;
  * "http": {
  *   "port": 8080, "host": "127.0.0.1", "bodyLimitBytes": 1048576, "preAuthBodyLimitBytes": 16384,
  *   "secureCookies": false, "sessionStore": "redis", "fourEyes": false,
- *   "login": {"freeFailures": 5, "lockoutMillis": 1000, "maxLockoutMillis": 900000},
+ *   "login": {"freeFailures": 5, "addressFreeFailures": 50, "lockoutMillis": 1000, "maxLockoutMillis": 900000},
  *   "users":  [{"name": "ana", "role": "approver", "passwordHash": "pbkdf2-sha256$310000$...",
  *               "tenants": ["tenant-acme"]},
  *              {"name": "ops", "role": "viewer", "passwordHash": "pbkdf2-sha256$310000$...", "tenants": "*"}],
@@ -87,9 +87,11 @@ public final class HttpOptions {
   private boolean secureCookies;
   private SessionStore sessionStore = SessionStore.REDIS;
   private int loginFreeFailures = 5;
+  private int loginAddressFreeFailures = 50;
   private long loginLockoutMillis = 1_000;
   private long loginMaxLockoutMillis = 15 * 60_000L;
   private long sessionTimeoutMillis = 8 * 3600_000L;
+  private long mcpProgressMillis = 10_000;
   private boolean fourEyes;
   private final List<User> users = new ArrayList<>();
   private final List<Token> tokens = new ArrayList<>();
@@ -123,7 +125,9 @@ public final class HttpOptions {
     JsonObject login = json.getJsonObject("login", new JsonObject());
     o.loginLockout(login.getInteger("freeFailures", o.loginFreeFailures),
         login.getLong("lockoutMillis", o.loginLockoutMillis), login.getLong("maxLockoutMillis", o.loginMaxLockoutMillis));
+    o.loginAddressFreeFailures(login.getInteger("addressFreeFailures", o.loginAddressFreeFailures));
     o.sessionTimeoutMillis = json.getLong("sessionTimeoutMillis", o.sessionTimeoutMillis);
+    o.mcpProgressMillis(json.getLong("mcpProgressMillis", o.mcpProgressMillis));
     Object fourEyes = json.getValue("fourEyes", false);
     if (!(fourEyes instanceof Boolean)) {
       throw new IllegalArgumentException("http.fourEyes must be true or false");
@@ -175,17 +179,32 @@ public final class HttpOptions {
   }
 
   /**
-   * Log-in throttling, per user name and per client address: {@code freeFailures} failed log-ins
-   * are free, then each further one locks the name (or address) out for {@code lockoutMillis},
-   * doubling up to {@code maxLockoutMillis}.
+   * Log-in throttling, per user name and client address pair: {@code freeFailures} failed log-ins
+   * are free, then each further one locks the name out from that address for
+   * {@code lockoutMillis}, doubling up to {@code maxLockoutMillis}.
    */
   public HttpOptions loginLockout(int freeFailures, long lockoutMillis, long maxLockoutMillis) {
     if (freeFailures < 1 || lockoutMillis < 1 || maxLockoutMillis < lockoutMillis) {
       throw new IllegalArgumentException("http.login needs freeFailures >= 1 and 1 <= lockoutMillis <= maxLockoutMillis");
     }
     this.loginFreeFailures = freeFailures;
+    this.loginAddressFreeFailures = Math.max(loginAddressFreeFailures, freeFailures);
     this.loginLockoutMillis = lockoutMillis;
     this.loginMaxLockoutMillis = maxLockoutMillis;
+    return this;
+  }
+
+  /**
+   * The failed log-ins from one client address, whatever the names, before the address itself is
+   * locked out the same way: higher than {@code freeFailures}, so that one guessed name does not
+   * lock the address's other users out.
+   */
+  public HttpOptions loginAddressFreeFailures(int addressFreeFailures) {
+    if (addressFreeFailures < loginFreeFailures) {
+      throw new IllegalArgumentException("http.login.addressFreeFailures must be at least http.login.freeFailures ("
+          + loginFreeFailures + "), got " + addressFreeFailures);
+    }
+    this.loginAddressFreeFailures = addressFreeFailures;
     return this;
   }
 
@@ -197,6 +216,19 @@ public final class HttpOptions {
 
   public HttpOptions sessionTimeoutMillis(long millis) {
     this.sessionTimeoutMillis = millis;
+    return this;
+  }
+
+  /**
+   * How often an MCP call that waits (for an approval, or a slow tool) tells its client it is alive:
+   * a progress notification when the client sent a progress token, else an SSE comment. Keep it
+   * below the clients' request timeout, which many reset on progress.
+   */
+  public HttpOptions mcpProgressMillis(long millis) {
+    if (millis < 100) {
+      throw new IllegalArgumentException("http.mcpProgressMillis must be at least 100");
+    }
+    this.mcpProgressMillis = millis;
     return this;
   }
 
@@ -334,6 +366,10 @@ public final class HttpOptions {
     return loginFreeFailures;
   }
 
+  public int loginAddressFreeFailures() {
+    return loginAddressFreeFailures;
+  }
+
   public long loginLockoutMillis() {
     return loginLockoutMillis;
   }
@@ -348,6 +384,10 @@ public final class HttpOptions {
 
   public long sessionTimeoutMillis() {
     return sessionTimeoutMillis;
+  }
+
+  public long mcpProgressMillis() {
+    return mcpProgressMillis;
   }
 
   public boolean fourEyes() {

@@ -17,11 +17,13 @@ import dev.ratchet.verticles.http.impl.LoginRoutes;
 import dev.ratchet.verticles.http.impl.LoginThrottle;
 import dev.ratchet.verticles.http.impl.MessageRoutes;
 import dev.ratchet.verticles.http.impl.PreAuthBody;
+import dev.ratchet.verticles.http.impl.Principal;
 import dev.ratchet.verticles.http.impl.PrefixedSessionRedis;
 import dev.ratchet.verticles.http.impl.RatchetMetrics;
 import dev.ratchet.verticles.http.impl.Replies;
 import dev.ratchet.verticles.http.impl.SessionAccess;
 import dev.ratchet.verticles.http.impl.SessionRoutes;
+import dev.ratchet.verticles.http.impl.Tenants;
 import dev.ratchet.verticles.http.impl.TurnRoutes;
 import dev.ratchet.verticles.http.impl.UnknownOutcomes;
 import dev.ratchet.verticles.http.impl.mcp.McpRoutes;
@@ -39,6 +41,8 @@ import io.vertx.ext.web.sstore.LocalSessionStore;
 import io.vertx.ext.web.sstore.SessionStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.List;
 
 /**
  * Ratchet's HTTP API and approvals dashboard on one port. Deploy with the runtime it serves:
@@ -77,6 +81,15 @@ public final class HttpServerVerticle extends VerticleBase {
   }
 
   /** The port the server listens on; useful when configured with port 0. */
+  private static void warnIfNoTenants(String name, Role role, boolean token, String resourceId, List<String> tenants) {
+    String callerId = resourceId != null ? resourceId : name;
+    if (new Principal(name, role, token, callerId, Tenants.of(callerId, tenants)).noTenants()) {
+      LOG.warn("http: {}{} '{}' has no tenants: it sees only the sessions of its own caller id '{}', which no"
+              + " agent uses, so no agent's session or approval reaches it; give it \"tenants\" (caller ids, or \"*\")",
+          role.wireName(), token ? " token" : "", name, name);
+    }
+  }
+
   public int actualPort() {
     return server == null ? -1 : server.actualPort();
   }
@@ -86,6 +99,8 @@ public final class HttpServerVerticle extends VerticleBase {
     if (options.users().isEmpty() && options.tokens().isEmpty()) {
       LOG.warn("http: no users or tokens configured; only /health will answer (see docs/HTTP-API.md)");
     }
+    options.users().forEach(u -> warnIfNoTenants(u.name(), u.role(), false, u.resourceId(), u.tenants()));
+    options.tokens().forEach(t -> warnIfNoTenants(t.name(), t.role(), true, t.resourceId(), t.tenants()));
     metrics = new RatchetMetrics(vertx, ratchet);
     sessionStore = sessionStore();
     Router router = router();
@@ -151,6 +166,9 @@ public final class HttpServerVerticle extends VerticleBase {
     publicFile(router, "/login.html", "text/html; charset=utf-8");
     publicFile(router, "/assets/app.css", "text/css; charset=utf-8");
     publicFile(router, "/assets/login.js", "text/javascript; charset=utf-8");
+    publicFile(router, "/favicon.svg", "image/svg+xml");
+    // browsers ask for /favicon.ico on their own, whatever the page links
+    publicFile(router, "/favicon.ico", "/favicon.svg", "image/svg+xml");
 
     router.route().handler(new AuthHandler(authenticator));
     router.route().handler(BodyHandler.create(false).setBodyLimit(options.bodyLimitBytes()));
@@ -169,7 +187,7 @@ public final class HttpServerVerticle extends VerticleBase {
     new CatalogRoutes(ratchet).mount(router);
     new MessageRoutes(vertx, ratchet, access).mount(router);
     new ConnectionRoutes(providers).mount(router);
-    new McpRoutes(vertx, ratchet, access).mount(router);
+    new McpRoutes(vertx, ratchet, access, options.mcpProgressMillis()).mount(router);
     new RetentionRoutes(ratchet, access).mount(router);
     router.route("/api/*").handler(ctx -> Replies.error(ctx, ErrorCode.NOT_FOUND, "no such endpoint"));
     router.get("/*").handler(StaticHandler.create("webroot").setCachingEnabled(false).setIndexPage("index.html"));
@@ -184,8 +202,12 @@ public final class HttpServerVerticle extends VerticleBase {
   }
 
   private static void publicFile(Router router, String path, String contentType) {
+    publicFile(router, path, path, contentType);
+  }
+
+  private static void publicFile(Router router, String path, String file, String contentType) {
     router.get(path).handler(ctx -> ctx.response().putHeader("Content-Type", contentType)
-        .putHeader("Cache-Control", "no-cache").sendFile("webroot" + path)
+        .putHeader("Cache-Control", "no-cache").sendFile("webroot" + file)
         .onFailure(err -> ctx.fail(404)));
   }
 

@@ -57,11 +57,13 @@ public final class RatchetImpl implements Ratchet {
   private final Map<String, AgentVersions> agents = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.LongAdder takeovers = new java.util.concurrent.atomic.LongAdder();
   private final ToolsChanged toolsChanged;
-  private String apiDeployment;
+  /** The event-bus API's deployment, from {@link #markReady()} on. */
+  private Future<String> apiDeployment;
   private final RetentionSweeper sweeper;
   private final ClusterMembers members;
   private final SessionRouter router;
   private long takeoverTimer = -1;
+  private volatile boolean ready;
 
   private RatchetImpl(Vertx vertx, RatchetOptions options, RedisJournal journal) {
     this.vertx = vertx;
@@ -133,17 +135,14 @@ public final class RatchetImpl implements Ratchet {
           .compose(v -> ratchet.manager.ready())
           .compose(v -> ratchet.members.start())
           .compose(v -> ratchet.router.start())
-          .compose(v -> vertx.deployVerticle(new EventBusApi(ratchet)))
           .onSuccess(v -> {
             if (options.retention().enabled()) {
               ratchet.sweeper.start();
             }
             ratchet.followMembers();
           })
-          .map(id -> {
-            ratchet.apiDeployment = id;
-            return (Ratchet) ratchet;
-          });
+          .compose(v -> options.deferReady() ? Future.succeededFuture() : ratchet.markReady())
+          .map(v -> (Ratchet) ratchet);
     });
   }
 
@@ -234,6 +233,10 @@ public final class RatchetImpl implements Ratchet {
    * pipelines too.
    */
   private Future<Void> recover(AgentVersions catalog) {
+    if (members.clustered() && !ready) {
+      // placement does not count this member yet: markReady takes its share over
+      return Future.succeededFuture();
+    }
     long started = System.currentTimeMillis();
     return journal.activeSessions().compose(journal::sessionAgents).compose(agentsById -> {
       List<String> ofAgent = new ArrayList<>();
@@ -311,6 +314,38 @@ public final class RatchetImpl implements Ratchet {
         "cluster: could not take over sessions of agent {}: {}", versions.agent(), err.getMessage())));
   }
 
+  /** A member leaving its cluster is no longer ready, though it still answers for the sessions it hands over. */
+  @Override
+  public boolean ready() {
+    return ready && !members.leaving();
+  }
+
+  /**
+   * Serving the event-bus API is what makes other members place sessions here
+   * ({@link ClusterMembers}), so it starts only now; then this node takes over what placement
+   * gives it of the sessions members left behind.
+   */
+  @Override
+  public synchronized Future<Void> markReady() {
+    if (apiDeployment != null) {
+      return apiDeployment.mapEmpty();
+    }
+    members.join();
+    apiDeployment = vertx.deployVerticle(new EventBusApi(this));
+    return apiDeployment.map(id -> {
+      ready = true;
+      if (members.clustered()) {
+        takeOver();
+      }
+      return (Void) null;
+    });
+  }
+
+  private RatchetException notReady() {
+    return new RatchetException(ErrorCode.NOT_READY, "this member is still starting: its agents are not all loaded"
+        + " yet; try again shortly");
+  }
+
   @Override
   public ClusterStatus cluster() {
     return new ClusterStatus(members.clustered(), members.self(), members.live().stream().sorted().toList(),
@@ -360,6 +395,9 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST,
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
     }
+    if (!ready) {
+      return Future.failedFuture(notReady());
+    }
     if (!agents.containsKey(agent)) {
       return Future.failedFuture(unknownAgent(agent));
     }
@@ -371,7 +409,7 @@ public final class RatchetImpl implements Ratchet {
                                                 Turn turn) {
     AgentVersions catalog = agents.get(agent);
     if (catalog == null) {
-      return Future.failedFuture(unknownAgent(agent));
+      return Future.failedFuture(ready ? unknownAgent(agent) : notReady());
     }
     return accept(catalog, sessionId, callerId, creator, turn, 3);
   }
@@ -430,6 +468,9 @@ public final class RatchetImpl implements Ratchet {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "'text' is longer than "
           + MAX_MESSAGE_CHARS + " characters"));
     }
+    if (!ready) {
+      return Future.failedFuture(notReady());
+    }
     if (!agents.containsKey(agent)) {
       return Future.failedFuture(unknownAgent(agent));
     }
@@ -441,7 +482,7 @@ public final class RatchetImpl implements Ratchet {
                                                        String messageId, String text) {
     AgentVersions catalog = agents.get(agent);
     if (catalog == null) {
-      return Future.failedFuture(unknownAgent(agent));
+      return Future.failedFuture(ready ? unknownAgent(agent) : notReady());
     }
     return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, 3);
   }
@@ -562,7 +603,7 @@ public final class RatchetImpl implements Ratchet {
 
   @Override
   public Future<Boolean> eraseSession(String sessionId, String who) {
-    return sweeper.erase(sessionId, who);
+    return sweeper.erase(sessionId, who).compose(known -> manager.stop(sessionId).map(known));
   }
 
   @Override
@@ -586,7 +627,8 @@ public final class RatchetImpl implements Ratchet {
     if (takeoverTimer >= 0) {
       vertx.cancelTimer(takeoverTimer);
     }
-    Future<Void> api = apiDeployment == null ? Future.succeededFuture() : vertx.undeploy(apiDeployment).otherwiseEmpty();
+    Future<Void> api = apiDeployment == null ? Future.succeededFuture()
+        : apiDeployment.compose(vertx::undeploy).otherwiseEmpty();
     return api.compose(v -> leave())
         .compose(v -> {
           members.close();

@@ -223,6 +223,20 @@ final class SessionManager {
     vertx.setTimer(LEAVE_CHECK_MILLIS, t -> leaveStep(deadline, handOver, left));
   }
 
+  /**
+   * Stops the session's verticle if it runs here, without waiting for it to be idle: an erased
+   * session's next request then finds the erasure when it claims the session again.
+   */
+  Future<Void> stop(String sessionId) {
+    SessionVerticle v = running(sessionId);
+    if (v == null) {
+      return Future.succeededFuture();
+    }
+    Promise<Void> stopped = Promise.promise();
+    stopThen(v, stopped::complete);
+    return stopped.future();
+  }
+
   private void passivate(SessionVerticle verticle) {
     stopThen(verticle, () -> { });
   }

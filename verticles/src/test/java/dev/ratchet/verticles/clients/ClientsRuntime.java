@@ -30,11 +30,24 @@ final class ClientsRuntime extends HttpRuntime {
   static final String AGENT = "shop";
   static final String AGENT_TOKEN = "rt_clients-agent-token-0123456789";
   static final String APPROVER_TOKEN = "rt_clients-approver-token-0123456789";
+  /** How often a waiting MCP call reports progress: well under the short timeouts the MCP tests set. */
+  static final long PROGRESS_MILLIS = 400;
 
-  private final Map<String, AtomicInteger> writes = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> writes;
 
   ClientsRuntime(TestRedis redis) {
+    this(redis, 0, new ConcurrentHashMap<>());
+  }
+
+  /** A runtime serving on {@code port}, as a restarted Ratchet comes back where it was. */
+  ClientsRuntime(TestRedis redis, int port) {
+    this(redis, port, new ConcurrentHashMap<>());
+  }
+
+  /** A runtime on {@code port} (0: any free one) that counts writes in {@code writes}, kept across restarts. */
+  ClientsRuntime(TestRedis redis, int port, Map<String, AtomicInteger> writes) {
     super(redis, o -> o);
+    this.writes = writes;
     FunctionToolSource tools = FunctionToolSource.create("shop-tools")
         .read("look_up_order", "Finds an order by its number", schema("order"),
             inv -> Future.succeededFuture(new JsonObject().put("order", inv.arguments().getString("order"))
@@ -48,7 +61,8 @@ final class ClientsRuntime extends HttpRuntime {
             .description("Adds a note to an order").schema(schema("order"))
             .handler(inv -> write("add_note", inv.arguments())));
     await(ratchet.register(AgentDefinition.builder(AGENT).toolSource(tools).build()));
-    serve(new HttpServerVerticle(ratchet, HttpOptions.create().port(0).host("127.0.0.1")
+    serve(new HttpServerVerticle(ratchet, HttpOptions.create().port(port).host("127.0.0.1")
+        .mcpProgressMillis(PROGRESS_MILLIS)
         .token("clients-bot", Role.AGENT, PasswordHash.hashToken(AGENT_TOKEN))
         .token("clients-approver", Role.APPROVER, PasswordHash.hashToken(APPROVER_TOKEN), null,
             List.of("clients-bot"))));

@@ -1,19 +1,16 @@
 package dev.ratchet.verticles.clients;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Runs the TypeScript client package's test suite against a real Ratchet over HTTP: its tests
- * submit turns, wait for approvals decided with an approver token, replay a crashed agent process
- * and drive the framework adapters with the frameworks' own test models.
+ * Runs the TypeScript client package's client and adapter tests against a real Ratchet over HTTP:
+ * its tests submit turns, wait for approvals decided with an approver token, go through a proxy's
+ * error pages, replay crashed agent processes of each framework and drive the framework adapters
+ * with the frameworks' own test models. {@link TypeScriptPackageTest} runs the packaging tests.
  */
 class TypeScriptClientTest {
 
@@ -24,16 +21,7 @@ class TypeScriptClientTest {
   void theTypeScriptClientAndItsAdaptersPassTheirTestsAgainstARealRatchet() throws Exception {
     assumeTrue(ClientSuite.onPath("node") && ClientSuite.onPath("npm"),
         "node and npm are needed for the TypeScript client's tests");
-    Path dir = ClientSuite.clients().resolve("typescript");
-    Path log = Files.createTempFile("ratchet-ts-client", ".log");
-    if (!Files.isDirectory(dir.resolve("node_modules"))) {
-      int installed = SUITE.run(dir, List.of("npm", "ci", "--no-audit", "--no-fund"), log, 10);
-      assertThat(installed).as(Files.readString(log)).isZero();
-    }
-    int exit = SUITE.run(dir, List.of("node", "--test", "--test-concurrency=1", "tests/"), log, 10);
-    String output = Files.readString(log, StandardCharsets.UTF_8);
-    System.out.println(output);
-    assertThat(exit).as(output).isZero();
-    assertThat(output).contains("# fail 0").doesNotContain("# pass 0");
+    SUITE.runTypeScriptTests(List.of("client.test.js", "client-edges.test.js", "ai-sdk.test.js", "mastra.test.js",
+        "openai-agents.test.js", "mcp-openai-agents.test.js", "mcp-sdk.test.js", "replay.test.js"));
   }
 }

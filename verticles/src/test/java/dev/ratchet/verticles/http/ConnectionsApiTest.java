@@ -74,6 +74,34 @@ class ConnectionsApiTest {
   }
 
   @Test
+  void theFieldsAToolkitAsksForAreListedAndTheirValuesGoWithTheAuthorization() {
+    Http alice = as("alice");
+    Http.Answer fields = alice.get("/api/providers/composio/toolkits/gmail/fields");
+    assertThat(fields.status()).as(fields.body()).isEqualTo(200);
+    JsonObject apiKey = fields.json().getJsonArray("fields").getJsonObject(0);
+    assertThat(apiKey.getString("name")).isEqualTo("api_key");
+    assertThat(apiKey.getBoolean("required")).isTrue();
+    assertThat(apiKey.getBoolean("secret")).isTrue();
+
+    Http.Answer started = alice.post("/api/providers/composio/authorizations", new JsonObject().put("toolkit", "gmail")
+        .put("fields", new JsonObject().put("api_key", "alices-key-42").put("subdomain", "alice-co")));
+    assertThat(started.status()).as(started.body()).isEqualTo(200);
+    String authId = started.json().getString("authId");
+    assertThat(runtime.composio.initiatedWith.get(authId).getJsonObject("val").getString("api_key"))
+        .isEqualTo("alices-key-42");
+    assertThat(started.body()).doesNotContain("alices-key-42");
+
+    Http.Answer missing = alice.post("/api/providers/composio/authorizations", new JsonObject().put("toolkit", "gmail")
+        .put("fields", new JsonObject().put("subdomain", "alice-co")));
+    assertThat(missing.status()).as(missing.body()).isEqualTo(400);
+    assertThat(missing.json().getString("message")).contains("api_key");
+    Http.Answer notText = alice.post("/api/providers/composio/authorizations", new JsonObject().put("toolkit", "gmail")
+        .put("fields", new JsonObject().put("api_key", 42)));
+    assertThat(notText.status()).isEqualTo(400);
+    assertThat(notText.json().getString("message")).contains("'fields.api_key'");
+  }
+
+  @Test
   void aCallerRevokesItsOwnConnectionButAnothersAnswersLikeAMissingOne() {
     Http alice = as("alice");
     Http.Answer others = alice.delete("/api/providers/composio/connections/ca_bob_github");

@@ -49,10 +49,18 @@ class ConnectionsBrowserTest {
 
     browser.driver.findElement(By.id("connect-toolkit")).sendKeys("github");
     browser.driver.findElement(By.cssSelector("form.connect button[type='submit']")).click();
+    // the toolkit asks for an API key first: a password field, sent with the second Connect
+    WebElement key = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector("#connect-fields input[data-field='api_key']")));
+    assertThat(key.getAttribute("type")).isEqualTo("password");
+    key.sendKeys("alices-github-key");
+    browser.driver.findElement(By.cssSelector("form.connect button[type='submit']")).click();
     WebElement link = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("a.auth-link")));
     String href = link.getAttribute("href");
     assertThat(href).startsWith("https://connect.composio.example/ca_new_");
     String authId = href.substring(href.lastIndexOf('/') + 1);
+    assertThat(runtime.composio.initiatedWith.get(authId).getJsonObject("val").getString("api_key"))
+        .isEqualTo("alices-github-key");
     browser.driver.findElement(By.cssSelector("button.check")).click();
     browser.waitFor(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector(".auth-state"), "pending"));
 

@@ -100,13 +100,18 @@ class DashboardBrowserTest {
     WebElement badge = browser.waitFor(ExpectedConditions.visibilityOfElementLocated(
         By.cssSelector(".call[data-tool='refund_order'] .badge[data-status='succeeded']")));
     assertThat(badge.getText()).isEqualTo("succeeded");
-    WebElement call = browser.driver.findElement(By.cssSelector(".call[data-tool='refund_order']"));
-    assertThat(call.findElement(By.cssSelector(".approval-info")).getText()).contains("approved").contains("by ana")
+    // read in one step: a live re-render may replace the call's elements between finding and reading them
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> call = (java.util.Map<String, Object>) js("const c = document.querySelector("
+        + "\".call[data-tool='refund_order']\"); const t = s => c.querySelector(s).textContent;"
+        + " return {approval: t('.approval-info'), attempts: t('.attempts'), duration: t('.duration'),"
+        + " wait: t('.approval-wait')};");
+    assertThat((String) call.get("approval")).contains("approved").contains("by ana")
         .contains("photo of the damage checked");
-    assertThat(call.findElement(By.cssSelector(".attempts")).getText()).isEqualTo("1");
-    assertThat(call.findElement(By.cssSelector(".duration")).getText()).endsWith("s");
+    assertThat(call.get("attempts")).isEqualTo("1");
+    assertThat((String) call.get("duration")).endsWith("s");
     // the time the write waited for ana is shown apart from the time it ran
-    assertThat(call.findElement(By.cssSelector(".approval-wait")).getText()).endsWith("s");
+    assertThat((String) call.get("wait")).endsWith("s");
     assertThat(SHOP.runtime().writes).contains(args);
     // the session belongs to the agent token that created it (no resourceId configured: its name)
     assertThat(browser.driver.findElement(By.cssSelector("#view p.muted")).getText()).contains("caller support-bot");

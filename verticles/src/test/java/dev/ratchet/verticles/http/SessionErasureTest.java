@@ -58,6 +58,22 @@ class SessionErasureTest {
   }
 
   @Test
+  void aTurnOnAnErasedSessionIsRefusedAsErasedNotAsATakeOverByAnotherNode() {
+    String s = sessionWithACompletedTurn();
+    assertThat(Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD).delete("/api/sessions/" + s).status()).isEqualTo(200);
+
+    Http agent = Http.bearer(SHOP.baseUrl(), ShopRuntime.AGENT_TOKEN);
+    for (String turnId : List.of("t2", "t1", "t3")) {
+      Http.Answer refused = agent.post("/api/sessions/" + s + "/turns", HttpApiTest.turn(turnId,
+          HttpApiTest.call("look_up_order", new JsonObject().put("id", "o-1"))));
+      assertThat(refused.status()).as(refused.body()).isEqualTo(410);
+      assertThat(refused.json().getString("code")).isEqualTo("SESSION_ERASED");
+      assertThat(refused.body()).doesNotContain("another node").doesNotContain("FENCED");
+    }
+    assertThat(agent.get("/api/sessions/" + s + "/turns/t2").status()).isEqualTo(404);
+  }
+
+  @Test
   void anErasureIsAuditedWithWhoAndWhenButNoneOfTheSessionsContent() {
     String s = sessionWithACompletedTurn();
     long before = System.currentTimeMillis();

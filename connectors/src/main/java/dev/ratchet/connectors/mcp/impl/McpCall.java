@@ -1,5 +1,6 @@
 package dev.ratchet.connectors.mcp.impl;
 
+import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolInvocation;
@@ -36,7 +37,9 @@ record McpCall(Vertx vertx, McpConnection connection, String server, Duration in
     if (client == null) {
       connection.nudge();
       String last = connection.health().lastError();
-      return McpOutcomes.notSent(server, "is not connected" + (last == null ? "" : " (" + last + ")"));
+      // another attempt before the reconnect would fail the same way: it waits for the reconnect
+      return McpOutcomes.notSent(server, "is not connected, reconnecting" + (last == null ? "" : " (" + last + ")"),
+          connection.untilReconnect());
     }
     return attempt(client, invocation, effect, method, request, onAnswer, true);
   }
@@ -70,10 +73,16 @@ record McpCall(Vertx vertx, McpConnection connection, String server, Duration in
         return Future.succeededFuture(McpOutcomes.fromMcpError(mcpError, effect));
       }
       String why = connection.describe(cause);
+      if (McpOutcomes.credentialsRefused(cause)) {
+        // the same credentials would be refused again: no attempt of this call is worth repeating
+        connection.lost(client, why);
+        return Future.failedFuture(ToolNotSentException.notRetryable(CallResult.NOT_RUN_PREFIX + ": MCP server '"
+            + server + "' refused the credentials: " + why));
+      }
       // a ping failing to connect says nothing about the call, which may have reached the server before it went
       if (!McpOutcomes.serverGone(cause) && McpOutcomes.neverSent(cause)) {
         connection.lost(client, why);
-        return McpOutcomes.notSent(server, "could not be reached: " + why);
+        return McpOutcomes.notSent(server, "could not be reached: " + why, connection.untilReconnect());
       }
       return refusedForItsSession(trace).compose(refused -> {
         if (refused) {

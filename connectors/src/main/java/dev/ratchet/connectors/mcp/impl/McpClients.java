@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -56,9 +57,13 @@ final class McpClients {
           .build();
     }
     ObservedTransport observed = new ObservedTransport(transport);
+    // the SDK bounds initialize by its request timeout too: that one is the longer of the two, and
+    // every other request carries its own bound (the call's deadline, requestTimeout for listing and pings)
+    Duration longest = config.startupTimeout().compareTo(config.requestTimeout()) > 0 ? config.startupTimeout()
+        : config.requestTimeout();
     McpAsyncClient client = McpClient.async(observed)
-        .requestTimeout(config.requestTimeout())
-        .initializationTimeout(config.requestTimeout())
+        .requestTimeout(longest)
+        .initializationTimeout(config.startupTimeout())
         .clientInfo(new McpSchema.Implementation("ratchet", "0.1.0"))
         .toolsChangeConsumer(tools -> reactor.core.publisher.Mono.fromRunnable(toolsChanged))
         .build();

@@ -28,6 +28,7 @@ final class McpConnection {
   private Future<Void> connecting;
   private boolean closed;
   private long reconnectTimer = -1;
+  private long reconnectAt;
   private int attempts;
   private McpHealth health;
 
@@ -78,7 +79,7 @@ final class McpConnection {
               .flatMap(code -> Mono.error(new ServerExitedException(code)));
           initialize = Mono.firstWithSignal(initialize, exit);
         }
-        initialize.block(config.requestTimeout());
+        initialize.block(config.startupTimeout());
       } catch (RuntimeException e) {
         closeQuietly(created.client());
         throw e;
@@ -106,10 +107,45 @@ final class McpConnection {
         String error = describe(ar.cause());
         markUnhealthy(error);
         scheduleReconnect();
-        done.fail(new IllegalStateException("could not connect to MCP server '" + config.name() + "': " + error));
+        done.fail(new IllegalStateException("could not connect to MCP server '" + config.name() + "': " + error,
+            ar.cause()));
       }
     });
     return connecting;
+  }
+
+  /**
+   * After a first attempt failed with {@code first}: while the server refuses connections (it is
+   * still starting), tries again after each backoff until {@code startupTimeout} has passed. Any
+   * other failure (credentials refused, a process that exited) fails at once.
+   */
+  Future<Void> connectWhileStarting(Throwable first) {
+    return retryBefore(first, System.currentTimeMillis() + config.startupTimeout().toMillis());
+  }
+
+  private Future<Void> retryBefore(Throwable failure, long deadline) {
+    long left = deadline - System.currentTimeMillis();
+    if (left <= 0 || !McpOutcomes.stillStarting(failure)) {
+      return Future.failedFuture(failure);
+    }
+    Promise<Void> again = Promise.promise();
+    vertx.setTimer(Math.max(1, Math.min(untilReconnect(), left)),
+        t -> connect().recover(err -> retryBefore(err, deadline)).onComplete(again));
+    return again.future();
+  }
+
+  /**
+   * How long until the session could be back: until the next reconnect attempt, or the first backoff
+   * while an attempt runs; 0 when connected.
+   */
+  synchronized long untilReconnect() {
+    if (client != null) {
+      return 0;
+    }
+    if (reconnectTimer >= 0) {
+      return Math.max(1, reconnectAt - System.currentTimeMillis());
+    }
+    return Math.max(1, config.initialBackoff().toMillis());
   }
 
   /** Starts a connect attempt unless one is running or the backoff says to wait, so calls cannot defeat the backoff. */
@@ -188,6 +224,7 @@ final class McpConnection {
     long delay = (long) Math.min(initial * Math.pow(2, Math.min(attempts, 20)), config.maxBackoff().toMillis());
     attempts++;
     health = new McpHealth(config.name(), false, health.lastError(), health.since(), attempts);
+    reconnectAt = System.currentTimeMillis() + Math.max(1, delay);
     reconnectTimer = vertx.setTimer(Math.max(1, delay), id -> {
       synchronized (this) {
         reconnectTimer = -1;

@@ -1,5 +1,6 @@
 package dev.ratchet.connectors.mcp.impl;
 
+import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolNotSentException;
@@ -126,7 +127,35 @@ final class McpOutcomes {
   }
 
   static Future<ToolResult> notSent(String server, String why) {
+    return notSent(server, why, 0);
+  }
+
+  /** Not sent; another attempt waits {@code retryAfterMillis}, when the server could be back. */
+  static Future<ToolResult> notSent(String server, String why, long retryAfterMillis) {
     return Future.failedFuture(new ToolNotSentException(
-        "the tool did not run, so it is safe to call again: MCP server '" + server + "' " + why));
+        CallResult.NOT_RUN_PREFIX + ": MCP server '" + server + "' " + why, retryAfterMillis));
+  }
+
+  /** Nothing accepted the connection: a server not started yet (or gone), never one that answered. */
+  static boolean stillStarting(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof McpHttpClientTransportAuthorizationException) {
+        return false;
+      }
+      if (c instanceof ConnectException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The server refused the credentials (HTTP 401 or 403) before it looked at the request. */
+  static boolean credentialsRefused(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof McpHttpClientTransportAuthorizationException) {
+        return true;
+      }
+    }
+    return false;
   }
 }

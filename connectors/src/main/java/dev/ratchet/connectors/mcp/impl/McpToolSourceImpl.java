@@ -70,7 +70,7 @@ public final class McpToolSourceImpl implements McpToolSource {
   private void pingIfConnected() {
     McpAsyncClient client = connection.client();
     if (client != null) {
-      Future.fromCompletionStage(client.ping().toFuture(), vertx.getOrCreateContext())
+      Future.fromCompletionStage(client.ping().timeout(config.requestTimeout()).toFuture(), vertx.getOrCreateContext())
           .onFailure(err -> connection.lost(client, "ping failed: " + connection.describe(err)));
     }
   }
@@ -120,7 +120,8 @@ public final class McpToolSourceImpl implements McpToolSource {
       if (client == null) {
         return Future.succeededFuture(connection.health());
       }
-      return Future.fromCompletionStage(client.ping().toFuture(), vertx.getOrCreateContext())
+      return Future.fromCompletionStage(client.ping().timeout(config.requestTimeout()).toFuture(),
+              vertx.getOrCreateContext())
           .transform(ar -> {
             if (ar.failed()) {
               connection.lost(client, "ping failed: " + connection.describe(ar.cause()));
@@ -143,7 +144,9 @@ public final class McpToolSourceImpl implements McpToolSource {
   public Future<List<Tool>> tools(Vertx ignored) {
     return connection.connect().compose(v -> listTools(), err -> {
       List<Tool> cached = lastTools;
-      return cached != null ? Future.succeededFuture(cached) : Future.failedFuture(err);
+      // never listed: the server may still be starting, and registration waits for it within startupTimeout
+      return cached != null ? Future.succeededFuture(cached)
+          : connection.connectWhileStarting(err).compose(v -> listTools());
     });
   }
 
@@ -211,7 +214,8 @@ public final class McpToolSourceImpl implements McpToolSource {
   private Future<Void> page(McpAsyncClient client, String cursor, List<Tool> into, Set<String> names,
                             Map<String, String> notOffered) {
     ObservedTransport transport = connection.transport();
-    return Future.fromCompletionStage(client.listTools(cursor).toFuture(), vertx.getOrCreateContext())
+    return Future.fromCompletionStage(client.listTools(cursor).timeout(config.requestTimeout()).toFuture(),
+            vertx.getOrCreateContext())
         .compose(result -> {
           for (McpSchema.Tool remote : result.tools()) {
             names.add(remote.name());

@@ -84,6 +84,12 @@ public final class CallerBoundTool implements Tool {
     return described.supportsLookup();
   }
 
+  /** The bound tool's answer; a caller it cannot bind to is left to the call, which says why it did not run. */
+  @Override
+  public Future<String> cannotRun(ToolInvocation invocation) {
+    return bound(invocation).compose(tool -> tool.cannotRun(invocation)).otherwise((String) null);
+  }
+
   @Override
   public Future<Optional<ToolResult>> lookup(ToolInvocation invocation) {
     return bound(invocation).compose(tool -> tool.lookup(invocation));

@@ -17,12 +17,29 @@ public final class ProviderTool extends DescribedTool {
 
   private final String boundTo;
   private final Function<ToolInvocation, Future<ToolResult>> run;
+  private final Function<ToolInvocation, Future<String>> readiness;
 
   public ProviderTool(String name, String description, JsonObject schema, EffectClass effect, ApprovalRule approval,
                       Duration timeout, String source, String boundTo, Function<ToolInvocation, Future<ToolResult>> run) {
+    this(name, description, schema, effect, approval, timeout, source, boundTo, run, null);
+  }
+
+  /**
+   * @param readiness answers {@link #cannotRun}: why the tool could not run for {@code boundTo}; null
+   *     when the provider cannot tell
+   */
+  public ProviderTool(String name, String description, JsonObject schema, EffectClass effect, ApprovalRule approval,
+                      Duration timeout, String source, String boundTo, Function<ToolInvocation, Future<ToolResult>> run,
+                      Function<ToolInvocation, Future<String>> readiness) {
     super(name, description, schema, effect, approval, timeout, source);
     this.boundTo = boundTo;
     this.run = run;
+    this.readiness = readiness;
+  }
+
+  @Override
+  public Future<String> cannotRun(ToolInvocation invocation) {
+    return readiness == null ? Future.succeededFuture(null) : readiness.apply(invocation);
   }
 
   /** A tool name that model APIs accept: letters, digits, '_' and '-'. */

@@ -376,6 +376,30 @@ class ComposioToolProviderTest extends FakeProviderTestBase<FakeComposio> {
   }
 
   @Test
+  void authorizeSendsTheConnectionFieldsTheToolkitAsksForAndRefusesMissingOrUnknownOnesUnsent() {
+    ToolProvider composio = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
+    ResolveOptions dave = ResolveOptions.caller("a", "dave");
+    Authorization auth = composio.authorize(AuthorizeOptions.toolkit("gmail", dave)
+        .withFields(Map.of("api_key", "key-of-dave-123", "subdomain", "dave-co"))).await();
+    assertThat(fake.ownerOf(auth.authId())).isEqualTo("dave");
+    JsonObject state = fake.initiatedWith.get(auth.authId());
+    assertThat(state).as("the account was initiated with the field values").isNotNull();
+    assertThat(state.getString("authScheme")).isEqualTo("API_KEY");
+    assertThat(state.getJsonObject("val").getString("api_key")).isEqualTo("key-of-dave-123");
+    assertThat(state.getJsonObject("val").getString("subdomain")).isEqualTo("dave-co");
+
+    int before = fake.created.size();
+    assertThatThrownBy(() -> composio.authorize(AuthorizeOptions.toolkit("gmail", dave)
+        .withFields(Map.of("subdomain", "dave-co"))).await())
+        .hasMessageContaining("api_key").satisfies(e -> assertThat(e.getMessage()).doesNotContain("dave-co"));
+    assertThatThrownBy(() -> composio.authorize(AuthorizeOptions.toolkit("gmail", dave)
+        .withFields(Map.of("api_key", "secret-value-9", "colour", "blue"))).await())
+        .hasMessageContaining("colour").hasMessageContaining("api_key, subdomain")
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret-value-9"));
+    assertThat(fake.created).as("no account was initiated for a refused authorization").hasSize(before);
+  }
+
+  @Test
   void connectionManagementToolsAreOfferedOnlyWhenAllowedAndActForTheCallerOnly() throws Exception {
     ToolProvider notAllowed = provider(options().allowedToolkits("github"));
     assertThat(slugs(notAllowed.listTools(ListToolsOptions.all()).await().items()))

@@ -38,6 +38,8 @@ public final class FakeComposio implements FakeProvider {
   public final AtomicInteger requests = new AtomicInteger();
   /** Connected accounts created through the API, in order. */
   public final List<String> created = new CopyOnWriteArrayList<>();
+  /** The {@code connection.state} each created account was initiated with (field values), by account id. */
+  public final Map<String, JsonObject> initiatedWith = new ConcurrentHashMap<>();
   /** Items per page when the request names no limit. */
   public volatile int pageSize = 20;
   final Map<String, JsonObject> accounts = new ConcurrentHashMap<>();
@@ -156,6 +158,10 @@ public final class FakeComposio implements FakeProvider {
       accounts.get(id).put("state", new JsonObject().put("authScheme", "OAUTH2")
           .put("val", new JsonObject().put("status", "INITIATED").put("redirectUrl", url)));
       created.add(id);
+      JsonObject state = b.getJsonObject("connection").getJsonObject("state");
+      if (state != null) {
+        initiatedWith.put(id, state);
+      }
       reply(req, 201, new JsonObject().put("id", id).put("status", "INITIATED").put("connectionData",
           new JsonObject().put("authScheme", "OAUTH2")
               .put("val", new JsonObject().put("status", "INITIATED").put("redirectUrl", url))));

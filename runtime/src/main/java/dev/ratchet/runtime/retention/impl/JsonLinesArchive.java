@@ -2,10 +2,13 @@ package dev.ratchet.runtime.retention.impl;
 
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.redis.PrivateFiles;
 import dev.ratchet.runtime.retention.ArchiveSink;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -32,18 +35,47 @@ import java.util.zip.GZIPOutputStream;
  * directory. Appends go to the current file and are forced to disk before they succeed; a file is
  * closed when its day ends or it reaches the size limit, then gzip-compressed
  * ({@code .jsonl.gz}). File work runs on worker threads, one operation at a time.
+ * <p>The records hold every call whole, so only the account running Ratchet may read them: the
+ * directory is {@code rwx------} and every file {@code rw-------}, created so; an archive left
+ * wider (by an earlier version, or by hand) is narrowed when the archive starts, with a warning.
  */
 public final class JsonLinesArchive implements ArchiveSink {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JsonLinesArchive.class);
 
   private final Vertx vertx;
   private final Path dir;
   private final long maxFileBytes;
   private Path current;
+  private boolean secured;
 
   public JsonLinesArchive(Vertx vertx, Path dir, long maxFileBytes) {
     this.vertx = vertx;
     this.dir = dir;
     this.maxFileBytes = maxFileBytes;
+    // at start, not at the first removal: an archive written wider waits for nobody to be narrowed
+    blocking(() -> null).onFailure(err -> LOG.warn("{}", err.getMessage()));
+  }
+
+  /** Narrows the directory and every file in it to this account, once, before the first operation. */
+  private void secure() throws IOException {
+    if (secured || !Files.isDirectory(dir)) {
+      return;
+    }
+    PrivateFiles.ownerOnlyDirectory(dir, "the archive directory").ifPresent(had -> LOG.warn(
+        "the archive directory {} was {}: made it rwx------, so that only this account reads the archive", dir, had));
+    int narrowed = 0;
+    try (Stream<Path> s = Files.list(dir)) {
+      for (Path f : s.filter(Files::isRegularFile).toList()) {
+        if (PrivateFiles.ownerOnlyFile(f, "the archive file").isPresent()) {
+          narrowed++;
+        }
+      }
+    }
+    if (narrowed > 0) {
+      LOG.warn("{} file(s) of the archive {} could be read by other accounts: made them rw-------", narrowed, dir);
+    }
+    secured = true;
   }
 
   @Override
@@ -54,8 +86,8 @@ public final class JsonLinesArchive implements ArchiveSink {
       for (JsonObject r : records) {
         sb.append(r.encode()).append('\n');
       }
-      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.APPEND)) {
+      try (FileChannel ch = PrivateFiles.open(file, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.APPEND))) {
         ch.write(java.nio.ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8)));
         ch.force(true);
       }
@@ -104,7 +136,7 @@ public final class JsonLinesArchive implements ArchiveSink {
 
   /** The file to append to: the current one while it is today's and below the limit, else a new one. */
   private Path fileFor(LocalDate day) throws IOException {
-    Files.createDirectories(dir);
+    PrivateFiles.ownerOnlyDirectory(dir, "the archive directory");
     String prefix = "archive-" + day + "-";
     if (current != null && current.getFileName().toString().startsWith(prefix) && Files.exists(current)
         && Files.size(current) < maxFileBytes) {
@@ -137,7 +169,7 @@ public final class JsonLinesArchive implements ArchiveSink {
   private static void compress(Path plain) throws IOException {
     Path gz = plain.resolveSibling(plain.getFileName() + ".gz");
     try (InputStream in = Files.newInputStream(plain);
-         OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+         OutputStream out = new GZIPOutputStream(PrivateFiles.newOutputStream(gz))) {
       in.transferTo(out);
     }
     Files.delete(plain);
@@ -170,7 +202,7 @@ public final class JsonLinesArchive implements ArchiveSink {
   /** Replaces a file's lines through a temporary file, so a crash leaves the old or the new file, never half of one. */
   private static void rewrite(Path f, List<String> kept) throws IOException {
     Path tmp = f.resolveSibling(f.getFileName() + ".tmp");
-    try (OutputStream raw = Files.newOutputStream(tmp);
+    try (OutputStream raw = PrivateFiles.newOutputStream(tmp);
          OutputStream out = f.toString().endsWith(".gz") ? new GZIPOutputStream(raw) : raw) {
       for (String line : kept) {
         out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
@@ -186,6 +218,7 @@ public final class JsonLinesArchive implements ArchiveSink {
     return vertx.<T>executeBlocking(() -> {
       synchronized (this) {
         try {
+          secure();
           return work.call();
         } catch (IOException | UncheckedIOException e) {
           throw new RatchetException(ErrorCode.ARCHIVE_ERROR, "the archive at " + dir + " failed: " + e.getMessage(), e);

@@ -39,6 +39,8 @@ public final class AuthHandler implements Handler<RoutingContext> {
     if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
       Principal p = authenticator.token(auth.substring(7).trim());
       if (p == null) {
+        // the scheme, and no resource metadata: an MCP client must not start an OAuth flow for a bad token
+        ctx.response().putHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
         Replies.error(ctx, ErrorCode.UNAUTHENTICATED, "the bearer token is not valid");
         return;
       }

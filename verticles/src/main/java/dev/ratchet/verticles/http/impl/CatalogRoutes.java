@@ -61,6 +61,10 @@ public record CatalogRoutes(Ratchet ratchet) {
   private void tools(RoutingContext ctx) {
     String agent = ctx.pathParam("agent");
     ToolCatalog catalog = ratchet.catalog(agent);
+    if (catalog == null && !ratchet.ready()) {
+      Replies.error(ctx, ErrorCode.NOT_READY, "this member is still loading its agents; try again shortly");
+      return;
+    }
     if (catalog == null) {
       Replies.error(ctx, ErrorCode.UNKNOWN_AGENT, "no agent named '" + agent + "'");
       return;

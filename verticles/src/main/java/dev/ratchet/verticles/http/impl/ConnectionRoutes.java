@@ -28,7 +28,8 @@ import java.util.function.Function;
 /**
  * Tool providers' connections, as the caller sees them: {@code /api/providers} (each provider's
  * capabilities and health), its toolkits, tools and tool schemas to browse and search, and the
- * caller's connections to list, authorize and revoke. Every connection call names the caller's
+ * caller's connections to list, authorize (with the connection-field values a toolkit asks for,
+ * listed at {@code /api/providers/:provider/toolkits/:toolkit/fields}) and revoke. Every connection call names the caller's
  * identity (its resource id), so a caller sees and revokes only its own connections; another's
  * answers 404 like a missing one. An operator (tenants {@code "*"}) may name another caller with
  * {@code ?caller=}.
@@ -51,6 +52,14 @@ public final class ConnectionRoutes {
         .handler(ctx -> withProvider(ctx, p -> p.listToolkits(ctx.queryParams().get("cursor")).map(found ->
             page(found, t -> new JsonObject().put("slug", t.slug()).put("name", t.name())
                 .put("description", t.description())))));
+    router.get("/api/providers/:provider/toolkits/:toolkit/fields").handler(AuthHandler.require(Role.Permission.READ_CATALOG))
+        .handler(ctx -> withProvider(ctx, p -> p.listConnectionFields(ctx.pathParam("toolkit")).map(fields -> {
+          JsonArray items = new JsonArray();
+          fields.forEach(f -> items.add(new JsonObject().put("name", f.name()).put("displayName", f.displayName())
+              .put("type", f.type()).put("description", f.description()).put("required", f.required())
+              .put("secret", f.secret())));
+          return new JsonObject().put("toolkit", ctx.pathParam("toolkit")).put("fields", items);
+        })));
     router.get("/api/providers/:provider/tools").handler(AuthHandler.require(Role.Permission.READ_CATALOG))
         .handler(ctx -> withProvider(ctx, p -> p.listTools(new ListToolsOptions(ctx.queryParams().get("toolkit"),
             ctx.queryParams().get("search"), ctx.queryParams().get("cursor"), null)).map(found ->
@@ -69,7 +78,7 @@ public final class ConnectionRoutes {
           if (toolkit == null) {
             throw Replies.invalid("'toolkit' must name the provider's toolkit to connect, e.g. \"github\"");
           }
-          return p.authorize(AuthorizeOptions.toolkit(toolkit, identity(ctx)))
+          return p.authorize(AuthorizeOptions.toolkit(toolkit, identity(ctx)).withFields(fieldValues(body)))
               .map(a -> new JsonObject().put("provider", ctx.pathParam("provider")).put("toolkit", toolkit)
                   .put("authId", a.authId()).put("url", a.url()));
         }));
@@ -80,6 +89,25 @@ public final class ConnectionRoutes {
     router.delete("/api/providers/:provider/connections/:connection").handler(MAY_CONNECT)
         .handler(ctx -> withProvider(ctx, p -> p.revokeConnection(ctx.pathParam("connection"), identity(ctx))
             .map(v -> new JsonObject().put("revoked", ctx.pathParam("connection")))));
+  }
+
+  /** The body's {@code fields}: the connection-field values, each a string; none when it has none. */
+  private static Map<String, String> fieldValues(JsonObject body) {
+    Object fields = body.getValue("fields");
+    if (fields == null) {
+      return Map.of();
+    }
+    if (!(fields instanceof JsonObject json)) {
+      throw Replies.invalid("'fields' must be an object of connection-field values, e.g. {\"api_key\": \"...\"}");
+    }
+    Map<String, String> values = new java.util.LinkedHashMap<>();
+    for (String name : json.fieldNames()) {
+      if (!(json.getValue(name) instanceof String value)) {
+        throw Replies.invalid("'fields." + name + "' must be a string");
+      }
+      values.put(name, value);
+    }
+    return values;
   }
 
   /** The caller the request acts for: the principal's own, or for an operator the one it names. */
@@ -197,7 +225,7 @@ public final class ConnectionRoutes {
         case CONNECTION_NOT_OWNED, NOT_FOUND -> Replies.error(ctx, ErrorCode.UNKNOWN_CONNECTION,
             "no such connection of this caller");
         case UNSUPPORTED -> reply(ctx, 501, pe);
-        case INVALID_CURSOR, NO_IDENTITY, UNKNOWN_TOOL, NOT_ALLOWED -> reply(ctx, 400, pe);
+        case INVALID_CURSOR, INVALID_REQUEST, NO_IDENTITY, UNKNOWN_TOOL, NOT_ALLOWED -> reply(ctx, 400, pe);
         default -> reply(ctx, 502, pe);
       }
       return;

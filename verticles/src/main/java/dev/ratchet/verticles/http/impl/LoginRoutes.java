@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.verticles.http.PasswordHash;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -63,7 +64,7 @@ public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottl
           address, seconds);
       ctx.response().putHeader("Retry-After", String.valueOf(seconds));
       if (json) {
-        Replies.error(ctx, ErrorCode.TOO_MANY_ATTEMPTS, "too many failed log-ins for this name or address; try again in "
+        Replies.error(ctx, ErrorCode.TOO_MANY_ATTEMPTS, "too many failed log-ins for this name from this address; try again in "
             + seconds + " s");
       } else {
         ctx.response().setStatusCode(303).putHeader("Location", "/login.html?error=locked").end();
@@ -75,7 +76,7 @@ public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottl
       if (p == null) {
         throttle.failed(name, address);
         LOG.warn("login failed for user '{}' from {} ({} failure(s) in a row)", printable(name), address,
-            throttle.failures(name));
+            throttle.failures(name, address));
         if (json) {
           Replies.error(ctx, ErrorCode.UNAUTHENTICATED, "wrong name or password");
         } else {
@@ -113,21 +114,16 @@ public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottl
     }
   }
 
-  /** A user name as typed, fit for one log line: control characters escaped, at most 64 characters. */
+  /**
+   * A user name as typed, fit for one log line: escaped as {@code inspect} escapes (VisibleText),
+   * its quotes too, at most 64 characters.
+   */
   static String printable(String name) {
     if (name == null) {
       return "";
     }
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < name.length() && i < 64; i++) {
-      char c = name.charAt(i);
-      if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || c == '\'' || c == '\\') {
-        sb.append(String.format("\\u%04x", (int) c));
-      } else {
-        sb.append(c);
-      }
-    }
-    return name.length() > 64 ? sb + "..." : sb.toString();
+    String shown = VisibleText.escape(name.length() > 64 ? name.substring(0, 64) : name).replace("'", "\\x27");
+    return name.length() > 64 ? shown + "..." : shown;
   }
 
   /** True when the browser names no origin (non-browser clients) or this server's own. */
@@ -151,7 +147,7 @@ public record LoginRoutes(Vertx vertx, Authenticator authenticator, LoginThrottl
     Principal p = AuthHandler.principal(ctx);
     JsonObject me = new JsonObject().put("name", p.name()).put("role", p.role().wireName())
         .put("callerId", p.callerId()).put("tenants", p.tenants().all() ? (Object) "*"
-            : new io.vertx.core.json.JsonArray(p.tenants().callers()));
+            : new io.vertx.core.json.JsonArray(p.tenants().callers())).put("noTenants", p.noTenants());
     if (!p.viaToken()) {
       // the page reads its CSRF token here; same-origin only, and the response is never cached
       me.put("csrfToken", (String) ctx.session().get(AuthHandler.SESSION_CSRF));

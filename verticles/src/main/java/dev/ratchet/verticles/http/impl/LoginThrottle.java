@@ -8,16 +8,20 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Failed log-ins per user name and per client address, in this process's memory. The first
- * {@code freeFailures} failures are free; each further one locks the name (and the address) out
- * for {@code lockoutMillis}, doubling up to {@code maxLockoutMillis}. While locked, a log-in is
- * refused before its password is checked, even a right one. An attempt counts as failed from the
- * moment it starts, so that parallel guesses cannot all slip in before the first one is judged,
- * and its lock starts again when it is judged failed, so that a slow check does not shorten it;
- * a success forgets the name's and the address's failures.
- * <p>Memory stays bounded: configured users are always tracked; other names and addresses live in
- * maps of at most {@link #MAX_TRACKED} entries each (least recently failed forgotten first), and
- * an entry is forgotten once it has been quiet for {@code maxLockoutMillis} after its lock ended.
+ * Failed log-ins per user name and client address pair, and per address, in this process's
+ * memory. A pair's first {@code freeFailures} failures are free; each further one locks that name
+ * out from that address for {@code lockoutMillis}, doubling up to {@code maxLockoutMillis}. An
+ * address has a higher cap, {@code addressFreeFailures}, across every name, past which it is locked
+ * for every name the same way. So guessing one user's password locks neither the other users of
+ * the address (the admin included) nor that user elsewhere, while spraying names from one address
+ * still ends. While locked, a log-in is refused before its password is checked, even a right one.
+ * An attempt counts as failed from the moment it starts, so that parallel guesses cannot all slip
+ * in before the first one is judged, and its lock starts again when it is judged failed, so that
+ * a slow check does not shorten it; a success forgets the pair's and the address's failures.
+ * <p>Memory stays bounded: pairs of configured users, pairs of other names and addresses live in
+ * maps of at most {@link #MAX_TRACKED} entries each (least recently failed forgotten first), so
+ * spraying unknown names cannot push a configured user's lock out, and an entry is forgotten once
+ * it has been quiet for {@code maxLockoutMillis} after its lock ended.
  */
 public final class LoginThrottle {
 
@@ -31,11 +35,12 @@ public final class LoginThrottle {
   }
 
   private final int free;
+  private final int addressFree;
   private final long base;
   private final long max;
   private final LongSupplier clock;
   private final java.util.Set<String> knownUsers;
-  private final Map<String, Failures> users = new HashMap<>();
+  private final Map<String, Failures> users = lru();
   private final Map<String, Failures> otherNames = lru();
   private final Map<String, Failures> addresses = lru();
 
@@ -45,6 +50,7 @@ public final class LoginThrottle {
 
   LoginThrottle(HttpOptions options, LongSupplier clock) {
     this.free = options.loginFreeFailures();
+    this.addressFree = options.loginAddressFreeFailures();
     this.base = options.loginLockoutMillis();
     this.max = options.loginMaxLockoutMillis();
     this.clock = clock;
@@ -63,16 +69,17 @@ public final class LoginThrottle {
 
   /**
    * Starts an attempt: 0 when it may go on (and it is counted as failed until {@link #succeeded}),
-   * else the milliseconds until the name or the address may try again.
+   * else the milliseconds until the name may try again from the address, or the address at all.
    */
   public synchronized long begin(String name, String address) {
     long now = clock.getAsLong();
-    long wait = Math.max(waitFor(names(name), key(name), now), waitFor(addresses, address, now));
+    String pair = pair(name, address);
+    long wait = Math.max(waitFor(pairs(name), pair, now), waitFor(addresses, address, now));
     if (wait > 0) {
       return wait;
     }
-    fail(names(name), key(name), now);
-    fail(addresses, address, now);
+    fail(pairs(name), pair, free, now);
+    fail(addresses, address, addressFree, now);
     return 0;
   }
 
@@ -82,7 +89,7 @@ public final class LoginThrottle {
    */
   public synchronized void failed(String name, String address) {
     long now = clock.getAsLong();
-    relock(names(name).get(key(name)), now);
+    relock(pairs(name).get(pair(name, address)), now);
     relock(addresses.get(address), now);
   }
 
@@ -92,15 +99,15 @@ public final class LoginThrottle {
     }
   }
 
-  /** Forgets the failures of the name and the address of an attempt that succeeded. */
+  /** Forgets the failures of the name from the address, and the address's, after a success. */
   public synchronized void succeeded(String name, String address) {
-    names(name).remove(key(name));
+    pairs(name).remove(pair(name, address));
     addresses.remove(address);
   }
 
-  /** Failures counted for the name so far: what a log line reports. */
-  public synchronized int failures(String name) {
-    Failures f = names(name).get(key(name));
+  /** Failures counted for the name from the address so far: what a log line reports. */
+  public synchronized int failures(String name, String address) {
+    Failures f = pairs(name).get(pair(name, address));
     return f == null ? 0 : f.count;
   }
 
@@ -109,12 +116,13 @@ public final class LoginThrottle {
     return users.size() + otherNames.size() + addresses.size();
   }
 
-  private Map<String, Failures> names(String name) {
+  private Map<String, Failures> pairs(String name) {
     return knownUsers.contains(name) ? users : otherNames;
   }
 
-  private static String key(String name) {
-    return name == null ? "" : name;
+  private static String pair(String name, String address) {
+    // NUL appears in neither a configured user name nor an address, so pairs cannot collide
+    return (name == null ? "" : name) + '\0' + address;
   }
 
   private long waitFor(Map<String, Failures> map, String key, long now) {
@@ -129,7 +137,7 @@ public final class LoginThrottle {
     return Math.max(0, f.lockedUntil - now);
   }
 
-  private void fail(Map<String, Failures> map, String key, long now) {
+  private void fail(Map<String, Failures> map, String key, int free, long now) {
     Failures f = map.computeIfAbsent(key, k -> new Failures());
     f.count++;
     f.last = now;

@@ -22,4 +22,13 @@ public record Principal(String name, Role role, boolean viaToken, String callerI
   public Principal(String name, Role role, boolean viaToken, String callerId) {
     this(name, role, viaToken, callerId, Tenants.of(callerId, null));
   }
+
+  /**
+   * Whether this viewer or approver was given neither tenants nor a resource id: it sees the
+   * sessions of its own name alone, which no agent uses, so no agent's approval ever reaches it.
+   */
+  public boolean noTenants() {
+    return (role == Role.VIEWER || role == Role.APPROVER) && !tenants.all() && callerId.equals(name)
+        && tenants.callers().equals(java.util.List.of(name));
+  }
 }

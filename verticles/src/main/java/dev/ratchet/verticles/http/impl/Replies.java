@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
 public final class Replies {
 
   private static final Logger LOG = LoggerFactory.getLogger(Replies.class);
+  /** When to ask again after {@code NOT_READY}: a starting member loads its agents within seconds. */
+  public static final String RETRY_AFTER_SECONDS = "1";
 
   private Replies() {
   }
@@ -41,6 +43,9 @@ public final class Replies {
 
   /** Answers {@code code} with its HTTP status. */
   public static void error(RoutingContext ctx, ErrorCode code, String message) {
+    if (code == ErrorCode.NOT_READY && !ctx.response().headWritten()) {
+      ctx.response().putHeader("Retry-After", RETRY_AFTER_SECONDS);
+    }
     json(ctx, code.httpStatus(), new JsonObject().put("code", code.wireName()).put("message", message));
   }
 

@@ -91,8 +91,8 @@ final class SessionFilter {
   }
 
   /**
-   * Whether the session's calls match; puts the session's {@code summary} ({@code status},
-   * {@code tools}, {@code outcomes}) into {@code row} when it read them.
+   * Whether the session's calls match; puts the session's {@code summary} ({@link #summary}) into
+   * {@code row} when it read them.
    */
   Future<Boolean> matchesCalls(JournalQueries journal, String sessionId, JsonObject row) {
     if (!readsEvents()) {
@@ -107,7 +107,9 @@ final class SessionFilter {
     });
   }
 
+  /** What a session's calls did: {@code calls} (how many), {@code status}, {@code tools}, {@code outcomes}. */
   static JsonObject summary(JsonObject timeline) {
+    int calls = 0;
     Set<String> tools = new TreeSet<>();
     Set<String> outcomes = new TreeSet<>();
     String status = "idle";
@@ -118,6 +120,7 @@ final class SessionFilter {
       }
       for (Object c : turn.getJsonArray("calls", new JsonArray())) {
         JsonObject call = (JsonObject) c;
+        calls++;
         tools.add(call.getString("tool"));
         String s = call.getString("status");
         if ("waiting_for_approval".equals(s)) {
@@ -134,7 +137,7 @@ final class SessionFilter {
         }
       }
     }
-    return new JsonObject().put("status", status).put("tools", new JsonArray(new java.util.ArrayList<>(tools)))
+    return new JsonObject().put("calls", calls).put("status", status).put("tools", new JsonArray(new java.util.ArrayList<>(tools)))
         .put("outcomes", new JsonArray(new java.util.ArrayList<>(outcomes)));
   }
 }

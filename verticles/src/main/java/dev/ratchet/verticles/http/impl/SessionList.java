@@ -15,6 +15,8 @@ import java.util.List;
  * is full: {@code offset} is a position in the index and {@code next} the position where the scan
  * stopped. One request scans at most {@value #MAX_SCANNED} entries; a page cut short by that bound
  * still carries {@code next}, so a tenant with few sessions among very many pages on, never misses one.
+ * Every session of the page carries its {@code summary} ({@link SessionFilter#summary}): what its
+ * calls did, read from its events once it is on the page.
  */
 final class SessionList {
 
@@ -36,13 +38,27 @@ final class SessionList {
   Future<JsonObject> page(Principal principal, int offset, int limit, SessionFilter filter) {
     Future<Scan> scan = principal.tenants().all() && !filter.any() ? everything(offset, limit)
         : scan(principal.tenants(), filter, new Scan(offset, limit));
-    return scan.map(s -> {
+    return scan.compose(this::summarized).map(s -> {
       JsonObject page = new JsonObject().put("sessions", s.sessions).put("offset", offset).put("limit", limit);
       if (s.next >= 0) {
         page.put("next", "/api/sessions?offset=" + s.next + "&limit=" + limit + filter.query());
       }
       return page;
     });
+  }
+
+  /** The scan with a summary on each of its sessions that a filter did not summarize already. */
+  private Future<Scan> summarized(Scan s) {
+    List<Future<?>> reads = new ArrayList<>();
+    for (Object o : s.sessions) {
+      JsonObject row = (JsonObject) o;
+      if (!row.containsKey("summary") && SessionAccess.exists(row)) {
+        String id = row.getString("sessionId");
+        reads.add(JournalReader.all(journal, id)
+            .map(events -> row.put("summary", SessionFilter.summary(Timeline.build(id, row, events)))));
+      }
+    }
+    return Future.all(reads).map(s);
   }
 
   /** An operator's page: the index as it is. */

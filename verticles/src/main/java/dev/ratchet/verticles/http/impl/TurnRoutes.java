@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
@@ -99,8 +100,17 @@ public record TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, S
     }
     // the session is checked once: its caller never changes after it exists
     Future<TurnResult> lookup = access.visible(AuthHandler.principal(ctx), sessionId)
-        .compose(info -> wait == 0 ? ratchet.journal().turnResult(sessionId, turnId)
-            : awaitResult(sessionId, turnId, wait * 1000L));
+        .compose(info -> ratchet.journal().turnStatus(sessionId, turnId))
+        .compose(status -> {
+          if (status == null) {
+            // a turn refused at submission left nothing in the journal: it is not pending
+            return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_TURN, "session '" + sessionId
+                + "' holds no turn '" + turnId + "': it was never accepted (a refused turn is not journaled)"
+                + " or retention removed it"));
+          }
+          return wait == 0 ? ratchet.journal().turnResult(sessionId, turnId)
+              : awaitResult(sessionId, turnId, wait * 1000L);
+        });
     lookup.onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());

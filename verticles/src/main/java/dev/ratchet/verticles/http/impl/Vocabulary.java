@@ -3,13 +3,15 @@ package dev.ratchet.verticles.http.impl;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.verticles.http.TimelineStatus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
  * The vocabulary the dashboard shares with the server, generated from the enums that define it:
- * error codes with their HTTP status and meaning, event types, call statuses and outcomes. It is
+ * error codes with their HTTP status and meaning, event types, call statuses and outcomes, and the
+ * data of the rule that shows unusual text as escapes ({@link VisibleText#rules}). It is
  * checked in as {@code webroot/assets/vocabulary.json} so the dashboard reads it as a plain file.
  */
 public final class Vocabulary {
@@ -38,7 +40,7 @@ public final class Vocabulary {
       outcomes.add(o.wireName());
     }
     return new JsonObject().put("errorCodes", errors).put("eventTypes", events).put("callStatuses", statuses)
-        .put("outcomes", outcomes);
+        .put("outcomes", outcomes).put("visibleText", VisibleText.rules());
   }
 
   /** The file's text: the JSON indented, with a final newline. */

@@ -8,7 +8,9 @@ import io.vertx.core.spi.cluster.ClusterManager;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -38,7 +40,10 @@ public final class ClusterMembers {
   private volatile Set<String> live;
   private volatile Set<String> owners;
   private volatile boolean leaving;
+  private volatile boolean joined;
   private final List<Consumer<Set<String>>> onLeft = new CopyOnWriteArrayList<>();
+  /** What to do when a given owner leaves: requests waiting for its answer. */
+  private final Map<String, Set<Runnable>> departures = new ConcurrentHashMap<>();
   private volatile long timer = -1;
 
   private ClusterMembers(Vertx vertx, ClusterManager manager, String self, String apiAddress) {
@@ -76,9 +81,12 @@ public final class ClusterMembers {
     return self;
   }
 
-  /** The members that take new sessions: placement's candidates. This node is not one once it leaves. */
+  /**
+   * The members that take new sessions: placement's candidates. This node is one only from
+   * {@link #join()} until it leaves.
+   */
   public Set<String> live() {
-    if (!leaving) {
+    if (joined && !leaving) {
       return live;
     }
     Set<String> others = new HashSet<>(live);
@@ -89,6 +97,11 @@ public final class ClusterMembers {
   /** Whether {@code nodeId} may still run sessions: a candidate, or a member handing its sessions over. */
   public boolean isLive(String nodeId) {
     return nodeId != null && (owners.contains(nodeId) || live.contains(nodeId));
+  }
+
+  /** This node is ready: it takes new sessions from now on (the others see it once it serves the event-bus API). */
+  public void join() {
+    joined = true;
   }
 
   /** This node takes no new session from now on; the sessions it runs stay its own until it hands them over. */
@@ -103,6 +116,20 @@ public final class ClusterMembers {
   /** Calls {@code listener} with the ids of owners that left (died, or handed everything over), each time some leave. */
   public void onLeft(Consumer<Set<String>> listener) {
     onLeft.add(listener);
+  }
+
+  /**
+   * Runs {@code action} once {@code nodeId} is no longer an owner (at once when it is not one now);
+   * the answer cancels it. It may run twice when the node leaves just as it is registered.
+   */
+  public Runnable onDeparture(String nodeId, Runnable action) {
+    Set<Runnable> waiting = departures.computeIfAbsent(nodeId, n -> ConcurrentHashMap.newKeySet());
+    waiting.add(action);
+    // owners is updated before departures are run: a node that left meanwhile is seen here
+    if (!isLive(nodeId) && waiting.remove(action)) {
+      action.run();
+    }
+    return () -> waiting.remove(action);
   }
 
   private Future<Void> poll() {
@@ -148,6 +175,12 @@ public final class ClusterMembers {
     Set<String> left = new HashSet<>(before);
     left.removeAll(nowOwners);
     if (!left.isEmpty()) {
+      left.forEach(node -> {
+        Set<Runnable> waiting = departures.remove(node);
+        if (waiting != null) {
+          waiting.forEach(Runnable::run);
+        }
+      });
       onLeft.forEach(l -> l.accept(Set.copyOf(left)));
     }
   }

@@ -15,8 +15,12 @@ import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Sends each session's turns and messages to the node that owns the session, so that any node
@@ -50,6 +54,11 @@ public final class SessionRouter {
 
   /** How long a forwarded request may wait for the owner to journal it. */
   static final long FORWARD_TIMEOUT_MILLIS = 30_000;
+  /** How many times a request whose member died is placed again. */
+  static final int REPLACEMENTS = 3;
+  /** How long a member that could not be reached may take to be found gone before the request fails. */
+  static final long DEPARTURE_WAIT_MILLIS = 10_000;
+  private static final Logger LOG = LoggerFactory.getLogger(SessionRouter.class);
 
   private final Vertx vertx;
   private final ClusterMembers members;
@@ -116,6 +125,11 @@ public final class SessionRouter {
   }
 
   public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn) {
+    return accept(agent, sessionId, callerId, creator, turn, REPLACEMENTS);
+  }
+
+  private Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn,
+                                            int replacements) {
     return target(sessionId).compose(node -> {
       if (node == null || node.equals(members.self())) {
         if (!members.leaving()) {
@@ -129,8 +143,10 @@ public final class SessionRouter {
                     : forward(next, turnRequest(agent, sessionId, callerId, creator, turn))
                         .map(journaled -> awaitResult(sessionId, turn.turnId()))));
       }
-      return forward(node, turnRequest(agent, sessionId, callerId, creator, turn))
-          .map(journaled -> awaitResult(sessionId, turn.turnId()));
+      // the same turn id again on the next owner is safe: a turn already journaled is not run twice (rule 1)
+      return toOwner(node, turnRequest(agent, sessionId, callerId, creator, turn),
+          journaled -> awaitResult(sessionId, turn.turnId()), replacements,
+          () -> accept(agent, sessionId, callerId, creator, turn, replacements - 1));
     });
   }
 
@@ -141,6 +157,13 @@ public final class SessionRouter {
 
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
                                                   String messageId, String text) {
+    // an id of its own, so that the message sent again to the next owner is journaled once
+    String id = messageId != null ? messageId : UUID.randomUUID().toString();
+    return acceptMessage(agent, sessionId, callerId, creator, id, text, REPLACEMENTS);
+  }
+
+  private Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
+                                                   String messageId, String text, int replacements) {
     return target(sessionId).compose(node -> {
       if (node == null || node.equals(members.self())) {
         return local.acceptMessage(agent, sessionId, callerId, creator, messageId, text);
@@ -159,9 +182,63 @@ public final class SessionRouter {
       JsonObject request = new JsonObject().put("op", "message").put("agent", agent).put("sessionId", sessionId)
           .put("callerId", callerId).put("creator", creator).put("messageId", messageId).put("text", text)
           .put("replyAddress", replyAddress);
-      return replies.completion().compose(v -> forward(node, request)).map(journaled -> reply.future())
+      return replies.completion()
+          .compose(v -> toOwner(node, request, journaled -> reply.future(), replacements, () -> {
+            replies.unregister();
+            return acceptMessage(agent, sessionId, callerId, creator, messageId, text, replacements - 1);
+          }))
           .onFailure(err -> replies.unregister());
     });
+  }
+
+  /**
+   * Forwards a request to the member that owns its session and maps the answer. When that member
+   * leaves the cluster (dies) before it answers, the request is placed again through {@code again}
+   * as soon as this member learns of it, at most {@code replacements} times; a member that could
+   * not be reached is given {@link #DEPARTURE_WAIT_MILLIS} to be found gone. docs/CLUSTER.md, "When
+   * a member dies".
+   */
+  private <T> Future<T> toOwner(String node, JsonObject request, Function<JsonObject, T> answered, int replacements,
+                                Supplier<Future<T>> again) {
+    if (replacements <= 0) {
+      return forward(node, request).map(answered);
+    }
+    Promise<T> result = Promise.promise();
+    Promise<Void> departed = Promise.promise();
+    Runnable cancel = members.onDeparture(node, departed::tryComplete);
+    departed.future().onSuccess(v -> {
+      if (!result.future().isComplete()) {
+        LOG.info("cluster: member {} left before it answered for session {}; placing the request again", node,
+            request.getString("sessionId"));
+        again.get().onComplete(ar -> {
+          if (ar.succeeded()) {
+            result.tryComplete(ar.result());
+          } else {
+            result.tryFail(ar.cause());
+          }
+        });
+      }
+    });
+    forward(node, request).onComplete(ar -> {
+      if (ar.succeeded()) {
+        cancel.run();
+        if (!result.future().isComplete()) {
+          result.tryComplete(answered.apply(ar.result()));
+        }
+      } else if (!RatchetException.is(ar.cause(), ErrorCode.NODE_UNAVAILABLE)) {
+        cancel.run();
+        result.tryFail(ar.cause());
+      } else {
+        // unreachable: re-placed if the cluster finds it gone in time, else this is the answer
+        vertx.setTimer(DEPARTURE_WAIT_MILLIS, t -> {
+          cancel.run();
+          if (!departed.future().isComplete()) {
+            result.tryFail(ar.cause());
+          }
+        });
+      }
+    });
+    return result.future();
   }
 
   private Future<JsonObject> forward(String node, JsonObject request) {

@@ -1,6 +1,6 @@
 package dev.ratchet.verticles.impl.cluster;
 
-import dev.ratchet.runtime.journal.JournalQueries;
+import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -9,9 +9,10 @@ import java.util.List;
 
 /**
  * Which sessions with work in flight this node should resume. Alone, all of them, as after a
- * restart. In a cluster, only those whose owner (as the journal names it) is not a live member and
- * that {@link Placement} gives to this node: a session a live node runs is never claimed from it,
- * and a dead node's sessions are spread over the survivors. Claiming is safe even when membership
+ * restart. In a cluster, only those whose owner (as the journal names it) is not a live member,
+ * that {@link Placement} gives to this node, and that have a turn in flight or an open round of
+ * the agent loop: a session a live node runs is never claimed from it, a dead node's sessions are
+ * spread over the survivors, and one with nothing to resume is claimed only when it is next used. Claiming is safe even when membership
  * is wrong for a moment (a node that is slow, not dead): the claim's new fencing epoch stops the
  * earlier owner from journaling or sending anything more.
  */
@@ -25,7 +26,7 @@ public final class Takeover {
   private Takeover() {
   }
 
-  public static Future<List<String>> claimable(JournalQueries journal, ClusterMembers members, List<String> ids) {
+  public static Future<List<String>> claimable(SessionJournal journal, ClusterMembers members, List<String> ids) {
     if (!members.clustered() || ids.isEmpty()) {
       return Future.succeededFuture(ids);
     }
@@ -47,6 +48,6 @@ public final class Takeover {
         });
       });
     }
-    return chain.map(v -> mine);
+    return chain.compose(v -> mine.isEmpty() ? Future.succeededFuture(mine) : journal.withWorkInFlight(mine));
   }
 }

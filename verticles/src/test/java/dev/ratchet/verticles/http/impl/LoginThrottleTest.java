@@ -13,7 +13,8 @@ class LoginThrottleTest {
 
   private final AtomicLong now = new AtomicLong(1_000_000);
   private final LoginThrottle throttle = new LoginThrottle(HttpOptions.create()
-      .user("ana", Role.APPROVER, "pbkdf2-sha256$1$AAAA$AAAA"), now::get);
+      .user("ana", Role.APPROVER, "pbkdf2-sha256$1$AAAA$AAAA")
+      .user("admin", Role.APPROVER, "pbkdf2-sha256$1$AAAA$AAAA"), now::get);
 
   @Test
   void theLockDoublesFromOneSecondUpToFifteenMinutes() {
@@ -36,7 +37,7 @@ class LoginThrottleTest {
     now.addAndGet(1_500);
     throttle.failed("ana", "10.0.0.1");
     assertThat(throttle.begin("ana", "10.0.0.1")).isEqualTo(1_000);
-    assertThat(throttle.begin("ana", "10.0.0.9")).as("the name is locked from every address").isEqualTo(1_000);
+    assertThat(throttle.begin("ana", "10.0.0.9")).as("only the name from that address is locked").isZero();
     now.addAndGet(1_000);
     assertThat(throttle.begin("ana", "10.0.0.1")).isZero();
   }
@@ -46,10 +47,10 @@ class LoginThrottleTest {
     for (int i = 0; i < 6; i++) {
       throttle.begin("ana", "10.0.0.1");
     }
-    assertThat(throttle.failures("ana")).isEqualTo(6);
+    assertThat(throttle.failures("ana", "10.0.0.1")).isEqualTo(6);
     now.addAndGet(1_000 + 900_001);
-    assertThat(throttle.begin("ana", "10.0.0.2")).isZero();
-    assertThat(throttle.failures("ana")).isEqualTo(1);
+    assertThat(throttle.begin("ana", "10.0.0.1")).isZero();
+    assertThat(throttle.failures("ana", "10.0.0.1")).isEqualTo(1);
   }
 
   @Test
@@ -60,7 +61,31 @@ class LoginThrottleTest {
     for (int i = 0; i < 3 * LoginThrottle.MAX_TRACKED; i++) {
       throttle.begin("name-" + i, "10.1." + (i / 256) + "." + (i % 256));
     }
-    assertThat(throttle.tracked()).isLessThanOrEqualTo(2 * LoginThrottle.MAX_TRACKED + 1);
-    assertThat(throttle.begin("ana", "10.9.9.9")).isPositive();
+    assertThat(throttle.tracked()).isLessThanOrEqualTo(3 * LoginThrottle.MAX_TRACKED);
+    assertThat(throttle.begin("ana", "10.0.0.1")).isPositive();
+  }
+
+  @Test
+  void wrongPasswordsForOneNameDoNotLockOtherUsersOfTheSameAddressOut() {
+    for (int i = 0; i < 6; i++) {
+      throttle.begin("ana", "10.0.0.1");
+      throttle.failed("ana", "10.0.0.1");
+    }
+    assertThat(throttle.begin("ana", "10.0.0.1")).as("the guessed name is locked from that address").isPositive();
+    assertThat(throttle.begin("admin", "10.0.0.1")).as("the admin still logs in from that address").isZero();
+    throttle.succeeded("admin", "10.0.0.1");
+    assertThat(throttle.begin("ana", "10.0.0.7")).as("the guessed name still logs in from elsewhere").isZero();
+  }
+
+  @Test
+  void anAddressIsLockedOnlyAfterTheHigherPerAddressCap() {
+    int perAddress = HttpOptions.create().loginAddressFreeFailures();
+    assertThat(perAddress).isGreaterThan(HttpOptions.create().loginFreeFailures());
+    for (int i = 0; i < perAddress; i++) {
+      assertThat(throttle.begin("name-" + i, "10.0.0.1")).as("attempt %d", i).isZero();
+    }
+    assertThat(throttle.begin("name-x", "10.0.0.1")).isZero();
+    assertThat(throttle.begin("admin", "10.0.0.1")).as("past the cap the address is locked for everyone").isPositive();
+    assertThat(throttle.begin("admin", "10.0.0.2")).isZero();
   }
 }

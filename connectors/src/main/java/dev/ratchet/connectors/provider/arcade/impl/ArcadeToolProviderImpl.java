@@ -255,6 +255,10 @@ public final class ArcadeToolProviderImpl extends BaseToolProvider implements Ar
     if (o.tool() == null) {
       return Future.failedFuture(new ProviderException(ErrorCode.UNSUPPORTED, "arcade authorizes per tool: name a tool"));
     }
+    if (!o.fields().isEmpty()) {
+      return Future.failedFuture(new ProviderException(ErrorCode.INVALID_REQUEST, "arcade asks for no connection"
+          + " fields (its tools' own providers authorize the user); not " + new java.util.TreeSet<>(o.fields().keySet())));
+    }
     String toolkit = o.tool().contains(".") ? o.tool().substring(0, o.tool().indexOf('.')) : null;
     if (!allow.toolAllowed(toolkit, o.tool())) {
       return Future.failedFuture(notAllowed("tool " + o.tool()));

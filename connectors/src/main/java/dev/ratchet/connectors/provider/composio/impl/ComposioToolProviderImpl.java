@@ -50,10 +50,12 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
       DEFAULT_BASE_URL);
 
   private final ComposioMetaTools meta;
+  private final ComposioReadiness readiness;
 
   public ComposioToolProviderImpl(Vertx vertx, ToolProviderOptions options) {
     super(vertx, KIND, options, (req, key) -> req.putHeader("x-api-key", key));
     this.meta = new ComposioMetaTools(vertx, this);
+    this.readiness = new ComposioReadiness(http, this::authConfigs);
   }
 
   @Override
@@ -179,7 +181,8 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
     EffectClass effect = hints.effectClass(config);
     return new ProviderTool(ProviderTool.toolName(slug), t.getString("description"), schemaOf(t), effect,
         hints.approval(config), options.requestTimeout(), source(), userId,
-        inv -> execute(slug, t.getString("version"), effect, userId, connectionId, inv));
+        inv -> execute(slug, t.getString("version"), effect, userId, connectionId, inv),
+        inv -> readiness.whyNot(toolkit, userId, connectionId));
   }
 
   /** Runs the version whose schema the model saw: a newer release may expect other arguments. */
@@ -215,12 +218,32 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
     if (o.toolkit() == null || !allow.toolkitAllowed(o.toolkit())) {
       return Future.failedFuture(notAllowed("toolkit " + o.toolkit()));
     }
-    return userId(o.identity()).compose(userId -> createLink(o.toolkit(), userId, o.callbackUrl()))
+    return userId(o.identity()).compose(userId -> connectionState(o.toolkit(), o.fields())
+            .compose(state -> createLink(o.toolkit(), userId, o.callbackUrl(), state)))
         .map(acc -> new Authorization(redirectUrl(acc), acc.getString("id")));
   }
 
-  /** Creates a pending connected account for {@code userId} with the toolkit's first auth config. */
+  /** The field values as Composio's {@code connection.state}, checked against the toolkit's fields; null for none. */
+  private Future<JsonObject> connectionState(String toolkit, Map<String, String> values) {
+    if (values.isEmpty()) {
+      return Future.succeededFuture(null);
+    }
+    return toolkitDetails(toolkit).map(details -> ComposioConnectionFields.state(toolkit, details, values));
+  }
+
+  private Future<JsonObject> toolkitDetails(String toolkit) {
+    return http.json(HttpMethod.GET, "/api/v3/toolkits/" + toolkit, Map.of(), null);
+  }
+
   Future<JsonObject> createLink(String toolkit, String userId, String callbackUrl) {
+    return createLink(toolkit, userId, callbackUrl, null);
+  }
+
+  /**
+   * Creates a pending connected account for {@code userId} with the toolkit's first auth config,
+   * initiated with {@code state} (the connection-field values) when there is one.
+   */
+  Future<JsonObject> createLink(String toolkit, String userId, String callbackUrl, JsonObject state) {
     return authConfigs(toolkit).compose(items -> {
       if (items.isEmpty()) {
         return Future.failedFuture(new ProviderException(ErrorCode.PROVIDER_ERROR,
@@ -229,6 +252,9 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
       JsonObject connection = new JsonObject().put("user_id", userId);
       if (callbackUrl != null) {
         connection.put("callback_url", callbackUrl);
+      }
+      if (state != null) {
+        connection.put("state", state);
       }
       JsonObject body = new JsonObject().put("auth_config", new JsonObject().put("id", items.get(0).getString("id")))
           .put("connection", connection);
@@ -259,23 +285,7 @@ public final class ComposioToolProviderImpl extends BaseToolProvider implements 
     if (!allow.toolkitAllowed(toolkit)) {
       return Future.failedFuture(notAllowed("toolkit " + toolkit));
     }
-    return http.json(HttpMethod.GET, "/api/v3/toolkits/" + toolkit, Map.of(), null).map(json -> {
-      List<ConnectionField> fields = new ArrayList<>();
-      for (JsonObject details : objects(json.getJsonArray("auth_config_details"))) {
-        JsonObject init = details.getJsonObject("fields", new JsonObject())
-            .getJsonObject("connected_account_initiation", new JsonObject());
-        for (String kind : List.of("required", "optional")) {
-          for (JsonObject f : objects(init.getJsonArray(kind))) {
-            String type = f.getString("type", "string");
-            fields.add(new ConnectionField(f.getString("name"), f.getString("displayName", f.getString("name")), type,
-                f.getString("description"), "required".equals(kind),
-                f.getBoolean("is_secret", "password".equalsIgnoreCase(type))));
-          }
-        }
-        break;
-      }
-      return fields;
-    });
+    return toolkitDetails(toolkit).map(ComposioConnectionFields::of);
   }
 
   @Override

@@ -1,11 +1,15 @@
 package dev.ratchet.verticles.http.impl.mcp;
 
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.http.impl.AuthHandler;
 import dev.ratchet.verticles.http.impl.Principal;
+import dev.ratchet.verticles.http.impl.Replies;
 import dev.ratchet.verticles.http.impl.SessionAccess;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
@@ -48,9 +52,11 @@ public final class McpRoutes {
         }
       }));
 
-  public McpRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access) {
+  /** The routes; a waiting call reports progress every {@code progressMillis} (http.mcpProgressMillis). */
+  public McpRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access, long progressMillis) {
     this.ratchet = ratchet;
-    this.calls = new ToolCallExchange(vertx, ratchet, access, new TurnGatherer(vertx, TurnGatherer.WAIT_MILLIS));
+    this.calls = new ToolCallExchange(vertx, ratchet, access, new TurnGatherer(vertx, TurnGatherer.WAIT_MILLIS),
+        progressMillis);
   }
 
   public void mount(Router router) {
@@ -63,6 +69,12 @@ public final class McpRoutes {
   private void post(RoutingContext ctx) {
     String agent = ctx.pathParam("agent");
     ToolCatalog catalog = ratchet.catalog(agent);
+    if (catalog == null && !ratchet.ready()) {
+      ctx.response().putHeader("Retry-After", Replies.RETRY_AFTER_SECONDS);
+      httpError(ctx, 503, JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "this member is still loading its agents;"
+          + " try again shortly", ErrorCode.NOT_READY.wireName()));
+      return;
+    }
     if (catalog == null) {
       httpError(ctx, 404, JsonRpc.error(null, JsonRpc.NOT_FOUND, "no agent named '" + agent + "'", "UNKNOWN_AGENT"));
       return;
@@ -71,6 +83,12 @@ public final class McpRoutes {
     try {
       parsed = Json.decodeValue(ctx.body().buffer() == null ? "" : ctx.body().asString());
     } catch (DecodeException e) {
+      if (tooDeep(e)) {
+        httpError(ctx, 400, JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "the message nests deeper than "
+            + StreamReadConstraints.DEFAULT_MAX_DEPTH + " levels of objects and arrays; flatten the arguments",
+            "INVALID_REQUEST"));
+        return;
+      }
       httpError(ctx, 400, JsonRpc.error(null, JsonRpc.PARSE_ERROR, "the body is not valid JSON", "INVALID_REQUEST"));
       return;
     }
@@ -169,21 +187,16 @@ public final class McpRoutes {
   private void toolsCall(RoutingContext ctx, Object id, String agent, JsonObject params, String mcpSession,
                          McpReply reply) {
     String named = ctx.request().getHeader(RATCHET_SESSION_HEADER);
+    String header = named != null ? RATCHET_SESSION_HEADER : SESSION_HEADER;
     String sessionId = named != null ? named : mcpSession;
-    if (sessionId == null) {
-      reply.answer(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "a call runs in a session: send the "
-          + SESSION_HEADER + " that initialize gave, or a " + RATCHET_SESSION_HEADER + " header", "INVALID_REQUEST"));
-      return;
-    }
-    if (!Ids.valid(sessionId)) {
-      reply.answer(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, Ids.problem(
-          named != null ? RATCHET_SESSION_HEADER : SESSION_HEADER, sessionId).getMessage(), "INVALID_ID"));
+    if (sessionId != null && !Ids.valid(sessionId)) {
+      reply.answer(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, Ids.problem(header, sessionId).getMessage(), "INVALID_ID"));
       return;
     }
     Principal principal = AuthHandler.principal(ctx);
     String accept = ctx.request().getHeader("Accept");
     boolean sse = accept != null && accept.contains("text/event-stream");
-    calls.handle(id, agent, sessionId, principal, params, reply, sse);
+    calls.handle(id, agent, new ToolCallExchange.Where(sessionId, named != null), principal, params, reply, sse);
   }
 
   private void delete(RoutingContext ctx) {
@@ -201,6 +214,15 @@ public final class McpRoutes {
   private static void httpError(RoutingContext ctx, int status, JsonObject body) {
     ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json; charset=utf-8")
         .putHeader("Cache-Control", "no-store").end(body.encode());
+  }
+
+  private static boolean tooDeep(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StreamConstraintsException && t.getMessage() != null && t.getMessage().contains("nesting depth")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String printable(String s) {

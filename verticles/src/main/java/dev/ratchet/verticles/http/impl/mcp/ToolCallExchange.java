@@ -29,11 +29,10 @@ import java.util.UUID;
  * and answers with its record. While it waits for a person's approval the SSE stream stays open
  * and, when the client sent a {@code progressToken}, carries {@code notifications/progress}.
  */
-record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, TurnGatherer gatherer) {
+record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, TurnGatherer gatherer,
+                        long progressMillis) {
 
   private static final Logger LOG = LoggerFactory.getLogger(ToolCallExchange.class);
-  /** How often a waiting call tells the client it is still alive. */
-  static final long KEEP_ALIVE_MILLIS = 10_000;
   /** The largest count a client may announce; the engine's own limit on calls per turn applies after. */
   private static final int MAX_COUNT = 1_024;
 
@@ -41,7 +40,14 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
   private record Placement(String turnId, int index, int count, boolean gathered) {
   }
 
-  void handle(Object id, String agent, String sessionId, Principal principal, JsonObject params, McpReply reply,
+  /**
+   * The session a request names: the {@code ratchet-session} header ({@code named}), else its
+   * {@code Mcp-Session-Id}, else none.
+   */
+  record Where(String sessionId, boolean named) {
+  }
+
+  void handle(Object id, String agent, Where where, Principal principal, JsonObject params, McpReply reply,
               boolean sse) {
     Object name = params.getValue("name");
     Object arguments = params.getValue("arguments");
@@ -66,13 +72,28 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
       reply.answer(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, e.getMessage(), e.code()));
       return;
     }
+    int maxCalls = ratchet.options().engine().maxCallsPerTurn();
+    if (placement.count() > maxCalls) {
+      // refused before any call waits for the others: the engine would refuse the gathered turn anyway
+      reply.answer(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "'_meta." + McpShapes.META_COUNT + "' is "
+          + placement.count() + "; at most " + maxCalls + " calls are allowed in one turn (engine.maxCallsPerTurn)",
+          ErrorCode.TOO_MANY_CALLS.wireName()));
+      return;
+    }
+    if (where.sessionId() == null && !placement.gathered()) {
+      reply.answer(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "a call runs in a session: send the Mcp-Session-Id"
+          + " that initialize gave, a ratchet-session header, or a dev.ratchet/turn in _meta", "INVALID_REQUEST"));
+      return;
+    }
     Object progressToken = m.getValue("progressToken");
     ToolCall call = new ToolCall((String) name, (JsonObject) arguments);
-    access.mayUse(principal, sessionId).onComplete(allowed -> {
+    sessionOf(agent, where, principal, placement).compose(sessionId -> access.mayUse(principal, sessionId)
+        .map(sessionId)).onComplete(allowed -> {
       if (allowed.failed()) {
         reply.answer(error(id, allowed.cause()));
         return;
       }
+      String sessionId = allowed.result();
       if (sse) {
         reply.stream();
       }
@@ -88,6 +109,20 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
     });
   }
 
+  /**
+   * The session the call runs in. A turn id without a {@code ratchet-session} header is kept per
+   * caller and agent: its first call places it in the request's MCP session (or a new one), and
+   * every later request for it, from any MCP session or none, joins that session, so a client that
+   * restarted and resends its turn never runs a write twice (rule 1).
+   */
+  private Future<String> sessionOf(String agent, Where where, Principal principal, Placement placement) {
+    if (where.named() || !placement.gathered()) {
+      return Future.succeededFuture(where.sessionId());
+    }
+    String fresh = where.sessionId() != null ? where.sessionId() : "mcp-" + UUID.randomUUID();
+    return ratchet.journal().turnHome(principal.callerId(), agent, placement.turnId(), fresh);
+  }
+
   private Future<CallResult> run(String agent, String sessionId, Principal principal, Placement placement,
                                  ToolCall call) {
     if (!placement.gathered()) {
@@ -98,7 +133,8 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
     // gets the record the turn has, and nothing is sent again (rule 1)
     return ratchet.journal().turnResult(sessionId, placement.turnId()).compose(done -> {
       if (done != null) {
-        return fromJournal(done, placement, call);
+        return ratchet.journal().submittedTurn(sessionId, placement.turnId())
+            .compose(submitted -> fromJournal(done, submitted, placement, call));
       }
       String key = principal.callerId() + "\n" + agent + "\n" + sessionId + "\n" + placement.turnId();
       return gatherer.join(key, placement.turnId(), placement.index(), placement.count(), call,
@@ -106,12 +142,17 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
     });
   }
 
-  private static Future<CallResult> fromJournal(TurnResult done, Placement placement, ToolCall call) {
-    if (done.calls().size() != placement.count() || !done.call(placement.index()).tool().equals(call.name())) {
+  /** The journaled record of a call of a completed turn, when the turn was submitted with this very call. */
+  private static Future<CallResult> fromJournal(TurnResult done, Turn submitted, Placement placement, ToolCall call) {
+    boolean same = done.calls().size() == placement.count() && submitted != null
+        && submitted.calls().size() == placement.count()
+        && submitted.calls().get(placement.index()).name().equals(call.name())
+        && submitted.calls().get(placement.index()).arguments().equals(call.arguments());
+    if (!same) {
       return Future.failedFuture(new RatchetException(ErrorCode.TURN_ID_REUSED, "turn '" + placement.turnId()
           + "' already ran with other calls (" + done.calls().size() + " calls; index " + placement.index()
-          + (placement.index() < done.calls().size() ? " was " + done.call(placement.index()).tool() : " is not one")
-          + "); a new model response needs a new dev.ratchet/turn"));
+          + (placement.index() < done.calls().size() ? " was " + done.call(placement.index()).tool()
+          + " with its own arguments" : " is not one") + "); a new model response needs a new dev.ratchet/turn"));
     }
     return Future.succeededFuture(done.call(placement.index()));
   }
@@ -186,8 +227,10 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
       this.tool = tool;
       this.progressToken = progressToken;
       this.reply = reply;
+      this.status = running();
       this.events = vertx.eventBus().consumer(Addresses.events(sessionId), msg -> onEvent(msg.body()));
-      this.timer = vertx.setPeriodic(KEEP_ALIVE_MILLIS, t -> tick());
+      // progress resets the timeout of clients that allow it, for a slow tool as for an approval
+      this.timer = vertx.setPeriodic(progressMillis, t -> report());
     }
 
     private void onEvent(JsonObject event) {
@@ -203,15 +246,7 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
         status = tool + " " + data.getString("status", "decided") + (data.getString("approver") == null ? ""
             : " by " + data.getString("approver"));
         report();
-        status = null;
-      }
-    }
-
-    private void tick() {
-      if (status != null && progressToken != null) {
-        report();
-      } else {
-        reply.keepAlive();
+        status = running();
       }
     }
 
@@ -223,6 +258,10 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
       progress++;
       reply.notify(JsonRpc.notification("notifications/progress", new JsonObject()
           .put("progressToken", progressToken).put("progress", progress).put("message", status)));
+    }
+
+    private String running() {
+      return tool + " is running (call " + callId + ")";
     }
 
     void stop() {
