@@ -134,8 +134,9 @@ class AgentFileCommandsTest {
     String err = run.err();
     assertThat(err).contains("not valid against the agent-file schema (1):\n  " + agents.resolve("a.yaml")
         + ":2: unknown field 'maxTurnz'");
-    assertThat(err).contains("names what does not exist (1):\n  " + agents.resolve("b.yaml")
-        + ":4: tools[0].connection: connection 'nowhere' is not configured");
+    assertThat(err).contains("names what does not exist (2):\n  " + agents.resolve("b.yaml")
+        + ":4: tools[0].connection: connection 'nowhere' is not configured").contains("  " + agents.resolve("b.yaml")
+        + ":5: tools[0].operations[0]: unknown operation 'listIssue' in " + spec + " (did you mean listIssues?)");
   }
 
   private int check(String[] printed) throws Exception {

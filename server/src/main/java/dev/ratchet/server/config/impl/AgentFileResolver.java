@@ -156,7 +156,16 @@ public final class AgentFileResolver implements Findings {
         return Future.succeededFuture();
       }
       if (connection == null) {
-        return Future.succeededFuture();
+        // the operations are checked all the same, so that one run reports every problem of the file
+        return vertx.executeBlocking(() -> remote ? OpenApiDocument.parse("api", ar.result(), spec)
+            : OpenApiDocument.load("api", Path.of(spec))).transform(read -> {
+              if (read.succeeded()) {
+                OperationSelection.select(entry, at, spec, read.result().operationIds(), read.result()::tags, this);
+              } else {
+                error(Kind.SOURCE, at + "/openapi", reason(read.cause()));
+              }
+              return Future.succeededFuture();
+            });
       }
       String connectorId = connection.configString("connectorId",
           connection.name().replace('-', '_').toLowerCase(Locale.ROOT));
