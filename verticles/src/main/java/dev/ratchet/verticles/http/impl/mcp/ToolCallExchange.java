@@ -92,7 +92,8 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
     }
     if (where.sessionId() == null && !placement.gathered()) {
       reply.answer(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "a call runs in a session: send the Mcp-Session-Id"
-          + " that initialize gave, a ratchet-session header, or a dev.ratchet/turn (or the client's call id) in _meta", "INVALID_REQUEST"));
+          + " that initialize gave, a ratchet-session header, or a dev.ratchet/turn (or the client's call id)"
+          + " in _meta", "INVALID_REQUEST"));
       return;
     }
     Object progressToken = m.getValue("progressToken");
@@ -162,7 +163,9 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
       return Future.failedFuture(new RatchetException(ErrorCode.TURN_ID_REUSED, "turn '" + placement.turnId()
           + "' already ran with other calls (" + done.calls().size() + " calls; index " + placement.index()
           + (placement.index() < done.calls().size() ? " was " + done.call(placement.index()).tool()
-          + " with its own arguments" : " is not one") + "); a new call needs a new " + placement.named()));
+          + " with its own arguments" : " is not one") + "); a new "
+          + (McpShapes.META_TURN.equals(placement.named()) ? "model response" : "call") + " needs a new "
+          + placement.named()));
     }
     return Future.succeededFuture(done.call(placement.index()));
   }
