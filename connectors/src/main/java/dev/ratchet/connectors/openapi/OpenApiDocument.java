@@ -214,6 +214,12 @@ public final class OpenApiDocument {
       warnings.add(OpenApiWarning.notice(operationId, where + ".callbacks", "callbacks are requests the API sends"
           + " back later; they are ignored"));
     }
+    if (op.getValue("responses") instanceof JsonObject responses && responses.stream().anyMatch(r ->
+        r.getValue() instanceof JsonObject response && response.getValue("links") instanceof JsonObject links
+            && !links.isEmpty())) {
+      warnings.add(OpenApiWarning.notice(operationId, where + ".responses", "response links describe requests that"
+          + " may follow this one; they are ignored"));
+    }
     RefResolver.Scope refs = this.refs.scope();
 
     OperationInputs inputs = new OperationInputs(operationId, where, refs, problems, warnings)

@@ -220,6 +220,35 @@ class OpenApiReferencesTest {
   }
 
   @Test
+  void callbacksLinksAndWebhooksAreIgnoredWithANoteAndNeverRefuseAnOperation() {
+    String yaml = """
+        openapi: 3.1.0
+        info: {title: Hooks, version: "1"}
+        webhooks:
+          orderShipped: {post: {responses: {"200": {description: ok}}}}
+        paths:
+          /subscriptions:
+            post:
+              operationId: subscribe
+              callbacks:
+                shipped:
+                  "{$request.body#/url}": {post: {responses: {"200": {description: ok}}}}
+              responses:
+                "201":
+                  description: created
+                  links:
+                    GetSubscription: {operationId: getSubscription, parameters: {id: "$response.body#/id"}}
+        """;
+    OpenApiDocument doc = OpenApiDocument.parse("h", yaml, "hooks.yaml");
+    assertThat(doc.problems("subscribe")).isEmpty();
+    assertThat(doc.warnings()).allMatch(OpenApiWarning::offered).map(OpenApiWarning::message)
+        .anyMatch(m -> m.startsWith("webhooks are requests the API sends"))
+        .anyMatch(m -> m.startsWith("callbacks are requests the API sends"))
+        .anyMatch(m -> m.startsWith("response links describe requests"));
+    assertThat(OpenApiReport.of(doc).offered()).isEqualTo(1);
+  }
+
+  @Test
   void toolNamesOverSixtyFourCharactersAreShortenedTheSameWayEveryTimeAndStayDistinct() {
     String a = ToolNames.toolName("github", "getTheIssueTimelineEventsOfTheRepositoryIncludingCrossReferencedEventsA");
     String b = ToolNames.toolName("github", "getTheIssueTimelineEventsOfTheRepositoryIncludingCrossReferencedEventsB");
