@@ -3,6 +3,7 @@ package dev.ratchet.connectors.openapi;
 import dev.ratchet.connectors.impl.ToolNames;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
@@ -36,6 +38,7 @@ class OpenApiCorpusTest {
   Path dir;
 
   @Test
+  @Timeout(value = 20, unit = TimeUnit.MINUTES)
   void publicDocumentsOfTenVendorsBecomeToolsModelApisAccept() throws IOException {
     List<OpenApiReport> reports = new ArrayList<>();
     List<String> schemaProblems = new ArrayList<>();
