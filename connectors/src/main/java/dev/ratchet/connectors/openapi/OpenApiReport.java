@@ -4,6 +4,7 @@ import dev.ratchet.connectors.OpenApiWarning;
 import dev.ratchet.connectors.impl.ToolNames;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -69,7 +70,8 @@ public record OpenApiReport(String origin, String title, String version, int ope
 
   /** A message with what is quoted in it left out: {@code parameter '…' uses a style ...}. */
   static String reason(String message) {
-    String general = message.replaceAll("'[^']*'", "'…'").replaceAll("\\b[0-9]+\\b", "N");
+    // sizes and counts differ from one operation to the next; a version such as 2020-12 does not
+    String general = message.replaceAll("'[^']*'", "'…'").replaceAll("(?<![-0-9])\\b[0-9]+\\b(?!-[0-9])", "N");
     int cut = general.indexOf(" (");
     return cut > 0 ? general.substring(0, cut) : general;
   }
@@ -78,6 +80,6 @@ public record OpenApiReport(String origin, String title, String version, int ope
     Map<String, Integer> out = new LinkedHashMap<>();
     counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()
         .thenComparing(Map.Entry.comparingByKey())).forEach(e -> out.put(e.getKey(), e.getValue()));
-    return java.util.Collections.unmodifiableMap(out);
+    return Collections.unmodifiableMap(out);
   }
 }

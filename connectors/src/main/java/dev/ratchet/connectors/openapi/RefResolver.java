@@ -182,6 +182,11 @@ final class RefResolver {
             }
           }
           case "properties", "patternProperties", "$defs", "definitions" -> {
+            if (value instanceof JsonObject map && map.size() == 1 && map.getValue("$ref") instanceof String r) {
+              // a whole map of properties kept elsewhere, as some documents write it
+              Target target = locate(r, problems);
+              value = target == null ? new JsonObject() : target.value();
+            }
             if (value instanceof JsonObject named) {
               JsonObject schemas = new JsonObject();
               named.forEach(e -> schemas.put(e.getKey(), resolve(e.getValue(), stack, problems)));
