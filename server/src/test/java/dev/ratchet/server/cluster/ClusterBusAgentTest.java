@@ -30,11 +30,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * picks and run by its session's owner. One member is killed with SIGKILL while every write waits
  * for approval: the agent still hears every result on its reply address, from the surviving owner
  * or from the member that took the dead one's sessions over, and each write lands once
- * (docs/EVENT-BUS.md, docs/CLUSTER.md).
+ * (docs/EVENT-BUS.md, docs/CLUSTER.md). The event bus runs with mutual TLS ({@code cluster.tls},
+ * certificates made by the JDK's keytool): a JVM whose certificate the members do not trust joins
+ * Hazelcast but gets nothing through the event bus.
  */
 class ClusterBusAgentTest {
 
   private static final int SESSIONS_PER_MEMBER = 5;
+  private static final String STORE_PASSWORD = "store-password-0123";
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
@@ -43,12 +46,12 @@ class ClusterBusAgentTest {
   Path dir;
 
   private ClusterRun cluster;
-  private Process agent;
+  private final List<Process> agents = new CopyOnWriteArrayList<>();
   private final List<String> heard = new CopyOnWriteArrayList<>();
 
   @AfterEach
   void stop() throws Exception {
-    if (agent != null) {
+    for (Process agent : agents) {
       agent.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     }
     if (cluster != null) {
@@ -58,11 +61,17 @@ class ClusterBusAgentTest {
 
   @Test
   void anAgentInItsOwnClusteredJvmHearsEveryResultWhenAMemberIsKilledUnderIt() throws Exception {
-    cluster = ClusterRun.start(REDIS, dir, "a", "b");
+    Path trust = certificate("cluster");
+    Path rogue = certificate("rogue");
+    cluster = ClusterRun.start(REDIS, dir, new JsonObject().put("tls", new JsonObject()
+            .put("keyStore", dir.resolve("cluster.p12").toString()).put("trustStore", trust.toString())),
+        Map.of("RATCHET_CLUSTER_KEYSTORE_PASSWORD", STORE_PASSWORD, "RATCHET_CLUSTER_TRUSTSTORE_PASSWORD", STORE_PASSWORD),
+        "a", "b");
+    assertThat(cluster.members.get(0).output()).contains("the event bus over mutual TLS").doesNotContain(STORE_PASSWORD);
     MemberProcess killed = cluster.members.get(0);
     MemberProcess survivor = cluster.members.get(1);
     Set<String> nodes = Set.of(ClusterRun.nodeId(killed), ClusterRun.nodeId(survivor));
-    OutputStream commands = startAgent();
+    OutputStream commands = startAgent(heard, dir.resolve("cluster.p12"), trust);
 
     // sessions that placement spreads evenly over both members, each with a write that waits for approval
     List<String> sessions = new ArrayList<>();
@@ -108,13 +117,52 @@ class ClusterBusAgentTest {
     assertThat(heard).contains("results " + resent + " 404 UNKNOWN_TURN: session '" + resent
         + "' holds no turn 'never': it was never accepted (a refused turn is not journaled) or retention removed it");
     assertThat(cluster.orders.cancels("order-" + resent)).isEqualTo(1);
+
+    // a JVM without a certificate the members trust joins Hazelcast but reaches no one on the event bus
+    List<String> rogueHeard = new CopyOnWriteArrayList<>();
+    OutputStream rogueCommands = startAgent(rogueHeard, rogue, trust);
+    command(rogueCommands, "results " + resent + " t1");
+    cluster.until(() -> rogueHeard.stream().anyMatch(l -> l.startsWith("results ")), 30);
+    String refused = rogueHeard.stream().filter(l -> l.startsWith("results ")).findFirst().orElseThrow();
+    System.out.println("a JVM with an untrusted certificate, asking for results: " + refused);
+    assertThat(refused).as("what the untrusted JVM got").doesNotContain("completed").doesNotContain("order-");
   }
 
-  private OutputStream startAgent() throws Exception {
+  /**
+   * A PKCS#12 key store {@code name}.p12 with a fresh key and certificate for 127.0.0.1, and a trust
+   * store {@code name}-trust.p12 holding that certificate, made with the JDK's keytool.
+   */
+  private Path certificate(String name) throws Exception {
+    Path store = dir.resolve(name + ".p12");
+    Path cert = dir.resolve(name + ".crt");
+    Path trust = dir.resolve(name + "-trust.p12");
+    keytool("-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
+        "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-keystore", store.toString(), "-storetype", "PKCS12",
+        "-storepass", STORE_PASSWORD);
+    keytool("-exportcert", "-alias", name, "-keystore", store.toString(), "-storepass", STORE_PASSWORD,
+        "-file", cert.toString());
+    keytool("-importcert", "-noprompt", "-alias", name, "-file", cert.toString(), "-keystore", trust.toString(),
+        "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
+    return trust;
+  }
+
+  private static void keytool(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("keytool ended").isTrue();
+    assertThat(p.exitValue()).as("keytool " + String.join(" ", args) + ": " + said).isZero();
+  }
+
+  /** Starts a {@link BusAgent} with the key store {@code keyStore}; what it says goes to {@code heard}. */
+  private OutputStream startAgent(List<String> heard, Path keyStore, Path trust) throws Exception {
     String members = String.join(",", cluster.members.stream().map(m -> "127.0.0.1:" + m.clusterPort).toList());
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    agent = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        BusAgent.class.getName(), String.valueOf(FreePorts.next()), members).redirectErrorStream(true).start();
+    Process agent = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
+        System.getProperty("java.class.path"), BusAgent.class.getName(), String.valueOf(FreePorts.next()), members,
+        keyStore.toString(), trust.toString(), STORE_PASSWORD).redirectErrorStream(true).start();
+    agents.add(agent);
     Thread reader = new Thread(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8))) {
         for (String line = r.readLine(); line != null; line = r.readLine()) {
