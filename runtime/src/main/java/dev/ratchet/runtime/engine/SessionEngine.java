@@ -120,7 +120,7 @@ public final class SessionEngine {
    */
   void answerWhenDone(String turnId, String replyAddress) {
     TurnRun run = replyAddress == null ? null : running.get(turnId);
-    if (run == null || !run.replyAddresses.add(replyAddress)) {
+    if (run == null || !run.addReplyAddress(replyAddress)) {
       return;
     }
     run.result.future().onComplete(ar -> {

@@ -25,8 +25,8 @@ final class TurnRun {
   /** The results, when the group commit that journaled the last outcomes also completed the turn. */
   TurnResult journaledResult;
   String stoppedBy;
-  /** The reply addresses this run answers when it ends (docs/EVENT-BUS.md). */
-  final Set<String> replyAddresses = new HashSet<>(1);
+  /** The reply addresses this run answers when it ends (docs/EVENT-BUS.md); null until it has one. */
+  private Set<String> replyAddresses;
 
   /** An outcome waiting for the group commit. */
   record Completion(CallSlot slot, CallResult record) {
@@ -36,5 +36,13 @@ final class TurnRun {
     this.turn = turn;
     this.slots = slots;
     this.recovering = recovering;
+  }
+
+  /** Whether {@code replyAddress} is new to this run, which then answers it. */
+  boolean addReplyAddress(String replyAddress) {
+    if (replyAddresses == null) {
+      replyAddresses = new HashSet<>(2);
+    }
+    return replyAddresses.add(replyAddress);
   }
 }
