@@ -1,4 +1,5 @@
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -63,32 +64,43 @@ def agent_process(script: str, *args: str) -> subprocess.Popen:
     """Starts tests/agents/<script> as an agent process of its own, with the package and its examples importable."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(PACKAGE), str(PACKAGE / "examples"),
                                                                    str(PACKAGE / "tests")]))
+    # a process group of its own, so that killing the agent kills the processes it started too (Claude Code's CLI)
     return subprocess.Popen([sys.executable, str(PACKAGE / "tests" / "agents" / script), *args], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
-def kill_between_writes_and_replay(agent: RatchetClient, approver: RatchetClient, script: str) -> str:
+def kill(process: subprocess.Popen) -> None:
+    """Kills an agent process and every process it started (SIGKILL), as a crash of its machine would."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait(10)
+
+
+def kill_between_writes_and_replay(agent: RatchetClient, approver: RatchetClient, script: str, *args: str,
+                                   turns: int = 1) -> str:
     """Runs an agent process whose model answers a note and a cancel (approval) in one response, kills it
-    (SIGKILL) while the cancel waits, runs it again and approves: each write ran once. The replay's output."""
+    (SIGKILL) while the cancel waits, runs it again and approves: each write ran once, in ``turns`` turns.
+    The replay's output."""
     session, order = unique("s"), unique("o")
-    first = agent_process(script, session, order)
+    first = agent_process(script, session, order, *args)
     try:
         wait_for_approval(approver, session, "cancel_order")
     finally:
-        first.kill()
-        first.wait(10)
+        kill(first)
     assert writes_for(agent, order) == {"add_note": 1}
-    replay = agent_process(script, session, order)
+    replay = agent_process(script, session, order, *args)
     try:
         pending = wait_for_approval(approver, session, "cancel_order")
         approver.decide(session, pending["callId"], arguments_hash=pending["argumentsHash"], approved=True,
                         reason="checked")
         out, _ = replay.communicate(timeout=60)
     finally:
-        replay.kill()
+        kill(replay)
     assert replay.returncode == 0, out
     assert writes_for(agent, order) == {"add_note": 1, "cancel_order": 1}
-    assert len(approver.session(session)["turns"]) == 1, approver.session(session)
+    assert len(approver.session(session)["turns"]) == turns, approver.session(session)
     return out
 
 

@@ -9,6 +9,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from claude_agent_sdk import ClaudeAgentOptions
+
 
 class FakeAnthropic:
     def __init__(self, message_id: str, calls: list[tuple[str, str, dict[str, Any]]]) -> None:
@@ -99,6 +101,13 @@ class FakeAnthropic:
             return dict(base, id="msg_aside", content=[{"type": "text", "text": "ok"}], stop_reason="end_turn")
         return dict(base, id=self.message_id, stop_reason="tool_use", content=[
             {"type": "tool_use", "id": i, "name": n, "input": a} for i, n, a in self.calls])
+
+    def options(self, config_dir: str) -> ClaudeAgentOptions:
+        """Options that run Claude Code against this server, with its configuration in ``config_dir``."""
+        return ClaudeAgentOptions(max_turns=4, cwd=config_dir, env={
+            "ANTHROPIC_BASE_URL": self.url, "ANTHROPIC_API_KEY": "sk-ant-local-test", "CLAUDE_CONFIG_DIR": config_dir,
+            "DISABLE_TELEMETRY": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
+            "ENABLE_TOOL_SEARCH": "false"})  # the local model calls the MCP tools directly, without searching first
 
     def close(self) -> None:
         self.server.shutdown()

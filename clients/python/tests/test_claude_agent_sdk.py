@@ -7,11 +7,11 @@ import os
 import tempfile
 
 import pytest
-from claude_agent_sdk import ClaudeAgentOptions
 
 from claude_agent_sdk_agent import answer
-from conftest import AGENT, URL, decide_when_asked, unique, writes_for
+from conftest import AGENT, URL, decide_when_asked, kill_between_writes_and_replay, unique, writes_for
 from fake_anthropic import FakeAnthropic
+from ratchet_client import turn_id_for
 
 TOKEN = os.environ["RATCHET_AGENT_TOKEN"]
 
@@ -23,12 +23,8 @@ def config_dir():
 
 
 def run(fake, session, config_dir):
-    options = ClaudeAgentOptions(max_turns=4, cwd=config_dir, env={
-        "ANTHROPIC_BASE_URL": fake.url, "ANTHROPIC_API_KEY": "sk-ant-local-test", "CLAUDE_CONFIG_DIR": config_dir,
-        "DISABLE_TELEMETRY": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
-        "ENABLE_TOOL_SEARCH": "false"})  # the local model calls the MCP tools directly, without searching first
     try:
-        return asyncio.run(asyncio.wait_for(answer(URL, TOKEN, AGENT, session, "help", options), 90))
+        return asyncio.run(asyncio.wait_for(answer(URL, TOKEN, AGENT, session, "help", fake.options(config_dir)), 90))
     finally:
         fake.close()
 
@@ -40,7 +36,14 @@ def test_claude_code_runs_a_read_and_a_write_through_ratchets_mcp_endpoint(agent
     result = run(fake, session, config_dir)
     assert "shipped" in result and "add_note" in result, (result, fake.requests[-1:])
     assert writes_for(agent, order) == {"add_note": 1}
-    assert len(approver.session(session)["turns"]) == 2  # Claude Code sends no turn id: a turn per call
+    # Claude Code sends no Ratchet turn id but each call's tool_use id: a turn per call, named by it
+    assert [t["turnId"] for t in approver.session(session)["turns"]] == [
+        turn_id_for(None, ["toolu_1"]), turn_id_for(None, ["toolu_2"])]
+
+
+def test_a_claude_agent_killed_between_two_writes_and_replayed_runs_each_write_once(agent, approver, config_dir):
+    out = kill_between_writes_and_replay(agent, approver, "claude_agent_sdk_process.py", config_dir, turns=2)
+    assert "add_note" in out and "cancel_order" in out, out
 
 
 def test_a_rejected_writes_reason_reaches_claude(approver, config_dir):

@@ -81,6 +81,15 @@ final class ValidatingProvider implements AutoCloseable {
     if (validator == null) {
       return Future.succeededFuture();
     }
+    try {
+      return validateWithContract(req, body);
+    } catch (RuntimeException e) {
+      // the validator throwing (rather than failing its future) must answer, not leave the call hanging
+      return Future.failedFuture(e);
+    }
+  }
+
+  private Future<Void> validateWithContract(HttpServerRequest req, Buffer body) {
     Operation op = contract.findOperation(req.path(), req.method());
     if (op == null) {
       return Future.failedFuture(new IllegalStateException("no operation for " + req.method() + " " + req.path()));

@@ -56,14 +56,15 @@ final class AdminCredentials {
   }
 
   /**
-   * Adds the {@code admin} user when {@code http.users} is empty and the demo token when the demo
-   * runs and {@code http.tokens} is empty; reads or creates the credentials file when a value has
-   * to be generated.
+   * Adds the {@code admin} user when {@code http.users} is empty and, when {@code http.tokens} is
+   * empty, the demo token: the one in {@code RATCHET_DEMO_TOKEN}, or a generated one when the demo
+   * runs; reads or creates the credentials file when a value has to be generated.
    */
   static AdminCredentials apply(HttpOptions http, boolean demo, Map<String, String> env, Path file) throws IOException {
     AdminCredentials out = new AdminCredentials();
     boolean needAdmin = http.users().isEmpty();
-    boolean needToken = demo && http.tokens().isEmpty();
+    // a token the operator set is honoured without the demo agent; one is generated only for the demo
+    boolean needToken = http.tokens().isEmpty() && (demo || blankToNull(env.get("RATCHET_DEMO_TOKEN")) != null);
     String password = needAdmin ? blankToNull(env.get("RATCHET_ADMIN_PASSWORD")) : null;
     String token = needToken ? blankToNull(env.get("RATCHET_DEMO_TOKEN")) : null;
     // a short password in the environment is refused even while http.users leaves it unused

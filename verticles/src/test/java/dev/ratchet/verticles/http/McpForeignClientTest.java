@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Ratchet's MCP endpoint as clients nobody on the project wrote use it, over plain HTTP: a client
  * that restarts and resends its turn with or without a session header, a turn id reused for other
- * calls, a count over the engine's limit, a bad token, deeply nested arguments, and notifications
- * nobody answers.
+ * calls, a count over the engine's limit, a bad token, deeply nested arguments, notifications
+ * nobody answers, and Claude Code, which names each call by its model's tool_use id in
+ * {@code _meta["claudecode/toolUseId"]} instead of a Ratchet turn id.
  */
 class McpForeignClientTest {
 
@@ -112,6 +113,69 @@ class McpForeignClientTest {
     }
   }
 
+  @Test
+  void aCallResentWithTheSameClaudeCodeToolUseIdRunsItsWriteOnceFromAnyMcpSessionOrNone() throws Exception {
+    JsonObject charge = toolUseCall(1, new JsonObject().put("card", "c-cc-1"), "toolu_01ResentCharge");
+    JsonObject first = post(token(), initialize(), charge).json();
+    JsonObject afterRestart = post(token(), initialize(), charge).json();
+    JsonObject noSession = post(token(), null, charge).json();
+
+    assertThat(SHOP.runtime().writes).hasSize(1);
+    assertThat(meta(first).getString("dev.ratchet/outcome")).isEqualTo("outcome_unknown");
+    for (JsonObject again : List.of(afterRestart, noSession)) {
+      assertThat(again.getJsonObject("result").getJsonArray("content"))
+          .isEqualTo(first.getJsonObject("result").getJsonArray("content"));
+      assertThat(meta(again).getString("dev.ratchet/outcome")).isEqualTo("outcome_unknown");
+      assertThat(meta(again).getString("dev.ratchet/callId")).isEqualTo(meta(first).getString("dev.ratchet/callId"));
+      assertThat(meta(again).getString("dev.ratchet/sessionId")).isEqualTo(meta(first).getString("dev.ratchet/sessionId"));
+    }
+  }
+
+  @Test
+  void twoCallsWithTheirOwnToolUseIdsAndTheSameArgumentsBothRun() throws Exception {
+    String session = initialize();
+    JsonObject arguments = new JsonObject().put("card", "c-cc-2");
+    JsonObject one = post(token(), session, toolUseCall(1, arguments, "toolu_01FirstCharge")).json();
+    JsonObject two = post(token(), session, toolUseCall(2, arguments, "toolu_01SecondCharge")).json();
+
+    assertThat(SHOP.runtime().writes).hasSize(2);
+    assertThat(meta(one).getString("dev.ratchet/turn")).isNotEqualTo(meta(two).getString("dev.ratchet/turn"));
+  }
+
+  @Test
+  void aToolUseIdReusedForOtherArgumentsIsRefusedAndRunsNothing() throws Exception {
+    String session = initialize();
+    post(token(), session, toolUseCall(1, new JsonObject().put("card", "c-cc-3"), "toolu_01Reused"));
+    JsonObject reused = post(token(), session, toolUseCall(2, new JsonObject().put("card", "c-cc-4"),
+        "toolu_01Reused")).json();
+
+    assertThat(reused.getJsonObject("error").getJsonObject("data").getString("code")).isEqualTo("TURN_ID_REUSED");
+    assertThat(reused.getJsonObject("error").getString("message")).contains("claudecode/toolUseId");
+    assertThat(SHOP.runtime().writes).hasSize(1);
+  }
+
+  @Test
+  void aRatchetTurnIdWinsOverTheToolUseId() throws Exception {
+    JsonObject charge = toolUseCall(1, new JsonObject().put("card", "c-cc-5"), "toolu_01WithTurn");
+    charge.getJsonObject("params").getJsonObject("_meta").put("dev.ratchet/turn", "resp-with-tool-use-id")
+        .put("dev.ratchet/index", 0).put("dev.ratchet/count", 1);
+
+    assertThat(meta(post(token(), initialize(), charge).json()).getString("dev.ratchet/turn"))
+        .isEqualTo("resp-with-tool-use-id");
+  }
+
+  @Test
+  void aToolUseIdThatIsNotAStringIsRefusedAndRunsNothing() throws Exception {
+    JsonObject charge = toolUseCall(1, new JsonObject().put("card", "c-cc-6"), "unused");
+    charge.getJsonObject("params").getJsonObject("_meta").put("claudecode/toolUseId", 7);
+
+    JsonObject answer = post(token(), initialize(), charge).json();
+
+    assertThat(answer.getJsonObject("error").getJsonObject("data").getString("code")).isEqualTo("INVALID_REQUEST");
+    assertThat(answer.getJsonObject("error").getString("message")).contains("claudecode/toolUseId");
+    assertThat(SHOP.runtime().writes).isEmpty();
+  }
+
   private static JsonObject meta(JsonObject answer) {
     assertThat(answer.getJsonObject("result")).as(answer.encode()).isNotNull();
     return answer.getJsonObject("result").getJsonObject("_meta");
@@ -129,6 +193,13 @@ class McpForeignClientTest {
     return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call").put("params",
         new JsonObject().put("name", tool).put("arguments", arguments).put("_meta", new JsonObject()
             .put("dev.ratchet/turn", turn).put("dev.ratchet/index", index).put("dev.ratchet/count", count)));
+  }
+
+  /** A tools/call of charge_card as Claude Code sends it: no Ratchet turn id, the model's tool_use id. */
+  private static JsonObject toolUseCall(int id, JsonObject arguments, String toolUseId) {
+    return new JsonObject().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call").put("params",
+        new JsonObject().put("name", "charge_card").put("arguments", arguments).put("_meta", new JsonObject()
+            .put("claudecode/toolUseId", toolUseId).put("progressToken", id)));
   }
 
   /** A new MCP session, as a client that starts (or restarts) gets one. */

@@ -9,6 +9,8 @@ import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.List;
+
 /**
  * How the agent's catalogue and a call's record look in MCP: a catalogue entry becomes a tool with
  * the entry's own schema and annotations that follow its effect class; a call's record becomes a
@@ -20,8 +22,19 @@ final class McpShapes {
   static final String META_TURN = "dev.ratchet/turn";
   static final String META_INDEX = "dev.ratchet/index";
   static final String META_COUNT = "dev.ratchet/count";
+  /**
+   * The {@code _meta} keys in which MCP clients send the model's own id of a tool call, which stays
+   * the same when the client replays the model response, read in this order when no
+   * {@link #META_TURN} is given. A progress token is no such id: it is new on every request.
+   */
+  static final List<String> CALL_ID_KEYS = List.of("claudecode/toolUseId");
 
   private McpShapes() {
+  }
+
+  /** The first of {@link #CALL_ID_KEYS} that {@code meta} has, or null. */
+  static String callIdKey(JsonObject meta) {
+    return CALL_ID_KEYS.stream().filter(meta::containsKey).findFirst().orElse(null);
   }
 
   /** The entry as MCP's {@code Tool}; its input schema is the catalogue's own object, unchanged. */

@@ -9,6 +9,7 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.impl.Sha256;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.impl.Principal;
@@ -25,8 +26,9 @@ import java.util.UUID;
 
 /**
  * One {@code tools/call}: runs the call durably in the caller's Ratchet session, alone as its own
- * turn or gathered with the other calls of its model response ({@code _meta} turn, index, count),
- * and answers with its record. While it waits for a person's approval the SSE stream stays open
+ * turn (named by the client's call id when it sends one, see {@link McpShapes#CALL_ID_KEYS}) or
+ * gathered with the other calls of its model response ({@code _meta} turn, index, count), and
+ * answers with its record. While it waits for a person's approval the SSE stream stays open
  * and, when the client sent a {@code progressToken}, carries {@code notifications/progress}.
  */
 record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, TurnGatherer gatherer,
@@ -36,8 +38,16 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
   /** The largest count a client may announce; the engine's own limit on calls per turn applies after. */
   private static final int MAX_COUNT = 1_024;
 
-  /** Where a call belongs: its turn and its place in it, from {@code _meta} or fresh. */
-  private record Placement(String turnId, int index, int count, boolean gathered) {
+  /**
+   * Where a call belongs: its turn and its place in it, from {@code _meta} or fresh; {@code named}
+   * is the {@code _meta} key the turn id comes from, null for a fresh one.
+   */
+  private record Placement(String turnId, int index, int count, String named) {
+
+    /** Whether a client named the turn, so that a resend of it is answered from the journal. */
+    boolean gathered() {
+      return named != null;
+    }
   }
 
   /**
@@ -82,7 +92,8 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
     }
     if (where.sessionId() == null && !placement.gathered()) {
       reply.answer(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "a call runs in a session: send the Mcp-Session-Id"
-          + " that initialize gave, a ratchet-session header, or a dev.ratchet/turn in _meta", "INVALID_REQUEST"));
+          + " that initialize gave, a ratchet-session header, or a dev.ratchet/turn (or the client's call id)"
+          + " in _meta", "INVALID_REQUEST"));
       return;
     }
     Object progressToken = m.getValue("progressToken");
@@ -152,7 +163,9 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
       return Future.failedFuture(new RatchetException(ErrorCode.TURN_ID_REUSED, "turn '" + placement.turnId()
           + "' already ran with other calls (" + done.calls().size() + " calls; index " + placement.index()
           + (placement.index() < done.calls().size() ? " was " + done.call(placement.index()).tool()
-          + " with its own arguments" : " is not one") + "); a new model response needs a new dev.ratchet/turn"));
+          + " with its own arguments" : " is not one") + "); a new "
+          + (McpShapes.META_TURN.equals(placement.named()) ? "model response" : "call") + " needs a new "
+          + placement.named()));
     }
     return Future.succeededFuture(done.call(placement.index()));
   }
@@ -166,7 +179,16 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
     Object index = meta.getValue(McpShapes.META_INDEX);
     Object count = meta.getValue(McpShapes.META_COUNT);
     if (turn == null && index == null && count == null) {
-      return new Placement("mcp-" + UUID.randomUUID(), 0, 1, false);
+      String callKey = McpShapes.callIdKey(meta);
+      if (callKey == null) {
+        return new Placement("mcp-" + UUID.randomUUID(), 0, 1, null);
+      }
+      Object callId = meta.getValue(callKey);
+      if (!(callId instanceof String) || ((String) callId).isEmpty()) {
+        throw invalid("'_meta." + callKey + "' must be the model's id of the tool call, a non-empty string");
+      }
+      // a one-call turn named by the model's call id, as every Ratchet client names it (docs/ADAPTERS.md, Turn ids)
+      return new Placement(Sha256.prefixedHex("calls:sha256:", 32, (String) callId), 0, 1, callKey);
     }
     if (!(turn instanceof String)) {
       throw invalid("'_meta." + McpShapes.META_TURN + "' must be the turn id, a string, when "
@@ -184,7 +206,7 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
       throw invalid("'_meta." + McpShapes.META_INDEX + "' must be the call's 0-based place in the model response,"
           + " 0-" + ((Integer) count - 1));
     }
-    return new Placement((String) turn, (Integer) index, (Integer) count, true);
+    return new Placement((String) turn, (Integer) index, (Integer) count, McpShapes.META_TURN);
   }
 
   private static RatchetException invalid(String message) {
