@@ -1,6 +1,6 @@
 package dev.ratchet.connectors;
 
-import dev.ratchet.connectors.impl.Names;
+import dev.ratchet.connectors.impl.ToolNames;
 import dev.ratchet.connectors.impl.OperationTool;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.Tool;
@@ -11,7 +11,8 @@ import java.util.function.Predicate;
 
 /**
  * An operation the application offers to agents as a tool named {@code <connector>_<operation>}
- * (for example {@code slack_post_thread_reply}). Approval defaults to the manifest
+ * (for example {@code slack_post_thread_reply}; a name over 64 characters is shortened, see
+ * {@link ToolNames}), or by the name it is {@link #named given}. Approval defaults to the manifest
  * ({@code agent.approval: recommended} asks, anything else runs without asking); the application
  * may override it with a boolean or a predicate over the arguments. The effect class always comes
  * from the manifest.
@@ -20,29 +21,40 @@ public final class ConnectorTool {
 
   private final ConnectorOperation operation;
   private final ApprovalRule approvalOverride;
+  private final String name;
 
-  private ConnectorTool(ConnectorOperation operation, ApprovalRule approvalOverride) {
+  private ConnectorTool(ConnectorOperation operation, ApprovalRule approvalOverride, String name) {
     this.operation = Objects.requireNonNull(operation, "operation");
     this.approvalOverride = approvalOverride;
+    this.name = name;
   }
 
   public static ConnectorTool connectorTool(ConnectorOperation operation) {
-    return new ConnectorTool(operation, null);
+    return new ConnectorTool(operation, null, null);
+  }
+
+  /** The same tool under another name: 1-64 of the characters {@code a-z A-Z 0-9 _ -}. */
+  public ConnectorTool named(String toolName) {
+    if (!ToolNames.valid(toolName)) {
+      throw new IllegalArgumentException("tool name '" + toolName + "' is not 1-64 of the characters a-z A-Z 0-9 _ -");
+    }
+    return new ConnectorTool(operation, approvalOverride, toolName);
   }
 
   /** Always ask ({@code true}) or never ask ({@code false}), whatever the manifest recommends. */
   public ConnectorTool requireApproval(boolean required) {
-    return new ConnectorTool(operation, (required ? ApprovalRule.always() : ApprovalRule.never()).withSource("policy"));
+    return new ConnectorTool(operation, (required ? ApprovalRule.always() : ApprovalRule.never()).withSource("policy"),
+        name);
   }
 
   /** Ask when the predicate holds for a call's arguments; a predicate that throws asks too. */
   public ConnectorTool requireApprovalWhen(Predicate<JsonObject> predicate) {
-    return new ConnectorTool(operation, ApprovalRule.when(predicate).withSource("predicate"));
+    return new ConnectorTool(operation, ApprovalRule.when(predicate).withSource("predicate"), name);
   }
 
   /** Approval by the given rule, whatever the manifest recommends (for example {@link ApprovalRule#whenMatches}). */
   public ConnectorTool approval(ApprovalRule rule) {
-    return new ConnectorTool(operation, Objects.requireNonNull(rule, "rule"));
+    return new ConnectorTool(operation, Objects.requireNonNull(rule, "rule"), name);
   }
 
   public ConnectorOperation operation() {
@@ -50,7 +62,7 @@ public final class ConnectorTool {
   }
 
   public String name() {
-    return Names.toolName(operation.manifest().connectorId(), operation.definition().name());
+    return name != null ? name : ToolNames.toolName(operation.manifest().connectorId(), operation.definition().name());
   }
 
   public ApprovalRule approvalRule() {
@@ -73,9 +85,8 @@ public final class ConnectorTool {
           + operation.definition().name() + "' is not exposed to agents (its manifest " + operation.manifest().origin()
           + " lacks agent.exposed: true)");
     }
-    if (!name().matches("[a-z][a-z0-9_]{0,63}")) {
-      // model APIs accept at most 64 characters of [a-zA-Z0-9_-] as a tool name
-      throw new IllegalArgumentException("tool name '" + name() + "' is not 1-64 characters of [a-z0-9_]");
+    if (!ToolNames.valid(name())) {
+      throw new IllegalArgumentException("tool name '" + name() + "' is not 1-64 of the characters a-z A-Z 0-9 _ -");
     }
     return new OperationTool(this);
   }

@@ -7,9 +7,6 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -59,24 +56,24 @@ public final class OpenApiConnector implements AutoCloseable {
     return load(vertx, id, document, connection);
   }
 
+  /** Loads a document from a file; references to files next to it ({@code ./schemas/pet.yaml#/Pet}) are read too. */
   public static OpenApiConnector load(Vertx vertx, String connectorId, Path document, Connection connection) {
-    String text;
-    try {
-      text = Files.readString(document, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new ManifestException(document + ": cannot be read (" + e.getClass().getSimpleName() + ")", e);
-    }
-    return parse(vertx, connectorId, text, document.toString(), connection);
+    checkConnectorId(connectorId);
+    return new OpenApiConnector(vertx, OpenApiDocument.load(connectorId, document), connection);
   }
 
   /** Reads a document given as text; {@code origin} names it in messages. */
   public static OpenApiConnector parse(Vertx vertx, String connectorId, String documentText, String origin,
                                        Connection connection) {
+    checkConnectorId(connectorId);
+    return new OpenApiConnector(vertx, OpenApiDocument.parse(connectorId, documentText, origin), connection);
+  }
+
+  private static void checkConnectorId(String connectorId) {
     if (!connectorId.matches("[a-z][a-z0-9_]{0,31}")) {
       throw new IllegalArgumentException("connector id '" + connectorId
           + "' must be 1-32 lower-case letters, digits and '_', starting with a letter");
     }
-    return new OpenApiConnector(vertx, OpenApiDocument.parse(connectorId, documentText, origin), connection);
   }
 
   /** The manifest derived from the document: one operation per operationId. */
@@ -99,6 +96,16 @@ public final class OpenApiConnector implements AutoCloseable {
   /** The operation with this operationId; see {@link OpenApiOperations#operation(String)}. */
   public ConnectorOperation operation(String operationId) {
     return operations.operation(operationId);
+  }
+
+  /** The operation with the application's decisions over the document's; see {@link OpenApiOperations}. */
+  public ConnectorOperation operation(String operationId, OperationOverride override) {
+    return operations.operation(operationId, override);
+  }
+
+  /** The document the operations come from: their tags, and why an operation cannot be offered. */
+  public OpenApiDocument document() {
+    return document;
   }
 
   @Override

@@ -31,6 +31,7 @@ public final class RunChild implements AutoCloseable {
   private final int shopPort = port();
   private final Map<String, String> extraEnv = new LinkedHashMap<>();
   private final List<String> output = new CopyOnWriteArrayList<>();
+  private final List<String> launcher = new java.util.ArrayList<>();
   private Process process;
 
   public RunChild(String token, String password) {
@@ -47,6 +48,12 @@ public final class RunChild implements AutoCloseable {
     }
   }
 
+  /** A command that starts {@code run} from now on, such as {@code nohup}. */
+  public RunChild under(String... command) {
+    launcher.addAll(List.of(command));
+    return this;
+  }
+
   /** Variables for every start from now on, over the ones this class sets. */
   public RunChild env(Map<String, String> variables) {
     extraEnv.putAll(variables);
@@ -57,8 +64,9 @@ public final class RunChild implements AutoCloseable {
   public RunChild start(Path dir, String readyPrefix, int seconds) throws IOException {
     output.clear();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "run").directory(dir.toFile()).redirectErrorStream(true);
+    List<String> command = new java.util.ArrayList<>(launcher);
+    command.addAll(List.of(java, "-Xmx384m", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run"));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
     Map<String, String> env = pb.environment();
     env.keySet().removeIf(k -> k.startsWith("RATCHET_") || k.equals("OPENAI_API_KEY"));
     env.put("RATCHET_DATA_DIR", dir.resolve("data").toString());

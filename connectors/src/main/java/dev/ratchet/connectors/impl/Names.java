@@ -40,7 +40,8 @@ public final class Names {
     return name.toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
+  /** See {@link ToolNames#toolName}. */
   public static String toolName(String connectorId, String operation) {
-    return connectorId + "_" + snakeCase(operation);
+    return ToolNames.toolName(connectorId, operation);
   }
 }

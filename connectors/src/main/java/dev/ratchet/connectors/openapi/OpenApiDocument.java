@@ -3,6 +3,7 @@ package dev.ratchet.connectors.openapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import org.yaml.snakeyaml.LoaderOptions;
 import dev.ratchet.connectors.AgentSettings;
 import dev.ratchet.connectors.ConnectorManifest;
 import dev.ratchet.connectors.ManifestException;
@@ -13,6 +14,10 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,18 +37,21 @@ public final class OpenApiDocument {
       "trace");
   /** Above this many bytes an input schema is offered with a warning: it is sent to the model every turn. */
   public static final int LARGE_SCHEMA_BYTES = 100_000;
+  /** Public documents run to several megabytes; the YAML parser's default limit is 3 MB. */
+  private static final YAMLFactory YAML = YAMLFactory.builder().loaderOptions(largeDocuments()).build();
 
   private final String origin;
   private final JsonObject doc;
   private final RefResolver refs;
   private final List<OpenApiWarning> warnings = new ArrayList<>();
   private final Map<String, OpenApiOperationSpec> operations = new LinkedHashMap<>();
+  private final Map<String, List<String>> tags = new LinkedHashMap<>();
   private final ConnectorManifest manifest;
 
-  private OpenApiDocument(String connectorId, JsonObject doc, String origin) {
+  private OpenApiDocument(String connectorId, JsonObject doc, String origin, Path file) {
     this.origin = origin;
     this.doc = doc;
-    this.refs = new RefResolver(doc);
+    this.refs = new RefResolver(doc, file);
     Object version = doc.getValue("openapi");
     if (!(version instanceof String v) || !v.startsWith("3.")) {
       throw new ManifestException(origin + ": field 'openapi': only OpenAPI 3.x documents are supported (found "
@@ -62,23 +70,32 @@ public final class OpenApiDocument {
       warnings.add(new OpenApiWarning(null, "paths", "no paths: nothing to offer"));
     }
     if (doc.getValue("webhooks") instanceof JsonObject hooks && !hooks.isEmpty()) {
-      warnings.add(new OpenApiWarning(null, "webhooks", "webhooks are not supported and are not offered as tools"));
+      warnings.add(OpenApiWarning.notice(null, "webhooks", "webhooks are requests the API sends, not operations;"
+          + " they are ignored"));
     }
     for (String path : paths.fieldNames()) {
       if (!(paths.getValue(path) instanceof JsonObject item)) {
         continue;
       }
       JsonObject pathItem = item;
-      if (item.getValue("$ref") instanceof String r) {
+      if (item.getValue("$ref") instanceof String) {
         List<String> problems = new ArrayList<>();
-        Object resolved = refs.resolve(item, problems);
+        Object resolved = refs.follow(item, problems);
         problems.forEach(p -> warnings.add(new OpenApiWarning(null, "paths." + path, p)));
         pathItem = resolved instanceof JsonObject o ? o : new JsonObject();
       }
       for (String method : METHODS) {
-        if (pathItem.getValue(method) instanceof JsonObject op) {
+        if (pathItem.getValue(method) instanceof JsonObject found) {
+          // an operation kept in a file of its own (a multi-file document) is read from there
+          List<String> problems = new ArrayList<>();
+          JsonObject op = refs.follow(found, problems) instanceof JsonObject o ? o : new JsonObject();
+          problems.forEach(p -> warnings.add(new OpenApiWarning(null, "paths." + path + "." + method, p)));
+          if (!problems.isEmpty()) {
+            continue;
+          }
           OpenApiOperationSpec spec = operation(path, method, pathItem, op);
           if (spec != null) {
+            tags.putIfAbsent(spec.operationId(), tagsOf(op));
             if (operations.putIfAbsent(spec.operationId(), spec) != null) {
               warnings.add(new OpenApiWarning(spec.operationId(), "paths." + path + "." + method,
                   "operationId is used twice; only its first operation is offered"));
@@ -95,7 +112,21 @@ public final class OpenApiDocument {
   }
 
   public static OpenApiDocument parse(String connectorId, String text, String origin) {
-    return new OpenApiDocument(connectorId, read(text, origin), origin);
+    return new OpenApiDocument(connectorId, read(text, origin), origin, null);
+  }
+
+  /**
+   * Reads a document from a file; references to other files ({@code ./schemas/pet.yaml#/Pet}) are
+   * read relative to it.
+   */
+  public static OpenApiDocument load(String connectorId, Path file) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ManifestException(file + ": cannot be read (" + e.getClass().getSimpleName() + ")", e);
+    }
+    return new OpenApiDocument(connectorId, read(text, file.toString()), file.toString(), file);
   }
 
   static JsonObject read(String text, String origin) {
@@ -104,7 +135,7 @@ public final class OpenApiDocument {
       if (trimmed.startsWith("{")) {
         return new JsonObject(text);
       }
-      JsonNode node = new ObjectMapper(new YAMLFactory()).readTree(text);
+      JsonNode node = new ObjectMapper(YAML).readTree(text);
       if (node == null || !node.isObject()) {
         throw new ManifestException(origin + ": not an OpenAPI document (expected a JSON or YAML object)");
       }
@@ -132,6 +163,30 @@ public final class OpenApiDocument {
     return origin;
   }
 
+  /** The names of the document's operations, in document order. */
+  public List<String> operationIds() {
+    return List.copyOf(operations.keySet());
+  }
+
+  /** The tags of an operation; none when it has none or there is no such operation. */
+  public List<String> tags(String operationId) {
+    return tags.getOrDefault(operationId, List.of());
+  }
+
+  /** Why an operation cannot be offered; empty when it can (or there is no such operation). */
+  public List<OpenApiWarning> problems(String operationId) {
+    OpenApiOperationSpec spec = operations.get(operationId);
+    return spec == null ? List.of() : spec.problems();
+  }
+
+  private static List<String> tagsOf(JsonObject op) {
+    List<String> out = new ArrayList<>();
+    if (op.getValue("tags") instanceof JsonArray list) {
+      list.forEach(t -> out.add(String.valueOf(t)));
+    }
+    return List.copyOf(out);
+  }
+
   /** The first absolute server URL of the document, if any. */
   public String serverUrl() {
     if (doc.getValue("servers") instanceof JsonArray servers && !servers.isEmpty()
@@ -156,8 +211,16 @@ public final class OpenApiDocument {
       problems.add(new OpenApiWarning(operationId, where, "TRACE operations are not supported"));
     }
     if (op.getValue("callbacks") instanceof JsonObject cb && !cb.isEmpty()) {
-      problems.add(new OpenApiWarning(operationId, where + ".callbacks", "callbacks are not supported"));
+      warnings.add(OpenApiWarning.notice(operationId, where + ".callbacks", "callbacks are requests the API sends"
+          + " back later; they are ignored"));
     }
+    if (op.getValue("responses") instanceof JsonObject responses && responses.stream().anyMatch(r ->
+        r.getValue() instanceof JsonObject response && response.getValue("links") instanceof JsonObject links
+            && !links.isEmpty())) {
+      warnings.add(OpenApiWarning.notice(operationId, where + ".responses", "response links describe requests that"
+          + " may follow this one; they are ignored"));
+    }
+    RefResolver.Scope refs = this.refs.scope();
 
     OperationInputs inputs = new OperationInputs(operationId, where, refs, problems, warnings)
         .read(PathKey.of(path), pathItem, op);
@@ -169,6 +232,14 @@ public final class OpenApiDocument {
     if (!required.isEmpty()) {
       input.put("required", required);
     }
+    List<String> found = new ArrayList<>();
+    JsonObject defs = refs.defs();
+    if (!defs.isEmpty()) {
+      JsonObject converted = new JsonObject();
+      defs.forEach(d -> converted.put(d.getKey(), SchemaConverter.convert(d.getValue(), found)));
+      input.put("$defs", converted);
+    }
+    found.forEach(m -> problems.add(new OpenApiWarning(operationId, where, m)));
     String invalid = problems.isEmpty() ? MetaSchema.problem(input) : null;
     if (invalid != null) {
       problems.add(new OpenApiWarning(operationId, where, "its input schema is not valid JSON Schema 2020-12 ("
@@ -195,6 +266,12 @@ public final class OpenApiDocument {
         null, timeout, null, agent);
     problems.forEach(warnings::add);
     return new OpenApiOperationSpec(operationId, method, path, inputs.parameters, inputs.body, definition, problems);
+  }
+
+  private static LoaderOptions largeDocuments() {
+    LoaderOptions options = new LoaderOptions();
+    options.setCodePointLimit(256 * 1024 * 1024);
+    return options;
   }
 
   private static String firstLine(String s) {

@@ -12,4 +12,9 @@ import java.util.List;
  */
 record OpenApiOperationSpec(String operationId, String method, String path, List<OpenApiParameter> parameters,
                             RequestBodySpec body, OperationDefinition definition, List<OpenApiWarning> problems) {
+
+  /** The same operation with another definition (an agent file's effect class or timeout). */
+  OpenApiOperationSpec with(OperationDefinition changed) {
+    return new OpenApiOperationSpec(operationId, method, path, parameters, body, changed, problems);
+  }
 }

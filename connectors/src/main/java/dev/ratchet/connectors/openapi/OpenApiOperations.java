@@ -4,10 +4,13 @@ import dev.ratchet.connectors.Connection;
 import dev.ratchet.connectors.ConnectionsException;
 import dev.ratchet.connectors.ConnectorOperation;
 import dev.ratchet.connectors.OpenApiWarning;
+import dev.ratchet.connectors.OperationDefinition;
+import dev.ratchet.connectors.OperationOverride;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.json.JsonArray;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -23,6 +26,9 @@ public final class OpenApiOperations {
   private final Connection connection;
   private final OpenApiAuth auth;
   private final String baseUrl;
+  private final Duration connectionTimeout;
+  /** The connection setting for every operation's timeout, in milliseconds. */
+  public static final String TIMEOUT_MS = "timeoutMs";
   private final List<String> fileUrlHosts;
 
   public OpenApiOperations(Vertx vertx, HttpClient client, OpenApiDocument document, Connection connection) {
@@ -37,6 +43,8 @@ public final class OpenApiOperations {
           + "): field 'config.baseUrl' is needed because " + document.origin() + " names no absolute server URL");
     }
     this.baseUrl = base;
+    int timeoutMs = connection.configInt(TIMEOUT_MS, 0, 1, 3_600_000);
+    this.connectionTimeout = timeoutMs == 0 ? null : Duration.ofMillis(timeoutMs);
     this.fileUrlHosts = fileUrlHosts(connection);
   }
 
@@ -49,6 +57,15 @@ public final class OpenApiOperations {
    * naming the unsupported constructs when the operation depends on any.
    */
   public ConnectorOperation operation(String operationId) {
+    return operation(operationId, OperationOverride.NONE);
+  }
+
+  /**
+   * The operation with this operationId, with the application's decisions over the document's.
+   * Its timeout is the override's, else the document's {@code x-ratchet-agent.timeoutMs}, else the
+   * connection's {@code config.timeoutMs}, else 30 s.
+   */
+  public ConnectorOperation operation(String operationId, OperationOverride override) {
     OpenApiOperationSpec spec = document.operations().get(operationId);
     if (spec == null) {
       throw new IllegalArgumentException("OpenAPI connector '" + document.manifest().connectorId()
@@ -60,7 +77,13 @@ public final class OpenApiOperations {
           + operationId + "' cannot be offered because it depends on what is not supported: "
           + spec.problems().stream().map(OpenApiWarning::toString).collect(Collectors.joining("; ")));
     }
-    return new OpenApiHttpOperation(vertx, client, document.manifest(), spec, connection, auth, baseUrl, fileUrlHosts);
+    OperationDefinition definition = spec.definition();
+    if (connectionTimeout != null && definition.timeout().equals(OperationDefinition.DEFAULT_TIMEOUT)) {
+      definition = new OperationOverride(null, connectionTimeout).applyTo(definition);
+    }
+    definition = override.applyTo(definition);
+    return new OpenApiHttpOperation(vertx, client, document.manifest(), spec.with(definition), connection, auth,
+        baseUrl, fileUrlHosts);
   }
 
   /** The hosts ({@code host} or {@code host:port}) a file part given by URL may be downloaded from. */

@@ -34,7 +34,7 @@ final class OperationInputs {
 
   private final String operationId;
   private final String where;
-  private final RefResolver refs;
+  private final RefResolver.Scope refs;
   private final List<OpenApiWarning> problems;
   private final List<OpenApiWarning> notices;
 
@@ -42,7 +42,7 @@ final class OperationInputs {
    * @param problems where what keeps the operation from being offered goes
    * @param notices  where what is worth knowing about an operation that is offered goes
    */
-  OperationInputs(String operationId, String where, RefResolver refs, List<OpenApiWarning> problems,
+  OperationInputs(String operationId, String where, RefResolver.Scope refs, List<OpenApiWarning> problems,
                   List<OpenApiWarning> notices) {
     this.operationId = operationId;
     this.where = where;
@@ -56,7 +56,7 @@ final class OperationInputs {
     boolean bodyRequired = false;
     if (op.getValue("requestBody") != null) {
       List<String> found = new ArrayList<>();
-      Object resolved = refs.resolve(op.getValue("requestBody"), found);
+      Object resolved = refs.resolve(refs.follow(op.getValue("requestBody"), found), found);
       if (resolved instanceof JsonObject rb && rb.getValue("content") instanceof JsonObject content) {
         RequestBodies.BodyInput input = RequestBodies.read(content, found);
         if (input != null) {
@@ -112,7 +112,7 @@ final class OperationInputs {
       }
       for (Object p : list) {
         List<String> found = new ArrayList<>();
-        Object resolved = refs.resolve(p, found);
+        Object resolved = refs.resolve(refs.follow(p, found), found);
         found.forEach(m -> problems.add(new OpenApiWarning(operationId, where + ".parameters", m)));
         if (resolved instanceof JsonObject param && param.getValue("name") instanceof String n) {
           params.put(param.getValue("in") + ":" + n, param);

@@ -20,6 +20,11 @@ final class CallSlot {
   ToolCall call;
   final CallId callId;
   final ToolCatalog.Entry entry;
+  /**
+   * The catalogue the call was validated against: a call in flight keeps it reachable, so that a
+   * replaced catalogue is kept exactly as long as a turn uses it (ARCHITECTURE.md, catalogue version).
+   */
+  final ToolCatalog catalog;
   final String problem;
   final CallState prior;
   /** Derived from the arguments the call is sent with: the edited ones after an edit. */
@@ -40,10 +45,12 @@ final class CallSlot {
   private String askReason;
   private boolean asked;
 
-  CallSlot(int index, ToolCall call, CallId callId, ToolCatalog.Entry entry, String problem, CallState prior) {
+  CallSlot(int index, ToolCall call, CallId callId, ToolCatalog catalog, ToolCatalog.Entry entry, String problem,
+           CallState prior) {
     this.index = index;
     this.call = call;
     this.callId = callId;
+    this.catalog = catalog;
     this.entry = entry;
     this.problem = problem;
     this.prior = prior;

@@ -209,7 +209,7 @@ final class Submission {
         problem = entry.validator().problems(call.arguments());
       }
       CallState prior = priors.getOrDefault(callId.value(), CallState.fresh(callId.value()));
-      slots.add(new CallSlot(i, call, callId, entry, problem, prior));
+      slots.add(new CallSlot(i, call, callId, catalog, entry, problem, prior));
     }
     return slots;
   }

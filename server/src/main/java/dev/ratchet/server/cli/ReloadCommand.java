@@ -13,8 +13,9 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * Asks the running server of a data directory to load its agents' definitions again (SIGHUP to the
- * pid in {@code ratchet.pid}) and prints the outcome from its report: the agents and their
+ * Asks the running server of a data directory (the pid in {@code ratchet.pid}) to load its agents'
+ * definitions again, through a request file rather than SIGHUP, so that a server started under
+ * {@code nohup} is reached too, and prints the outcome from its report: the agents and their
  * catalogue versions, or why nothing changed.
  */
 @CommandLine.Command(name = "reload", mixinStandardHelpOptions = true,
@@ -48,10 +49,12 @@ public final class ReloadCommand implements Callable<Integer> {
       return 1;
     }
     long before = lastReload(files.report(), pid);
-    Process kill = new ProcessBuilder("kill", "-HUP", String.valueOf(pid)).redirectErrorStream(true).start();
-    String killSaid = new String(kill.getInputStream().readAllBytes()).trim();
-    if (kill.waitFor() != 0) {
-      System.err.println("ratchet reload: could not signal pid " + pid + ": " + killSaid);
+    // a request file, not SIGHUP: a server started under nohup ignores SIGHUP for good
+    try {
+      files.writeRequest();
+    } catch (IOException e) {
+      System.err.println("ratchet reload: cannot ask the server of " + files.dataDir() + " (pid " + pid + "): "
+          + files.request() + " cannot be written (" + e.getMessage() + ")");
       return 1;
     }
     long deadline = System.currentTimeMillis() + timeoutSeconds * 1000L;
@@ -63,7 +66,8 @@ public final class ReloadCommand implements Callable<Integer> {
       Thread.sleep(100);
     }
     System.err.println("ratchet reload: pid " + pid + " did not report a reload within " + timeoutSeconds
-        + " s; see its log");
+        + " s; see its log" + (Files.exists(files.request()) ? " (it has not taken the request " + files.request()
+        + ": is it a server of this data directory?)" : ""));
     return 1;
   }
 

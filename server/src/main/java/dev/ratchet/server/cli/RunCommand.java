@@ -20,6 +20,7 @@ import dev.ratchet.verticles.http.HttpServerVerticle;
 import dev.ratchet.server.impl.TransportChoice;
 import dev.ratchet.server.reload.ControlFiles;
 import dev.ratchet.server.reload.DirectoryWatch;
+import dev.ratchet.server.reload.ReloadRequests;
 import dev.ratchet.server.reload.ReloadSignal;
 import dev.ratchet.server.reload.Reloader;
 import io.vertx.core.Vertx;
@@ -182,8 +183,11 @@ public final class RunCommand implements Callable<Integer> {
     }
     Reloader reloader = new Reloader(ratchet, agents, control.report());
     DirectoryWatch watch;
+    ReloadRequests requests;
+    boolean signal;
     try {
-      ReloadSignal.install(reloader);
+      signal = ReloadSignal.install(reloader);
+      requests = ReloadRequests.start(vertx, reloader, control);
       watch = DirectoryWatch.start(vertx, reloader, agents.watched(),
           cfg.getJsonObject("reload", new JsonObject()).getLong("debounceMillis", 500L));
       control.writePid();
@@ -200,6 +204,7 @@ public final class RunCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         control.removePid();
+        requests.close();
         if (watch != null) {
           watch.close();
         }
@@ -236,8 +241,9 @@ public final class RunCommand implements Callable<Integer> {
           + " member(s); " + clusterSettings.describe());
     }
     credentials.lines.forEach(System.out::println);
-    System.out.println("  Reload agents without a restart: `ratchet reload --config " + config + "` (or SIGHUP to pid "
-        + ProcessHandle.current().pid() + "); changes to " + agentsDir + " reload by themselves.");
+    System.out.println("  Reload agents without a restart: `ratchet reload --config " + config + "`" + (signal
+        ? " (or SIGHUP to pid " + ProcessHandle.current().pid() + ")" : " (SIGHUP does not reach this process: it was"
+        + " started ignoring it, as nohup does)") + "; changes to " + agentsDir + " reload by themselves.");
     System.out.println("  HTTP API: docs/HTTP-API.md. Stop with Ctrl-C; turns and conversations in flight resume"
         + " on the next start.");
     if (shop != null) {

@@ -2,11 +2,15 @@ package dev.ratchet.server.config;
 
 import dev.ratchet.connectors.Connections;
 import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.server.reload.AgentLoader;
 import dev.ratchet.verticles.Ratchet;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.lang.ref.WeakReference;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -17,12 +21,16 @@ import java.util.concurrent.Callable;
 /**
  * Loads the agents of a directory of agent files ({@link AgentFiles}) at start and at each reload.
  * A load with a problem in any file, or an agent named like one registered from Java, fails naming
- * it, and nothing it started stays running. A load that a newer one replaced stays open, so that a
- * turn validated against its definitions (a write waiting for approval) still runs with its tools;
- * only the {@link #RETIRED_LOADS} most recent replaced loads are kept, and what an older one had
- * started (MCP servers, HTTP clients) is stopped.
+ * it, and nothing it started stays running. A load that a newer one replaced stays open while a
+ * catalogue defined from it is still in use, so that a turn validated against its definitions (a
+ * write waiting for approval) still runs with its tools; once none is (the runtime holds replaced
+ * catalogues weakly, a turn in flight strongly), what it started (MCP servers, HTTP clients) is
+ * stopped and it is let go, at the next reload. At most {@link #RETIRED_LOADS} replaced loads are
+ * kept; an older one is stopped all the same.
  */
 public final class AgentDirectoryLoader implements AgentLoader {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AgentDirectoryLoader.class);
 
   private final Vertx vertx;
   private final Ratchet ratchet;
@@ -33,9 +41,17 @@ public final class AgentDirectoryLoader implements AgentLoader {
   /** Replaced loads kept open for the turns validated against them. */
   public static final int RETIRED_LOADS = 8;
 
-  private LoadedAgents current;
+  private Load current;
   private LoadedAgents pending;
-  private final Deque<LoadedAgents> retired = new ArrayDeque<>();
+  private final Deque<Load> retired = new ArrayDeque<>();
+
+  /** A load that was put in place, and the catalogues the runtime defined from it, held weakly. */
+  private record Load(LoadedAgents agents, List<WeakReference<ToolCatalog>> catalogs) {
+
+    boolean inUse() {
+      return catalogs.stream().anyMatch(c -> c.get() != null);
+    }
+  }
 
   /** Loads the files {@code files} lists (read on a worker) of the directory {@code dir}. */
   public AgentDirectoryLoader(Vertx vertx, Ratchet ratchet, Path dir, Callable<List<Path>> files,
@@ -60,6 +76,7 @@ public final class AgentDirectoryLoader implements AgentLoader {
         .compose(loaded -> loaded.checkedAgainst(ratchet)
             .recover(err -> loaded.close().transform(ar -> Future.failedFuture(err))))
         .map(loaded -> {
+          loaded.warnings().forEach(w -> LOG.warn("agent files: {}", w));
           LoadedAgents refused;
           synchronized (this) {
             refused = pending;
@@ -74,7 +91,7 @@ public final class AgentDirectoryLoader implements AgentLoader {
 
   @Override
   public void settled(boolean defined) {
-    LoadedAgents stop;
+    List<LoadedAgents> stop = new ArrayList<>();
     synchronized (this) {
       if (pending == null) {
         return;
@@ -83,16 +100,30 @@ public final class AgentDirectoryLoader implements AgentLoader {
         if (current != null) {
           retired.addLast(current);
         }
-        stop = retired.size() > RETIRED_LOADS ? retired.removeFirst() : null;
-        current = pending;
+        List<WeakReference<ToolCatalog>> catalogs = new ArrayList<>();
+        for (AgentDefinition agent : pending.agents()) {
+          ToolCatalog catalog = ratchet.catalog(agent.name());
+          if (catalog != null) {
+            catalogs.add(new WeakReference<>(catalog));
+          }
+        }
+        current = new Load(pending, catalogs);
+        retired.removeIf(load -> {
+          boolean done = !load.inUse();
+          if (done) {
+            stop.add(load.agents());
+          }
+          return done;
+        });
+        while (retired.size() > RETIRED_LOADS) {
+          stop.add(retired.removeFirst().agents());
+        }
       } else {
-        stop = pending;
+        stop.add(pending);
       }
       pending = null;
     }
-    if (stop != null) {
-      stop.close();
-    }
+    stop.forEach(LoadedAgents::close);
   }
 
   @Override
@@ -102,7 +133,12 @@ public final class AgentDirectoryLoader implements AgentLoader {
 
   /** The agents of the load defined last; none before the first. */
   public synchronized List<AgentDefinition> agents() {
-    return current == null ? List.of() : current.agents();
+    return current == null ? List.of() : current.agents().agents();
+  }
+
+  /** How many replaced loads are still open for turns that use their catalogues. */
+  public synchronized int retiredLoads() {
+    return retired.size();
   }
 
   /** Stops what the agents defined last, and the replaced loads still kept, started. */
@@ -110,9 +146,9 @@ public final class AgentDirectoryLoader implements AgentLoader {
     List<LoadedAgents> stop = new ArrayList<>();
     synchronized (this) {
       if (current != null) {
-        stop.add(current);
+        stop.add(current.agents());
       }
-      stop.addAll(retired);
+      retired.forEach(load -> stop.add(load.agents()));
       retired.clear();
       current = null;
     }

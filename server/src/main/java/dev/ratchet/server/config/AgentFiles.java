@@ -75,8 +75,10 @@ public final class AgentFiles {
       }
       return Future.join(resolved).transform(ignored -> {
         List<AgentDefinition> agents = new ArrayList<>();
+        List<AgentFileError> warnings = new ArrayList<>();
         for (int i = 0; i < resolvers.size(); i++) {
           errors.addAll(resolvers.get(i).errors());
+          warnings.addAll(resolvers.get(i).warnings());
           if (resolved.get(i).succeeded() && resolved.get(i).result() != null) {
             agents.add(resolved.get(i).result());
           }
@@ -87,7 +89,7 @@ public final class AgentFiles {
           errors.sort(Comparator.comparing(AgentFileError::file).thenComparingInt(AgentFileError::line));
           return closer.get().transform(x -> Future.failedFuture(new AgentFilesException(errors)));
         }
-        return Future.succeededFuture(new LoadedAgents(agents, closer));
+        return Future.succeededFuture(new LoadedAgents(agents, closer, warnings));
       });
     });
   }
@@ -105,15 +107,16 @@ public final class AgentFiles {
       try {
         doc = LocatedDocument.parse(Files.readString(path, StandardCharsets.UTF_8), !file.endsWith(".json"));
       } catch (LocatedDocument.SyntaxError e) {
-        errors.add(new AgentFileError(file, e.line, "", e.getMessage()));
+        errors.add(new AgentFileError(file, e.line, "", e.getMessage(), AgentFileError.Kind.SYNTAX));
         continue;
       } catch (IOException e) {
-        errors.add(new AgentFileError(file, 0, "", "cannot be read (" + e.getClass().getSimpleName() + ")"));
+        errors.add(new AgentFileError(file, 0, "", "cannot be read (" + e.getClass().getSimpleName() + ")",
+            AgentFileError.Kind.SYNTAX));
         continue;
       }
       List<AgentSchema.Problem> problems = SCHEMA.check(doc.root());
       problems.forEach(p -> errors.add(new AgentFileError(file, doc.line(p.linePointer()),
-          LocatedDocument.field(p.pointer()), p.message())));
+          LocatedDocument.field(p.pointer()), p.message(), AgentFileError.Kind.SCHEMA)));
       if (!problems.isEmpty()) {
         continue;
       }
@@ -122,7 +125,7 @@ public final class AgentFiles {
       String earlier = names.putIfAbsent(name, origin);
       if (earlier != null) {
         errors.add(new AgentFileError(file, doc.line("/agent"), "agent", "agent '" + name
-            + "' is also declared in " + earlier));
+            + "' is also declared in " + earlier, AgentFileError.Kind.REFERENCE));
         continue;
       }
       valid.put(file, doc);

@@ -13,14 +13,21 @@ public final class LoadedAgents {
 
   private final List<AgentDefinition> agents;
   private final Supplier<Future<Void>> closer;
+  private final List<AgentFileError> warnings;
 
-  LoadedAgents(List<AgentDefinition> agents, Supplier<Future<Void>> closer) {
+  LoadedAgents(List<AgentDefinition> agents, Supplier<Future<Void>> closer, List<AgentFileError> warnings) {
     this.agents = List.copyOf(agents);
     this.closer = closer;
+    this.warnings = List.copyOf(warnings);
   }
 
   public List<AgentDefinition> agents() {
     return agents;
+  }
+
+  /** What is worth knowing about files that load: operations left out, catalogues larger than models take. */
+  public List<AgentFileError> warnings() {
+    return warnings;
   }
 
   /**

@@ -10,9 +10,9 @@ import java.nio.file.StandardCopyOption;
 
 /**
  * The files through which {@code ratchet reload} reaches a running server: its pid
- * ({@code ratchet.pid}) and the report of its last reload ({@code reload.json}), both in the data
- * directory (the parent of {@code redis.embedded.dataDir}, {@code ./data} by default). Only the
- * account that runs the server can signal it, so no token is needed.
+ * ({@code ratchet.pid}), the request for a reload ({@code reload.request}) and the report of its
+ * last reload ({@code reload.json}), all in the data directory (the parent of {@code redis.embedded.dataDir}, {@code ./data} by default). Only accounts that
+ * may write the data directory can ask, so no token is needed.
  */
 public record ControlFiles(Path dataDir) {
 
@@ -28,6 +28,19 @@ public record ControlFiles(Path dataDir) {
 
   public Path report() {
     return dataDir.resolve("reload.json");
+  }
+
+  /** The file {@code ratchet reload} writes to ask for a reload; the server takes it away when it starts one. */
+  public Path request() {
+    return dataDir.resolve("reload.request");
+  }
+
+  /** Asks the server of this directory for a reload, atomically. */
+  public void writeRequest() throws IOException {
+    Files.createDirectories(dataDir);
+    Path tmp = dataDir.resolve("reload.request.tmp");
+    Files.writeString(tmp, ProcessHandle.current().pid() + "\n", StandardCharsets.UTF_8);
+    Files.move(tmp, request(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** Writes this process's pid, atomically. */

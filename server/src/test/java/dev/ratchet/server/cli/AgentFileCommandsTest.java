@@ -107,6 +107,38 @@ class AgentFileCommandsTest {
     }
   }
 
+  @Test
+  void checkGroupsProblemsByKindAndTheReportSaysWhatEachDocumentOffersAndWhy() throws Exception {
+    Path spec = dir.resolve("tracker.yaml");
+    Files.writeString(spec, """
+        openapi: 3.0.3
+        info: {title: Tracker, version: "2"}
+        paths:
+          /issues:
+            get: {operationId: listIssues, responses: {}}
+            post:
+              operationId: createIssue
+              requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Gone"}}}}
+              responses: {}
+            trace: {operationId: traceIssues, responses: {}}
+        """);
+    Path agents = agentFiles("a.yaml", "agent: a\nmaxTurnz: 3\n",
+        "b.yaml", "agent: b\ntools:\n  - openapi: " + spec + "\n    connection: nowhere\n    operations: [listIssue]\n");
+    Path conf = dir.resolve("ratchet.json");
+    Files.writeString(conf, new JsonObject().put("agents", new JsonObject().put("dir", agents.toString())).encode());
+    CommandRun run = CommandRun.of(new CheckCommand(), "--config", conf.toString(), "--no-demo", "--report");
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.out()).contains(spec + " (Tracker 2): 3 operation(s), 1 offered, 2 refused")
+        .contains("  refused 1: $ref '…' points to nothing in the document")
+        .contains("  refused 1: TRACE operations are not supported");
+    String err = run.err();
+    assertThat(err).contains("not valid against the agent-file schema (1):\n  " + agents.resolve("a.yaml")
+        + ":2: unknown field 'maxTurnz'");
+    assertThat(err).contains("names what does not exist (2):\n  " + agents.resolve("b.yaml")
+        + ":4: tools[0].connection: connection 'nowhere' is not configured").contains("  " + agents.resolve("b.yaml")
+        + ":5: tools[0].operations[0]: unknown operation 'listIssue' in " + spec + " (did you mean listIssues?)");
+  }
+
   private int check(String[] printed) throws Exception {
     return check(printed, new JsonObject());
   }

@@ -137,7 +137,7 @@ class ReloadTest {
   }
 
   @Test
-  void ratchetReloadSignalsTheServerOfTheDataDirectoryAndPrintsTheOutcome() throws Exception {
+  void ratchetReloadAsksTheServerOfTheDataDirectoryAndPrintsTheOutcome() throws Exception {
     write("shop.json", "shop", tool("look", "read", "v1"));
     await(reloader.reload("start"));
     String v1 = ratchet.catalog("shop").version();
@@ -150,8 +150,8 @@ class ReloadTest {
     assertThat(missing[0]).isEqualTo("1");
     assertThat(missing[2]).contains("no running server found").contains("ratchet.pid");
 
-    // this test's JVM plays the server: its handler reloads, as `run` installs it
-    assertThat(ReloadSignal.install(reloader)).isTrue();
+    // this test's JVM plays the server: it takes reload requests, as `run` does
+    ReloadRequests requests = ReloadRequests.start(vertx, reloader, control);
     control.writePid();
     write("shop.json", "shop", tool("look", "read", "v2"), tool("ship", "read", "shipped"));
     String[] ok = reload(config);
@@ -159,13 +159,15 @@ class ReloadTest {
     String v2 = ratchet.catalog("shop").version();
     assertThat(v2).isNotEqualTo(v1);
     assertThat(ok[1]).contains("reloaded: 1 agent(s)").contains("shop (catalogue " + v2 + ")");
-    assertThat(report().getString("trigger")).isEqualTo("SIGHUP");
+    assertThat(report().getString("trigger")).isEqualTo("ratchet reload");
+    assertThat(control.request()).doesNotExist();
 
     Files.writeString(agents.resolve("shop.json"), "not json");
     String[] failed = reload(config);
     assertThat(failed[0]).isEqualTo("1");
     assertThat(failed[2]).contains("reload failed, nothing changed: shop.json:");
     assertThat(ratchet.catalog("shop").version()).isEqualTo(v2);
+    requests.close();
     control.removePid();
     assertThat(control.pid()).doesNotExist();
   }

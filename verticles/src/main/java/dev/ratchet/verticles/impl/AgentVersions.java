@@ -4,13 +4,16 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CatalogVersions;
 import dev.ratchet.runtime.ToolCatalog;
 
+import java.lang.ref.WeakReference;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * A registered agent: its current definition and catalogue, and the catalogues it had before,
- * which turns validated against them still resume with. Only the latest {@link #KEPT_VERSIONS}
- * are kept: a turn older than that resumes with the current catalogue, as after a restart.
+ * which turns validated against them still resume with. A replaced catalogue is held weakly: a
+ * turn in flight holds it (each of its calls does), and once none does it can be collected, so
+ * that reloads do not accumulate catalogues. At most the latest {@link #KEPT_VERSIONS} are looked
+ * up: a turn whose catalogue is gone resumes with the current one, as after a restart.
  */
 final class AgentVersions implements CatalogVersions {
 
@@ -19,9 +22,9 @@ final class AgentVersions implements CatalogVersions {
   private final String agent;
   private volatile AgentDefinition definition;
   private volatile ToolCatalog current;
-  private final Map<String, ToolCatalog> known = new LinkedHashMap<>(16, 0.75f, true) {
+  private final Map<String, WeakReference<ToolCatalog>> known = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
-    protected boolean removeEldestEntry(Map.Entry<String, ToolCatalog> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<String, WeakReference<ToolCatalog>> eldest) {
       return size() > KEPT_VERSIONS;
     }
   };
@@ -43,7 +46,11 @@ final class AgentVersions implements CatalogVersions {
 
   @Override
   public synchronized ToolCatalog version(String version) {
-    return known.get(version);
+    if (current != null && current.version().equals(version)) {
+      return current;
+    }
+    WeakReference<ToolCatalog> ref = known.get(version);
+    return ref == null ? null : ref.get();
   }
 
   /** The definition sessions started from now on use (model, loop settings, tool sources). */
@@ -56,7 +63,7 @@ final class AgentVersions implements CatalogVersions {
     boolean changed = current == null || !current.version().equals(catalog.version());
     this.definition = definition;
     this.current = catalog;
-    known.put(catalog.version(), catalog);
+    known.put(catalog.version(), new WeakReference<>(catalog));
     return changed;
   }
 

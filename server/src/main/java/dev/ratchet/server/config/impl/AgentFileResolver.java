@@ -1,15 +1,14 @@
 package dev.ratchet.server.config.impl;
 
 import dev.ratchet.connectors.Connection;
-import dev.ratchet.connectors.ConnectorTool;
-import dev.ratchet.connectors.ConnectorToolSource;
 import dev.ratchet.connectors.Connections;
 import dev.ratchet.connectors.OpenApiConnector;
+import dev.ratchet.connectors.OpenApiWarning;
+import dev.ratchet.connectors.openapi.OpenApiDocument;
 import dev.ratchet.connectors.SlackConnector;
 import dev.ratchet.connectors.mcp.McpServerConfig;
 import dev.ratchet.connectors.mcp.McpToolPin;
 import dev.ratchet.connectors.mcp.McpToolSource;
-import dev.ratchet.connectors.openapi.MetaSchema;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.EffectClass;
@@ -17,6 +16,7 @@ import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolSource;
 import dev.ratchet.server.config.AgentFileError;
+import dev.ratchet.server.config.AgentFileError.Kind;
 import dev.ratchet.server.config.AgentModels;
 import dev.ratchet.server.config.ToolProviders;
 import io.vertx.core.Future;
@@ -28,7 +28,6 @@ import io.vertx.ext.web.client.WebClientOptions;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,11 +42,10 @@ import java.util.function.Supplier;
  * provider's catalogue, builds each approval rule. Every problem is collected, with its line; what
  * was started is kept so that it can be closed when any file of the directory fails.
  */
-public final class AgentFileResolver {
+public final class AgentFileResolver implements Findings {
 
   private static final List<String> SLACK_OPERATIONS = List.of("postChannelMessage", "postThreadReply", "addReaction",
       "listThreadMessages", "getThreadReply");
-  private static final String RULE_SOURCE = "agent file";
   private static final java.util.regex.Pattern CREDENTIAL_NAME = java.util.regex.Pattern.compile(
       "authorization|token|secret|password|api[-_]?key|credential|cookie");
 
@@ -57,6 +55,7 @@ public final class AgentFileResolver {
   private final Connections connections;
   private final AgentModels models;
   private final List<AgentFileError> errors = new ArrayList<>();
+  private final List<AgentFileError> warnings = new ArrayList<>();
   private final List<Supplier<Future<?>>> opened = new ArrayList<>();
 
   public AgentFileResolver(Vertx vertx, String file, LocatedDocument doc, Connections connections, AgentModels models) {
@@ -69,6 +68,11 @@ public final class AgentFileResolver {
 
   public List<AgentFileError> errors() {
     return errors;
+  }
+
+  /** What is worth knowing about a file that loads: operations left out, a catalogue larger than models take. */
+  public List<AgentFileError> warnings() {
+    return warnings;
   }
 
   /** Closes what resolving started (MCP servers, HTTP clients). */
@@ -131,7 +135,10 @@ public final class AgentFileResolver {
         return Future.succeededFuture(null);
       }
       AgentDefinition definition = agent.build();
-      return ToolCatalog.resolve(vertx, definition).map(c -> definition).otherwise(err -> {
+      return ToolCatalog.resolve(vertx, definition).map(c -> {
+        CatalogueSize.check(c, this);
+        return definition;
+      }).otherwise(err -> {
         error("/tools", String.valueOf(err.getMessage()));
         return null;
       });
@@ -141,22 +148,33 @@ public final class AgentFileResolver {
   private Future<ToolSource> openApi(JsonObject entry, String at) {
     String spec = entry.getString("openapi");
     Connection connection = connection(entry.getString("connection"), at + "/connection");
-    Future<String> text = spec.startsWith("https://") || spec.startsWith("http://") ? fetch(spec)
-        : vertx.executeBlocking(() -> Files.readString(Path.of(spec), StandardCharsets.UTF_8));
+    boolean remote = spec.startsWith("https://") || spec.startsWith("http://");
+    Future<String> text = remote ? fetch(spec) : Future.succeededFuture();
     return text.transform(ar -> {
       if (ar.failed()) {
-        error(at + "/openapi", "cannot read " + spec + " (" + reason(ar.cause()) + ")");
+        error(Kind.SOURCE, at + "/openapi", "cannot read " + spec + " (" + reason(ar.cause()) + ")");
         return Future.succeededFuture();
       }
       if (connection == null) {
-        return Future.succeededFuture();
+        // the operations are checked all the same, so that one run reports every problem of the file
+        return vertx.executeBlocking(() -> remote ? OpenApiDocument.parse("api", ar.result(), spec)
+            : OpenApiDocument.load("api", Path.of(spec))).transform(read -> {
+              if (read.succeeded()) {
+                OperationSelection.select(entry, at, spec, read.result().operationIds(), read.result()::tags, this);
+              } else {
+                error(Kind.SOURCE, at + "/openapi", reason(read.cause()));
+              }
+              return Future.succeededFuture();
+            });
       }
       String connectorId = connection.configString("connectorId",
           connection.name().replace('-', '_').toLowerCase(Locale.ROOT));
-      return vertx.executeBlocking(() -> OpenApiConnector.parse(vertx, connectorId, ar.result(), spec, connection))
+      return vertx.executeBlocking(() -> remote
+              ? OpenApiConnector.parse(vertx, connectorId, ar.result(), spec, connection)
+              : OpenApiConnector.load(vertx, connectorId, Path.of(spec), connection))
           .transform(parsed -> {
             if (parsed.failed()) {
-              error(at + "/openapi", reason(parsed.cause()));
+              error(Kind.SOURCE, at + "/openapi", reason(parsed.cause()));
               return Future.succeededFuture();
             }
             OpenApiConnector connector = parsed.result();
@@ -164,11 +182,18 @@ public final class AgentFileResolver {
               connector.close();
               return Future.succeededFuture();
             });
-            List<String> known = connector.operationIds();
-            return Future.succeededFuture(operations(entry, at, spec, known, connector::operation,
-                connection.name()));
+            OpenApiDocument document = connector.document();
+            return Future.succeededFuture(ConnectorEntry.tools(entry, at, new ConnectorEntry.Connector(spec,
+                connector.operationIds(), document::tags, id -> refusal(document, id), connector::operation,
+                connection.name()), this));
           });
     });
+  }
+
+  private static String refusal(OpenApiDocument document, String operationId) {
+    List<OpenApiWarning> problems = document.problems(operationId);
+    return problems.isEmpty() ? null : "operation '" + operationId + "' cannot be offered because it depends on what"
+        + " is not supported: " + String.join("; ", problems.stream().map(OpenApiWarning::toString).toList());
   }
 
   private Future<ToolSource> slack(JsonObject entry, String at) {
@@ -180,15 +205,15 @@ public final class AgentFileResolver {
     try {
       slack = SlackConnector.connect(vertx, connection);
     } catch (RuntimeException e) {
-      error(at + "/connection", reason(e));
+      error(Kind.SOURCE, at + "/connection", reason(e));
       return Future.succeededFuture();
     }
     opened.add(() -> {
       slack.close();
       return Future.succeededFuture();
     });
-    return Future.succeededFuture(operations(entry, at, "the Slack connector", SLACK_OPERATIONS, slack::operation,
-        connection.name()));
+    return Future.succeededFuture(ConnectorEntry.tools(entry, at, new ConnectorEntry.Connector("the Slack connector",
+        SLACK_OPERATIONS, id -> List.of(), id -> null, (id, override) -> slack.operation(id), connection.name()), this));
   }
 
   private Future<ToolSource> provider(String kind, JsonObject entry, String at) {
@@ -198,49 +223,6 @@ public final class AgentFileResolver {
       return Future.succeededFuture();
     }
     return new ProviderEntry(vertx, kind, entry, at, this::error).resolve(connection);
-  }
-
-  /** The named operations of a connector with their approval, or null after reporting what is wrong. */
-  private ToolSource operations(JsonObject entry, String at, String where, List<String> known,
-                                java.util.function.Function<String, dev.ratchet.connectors.ConnectorOperation> operation,
-                                String sourceName) {
-    JsonArray names = entry.getJsonArray("operations");
-    JsonObject approval = entry.getJsonObject("approval", new JsonObject());
-    List<ConnectorTool> tools = new ArrayList<>();
-    int before = errors.size();
-    for (int j = 0; j < names.size(); j++) {
-      String name = names.getString(j);
-      if (!known.contains(name)) {
-        error(at + "/operations/" + j, "unknown operation '" + name + "' in " + where + " (known: "
-            + String.join(", ", known) + ")");
-        continue;
-      }
-      try {
-        ConnectorTool tool = ConnectorTool.connectorTool(operation.apply(name));
-        if (approval.containsKey(name)) {
-          ApprovalRule rule = approvalRule(approval.getValue(name), LocatedDocument.pointer(at + "/approval", name));
-          tool = rule == null ? tool : tool.approval(rule);
-        }
-        tools.add(tool);
-      } catch (RuntimeException e) {
-        error(at + "/operations/" + j, reason(e));
-      }
-    }
-    for (String named : approval.fieldNames()) {
-      if (!names.contains(named)) {
-        error(LocatedDocument.pointer(at + "/approval", named), "operation '" + named
-            + "' is not among this entry's operations (" + String.join(", ", names.getList()) + ")");
-      }
-    }
-    if (errors.size() > before) {
-      return null;
-    }
-    try {
-      return ConnectorToolSource.of(tools).named(sourceName);
-    } catch (RuntimeException e) {
-      error(at, reason(e));
-      return null;
-    }
   }
 
   private Future<ToolSource> mcp(JsonObject entry, String at) {
@@ -278,7 +260,7 @@ public final class AgentFileResolver {
       JsonObject pin = (JsonObject) e.getValue();
       String pinAt = LocatedDocument.pointer(at + "/pin", e.getKey());
       EffectClass effect = pin.containsKey("effect") ? EffectClass.fromWireName(pin.getString("effect")) : null;
-      ApprovalRule rule = pin.containsKey("approval") ? approvalRule(pin.getValue("approval"), pinAt + "/approval")
+      ApprovalRule rule = pin.containsKey("approval") ? ApprovalRules.of(pin.getValue("approval"), pinAt + "/approval", this)
           : null;
       config.pin(e.getKey(), new McpToolPin(effect, rule));
     }
@@ -290,7 +272,7 @@ public final class AgentFileResolver {
     String described = command != null ? String.join(" ", command.getList()) : server.getString("url");
     return source.connect().compose(v -> source.tools(vertx)).transform(ar -> {
       if (ar.failed()) {
-        error(at + "/mcp", "the MCP server '" + described + "' did not start or list its tools ("
+        error(Kind.SOURCE, at + "/mcp", "the MCP server '" + described + "' did not start or list its tools ("
             + reason(ar.cause()) + ")");
         return Future.succeededFuture();
       }
@@ -298,7 +280,8 @@ public final class AgentFileResolver {
       String list = " (tools: " + String.join(", ", offered) + ")";
       for (String pinned : pins.fieldNames()) {
         if (!offered.contains(pinned)) {
-          error(LocatedDocument.pointer(at + "/pin", pinned), "the MCP server offers no tool '" + pinned + "'" + list);
+          error(Kind.REFERENCE, LocatedDocument.pointer(at + "/pin", pinned), "the MCP server offers no tool '" + pinned
+              + "'" + list);
         }
       }
       JsonArray allow = entry.getJsonArray("allow");
@@ -310,7 +293,7 @@ public final class AgentFileResolver {
         String pattern = allow.getString(j);
         patterns.add(pattern);
         if (offered.stream().noneMatch(t -> AllowedTools.matches(pattern, t))) {
-          error(at + "/allow/" + j, "'" + pattern + "' matches no tool of the MCP server" + list);
+          error(Kind.REFERENCE, at + "/allow/" + j, "'" + pattern + "' matches no tool of the MCP server" + list);
         }
       }
       return Future.succeededFuture(new AllowedTools(source, patterns));
@@ -353,36 +336,10 @@ public final class AgentFileResolver {
     return basis.length() > 40 ? basis.substring(0, 40) : basis;
   }
 
-  /** always, never or {when?: schema, allowEdit?: boolean}, or null after reporting a bad schema. */
-  private ApprovalRule approvalRule(Object value, String at) {
-    if ("always".equals(value)) {
-      return ApprovalRule.always().withSource(RULE_SOURCE);
-    }
-    if ("never".equals(value)) {
-      return ApprovalRule.never().withSource(RULE_SOURCE);
-    }
-    boolean allowEdit = ((JsonObject) value).getBoolean("allowEdit", false);
-    JsonObject when = ((JsonObject) value).getJsonObject("when");
-    if (when == null) {
-      return ApprovalRule.always().withSource(RULE_SOURCE).withEdit(allowEdit);
-    }
-    String problem = MetaSchema.problem(when);
-    if (problem != null) {
-      error(at + "/when", "not a valid JSON Schema: " + problem);
-      return null;
-    }
-    try {
-      return ApprovalRule.whenMatches(when).withSource(RULE_SOURCE).withEdit(allowEdit);
-    } catch (RuntimeException e) {
-      error(at + "/when", "not a usable JSON Schema: " + reason(e));
-      return null;
-    }
-  }
-
   private Connection connection(String name, String at) {
     Optional<Connection> found = connections.find(name);
     if (found.isEmpty()) {
-      error(at, "connection '" + name + "' is not configured in the connections file or RATCHET_CONNECTION_*"
+      error(Kind.REFERENCE, at, "connection '" + name + "' is not configured in the connections file or RATCHET_CONNECTION_*"
           + " variables (configured: " + (connections.isEmpty() ? "none" : String.join(", ", connections.names()))
           + ")");
       return null;
@@ -424,7 +381,22 @@ public final class AgentFileResolver {
     return file + ":" + doc.line(pointer);
   }
 
-  private synchronized void error(String pointer, String message) {
-    errors.add(new AgentFileError(file, doc.line(pointer), LocatedDocument.field(pointer), message));
+  private void error(String pointer, String message) {
+    error(Kind.OTHER, pointer, message);
+  }
+
+  @Override
+  public synchronized void error(String kind, String pointer, String message) {
+    errors.add(new AgentFileError(file, doc.line(pointer), LocatedDocument.field(pointer), message, kind));
+  }
+
+  @Override
+  public synchronized int errorCount() {
+    return errors.size();
+  }
+
+  @Override
+  public synchronized void warning(String pointer, String message) {
+    warnings.add(new AgentFileError(file, doc.line(pointer), LocatedDocument.field(pointer), message, Kind.WARNING));
   }
 }
