@@ -26,7 +26,22 @@ public record Turn(String turnId, List<ToolCall> calls) {
 
   /** The catalogue version a journaled turn's spec records, or null. */
   public static String catalogueOf(JsonObject spec) {
-    Object v = spec == null ? null : spec.getValue(CATALOGUE);
+    return stringOf(spec, CATALOGUE);
+  }
+
+  /**
+   * The field of a journaled turn's spec that names the event-bus address its results go to, so
+   * that whichever node completes the turn answers it (docs/EVENT-BUS.md); not part of the turn's identity.
+   */
+  public static final String REPLY_ADDRESS = "replyAddress";
+
+  /** The reply address a journaled turn's spec records, or null. */
+  public static String replyAddressOf(JsonObject spec) {
+    return stringOf(spec, REPLY_ADDRESS);
+  }
+
+  private static String stringOf(JsonObject spec, String field) {
+    Object v = spec == null ? null : spec.getValue(field);
     return v instanceof String ? (String) v : null;
   }
 

@@ -15,7 +15,8 @@ import java.util.Map;
  * {@code RATCHET_REDIS_ENDPOINTS}, {@code RATCHET_REDIS_PORT},
  * {@code RATCHET_HTTP_PORT}, {@code RATCHET_NODE_ID}, {@code RATCHET_DATA_DIR}, {@code RATCHET_MODEL},
  * {@code RATCHET_MODEL_BASE_URL}, {@code RATCHET_MAX_TURNS}, {@code RATCHET_CLUSTER_MEMBERS},
- * {@code RATCHET_CLUSTER_PORT}, {@code RATCHET_CLUSTER_HOST}).
+ * {@code RATCHET_CLUSTER_PORT}, {@code RATCHET_CLUSTER_HOST}, {@code RATCHET_CLUSTER_KEYSTORE_PASSWORD},
+ * {@code RATCHET_CLUSTER_TRUSTSTORE_PASSWORD}).
  */
 public final class RatchetConfig {
 
@@ -75,6 +76,19 @@ public final class RatchetConfig {
     String clusterHost = env.get("RATCHET_CLUSTER_HOST");
     if (clusterHost != null && !clusterHost.isBlank()) {
       cluster.put("host", clusterHost.trim());
+    }
+    // the event bus's TLS passwords from the environment, kept out of the configuration file
+    for (String[] secret : new String[][] {{"RATCHET_CLUSTER_KEYSTORE_PASSWORD", "keyStorePassword"},
+        {"RATCHET_CLUSTER_TRUSTSTORE_PASSWORD", "trustStorePassword"}}) {
+      String value = env.get(secret[0]);
+      if (value != null && !value.isEmpty()) {
+        JsonObject tls = cluster.getJsonObject("tls");
+        if (tls == null) {
+          tls = new JsonObject();
+          cluster.put("tls", tls);
+        }
+        tls.put(secret[1], value);
+      }
     }
     String redisPort = env.get("RATCHET_REDIS_PORT");
     if (redisPort != null && !redisPort.isBlank()) {

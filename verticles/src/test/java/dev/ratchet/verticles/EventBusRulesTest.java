@@ -19,6 +19,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
 import static dev.ratchet.runtime.testing.Await.await;
 import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -133,5 +136,62 @@ class EventBusRulesTest {
     assertThat(results.getJsonObject(0).getString("error")).contains("no_such_tool");
     assertThat(results.getJsonObject(1).getString("error")).contains("q");
     assertThat(looked).as("no call ran").isZero();
+  }
+
+  @Test
+  void aResultQueryForATurnNeverSubmittedIsUnknownTurnNotPending() {
+    ReplyException e = refused(Addresses.RESULTS, new JsonObject().put("sessionId", "known").put("turnId", "never"));
+
+    assertThat(e.failureCode()).isEqualTo(404);
+    assertThat(e.getMessage()).startsWith("UNKNOWN_TURN: session 'known' holds no turn 'never'");
+  }
+
+  @Test
+  void aResentTurnIdAnswersCompletedWithItsResultsOnTheReplyAndOnTheReplyAddress() {
+    List<JsonObject> replies = new CopyOnWriteArrayList<>();
+    await(vertx.eventBus().<JsonObject>consumer("agent.replies", msg -> replies.add(msg.body())).completion());
+    JsonObject submit = new JsonObject().put("agent", "rules").put("sessionId", "resent").put("replyAddress",
+        "agent.replies").put("turn", new JsonObject().put("turnId", "t1").put("calls", new JsonArray()
+            .add(new JsonObject().put("name", "look").put("arguments", new JsonObject().put("q", "a")))));
+
+    await(vertx.eventBus().<JsonObject>request(Addresses.SUBMIT, submit));
+    Await.until(() -> replies.size() == 1, 10);
+    JsonObject again = await(vertx.eventBus().<JsonObject>request(Addresses.SUBMIT, submit)).body();
+
+    assertThat(again.getString("status")).isEqualTo("completed");
+    assertThat(again.getJsonObject("results")).isEqualTo(replies.get(0).getJsonObject("results"));
+    Await.until(() -> replies.size() == 2, 10);
+    assertThat(replies.get(1)).isEqualTo(replies.get(0));
+    assertThat(replies.get(0).getString("status")).isEqualTo("completed");
+    assertThat(looked).as("the resent turn did not run again").isEqualTo(1);
+  }
+
+  @Test
+  void theReplyAddressIsJournaledWithTheTurnSoTheNodeThatResumesItAnswers() {
+    List<JsonObject> replies = new CopyOnWriteArrayList<>();
+    await(vertx.eventBus().<JsonObject>consumer("agent.after-restart", msg -> replies.add(msg.body())).completion());
+    await(vertx.eventBus().request(Addresses.SUBMIT, new JsonObject().put("agent", "rules").put("sessionId", "later")
+        .put("replyAddress", "agent.after-restart").put("turn", new JsonObject().put("turnId", "t1")
+            .put("calls", new JsonArray().add(new JsonObject().put("name", "pay")
+                .put("arguments", new JsonObject().put("amount", 2)))))));
+    Await.until(() -> await(ratchet.pendingApprovals()).stream().anyMatch(a -> "later".equals(a.sessionId())), 10);
+
+    // a restart: the new instance knows of the reply address only from the journal
+    await(ratchet.close());
+    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    await(ratchet.register(AgentDefinition.builder("rules").toolSource(FunctionToolSource.create("rules")
+        .tool(FunctionToolSource.define("pay", EffectClass.NON_IDEMPOTENT_WRITE).approval(ApprovalRule.always())
+            .handler(inv -> Future.succeededFuture("paid")))).build()));
+    Await.until(() -> await(ratchet.pendingApprovals()).stream().anyMatch(a -> "later".equals(a.sessionId())), 10);
+    ApprovalRequest waiting = await(ratchet.pendingApprovals()).stream()
+        .filter(a -> "later".equals(a.sessionId())).findFirst().orElseThrow();
+    await(vertx.eventBus().request(Addresses.DECIDE, new JsonObject().put("sessionId", "later")
+        .put("callId", waiting.callId().value()).put("argumentsHash", waiting.argumentsHash()).put("approved", true)
+        .put("approver", "alice")));
+
+    Await.until(() -> replies.size() == 1, 10);
+    assertThat(replies.get(0).getString("status")).as(replies.get(0).encode()).isEqualTo("completed");
+    assertThat(replies.get(0).getJsonObject("results").getJsonArray("results").getJsonObject(0).getString("outcome"))
+        .isEqualTo("succeeded");
   }
 }

@@ -90,7 +90,7 @@ final class FileArgument {
     }
     RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url)
         .setFollowRedirects(false).setConnectTimeout(timeoutMillis).setIdleTimeout(timeoutMillis);
-    return client.request(options).compose(req -> req.send()).compose(resp -> {
+    return client.request(options).compose(req -> Exchange.send(req, null, resp -> {
       if (resp.statusCode() / 100 != 2) {
         return Future.failedFuture(new IllegalArgumentException("file '" + property + "': downloading it answered HTTP "
             + resp.statusCode()));
@@ -104,7 +104,7 @@ final class FileArgument {
       return resp.body().compose(bytes -> bytes.length() > MAX_BYTES ? Future.failedFuture(tooLarge(property))
           : Future.succeededFuture(new FilePart(filename, file.getValue("contentType") instanceof String t
           && !t.isBlank() ? t : served != null ? served : defaultType, bytes)));
-    }).recover(e -> Future.failedFuture(e instanceof IllegalArgumentException ? e
+    })).recover(e -> Future.failedFuture(e instanceof IllegalArgumentException ? e
         : new IllegalArgumentException("file '" + property + "': downloading " + hostPort + " failed ("
         + e.getClass().getSimpleName() + ")")));
   }

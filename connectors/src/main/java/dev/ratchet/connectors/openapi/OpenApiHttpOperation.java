@@ -20,7 +20,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.RequestOptions;
 
 import java.nio.charset.StandardCharsets;
@@ -136,9 +135,9 @@ record OpenApiHttpOperation(Vertx vertx, HttpClient client, ConnectorManifest ma
           return Future.failedFuture(go.cause() instanceof ToolNotSentException ? go.cause()
               : new ToolNotSentException(what + " was not sent (" + HttpFailures.describe(go.cause()) + ")"));
         }
-        Future<HttpClientResponse> response = payload == null ? request.send() : request.send(payload);
-        return response.compose(r -> r.body().map(b -> new Reply(r.statusCode(), r.getHeader("Retry-After"),
-            r.getHeader("Content-Type"), b.toString(StandardCharsets.UTF_8)))).transform(ar -> {
+        return Exchange.send(request, payload, r -> r.body().map(b -> new Reply(r.statusCode(),
+            r.getHeader("Retry-After"), r.getHeader("Content-Type"), b.toString(StandardCharsets.UTF_8))))
+            .transform(ar -> {
               if (ar.succeeded()) {
                 return Future.succeededFuture(Redaction.scrub(answer(what, ar.result())));
               }

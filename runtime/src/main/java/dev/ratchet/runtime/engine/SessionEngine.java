@@ -57,6 +57,7 @@ public final class SessionEngine {
   int held;
   /** The session's caller: fixed once the session exists, so read at start and kept for every call. */
   private String callerId;
+  private TurnReplies replies = TurnReplies.NONE;
 
   public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, ToolCatalog catalog,
                        EngineOptions options, Consumer<JsonObject> events) {
@@ -104,6 +105,36 @@ public final class SessionEngine {
 
   public String sessionId() {
     return sessionId;
+  }
+
+  /** Where the outcomes of turns submitted with a reply address go; set before {@link #start}. */
+  public SessionEngine replies(TurnReplies replies) {
+    this.replies = replies;
+    return this;
+  }
+
+  /**
+   * Answers {@code replyAddress} (null: none) with the outcome of the turn running here once it
+   * ends, once per address; a run that ends because this node no longer drives the session is not
+   * answered (the next owner answers the address journaled with the turn).
+   */
+  void answerWhenDone(String turnId, String replyAddress) {
+    TurnRun run = replyAddress == null ? null : running.get(turnId);
+    if (run == null || !run.addReplyAddress(replyAddress)) {
+      return;
+    }
+    run.result.future().onComplete(ar -> {
+      if (ar.succeeded() || !StepWriter.isFencing(ar.cause()) && !RatchetException.is(ar.cause(), ErrorCode.STOPPED)) {
+        replies.answer(replyAddress, turnId, ar);
+      }
+    });
+  }
+
+  /** Answers {@code replyAddress} (null: none) with the results of a turn that completed before. */
+  void answerCompleted(String turnId, String replyAddress, TurnResult results) {
+    if (replyAddress != null) {
+      replies.answer(replyAddress, turnId, Future.succeededFuture(results));
+    }
   }
 
   /** The catalogue a turn submitted now is validated against. */
@@ -193,6 +224,7 @@ public final class SessionEngine {
         // debug: a restart resumes thousands of turns at once, and the runtime logs how many sessions it resumed
         LOG.debug("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
         submission.resume(t, t.calls());
+        answerWhenDone(t.turn().turnId(), t.replyAddress());
       }
       return null;
     }));
@@ -243,11 +275,20 @@ public final class SessionEngine {
    * name of the user or token that submitted it (null: none), for the four-eyes rule.
    */
   public Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator) {
+    return accept(turn, callerId, creator, null);
+  }
+
+  /**
+   * As {@link #accept(Turn, String, String)}; {@code replyAddress} (null: none) is journaled with a
+   * new turn, and this node answers it through {@link #replies} when the turn ends here (or at once
+   * for a turn that completed before), as the node that resumes the turn after a takeover does.
+   */
+  public Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator, String replyAddress) {
     RatchetException overLimit = TurnLimits.problem(turn, options);
     if (overLimit != null) {
       return Future.failedFuture(overLimit);
     }
-    return onContext(() -> submission.accept(turn, callerId, creator, true));
+    return onContext(() -> submission.accept(turn, callerId, creator, replyAddress, true));
   }
 
   /**
@@ -257,11 +298,17 @@ public final class SessionEngine {
    * that was already running here.
    */
   public Future<Future<TurnResult>> acceptForNextOwner(Turn turn, String callerId, String creator) {
+    return acceptForNextOwner(turn, callerId, creator, null);
+  }
+
+  /** As {@link #acceptForNextOwner(Turn, String, String)}, journaling {@code replyAddress} for the next owner. */
+  public Future<Future<TurnResult>> acceptForNextOwner(Turn turn, String callerId, String creator,
+                                                       String replyAddress) {
     RatchetException overLimit = TurnLimits.problem(turn, options);
     if (overLimit != null) {
       return Future.failedFuture(overLimit);
     }
-    return onContext(() -> submission.accept(turn, callerId, creator, false));
+    return onContext(() -> submission.accept(turn, callerId, creator, replyAddress, false));
   }
 
   /**

@@ -98,8 +98,9 @@ public final class StepWriter {
 
   /** Journals a turn (rule 1); {@code firstWrite} rides along as started when the turn is new. */
   Future<SubmitAnswer> submitTurn(String agent, String callerId, String creator, Turn turn, String catalogue,
-                                  boolean index, CallStart firstWrite) {
-    return journal.submitTurn(sessionId, epoch, agent, callerId, creator, turn, catalogue, index, firstWrite)
+                                  String replyAddress, boolean index, CallStart firstWrite) {
+    return journal.submitTurn(sessionId, epoch, agent, callerId, creator, turn, catalogue, replyAddress, index,
+            firstWrite)
         .recover(this::noteFencing);
   }
 

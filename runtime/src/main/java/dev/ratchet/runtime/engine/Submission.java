@@ -53,9 +53,10 @@ final class Submission {
   /**
    * Journals a new turn (or finds the one journaled under its id) and answers the future of its
    * results; with {@code run} false, a turn not running here is journaled only and left for the
-   * session's next owner, and its future never completes here.
+   * session's next owner, and its future never completes here. {@code replyAddress} (null: none) is
+   * journaled with a new turn and answered when the turn ends here (docs/EVENT-BUS.md).
    */
-  Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator, boolean run) {
+  Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator, String replyAddress, boolean run) {
     TurnRun running = engine.running.get(turn.turnId());
     if (running != null && callerId != null && !callerId.equals(engine.callerId())) {
       // a running turn proves the session exists, and its caller is known here
@@ -64,8 +65,11 @@ final class Submission {
           : " belongs to another caller")));
     }
     if (running != null) {
-      return sameCalls(running.turn, turn) ? Future.succeededFuture(running.result.future())
-          : Future.failedFuture(turnIdReused(turn));
+      if (!sameCalls(running.turn, turn)) {
+        return Future.failedFuture(turnIdReused(turn));
+      }
+      engine.answerWhenDone(turn.turnId(), replyAddress);
+      return Future.succeededFuture(running.result.future());
     }
     StepWriter writer = engine.writer;
     if (writer.closed()) {
@@ -81,7 +85,8 @@ final class Submission {
     boolean index = indexedAt < 0 || now - indexedAt >= INDEX_REFRESH_MILLIS;
     CallStart start = first == null ? null : new CallStart(first.callId, 1, first.startData(1));
     submitting++;
-    return writer.submitTurn(engine.catalogs.agent(), callerId, creator, turn, catalog.version(), index, start).onComplete(ar -> {
+    return writer.submitTurn(engine.catalogs.agent(), callerId, creator, turn, catalog.version(), replyAddress, index,
+        start).onComplete(ar -> {
       submitting--;
       if (ar.succeeded() && index) {
         indexedAt = now;
@@ -94,6 +99,7 @@ final class Submission {
       engine.callerAccepted(callerId);
       switch (answer.status()) {
         case COMPLETED:
+          engine.answerCompleted(turn.turnId(), replyAddress, answer.results());
           return Future.succeededFuture(Future.succeededFuture(answer.results()));
         case CONFLICT:
           return Future.failedFuture(turnIdReused(turn));
@@ -103,6 +109,7 @@ final class Submission {
         case RUNNING: {
           TurnRun again = engine.running.get(turn.turnId());
           if (again != null) {
+            engine.answerWhenDone(turn.turnId(), replyAddress);
             return Future.succeededFuture(again.result.future());
           }
           if (!run) {
@@ -111,11 +118,15 @@ final class Submission {
           return writer.journal().inflightTurns(engine.sessionId).map(list -> {
             TurnRun meanwhile = engine.running.get(turn.turnId());
             if (meanwhile != null) {
+              engine.answerWhenDone(turn.turnId(), replyAddress);
               return meanwhile.result.future();
             }
             for (InflightTurn t : list) {
               if (t.turn().turnId().equals(turn.turnId())) {
-                return resume(t, withoutStartsNeverSent(t));
+                Future<TurnResult> resumed = resume(t, withoutStartsNeverSent(t));
+                engine.answerWhenDone(turn.turnId(), t.replyAddress());
+                engine.answerWhenDone(turn.turnId(), replyAddress);
+                return resumed;
               }
             }
             return writer.journal().turnResult(engine.sessionId, turn.turnId());
@@ -134,7 +145,9 @@ final class Submission {
             first.startJournaled = start.data();
             first.move(CallEvent.ATTEMPT_STARTED);
           }
-          return Future.succeededFuture(engine.runner.execute(turn, slots, false));
+          Future<TurnResult> results = engine.runner.execute(turn, slots, false);
+          engine.answerWhenDone(turn.turnId(), replyAddress);
+          return Future.succeededFuture(results);
       }
     }).recover(writer::noteFencing);
   }

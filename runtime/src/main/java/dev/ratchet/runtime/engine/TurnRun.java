@@ -6,7 +6,9 @@ import dev.ratchet.runtime.TurnResult;
 import io.vertx.core.Promise;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** A turn being executed: its calls, and whether a write has ended badly so later writes are skipped (rule 5). */
 final class TurnRun {
@@ -23,6 +25,8 @@ final class TurnRun {
   /** The results, when the group commit that journaled the last outcomes also completed the turn. */
   TurnResult journaledResult;
   String stoppedBy;
+  /** The reply addresses this run answers when it ends (docs/EVENT-BUS.md); null until it has one. */
+  private Set<String> replyAddresses;
 
   /** An outcome waiting for the group commit. */
   record Completion(CallSlot slot, CallResult record) {
@@ -32,5 +36,13 @@ final class TurnRun {
     this.turn = turn;
     this.slots = slots;
     this.recovering = recovering;
+  }
+
+  /** Whether {@code replyAddress} is new to this run, which then answers it. */
+  boolean addReplyAddress(String replyAddress) {
+    if (replyAddresses == null) {
+      replyAddresses = new HashSet<>(2);
+    }
+    return replyAddresses.add(replyAddress);
   }
 }

@@ -112,8 +112,9 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
 
   @Override
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
-                                         Turn turn, String catalogue, boolean index, CallStart firstWrite) {
-    TurnSpec spec = TurnSpec.of(turn, catalogue);
+                                         Turn turn, String catalogue, String replyAddress, boolean index,
+                                         CallStart firstWrite) {
+    TurnSpec spec = TurnSpec.of(turn, catalogue, replyAddress);
     return step(() -> {
       long now = now();
       if (index) {

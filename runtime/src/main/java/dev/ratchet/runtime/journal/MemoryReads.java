@@ -71,7 +71,7 @@ final class MemoryReads {
         String callId = turn.callId(sessionId, c).value();
         calls.put(callId, callState(callId, s.calls.get(callId)));
       }
-      list.add(new InflightTurn(turn, t.submittedAt, calls, Turn.catalogueOf(spec)));
+      list.add(new InflightTurn(turn, t.submittedAt, calls, Turn.catalogueOf(spec), Turn.replyAddressOf(spec)));
     }
     list.sort(Comparator.comparingLong(InflightTurn::submittedAt));
     return list;

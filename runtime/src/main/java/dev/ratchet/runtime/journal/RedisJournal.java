@@ -127,15 +127,15 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
           List<Turn> turns = new ArrayList<>();
           List<Long> submitted = new ArrayList<>();
           List<String> entries = new ArrayList<>();
-          List<String> catalogues = new ArrayList<>();
+          List<JsonObject> specs = new ArrayList<>();
           for (int i = 2; i + 3 < r.size(); i += 4) {
             JsonObject spec = new JsonObject(r.get(i + 1).toString());
             turns.add(Turn.fromJson(spec));
-            catalogues.add(Turn.catalogueOf(spec));
+            specs.add(spec);
             submitted.add(r.get(i + 2).toLong());
             entries.add(r.get(i + 3).toString());
           }
-          return queries.withCallStates(sessionId, turns, submitted, entries, catalogues)
+          return queries.withCallStates(sessionId, turns, submitted, entries, specs)
               .map(list -> new ClaimedSession(epoch, caller, list));
         });
   }
@@ -144,9 +144,10 @@ public final class RedisJournal implements SessionJournal, JournalRetention {
 
   @Override
   public Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
-                                         Turn turn, String catalogue, boolean index, CallStart firstWrite) {
+                                         Turn turn, String catalogue, String replyAddress, boolean index,
+                                         CallStart firstWrite) {
     String specHash = TurnText.hash(turn);
-    byte[] encodedSpec = TurnText.specBytes(turn, catalogue);
+    byte[] encodedSpec = TurnText.specBytes(turn, catalogue, replyAddress);
     String now = now();
     List<Object> keyList = new ArrayList<>(7);
     keyList.add(keys.metaBytes(sessionId));

@@ -34,7 +34,7 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
 
   /** The turns with each call's state, read in one go (the reads leave pipelined), oldest turn first. */
   Future<List<InflightTurn>> withCallStates(String sessionId, List<Turn> turns, List<Long> submitted,
-                                            List<String> entries, List<String> catalogues) {
+                                            List<String> entries, List<JsonObject> specs) {
     List<String> callIds = new ArrayList<>();
     List<Request> states = new ArrayList<>();
     for (Turn turn : turns) {
@@ -56,7 +56,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
           CallState state = callStateOf(callIds.get(next), cf.get(next));
           calls.put(state.callId(), state);
         }
-        InflightTurn turn = new InflightTurn(turns.get(t), submitted.get(t), calls, catalogues.get(t));
+        InflightTurn turn = new InflightTurn(turns.get(t), submitted.get(t), calls, Turn.catalogueOf(specs.get(t)),
+            Turn.replyAddressOf(specs.get(t)));
         entryOf.put(turn, entries.get(t));
         list.add(turn);
       }
@@ -111,27 +112,27 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
   /** Turns journaled but not completed, with each call's state: what recovery resumes. */
   Future<List<InflightTurn>> inflightTurns(String sessionId) {
     return send(Request.cmd(Command.SMEMBERS).arg(keys.inflight(sessionId))).compose(members -> {
-      List<Future<Response>> specs = new ArrayList<>();
+      List<Future<Response>> reads = new ArrayList<>();
       for (Response m : members) {
-        specs.add(send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, m.toString())).arg("spec")
+        reads.add(send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, m.toString())).arg("spec")
             .arg("submittedAt").arg("entry")));
       }
-      return Future.all(specs).compose(cf -> {
+      return Future.all(reads).compose(cf -> {
         List<Turn> turns = new ArrayList<>();
         List<Long> submitted = new ArrayList<>();
         List<String> entries = new ArrayList<>();
-        List<String> catalogues = new ArrayList<>();
+        List<JsonObject> specs = new ArrayList<>();
         for (int i = 0; i < cf.size(); i++) {
           Response r = cf.resultAt(i);
           if (r.get(0) != null) {
             JsonObject spec = new JsonObject(r.get(0).toString());
             turns.add(Turn.fromJson(spec));
-            catalogues.add(Turn.catalogueOf(spec));
+            specs.add(spec);
             submitted.add(r.get(1) == null ? 0 : r.get(1).toLong());
             entries.add(r.get(2) == null ? "" : r.get(2).toString());
           }
         }
-        return withCallStates(sessionId, turns, submitted, entries, catalogues);
+        return withCallStates(sessionId, turns, submitted, entries, specs);
       });
     });
   }

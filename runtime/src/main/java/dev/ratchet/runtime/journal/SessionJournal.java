@@ -76,8 +76,21 @@ public interface SessionJournal extends JournalQueries {
    * {@link #inflightTurns} show it. The version is not part of the turn's identity: the same turn
    * submitted again under another catalogue is the same turn (rule 1).
    */
+  default Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
+                                          Turn turn, String catalogue, boolean index, CallStart firstWrite) {
+    return submitTurn(sessionId, epoch, agent, callerId, creator, turn, catalogue, null, index, firstWrite);
+  }
+
+  /**
+   * As {@link #submitTurn(String, long, String, String, String, Turn, String, boolean, CallStart)},
+   * and records with a new turn's spec, under {@link Turn#REPLY_ADDRESS}, the event-bus address its
+   * results go to ({@code replyAddress}, null: none), so that a node that resumes the turn answers
+   * it; {@link #inflightTurns} shows it. Like the catalogue version, it is not part of the turn's
+   * identity, and a turn already journaled keeps the address it was journaled with.
+   */
   Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
-                                  Turn turn, String catalogue, boolean index, CallStart firstWrite);
+                                  Turn turn, String catalogue, String replyAddress, boolean index,
+                                  CallStart firstWrite);
 
   /** {@link #submitTurn(String, long, String, String, String, Turn, boolean, CallStart)}, indexed, no creator, no first write. */
   default Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, Turn turn) {

@@ -6,13 +6,20 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * A submitted turn as a journal stores it: {@code encoded}, its spec with the catalogue version it
- * was validated against, and {@code hash}, what identifies it (rule 1), which leaves that version out.
+ * was validated against and its reply address, and {@code hash}, what identifies it (rule 1),
+ * which leaves both out.
  */
 record TurnSpec(String encoded, String hash) {
 
-  static TurnSpec of(Turn turn, String catalogue) {
+  static TurnSpec of(Turn turn, String catalogue, String replyAddress) {
     JsonObject spec = turn.toJson();
     String hash = CanonicalJson.sha256Hex(CanonicalJson.encode(spec));
-    return new TurnSpec(catalogue == null ? spec.encode() : spec.put(Turn.CATALOGUE, catalogue).encode(), hash);
+    if (catalogue != null) {
+      spec.put(Turn.CATALOGUE, catalogue);
+    }
+    if (replyAddress != null) {
+      spec.put(Turn.REPLY_ADDRESS, replyAddress);
+    }
+    return new TurnSpec(spec.encode(), hash);
   }
 }

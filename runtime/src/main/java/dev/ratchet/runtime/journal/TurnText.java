@@ -20,14 +20,14 @@ final class TurnText {
   private static final ScratchText SCRATCH = new ScratchText(512);
 
   /**
-   * The UTF-8 of {@code turn.toJson()} encoded, with {@link Turn#CATALOGUE} last when
-   * {@code catalogue} is not null: the spec as a Redis request carries it.
+   * The UTF-8 of {@code turn.toJson()} encoded, with {@link Turn#CATALOGUE} and
+   * {@link Turn#REPLY_ADDRESS} last when they are not null: the spec as a Redis request carries it.
    */
-  static byte[] specBytes(Turn turn, String catalogue) {
-    return RequestBytes.utf8(write(SCRATCH.get(), turn, catalogue));
+  static byte[] specBytes(Turn turn, String catalogue, String replyAddress) {
+    return RequestBytes.utf8(write(SCRATCH.get(), turn, catalogue, replyAddress));
   }
 
-  private static StringBuilder write(StringBuilder sb, Turn turn, String catalogue) {
+  private static StringBuilder write(StringBuilder sb, Turn turn, String catalogue, String replyAddress) {
     sb.append('{');
     JsonText.string(JsonText.name(sb, "turnId"), turn.turnId());
     JsonText.name(sb, "calls").append('[');
@@ -50,6 +50,9 @@ final class TurnText {
     sb.append(']');
     if (catalogue != null) {
       JsonText.string(JsonText.name(sb, Turn.CATALOGUE), catalogue);
+    }
+    if (replyAddress != null) {
+      JsonText.string(JsonText.name(sb, Turn.REPLY_ADDRESS), replyAddress);
     }
     return sb.append('}');
   }

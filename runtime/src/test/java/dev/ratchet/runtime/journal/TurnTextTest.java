@@ -23,10 +23,12 @@ class TurnTextTest {
       new ToolCall("ping", null)));
 
   @Test
-  void theSpecIsTheTurnsJsonWithItsCatalogue() {
+  void theSpecIsTheTurnsJsonWithItsCatalogueAndReplyAddress() {
     assertEquals(TURN.toJson().put(Turn.CATALOGUE, "cat-1").encode(),
-        new String(TurnText.specBytes(TURN, "cat-1"), StandardCharsets.UTF_8));
-    assertEquals(TURN.toJson().encode(), new String(TurnText.specBytes(TURN, null), StandardCharsets.UTF_8));
+        new String(TurnText.specBytes(TURN, "cat-1", null), StandardCharsets.UTF_8));
+    assertEquals(TURN.toJson().put(Turn.CATALOGUE, "cat-1").put(Turn.REPLY_ADDRESS, "agent.replies").encode(),
+        new String(TurnText.specBytes(TURN, "cat-1", "agent.replies"), StandardCharsets.UTF_8));
+    assertEquals(TURN.toJson().encode(), new String(TurnText.specBytes(TURN, null, null), StandardCharsets.UTF_8));
   }
 
   @Test

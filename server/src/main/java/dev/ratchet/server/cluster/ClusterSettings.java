@@ -20,10 +20,15 @@ import java.util.List;
  * The {@code cluster} section of the configuration: whether {@code run} joins a Vert.x cluster,
  * and how its Hazelcast member finds the others (a TCP/IP member list, or multicast when the list
  * is empty) and how soon it declares a silent member dead. The clustered event bus listens on the
- * same host, on a port of its own.
+ * same host, on a port of its own, with mutual TLS when {@code tls} is set ({@link EventBusTls}).
  */
 public record ClusterSettings(boolean enabled, String name, String host, int port, List<String> members,
-                              long heartbeatMillis, long memberTimeoutMillis) {
+                              long heartbeatMillis, long memberTimeoutMillis, EventBusTls tls) {
+
+  public ClusterSettings(boolean enabled, String name, String host, int port, List<String> members,
+                         long heartbeatMillis, long memberTimeoutMillis) {
+    this(enabled, name, host, port, members, heartbeatMillis, memberTimeoutMillis, null);
+  }
 
   /** Reads the section; {@code force} turns cluster mode on whatever it says ({@code run --cluster}). */
   public static ClusterSettings from(JsonObject config, boolean force) {
@@ -47,14 +52,14 @@ public record ClusterSettings(boolean enabled, String name, String host, int por
       throw new IllegalArgumentException("cluster.port must be a port number, got " + port);
     }
     return new ClusterSettings(force || c.getBoolean("enabled", false), c.getString("name", "ratchet"),
-        c.getString("host", "127.0.0.1"), port, List.copyOf(members), heartbeat, timeout);
+        c.getString("host", "127.0.0.1"), port, List.copyOf(members), heartbeat, timeout, EventBusTls.from(c));
   }
 
   /** A clustered Vert.x on {@code transport}, once its member has joined. */
   public Future<Vertx> vertx(Transport transport) {
     HazelcastClusterManager manager = new HazelcastClusterManager(hazelcast());
-    VertxOptions options = new VertxOptions().setEventBusOptions(new EventBusOptions().setHost(host).setPort(0)
-        .setClusterPublicHost(host));
+    EventBusOptions eventBus = new EventBusOptions().setHost(host).setPort(0).setClusterPublicHost(host);
+    VertxOptions options = new VertxOptions().setEventBusOptions(tls == null ? eventBus : tls.apply(eventBus));
     return Vertx.builder().with(options).withTransport(transport).withClusterManager(manager).buildClustered();
   }
 
@@ -80,6 +85,7 @@ public record ClusterSettings(boolean enabled, String name, String host, int por
   public String describe() {
     return "cluster '" + name + "': this member on " + host + ":" + port + ", "
         + (members.isEmpty() ? "others found by multicast" : "members " + String.join(", ", members))
-        + ", a silent member declared dead after " + memberTimeoutMillis + " ms";
+        + ", a silent member declared dead after " + memberTimeoutMillis + " ms"
+        + (tls == null ? "" : ", the event bus over " + tls);
   }
 }

@@ -68,9 +68,15 @@ final class ClusterRun implements AutoCloseable {
 
   /** Starts one member per name, clustered over loopback on {@code redis}, and waits until each sees them all. */
   static ClusterRun start(TestRedis redis, Path dir, String... names) throws Exception {
+    return start(redis, dir, new JsonObject(), Map.of(), names);
+  }
+
+  /** As {@link #start(TestRedis, Path, String...)}, with more of the {@code cluster} section and environment. */
+  static ClusterRun start(TestRedis redis, Path dir, JsonObject clusterSection, Map<String, String> env,
+                          String... names) throws Exception {
     ClusterRun run = new ClusterRun(redis, dir);
     try {
-      run.startMembers(names);
+      run.startMembers(clusterSection, env, names);
     } catch (Exception | AssertionError e) {
       run.close();
       throw e;
@@ -78,15 +84,19 @@ final class ClusterRun implements AutoCloseable {
     return run;
   }
 
-  private void startMembers(String... names) throws Exception {
+  private void startMembers(JsonObject clusterSection, Map<String, String> extraEnv, String... names) throws Exception {
     orders = new OrdersProvider().start(vertx);
     Path agents = dir.resolve("agents");
     OrdersProvider.writeAgent(dir, agents, "always");
     Files.createDirectories(dir.resolve("conf"));
-    Files.writeString(dir.resolve("conf/ratchet.json"), new JsonObject()
+    JsonObject conf = new JsonObject()
         .put("journal", new JsonObject().put("keyPrefix", redis.keyPrefix()))
         .put("http", new JsonObject().put("tokens", new JsonArray().add(new JsonObject().put("name", "cluster-agent")
-            .put("role", "agent").put("tokenHash", PasswordHash.hashToken(TOKEN))))).encode());
+            .put("role", "agent").put("tokenHash", PasswordHash.hashToken(TOKEN)))));
+    if (!clusterSection.isEmpty()) {
+      conf.put("cluster", clusterSection);
+    }
+    Files.writeString(dir.resolve("conf/ratchet.json"), conf.encode());
     for (String name : names) {
       members.add(new MemberProcess(name, dir));
     }
@@ -96,6 +106,7 @@ final class ClusterRun implements AutoCloseable {
       env.putAll(Map.of("RATCHET_REDIS_URL", redis.url(), "RATCHET_CLUSTER_MEMBERS", list,
           "RATCHET_AGENTS_DIR", agents.toString(), "RATCHET_ADMIN_PASSWORD", PASSWORD,
           "RATCHET_CONNECTIONS_FILE", dir.resolve("no-connections.json").toString()));
+      env.putAll(extraEnv);
       m.start(env);
     }
     until(() -> members.stream().allMatch(MemberProcess::running), 180);

@@ -28,6 +28,12 @@ public final class ErrorCodes {
     }
   }
 
+  /** A result asked for a turn the session does not hold: never accepted, or removed by retention; not pending. */
+  public static RatchetException unknownTurn(String sessionId, String turnId) {
+    return new RatchetException(ErrorCode.UNKNOWN_TURN, "session '" + sessionId + "' holds no turn '" + turnId
+        + "': it was never accepted (a refused turn is not journaled) or retention removed it");
+  }
+
   /** The HTTP status of a failure: its code's, 500 for anything that is not a Ratchet error. */
   public static int status(Throwable err) {
     return errorCode(err).httpStatus();

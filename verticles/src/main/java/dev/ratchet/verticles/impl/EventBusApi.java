@@ -9,6 +9,7 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.verticles.Addresses;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.eventbus.Message;
@@ -92,9 +93,16 @@ final class EventBusApi extends VerticleBase {
     }
     Turn turn = Turn.fromJson((JsonObject) t);
     EdgeRules.checkTurn(turn);
-    answer(msg, ratchet.accept(agent, sessionId, callerId, turn),
-        new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId()), replyAddress, "completed",
+    // the member that runs the session answers replyAddress, journaled with the turn, not this one
+    answer(msg, ratchet.accept(agent, sessionId, callerId, null, turn, replyAddress),
+        new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId()), null, "completed",
         "results", TurnResult::toJson);
+  }
+
+  /** What a turn's reply address receives: its results, or why it could not complete. */
+  static JsonObject turnReply(String sessionId, String turnId, AsyncResult<TurnResult> outcome) {
+    return outcome(outcome, "completed", "results", TurnResult::toJson)
+        .put("sessionId", sessionId).put("turnId", turnId);
   }
 
   /**
@@ -115,15 +123,18 @@ final class EventBusApi extends VerticleBase {
         msg.reply(new JsonObject().put("status", "accepted").mergeIn(ids));
       }
       if (replyAddress != null) {
-        outcome.onComplete(done -> {
-          JsonObject out = done.succeeded()
-              ? new JsonObject().put("status", doneStatus).put(field, json.apply(done.result()))
-              : new JsonObject().put("status", "failed").put("code", code(done.cause()))
-                  .put("message", done.cause().getMessage());
-          vertx.eventBus().send(replyAddress, out.mergeIn(ids));
-        });
+        outcome.onComplete(done -> vertx.eventBus().send(replyAddress,
+            outcome(done, doneStatus, field, json).mergeIn(ids)));
       }
     });
+  }
+
+  private static <T> JsonObject outcome(AsyncResult<T> done, String doneStatus, String field,
+                                        Function<T, JsonObject> json) {
+    return done.succeeded()
+        ? new JsonObject().put("status", doneStatus).put(field, json.apply(done.result()))
+        : new JsonObject().put("status", "failed").put("code", code(done.cause()))
+            .put("message", done.cause().getMessage());
   }
 
   private void decide(Message<Object> msg, JsonObject body) {
@@ -158,7 +169,11 @@ final class EventBusApi extends VerticleBase {
     String sessionId = string(body, "sessionId", true);
     String turnId = string(body, "turnId", true);
     reply(msg, EdgeRules.existing(ratchet.journal(), sessionId)
-        .compose(info -> ratchet.journal().turnResult(sessionId, turnId)), result -> result == null
+        .compose(info -> ratchet.journal().turnResult(sessionId, turnId))
+        .compose(result -> result != null ? Future.succeededFuture(result)
+            : ratchet.journal().turnStatus(sessionId, turnId).compose(status -> status != null
+                ? Future.succeededFuture(null)
+                : Future.failedFuture(ErrorCodes.unknownTurn(sessionId, turnId)))), result -> result == null
         ? new JsonObject().put("status", "pending")
         : new JsonObject().put("status", "completed").put("results", result.toJson()));
   }

@@ -74,8 +74,8 @@ public final class RatchetImpl implements Ratchet {
     this.router = new SessionRouter(vertx, members, journal, new SessionRouter.Local() {
       @Override
       public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
-                                               Turn turn) {
-        return acceptHere(agent, sessionId, callerId, creator, turn);
+                                               Turn turn, String replyAddress) {
+        return acceptHere(agent, sessionId, callerId, creator, turn, replyAddress);
       }
 
       @Override
@@ -384,6 +384,16 @@ public final class RatchetImpl implements Ratchet {
   @Override
   public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
                                            Turn turn) {
+    return accept(agent, sessionId, callerId, creator, turn, null);
+  }
+
+  /**
+   * As {@link #accept(String, String, String, String, Turn)}; the session's owner (or the member
+   * that takes the session over) sends the results to {@code replyAddress} (null: none), which is
+   * journaled with the turn. docs/EVENT-BUS.md.
+   */
+  public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
+                                           Turn turn, String replyAddress) {
     // before the session is claimed: a refused turn leaves no trace in the journal
     RatchetException refused = Ids.problem("sessionId", sessionId);
     refused = refused != null ? refused : Ids.problem("agent", agent);
@@ -401,17 +411,17 @@ public final class RatchetImpl implements Ratchet {
     if (!agents.containsKey(agent)) {
       return Future.failedFuture(unknownAgent(agent));
     }
-    return router.accept(agent, sessionId, callerId, creator, turn);
+    return router.accept(agent, sessionId, callerId, creator, turn, replyAddress);
   }
 
   /** Accepts a checked turn on this node, which runs (or will run) the session. */
   private Future<Future<TurnResult>> acceptHere(String agent, String sessionId, String callerId, String creator,
-                                                Turn turn) {
+                                                Turn turn, String replyAddress) {
     AgentVersions catalog = agents.get(agent);
     if (catalog == null) {
       return Future.failedFuture(ready ? unknownAgent(agent) : notReady());
     }
-    return accept(catalog, sessionId, callerId, creator, turn, 3);
+    return accept(catalog, sessionId, callerId, creator, turn, replyAddress, 3);
   }
 
   private RatchetException unknownAgent(String agent) {
@@ -420,13 +430,11 @@ public final class RatchetImpl implements Ratchet {
   }
 
   private Future<Future<TurnResult>> accept(AgentVersions catalog, String sessionId, String callerId, String creator,
-                                            Turn turn, int tries) {
-    return manager.session(sessionId, catalog).compose(v -> v.accept(turn, callerId, creator)).recover(err -> {
-      if (tries > 1 && RatchetException.is(err, ErrorCode.PASSIVATED)) {
-        return accept(catalog, sessionId, callerId, creator, turn, tries - 1);
-      }
-      return Future.failedFuture(err);
-    });
+                                            Turn turn, String replyAddress, int tries) {
+    return manager.session(sessionId, catalog).compose(v -> v.accept(turn, callerId, creator, replyAddress))
+        .recover(err -> tries > 1 && RatchetException.is(err, ErrorCode.PASSIVATED)
+            ? accept(catalog, sessionId, callerId, creator, turn, replyAddress, tries - 1)
+            : Future.failedFuture(err));
   }
 
   @Override

@@ -96,6 +96,9 @@ final class SessionVerticle extends VerticleBase {
         ApprovalNotice.publish(vertx, sessionId, event);
       }
     });
+    // this node answers the reply addresses of the turns it runs, those it resumes included (docs/EVENT-BUS.md)
+    engine.replies((address, turnId, outcome) ->
+        vertx.eventBus().send(address, EventBusApi.turnReply(sessionId, turnId, outcome)));
     // the loop's settings (model, limits) are the definition's when the session starts; its tools follow each turn
     AgentDefinition definition = catalog.definition();
     if (definition != null && definition.model() != null) {
@@ -169,8 +172,11 @@ final class SessionVerticle extends VerticleBase {
     engine.approvalChanged(callId);
   }
 
-  /** Journals the turn; the outer future completes once journaled, the inner one with the results. */
-  Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator) {
+  /**
+   * Journals the turn; the outer future completes once journaled, the inner one with the results,
+   * which also go to {@code replyAddress} (null: none).
+   */
+  Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator, String replyAddress) {
     Promise<Future<TurnResult>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
@@ -180,7 +186,8 @@ final class SessionVerticle extends VerticleBase {
       }
       accepting++;
       lastActivity = System.currentTimeMillis();
-      (leaving ? engine.acceptForNextOwner(turn, callerId, creator) : engine.accept(turn, callerId, creator))
+      (leaving ? engine.acceptForNextOwner(turn, callerId, creator, replyAddress)
+          : engine.accept(turn, callerId, creator, replyAddress))
           .onComplete(ar -> {
         accepting--;
         lastActivity = System.currentTimeMillis();

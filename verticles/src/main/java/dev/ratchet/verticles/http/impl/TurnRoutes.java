@@ -9,6 +9,7 @@ import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.impl.EdgeRules;
+import dev.ratchet.verticles.impl.ErrorCodes;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -104,9 +105,7 @@ public record TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, S
         .compose(status -> {
           if (status == null) {
             // a turn refused at submission left nothing in the journal: it is not pending
-            return Future.failedFuture(new RatchetException(ErrorCode.UNKNOWN_TURN, "session '" + sessionId
-                + "' holds no turn '" + turnId + "': it was never accepted (a refused turn is not journaled)"
-                + " or retention removed it"));
+            return Future.failedFuture(ErrorCodes.unknownTurn(sessionId, turnId));
           }
           return wait == 0 ? ratchet.journal().turnResult(sessionId, turnId)
               : awaitResult(sessionId, turnId, wait * 1000L);

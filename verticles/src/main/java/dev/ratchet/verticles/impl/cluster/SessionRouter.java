@@ -40,7 +40,8 @@ public final class SessionRouter {
 
   /** Answers the local node's part of a forwarded request. */
   public interface Local {
-    Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn);
+    Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn,
+                                      String replyAddress);
 
     Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
                                              String messageId, String text);
@@ -124,35 +125,43 @@ public final class SessionRouter {
         .map(to);
   }
 
-  public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn) {
-    return accept(agent, sessionId, callerId, creator, turn, REPLACEMENTS);
+  /**
+   * Accepts the turn on the member that runs its session; {@code replyAddress} (null: none) travels
+   * with it, and that member (or the one that resumes the turn after it dies) answers it.
+   */
+  public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn,
+                                           String replyAddress) {
+    return accept(turnRequest(agent, sessionId, callerId, creator, turn, replyAddress), turn, REPLACEMENTS);
   }
 
-  private Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn,
-                                            int replacements) {
+  private Future<Future<TurnResult>> accept(JsonObject request, Turn turn, int replacements) {
+    String agent = request.getString("agent");
+    String sessionId = request.getString("sessionId");
+    String callerId = request.getString("callerId");
+    String creator = request.getString("creator");
+    String replyAddress = request.getString("replyAddress");
     return target(sessionId).compose(node -> {
       if (node == null || node.equals(members.self())) {
         if (!members.leaving()) {
-          return local.accept(agent, sessionId, callerId, creator, turn);
+          return local.accept(agent, sessionId, callerId, creator, turn, replyAddress);
         }
         // a leaving member journals the turn for the session's next owner, or passes it on once handed over
-        return local.accept(agent, sessionId, callerId, creator, turn)
+        return local.accept(agent, sessionId, callerId, creator, turn, replyAddress)
             .map(journaled -> awaitResult(sessionId, turn.turnId()))
             .recover(err -> local.holds(sessionId) || node == null ? Future.failedFuture(err)
                 : target(sessionId).compose(next -> next == null || next.equals(members.self()) ? Future.failedFuture(err)
-                    : forward(next, turnRequest(agent, sessionId, callerId, creator, turn))
-                        .map(journaled -> awaitResult(sessionId, turn.turnId()))));
+                    : forward(next, request).map(journaled -> results(journaled, sessionId, turn.turnId()))));
       }
       // the same turn id again on the next owner is safe: a turn already journaled is not run twice (rule 1)
-      return toOwner(node, turnRequest(agent, sessionId, callerId, creator, turn),
-          journaled -> awaitResult(sessionId, turn.turnId()), replacements,
-          () -> accept(agent, sessionId, callerId, creator, turn, replacements - 1));
+      return toOwner(node, request, journaled -> results(journaled, sessionId, turn.turnId()), replacements,
+          () -> accept(request, turn, replacements - 1));
     });
   }
 
-  private static JsonObject turnRequest(String agent, String sessionId, String callerId, String creator, Turn turn) {
+  private static JsonObject turnRequest(String agent, String sessionId, String callerId, String creator, Turn turn,
+                                        String replyAddress) {
     return new JsonObject().put("op", "turn").put("agent", agent).put("sessionId", sessionId)
-        .put("callerId", callerId).put("creator", creator).put("turn", turn.toJson());
+        .put("callerId", callerId).put("creator", creator).put("turn", turn.toJson()).put("replyAddress", replyAddress);
   }
 
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
@@ -262,8 +271,11 @@ public final class SessionRouter {
       return;
     }
     if ("turn".equals(op)) {
-      local.accept(agent, sessionId, r.getString("callerId"), r.getString("creator"), Turn.fromJson(r.getJsonObject("turn")))
-          .onSuccess(result -> msg.reply(new JsonObject()))
+      local.accept(agent, sessionId, r.getString("callerId"), r.getString("creator"), Turn.fromJson(r.getJsonObject("turn")),
+              r.getString("replyAddress"))
+          // a turn that completed before answers with its results, so a resent turn id is answered completed at once
+          .onSuccess(result -> msg.reply(result.isComplete() && result.succeeded() && result.result() != null
+              ? new JsonObject().put("results", result.result().toJson()) : new JsonObject()))
           .onFailure(err -> failOrPassOn(msg, err));
       return;
     }
@@ -305,6 +317,12 @@ public final class SessionRouter {
         ? Future.failedFuture(new RatchetException(ErrorCode.NODE_UNAVAILABLE, "member " + members.self()
             + " is leaving the cluster and no other member takes sessions"))
         : forward(node, request));
+  }
+
+  /** The results the owner answered a forwarded turn with, when it had them already; else once the journal has them. */
+  private Future<TurnResult> results(JsonObject answer, String sessionId, String turnId) {
+    JsonObject results = answer.getJsonObject("results");
+    return results != null ? Future.succeededFuture(TurnResult.fromJson(results)) : awaitResult(sessionId, turnId);
   }
 
   /** The turn's results once the journal has them: listens for its completion first, then looks. */
