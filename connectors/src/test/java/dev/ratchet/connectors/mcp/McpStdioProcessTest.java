@@ -69,4 +69,18 @@ class McpStdioProcessTest extends McpSourceTestBase {
     assertThat(source.health().lastError()).isNotBlank();
     assertThat(source.health().reconnectAttempts()).isGreaterThanOrEqualTo(1);
   }
+
+  @Test
+  void closingTheSourceEndsItsServerProcess() throws Exception {
+    source = McpToolSource.create(vertx, stdioServer("local").build());
+    List<Tool> tools = source.tools(vertx).await();
+    long pid = Long.parseLong((String) named(tools, "pid").invoke(of(new JsonObject())).await().value());
+    ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
+
+    source.close().toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+    source = null;
+
+    child.onExit().get(15, TimeUnit.SECONDS);
+    assertThat(child.isAlive()).isFalse();
+  }
 }

@@ -6,7 +6,6 @@ import dev.ratchet.runtime.Redaction;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
@@ -14,7 +13,9 @@ import org.slf4j.LoggerFactory;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Builds the SDK's async client and transport for a server configuration. */
@@ -36,11 +37,12 @@ final class McpClients {
     if (config.transport() == McpTransportKind.STDIO) {
       Map<String, String> env = new LinkedHashMap<>(config.plainEnv());
       config.env().forEach((k, secret) -> env.put(k, secret.reveal()));
-      ServerParameters params = ServerParameters.builder(config.command()).args(config.args()).env(env).build();
-      stdio = config.inheritEnvironment() ? new WatchedStdioTransport(params)
-          : new MinimalEnvironmentTransport(params);
+      List<String> command = new ArrayList<>();
+      command.add(config.command());
+      command.addAll(config.args());
       String server = config.name();
-      stdio.setStdErrorHandler(line -> LOG.info("[mcp:{}] {}", server, Redaction.scrub(line)));
+      stdio = new WatchedStdioTransport(command, env, config.inheritEnvironment(),
+          line -> LOG.info("[mcp:{}] {}", server, Redaction.scrub(line)));
       transport = stdio;
     } else {
       URI uri = URI.create(config.url());
