@@ -95,6 +95,7 @@ final class Attempts {
             return;
           }
           writer.emit(EventType.CALL_ATTEMPT_FAILED.wireName(), run.turn.turnId(), slot.callId.value(), data);
+          TurnSpans.attemptFailed(slot, attempt, Redaction.scrub(a.error), delay);
           engine.vertx.setTimer(Math.max(1, delay), t -> attempt(run, slot, attempt + 1, uncertain, approval));
         });
         return;
@@ -222,13 +223,15 @@ final class Attempts {
     long timeout = Math.max(1, tool.timeout().toMillis());
     if (beforeSend == null) {
       ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, attempt,
-          slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId());
+          slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId(), null,
+          slot.span.traceparent());
       return Timeouts.within(engine.vertx, engine.context, () -> tool.invoke(inv), timeout, tool.name());
     }
     // the attempt's time starts again once it announces its sending: waiting for a connection is not the request's
     return Timeouts.within(engine.vertx, engine.context, restart -> tool.invoke(new ToolInvocation(engine.sessionId,
         slot.callId, slot.key, attempt, slot.call.arguments().copy(), System.currentTimeMillis() + timeout,
-        engine.callerId(), () -> beforeSend.get().onSuccess(v -> restart.run()))), timeout, tool.name());
+        engine.callerId(), () -> beforeSend.get().onSuccess(v -> restart.run()), slot.span.traceparent())), timeout,
+        tool.name());
   }
 
   /** The tool's reason why the call could never run, asked before anyone approves it; null when none or unknown. */
