@@ -16,6 +16,9 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -25,6 +28,8 @@ import java.util.function.Supplier;
  * and recovery of a write that may have left before a restart (J3, J8).
  */
 final class Attempts {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
 
   private final SessionEngine engine;
   private final StepWriter writer;
@@ -96,6 +101,8 @@ final class Attempts {
           }
           writer.emit(EventType.CALL_ATTEMPT_FAILED.wireName(), run.turn.turnId(), slot.callId.value(), data);
           TurnSpans.attemptFailed(slot, attempt, Redaction.scrub(a.error), delay);
+          LOG.info("{}: attempt {} of {} failed, retrying in {} ms", TurnSpans.ids(engine.sessionId, run, slot), attempt,
+              tool.name(), delay);
           engine.vertx.setTimer(Math.max(1, delay), t -> attempt(run, slot, attempt + 1, uncertain, approval));
         });
         return;

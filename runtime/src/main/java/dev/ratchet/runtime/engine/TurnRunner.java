@@ -201,7 +201,7 @@ final class TurnRunner {
     try {
       slot.move(event);
     } catch (IllegalStateException e) {
-      LOG.error("session {}: call {}: {}", engine.sessionId, slot.callId, e.getMessage());
+      LOG.error("{}: {}", TurnSpans.ids(engine.sessionId, run, slot), e.getMessage());
       slot.done.tryFail(e);
       return;
     }
@@ -234,6 +234,10 @@ final class TurnRunner {
       stopWrites(run, slot);
     }
     TurnSpans.callEnded(slot, record);
+    if (outcome != Outcome.SUCCEEDED && LOG.isInfoEnabled()) {
+      LOG.info("{}: {} {} after {} attempt(s)", TurnSpans.ids(engine.sessionId, run, slot), slot.call.name(),
+          outcome.wireName(), attempts);
+    }
     engine.writer.completed(run, slot, record);
   }
 

@@ -80,6 +80,16 @@ final class TurnSpans {
     slot.span.end();
   }
 
+  /**
+   * The ids a log line about a call carries, so that it can be found beside the call's trace:
+   * {@code session s turn t call c trace x} (no trace when nothing is traced).
+   */
+  static String ids(String sessionId, TurnRun run, CallSlot slot) {
+    String trace = slot.span.traceId();
+    return "session " + sessionId + " turn " + run.turn.turnId() + " call " + slot.callId.value()
+        + (trace == null ? "" : " trace " + trace);
+  }
+
   static void turnEnded(TurnRun run, Throwable failure) {
     if (failure != null) {
       run.span.failed(failure.getClass().getSimpleName(), failure.getMessage());
