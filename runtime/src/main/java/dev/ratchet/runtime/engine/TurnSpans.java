@@ -27,6 +27,10 @@ final class TurnSpans {
   }
 
   static void startCall(TurnRun run, CallSlot slot) {
+    if (run.span == TraceSpan.OFF) {
+      // tracing off: no span name is built for the call
+      return;
+    }
     String name = slot.call.name();
     slot.span = run.span.child("execute_tool " + name)
         .attribute("gen_ai.operation.name", "execute_tool")
@@ -42,6 +46,9 @@ final class TurnSpans {
 
   /** The span of a wait for a person's decision, under the call's. */
   static TraceSpan approvalWait(CallSlot slot, String reason) {
+    if (slot.span == TraceSpan.OFF) {
+      return TraceSpan.OFF;
+    }
     return slot.span.child("ratchet.approval " + slot.call.name())
         .attribute("ratchet.call.id", slot.callId.value())
         .attribute("ratchet.approval.reason", reason);
@@ -60,11 +67,17 @@ final class TurnSpans {
   }
 
   static void attemptFailed(CallSlot slot, int attempt, String error, long retryInMillis) {
+    if (slot.span == TraceSpan.OFF) {
+      return;
+    }
     slot.span.event("ratchet.attempt.failed", "ratchet.attempt", attempt, "error.message", error,
         "ratchet.retry_in_ms", retryInMillis);
   }
 
   static void callEnded(CallSlot slot, CallResult record) {
+    if (slot.span == TraceSpan.OFF) {
+      return;
+    }
     slot.span.attribute("ratchet.outcome", record.outcome().wireName())
         .attribute("ratchet.attempts", record.attempts());
     if (record.skipped()) {
