@@ -111,6 +111,8 @@ final class RefResolver {
 
     private final Map<String, String> names = new LinkedHashMap<>();
     private final Map<String, Object> expanded = new LinkedHashMap<>();
+    /** The schemas being inlined that say {@code $recursiveAnchor: true}, innermost first. */
+    private final Deque<Target> anchors = new ArrayDeque<>();
 
     /**
      * A copy of {@code node} (a parameter, a request body or a schema whose own {@code $ref} was
@@ -144,15 +146,29 @@ final class RefResolver {
           if (stack.contains(target.key()) || expanded.containsKey(target.key())) {
             resolved = new JsonObject().put("$ref", "#/$defs/" + defName(target));
           } else {
+            boolean anchor = target.value() instanceof JsonObject t && Boolean.TRUE.equals(t.getValue("$recursiveAnchor"));
+            if (anchor) {
+              anchors.push(target);
+            }
             stack.push(target.key());
             resolved = resolve(target.value(), stack, problems);
             stack.pop();
+            if (anchor) {
+              anchors.pop();
+            }
             expanded.put(target.key(), resolved);
           }
           if (resolved instanceof JsonObject resolvedObj && obj.getValue("description") instanceof String d) {
             return resolvedObj.copy().put("description", d);
           }
           return resolved;
+        }
+        if ("#".equals(obj.getValue("$recursiveRef")) && !anchors.isEmpty()) {
+          // draft 2019-09's recursion, as OpenAI's document writes it: the outermost anchored schema
+          // being inlined is the one it means, and 2020-12 says the same with a $ref into $defs
+          JsonObject out = keywords(obj, stack, problems);
+          out.remove("$recursiveRef");
+          return out.put("$ref", "#/$defs/" + defName(anchors.peekLast()));
         }
         return keywords(obj, stack, problems);
       }
