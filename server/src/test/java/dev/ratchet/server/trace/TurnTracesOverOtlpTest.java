@@ -140,6 +140,27 @@ class TurnTracesOverOtlpTest {
     assertThat(turn.span().getStatus().getCode()).isNotEqualTo(Status.StatusCode.STATUS_CODE_ERROR);
   }
 
+  @Test
+  void theAgentLoopsModelCallIsAChatSpanThatParentsTheTurnItAskedFor() throws Exception {
+    collector.start(vertx);
+    RunChild.copyDemo(dir);
+    run.env(otel()).start(dir, "Demo API token:", 180);
+    HttpResponse<String> sent = api.post("/api/sessions/demo-1/messages", new JsonObject().put("agent", "order-support")
+        .put("text", "look up order 1003"), Map.of("Authorization", "Bearer " + TOKEN));
+    assertThat(sent.statusCode()).as(sent.body()).isEqualTo(202);
+
+    Received turn = awaitSpan("ratchet.turn", "agent-step-1");
+    Received chat = collector.spans().stream().filter(s -> s.spanId().equals(turn.parentId())).findFirst()
+        .orElseThrow(() -> new AssertionError("the turn's parent is no received span"));
+    assertThat(chat.name()).startsWith("chat ");
+    assertThat(chat.span().getKind()).isEqualTo(Span.SpanKind.SPAN_KIND_CLIENT);
+    assertThat(chat.traceId()).isEqualTo(turn.traceId());
+    assertThat(chat.attribute("gen_ai.operation.name")).isEqualTo("chat");
+    assertThat(chat.attribute("gen_ai.conversation.id")).isEqualTo("demo-1");
+    assertThat(chat.attribute("ratchet.model.tool_calls")).isEqualTo("1");
+    assertThat(children(turn)).extracting(Received::name).containsExactly("execute_tool shop_look_up_order");
+  }
+
   private void start() throws Exception {
     collector.start(vertx);
     int orders = vertx.createHttpServer().requestHandler(this::orders).listen(0, "127.0.0.1").await().actualPort();
@@ -160,13 +181,14 @@ class TurnTracesOverOtlpTest {
     env.put("RATCHET_CONNECTION_ORDERS_API_CONNECTOR", "openapi");
     env.put("RATCHET_CONNECTION_ORDERS_API_CONFIG_BASE_URL", "http://127.0.0.1:" + orders);
     env.put("RATCHET_CONNECTION_ORDERS_API_CONFIG_CONNECTOR_ID", "orders");
-    env.put("OTEL_TRACES_EXPORTER", "otlp");
-    env.put("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint());
-    env.put("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
-    env.put("OTEL_SERVICE_NAME", "ratchet-under-test");
-    env.put("OTEL_BSP_SCHEDULE_DELAY", "100");
-    run.env(env).start(dir, RunChild.RUNNING, 180);
+    run.env(env).env(otel()).start(dir, RunChild.RUNNING, 180);
     assertThat(run.output()).anyMatch(l -> l.equals("Traces: OpenTelemetry, exporter otlp to " + collector.endpoint()));
+  }
+
+  private Map<String, String> otel() {
+    return Map.of("OTEL_TRACES_EXPORTER", "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint(),
+        "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf", "OTEL_SERVICE_NAME", "ratchet-under-test",
+        "OTEL_BSP_SCHEDULE_DELAY", "100");
   }
 
   private void orders(HttpServerRequest req) {
