@@ -13,6 +13,8 @@ import java.util.function.Supplier;
  *     (from the authenticated API or the trusted Java API); null when the session has none. Tools
  *     that act for a tenant (caller-supplied connections) run as this caller and no one else.
  * @param beforeSend what {@link #sending()} runs; null when nothing needs to happen first
+ * @param traceparent the W3C trace context of the call's span, which a connector sends to the
+ *     provider as its {@code traceparent} header (docs/OBSERVABILITY.md); null when nothing is traced
  */
 public record ToolInvocation(
     String sessionId,
@@ -22,7 +24,13 @@ public record ToolInvocation(
     JsonObject arguments,
     long deadline,
     String callerId,
-    Supplier<Future<Void>> beforeSend) {
+    Supplier<Future<Void>> beforeSend,
+    String traceparent) {
+
+  public ToolInvocation(String sessionId, CallId callId, IdempotencyKey idempotencyKey, int attempt,
+                        JsonObject arguments, long deadline, String callerId, Supplier<Future<Void>> beforeSend) {
+    this(sessionId, callId, idempotencyKey, attempt, arguments, deadline, callerId, beforeSend, null);
+  }
 
   public ToolInvocation(String sessionId, CallId callId, IdempotencyKey idempotencyKey, int attempt,
                         JsonObject arguments, long deadline, String callerId) {

@@ -6,9 +6,18 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
-/** One model response: the ordered tool calls it asked for, identified within its session by a turn id. */
-public record Turn(String turnId, List<ToolCall> calls) {
+/**
+ * One model response: the ordered tool calls it asked for, identified within its session by a turn id.
+ *
+ * @param traceparent the W3C trace context the turn was submitted in, journaled with it so that a
+ *     resumed turn continues its trace (docs/OBSERVABILITY.md); null when none. Not part of the
+ *     turn's identity: {@link #toJson()} leaves it out, and two turns differing only in it are the same turn.
+ */
+public record Turn(String turnId, List<ToolCall> calls, String traceparent) {
+
+  private static final Pattern TRACEPARENT_FORM = Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
 
   public Turn {
     Objects.requireNonNull(turnId, "turnId");
@@ -16,6 +25,47 @@ public record Turn(String turnId, List<ToolCall> calls) {
       throw new IllegalArgumentException("turn id must not be blank");
     }
     calls = List.copyOf(calls);
+    traceparent = validTraceparent(traceparent);
+  }
+
+  public Turn(String turnId, List<ToolCall> calls) {
+    this(turnId, calls, null);
+  }
+
+  /** This turn in the trace {@code traceparent} names; a malformed one is ignored, as W3C Trace Context asks. */
+  public Turn withTraceparent(String traceparent) {
+    return new Turn(turnId, calls, traceparent);
+  }
+
+  /**
+   * The field of a journaled turn's spec that holds its {@link #traceparent()}; not part of the turn's identity.
+   */
+  public static final String TRACEPARENT = "traceparent";
+
+  /**
+   * {@code value} when it is a W3C {@code traceparent} of a version this runtime reads, with a trace
+   * and a parent id that are not all zeros; else null.
+   */
+  public static String validTraceparent(String value) {
+    if (value == null) {
+      return null;
+    }
+    String v = value.trim();
+    if (v.length() != 55 || !TRACEPARENT_FORM.matcher(v).matches() || v.startsWith("ff")
+        || v.substring(3, 35).chars().allMatch(c -> c == '0') || v.substring(36, 52).chars().allMatch(c -> c == '0')) {
+      return null;
+    }
+    return v;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Turn t && turnId.equals(t.turnId) && calls.equals(t.calls);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(turnId, calls);
   }
 
   /**
@@ -88,6 +138,16 @@ public record Turn(String turnId, List<ToolCall> calls) {
       }
       i++;
     }
-    return new Turn((String) turnId, list);
+    Object traceparent = json.getValue(TRACEPARENT);
+    return new Turn((String) turnId, list, traceparent instanceof String ? (String) traceparent : null);
+  }
+
+  /** {@link #toJson()} with the turn's {@link #traceparent()}, for a turn handed to another member. */
+  public JsonObject toJsonWithTrace() {
+    JsonObject json = toJson();
+    if (traceparent != null) {
+      json.put(TRACEPARENT, traceparent);
+    }
+    return json;
   }
 }

@@ -59,6 +59,20 @@ public final class RunApi {
     return new JsonObject(r.body()).getString("csrfToken");
   }
 
+  /** The results of a turn, once it completed. */
+  public JsonObject turnResults(String session, String turnId, int seconds) {
+    JsonObject[] found = new JsonObject[1];
+    run.until(() -> {
+      JsonObject r = get("/api/sessions/" + session + "/turns/" + turnId + "?wait=5");
+      if ("completed".equals(r.getString("status"))) {
+        found[0] = r.getJsonObject("results");
+        return true;
+      }
+      return false;
+    }, seconds);
+    return found[0];
+  }
+
   /** The first pending approval of the session, once there is one. */
   public JsonObject awaitApproval(String session, int seconds) {
     JsonObject[] found = new JsonObject[1];

@@ -109,6 +109,10 @@ record OpenApiHttpOperation(Vertx vertx, HttpClient client, ConnectorManifest ma
     if (isWrite()) {
       headers.set(IDEMPOTENCY_HEADER, invocation.idempotencyKey().value());
     }
+    if (invocation.traceparent() != null) {
+      // the provider's own spans join the call's trace (docs/OBSERVABILITY.md)
+      headers.set("traceparent", invocation.traceparent());
+    }
     List<String> authQuery = new ArrayList<>();
     auth.apply(headers, authQuery, secrets);
     if (body != null) {

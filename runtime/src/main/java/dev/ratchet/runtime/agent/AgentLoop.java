@@ -10,7 +10,9 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.TraceSpan;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnTracer;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.engine.SessionEngine;
@@ -257,7 +259,9 @@ public final class AgentLoop {
       }
       if (!results.containsKey(lastStep)) {
         awaitingTurn = true;
-        engine.submit(new Turn(last.getString("turnId"), response.toolCalls())).onComplete(ar -> {
+        // the turn continues the trace of the model call that asked for it
+        Turn turn = new Turn(last.getString("turnId"), response.toolCalls()).withTraceparent(last.getString("traceparent"));
+        engine.submit(turn).onComplete(ar -> {
           awaitingTurn = false;
           if (ar.failed()) {
             round.tryFail(ar.cause());
@@ -282,8 +286,18 @@ public final class AgentLoop {
   private void runModel(Promise<Void> round, long nextStep, int attempt) {
     long seen = entries.size();
     ModelRequest request = new ModelRequest(messages(), ToolSpec.of(engine.catalog()));
+    TraceSpan span = TurnTracer.current().modelCall(sessionId, agent.model().describe(), null)
+        .attribute("ratchet.session.id", sessionId).attribute("ratchet.model.step", nextStep)
+        .attribute("ratchet.attempt", attempt);
     Timeouts.within(vertx, context, () -> agent.model().chat(request), agent.modelTimeout().toMillis(),
         "the model").onComplete(ar -> {
+      if (ar.succeeded() && ar.result() != null) {
+        span.attribute("ratchet.model.tool_calls", ar.result().toolCalls().size());
+      } else {
+        span.failed(ar.failed() ? ar.cause().getClass().getSimpleName() : "no_response",
+            ar.failed() ? Redaction.scrub(ar.cause().getMessage()) : "the model answered nothing");
+      }
+      span.end();
       if (stopped) {
         round.tryFail(new RatchetException(ErrorCode.STOPPED, "session stopped"));
         return;
@@ -295,7 +309,7 @@ public final class AgentLoop {
         overLimit = response.hasToolCalls()
             ? TurnLimits.problem(new Turn(turnId(nextStep), response.toolCalls()), engine.options()) : null;
         if (overLimit == null) {
-          record(round, nextStep, seen, response);
+          record(round, nextStep, seen, response, span.traceparent());
           return;
         }
       }
@@ -323,13 +337,16 @@ public final class AgentLoop {
     });
   }
 
-  private void record(Promise<Void> round, long nextStep, long seen, ModelResponse response) {
+  private void record(Promise<Void> round, long nextStep, long seen, ModelResponse response, String traceparent) {
     String turnId = response.hasToolCalls() ? turnId(nextStep) : null;
     long now = System.currentTimeMillis();
     JsonObject entry = new JsonObject().put("type", "model").put("step", nextStep).put("seen", seen)
         .put("response", response.toJson()).put("at", now);
     if (turnId != null) {
       entry.put("turnId", turnId);
+      if (traceparent != null) {
+        entry.put("traceparent", traceparent);
+      }
     }
     JsonObject data = response.toJson().put("step", nextStep).put("model", agent.model().describe());
     append(() -> engine.steps().modelResponse(nextStep, turnId, entry, data))

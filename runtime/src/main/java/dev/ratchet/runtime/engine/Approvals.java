@@ -11,6 +11,7 @@ import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.TraceSpan;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.DecisionAnswer;
@@ -107,10 +108,16 @@ final class Approvals {
         IdempotencyKey.argumentsHash(slot.call.arguments()), reason, requestedAt, expiresAt);
     Promise<ApprovalRecord> waiter = Promise.promise();
     waiters.put(slot.callId.value(), waiter);
-    return writer.approvalRequested(slot, request).compose(status -> {
+    TraceSpan wait = TurnSpans.approvalWait(slot, reason);
+    return writer.approvalRequested(slot, request).onComplete(ar -> {
+      if (ar.failed()) {
+        TurnSpans.approvalEnded(wait, null, ar.cause());
+      }
+    }).compose(status -> {
       if (!ApprovalStatus.PENDING.wireName().equals(status)) {
         waiters.remove(slot.callId.value());
-        return writer.journal().callState(engine.sessionId, slot.callId).map(CallState::approval);
+        return writer.journal().callState(engine.sessionId, slot.callId).map(CallState::approval)
+            .andThen(ar -> TurnSpans.approvalEnded(wait, ar.result(), ar.cause()));
       }
       if (waiters.containsKey(slot.callId.value())) {
         parked.add(slot.callId.value());
@@ -121,7 +128,7 @@ final class Approvals {
       if (expiresAt > 0) {
         engine.vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()), t -> expire(slot, request));
       }
-      return waiter.future();
+      return waiter.future().andThen(ar -> TurnSpans.approvalEnded(wait, ar.result(), ar.cause()));
     });
   }
 

@@ -16,6 +16,9 @@ import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -25,6 +28,8 @@ import java.util.function.Supplier;
  * and recovery of a write that may have left before a restart (J3, J8).
  */
 final class Attempts {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
 
   private final SessionEngine engine;
   private final StepWriter writer;
@@ -95,6 +100,9 @@ final class Attempts {
             return;
           }
           writer.emit(EventType.CALL_ATTEMPT_FAILED.wireName(), run.turn.turnId(), slot.callId.value(), data);
+          TurnSpans.attemptFailed(slot, attempt, Redaction.scrub(a.error), delay);
+          LOG.info("{}: attempt {} of {} failed, retrying in {} ms", TurnSpans.ids(engine.sessionId, run, slot), attempt,
+              tool.name(), delay);
           engine.vertx.setTimer(Math.max(1, delay), t -> attempt(run, slot, attempt + 1, uncertain, approval));
         });
         return;
@@ -222,13 +230,15 @@ final class Attempts {
     long timeout = Math.max(1, tool.timeout().toMillis());
     if (beforeSend == null) {
       ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, attempt,
-          slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId());
+          slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId(), null,
+          slot.span.traceparent());
       return Timeouts.within(engine.vertx, engine.context, () -> tool.invoke(inv), timeout, tool.name());
     }
     // the attempt's time starts again once it announces its sending: waiting for a connection is not the request's
     return Timeouts.within(engine.vertx, engine.context, restart -> tool.invoke(new ToolInvocation(engine.sessionId,
         slot.callId, slot.key, attempt, slot.call.arguments().copy(), System.currentTimeMillis() + timeout,
-        engine.callerId(), () -> beforeSend.get().onSuccess(v -> restart.run()))), timeout, tool.name());
+        engine.callerId(), () -> beforeSend.get().onSuccess(v -> restart.run()), slot.span.traceparent())), timeout,
+        tool.name());
   }
 
   /** The tool's reason why the call could never run, asked before anyone approves it; null when none or unknown. */

@@ -7,6 +7,7 @@ import dev.ratchet.runtime.CallStatus;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.ToolCall;
+import dev.ratchet.runtime.TraceSpan;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.journal.CallState;
 import io.vertx.core.Promise;
@@ -40,6 +41,7 @@ final class CallSlot {
   /** The record of this call's {@code call.completed} event and that event's data, reused for {@code turn.completed}. */
   CallResult eventRecord;
   JsonObject eventJson;
+  TraceSpan span = TraceSpan.OFF;
   /** Where this call stands; moves only through {@link CallTransitions}. */
   private CallStatus status;
   private String askReason;

@@ -145,7 +145,7 @@ final class Submission {
             first.startJournaled = start.data();
             first.move(CallEvent.ATTEMPT_STARTED);
           }
-          Future<TurnResult> results = engine.runner.execute(turn, slots, false);
+          Future<TurnResult> results = engine.runner.execute(turn, slots, false, turn.traceparent());
           engine.answerWhenDone(turn.turnId(), replyAddress);
           return Future.succeededFuture(results);
       }
@@ -154,7 +154,7 @@ final class Submission {
 
   /** Runs a turn the journal holds in flight, from its calls' journaled states. */
   Future<TurnResult> resume(InflightTurn t, Map<String, CallState> priors) {
-    return engine.runner.execute(t.turn(), slots(t.turn(), catalogOf(t), priors), !priors.isEmpty());
+    return engine.runner.execute(t.turn(), slots(t.turn(), catalogOf(t), priors), !priors.isEmpty(), t.turn().traceparent());
   }
 
   /**

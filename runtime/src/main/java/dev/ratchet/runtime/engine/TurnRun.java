@@ -1,6 +1,7 @@
 package dev.ratchet.runtime.engine;
 
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.TraceSpan;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import io.vertx.core.Promise;
@@ -25,6 +26,9 @@ final class TurnRun {
   /** The results, when the group commit that journaled the last outcomes also completed the turn. */
   TurnResult journaledResult;
   String stoppedBy;
+  /** The W3C trace context journaled with the turn (docs/OBSERVABILITY.md); null when none was given. */
+  String traceparent;
+  TraceSpan span = TraceSpan.OFF;
   /** The reply addresses this run answers when it ends (docs/EVENT-BUS.md); null until it has one. */
   private Set<String> replyAddresses;
 

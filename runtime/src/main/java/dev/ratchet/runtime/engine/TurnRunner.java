@@ -34,15 +34,19 @@ final class TurnRunner {
     this.engine = engine;
   }
 
-  Future<TurnResult> execute(Turn turn, List<CallSlot> slots, boolean recovering) {
+  Future<TurnResult> execute(Turn turn, List<CallSlot> slots, boolean recovering, String traceparent) {
     TurnRun run = new TurnRun(turn, slots, recovering);
+    run.traceparent = traceparent;
     engine.running.put(turn.turnId(), run);
+    TurnSpans.startTurn(run, engine.sessionId);
 
     List<Future<CallResult>> all = new ArrayList<>();
     for (CallSlot slot : slots) {
       all.add(slot.done.future());
       beginRunning(slot);
+      TurnSpans.startCall(run, slot);
       if (slot.prior.isDone()) {
+        TurnSpans.callEnded(slot, slot.prior.record());
         slot.done.complete(slot.prior.record());
         if (slot.isWrite() && slot.prior.record().outcome() != Outcome.SUCCEEDED) {
           stopWrites(run, slot);
@@ -58,7 +62,7 @@ final class TurnRunner {
       }
     }
     Future.join(all).onComplete(ar -> finishTurn(run));
-    return run.result.future();
+    return run.result.future().onComplete(ar -> TurnSpans.turnEnded(run, ar.cause()));
   }
 
   private void finishTurn(TurnRun run) {
@@ -197,7 +201,7 @@ final class TurnRunner {
     try {
       slot.move(event);
     } catch (IllegalStateException e) {
-      LOG.error("session {}: call {}: {}", engine.sessionId, slot.callId, e.getMessage());
+      LOG.error("{}: {}", TurnSpans.ids(engine.sessionId, run, slot), e.getMessage());
       slot.done.tryFail(e);
       return;
     }
@@ -228,6 +232,11 @@ final class TurnRunner {
         Math.max(0, System.currentTimeMillis() - slot.startedAt), null, Approvals.waited(approval));
     if (slot.isWrite() && outcome != Outcome.SUCCEEDED && !skipped) {
       stopWrites(run, slot);
+    }
+    TurnSpans.callEnded(slot, record);
+    if (outcome != Outcome.SUCCEEDED && LOG.isInfoEnabled()) {
+      LOG.info("{}: {} {} after {} attempt(s)", TurnSpans.ids(engine.sessionId, run, slot), slot.call.name(),
+          outcome.wireName(), attempts);
     }
     engine.writer.completed(run, slot, record);
   }

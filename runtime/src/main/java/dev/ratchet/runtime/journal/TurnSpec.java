@@ -6,7 +6,7 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * A submitted turn as a journal stores it: {@code encoded}, its spec with the catalogue version it
- * was validated against and its reply address, and {@code hash}, what identifies it (rule 1),
+ * was validated against, its reply address and its trace context, and {@code hash}, what identifies it (rule 1),
  * which leaves both out.
  */
 record TurnSpec(String encoded, String hash) {
@@ -19,6 +19,9 @@ record TurnSpec(String encoded, String hash) {
     }
     if (replyAddress != null) {
       spec.put(Turn.REPLY_ADDRESS, replyAddress);
+    }
+    if (turn.traceparent() != null) {
+      spec.put(Turn.TRACEPARENT, turn.traceparent());
     }
     return new TurnSpec(spec.encode(), hash);
   }

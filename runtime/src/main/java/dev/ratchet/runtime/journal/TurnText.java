@@ -21,7 +21,7 @@ final class TurnText {
 
   /**
    * The UTF-8 of {@code turn.toJson()} encoded, with {@link Turn#CATALOGUE} and
-   * {@link Turn#REPLY_ADDRESS} last when they are not null: the spec as a Redis request carries it.
+   * {@link Turn#REPLY_ADDRESS} and {@link Turn#TRACEPARENT} last when they are not null: the spec as a Redis request carries it.
    */
   static byte[] specBytes(Turn turn, String catalogue, String replyAddress) {
     return RequestBytes.utf8(write(SCRATCH.get(), turn, catalogue, replyAddress));
@@ -53,6 +53,9 @@ final class TurnText {
     }
     if (replyAddress != null) {
       JsonText.string(JsonText.name(sb, Turn.REPLY_ADDRESS), replyAddress);
+    }
+    if (turn.traceparent() != null) {
+      JsonText.string(JsonText.name(sb, Turn.TRACEPARENT), turn.traceparent());
     }
     return sb.append('}');
   }

@@ -144,6 +144,25 @@ public abstract class SessionJournalContract {
   }
 
   @Test
+  void aTurnsTraceparentIsJournaledWithItAndIsNoPartOfItsIdentity() {
+    long epoch = await(journal.claim(sessionId, "node-1"));
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    Turn t = turn("t1", "a").withTraceparent(traceparent);
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).status()).isEqualTo(SubmitAnswer.Status.NEW);
+
+    // a resume reads it back; the same calls under another trace, or none, are the same turn
+    assertThat(await(journal.inflightTurns(sessionId))).singleElement()
+        .satisfies(i -> assertThat(i.turn().traceparent()).isEqualTo(traceparent));
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, turn("t1", "a"))).status())
+        .isEqualTo(SubmitAnswer.Status.RUNNING);
+    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT,
+        turn("t1", "a").withTraceparent("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"))).status())
+        .isEqualTo(SubmitAnswer.Status.RUNNING);
+    assertThat(await(journal.inflightTurns(sessionId))).singleElement()
+        .satisfies(i -> assertThat(i.turn().traceparent()).isEqualTo(traceparent));
+  }
+
+  @Test
   void submittingATurnIsIdempotentAndAnswersTheFirstResults() {
     long epoch = await(journal.claim(sessionId, "node-1"));
     Turn t = turn("t1", "a");

@@ -132,6 +132,10 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Option(names = "--quick", description = "one short point: 16 sessions, mix, everysec, no recovery")
   boolean quick;
 
+  @CommandLine.Option(names = "--traces", description = "run each point twice, tracing off then on (OTLP/HTTP to a"
+      + " local collector; docs/OBSERVABILITY.md)")
+  boolean traces;
+
   @CommandLine.Option(names = "--redis-url", description = "use this Redis instead of starting one (fsync list ignored)")
   String redisUrl;
 
@@ -227,8 +231,7 @@ public final class BenchCommand implements Callable<Integer> {
           Workload.Mix mix = Workload.Mix.valueOf(mixName.toUpperCase());
           double peak = 0;
           for (int n : openLoopRate > 0 ? List.<Integer>of() : sessions) {
-            JsonObject point = point(url, fsync, mix, n);
-            points.add(point);
+            JsonObject point = tracedPoints(url, fsync, mix, n, points);
             peak = Math.max(peak, point.getDouble("callsPerSec"));
             series.computeIfAbsent(mix.label() + ", " + fsync, k -> new ArrayList<>())
                 .add(new BenchPlot.Point(n, point.getDouble("callsPerSec"), point.getDouble("turnP99Ms")));
@@ -373,6 +376,29 @@ public final class BenchCommand implements Callable<Integer> {
       vertx.close().await();
     }
     System.out.printf("JIT warm-up: %,d ms of turns before the first point%n", System.currentTimeMillis() - t0);
+  }
+
+  /** The point, measured once, or with {@code --traces} tracing off then on; the last one measured. */
+  private JsonObject tracedPoints(String url, String fsync, Workload.Mix mix, int n, JsonArray points)
+      throws InterruptedException, IOException {
+    JsonObject point = null;
+    for (boolean on : traces ? List.of(false, true) : List.of(false)) {
+      if (traces) {
+        System.out.println("tracing " + (on ? "on (every span sampled, OTLP/HTTP protobuf to a local collector):"
+            : "off:"));
+      }
+      try (BenchTraces t = BenchTraces.install(on)) {
+        point = point(url, fsync, mix, n);
+        if (traces) {
+          point.put("traces", on);
+        }
+        if (t != null) {
+          point.put("otlpBytesReceived", t.bytesReceived());
+        }
+      }
+      points.add(point);
+    }
+    return point;
   }
 
   private JsonObject point(String url, String fsync, Workload.Mix mix, int n) throws InterruptedException {

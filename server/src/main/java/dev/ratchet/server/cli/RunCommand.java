@@ -6,6 +6,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.journal.RedisTopology;
 import dev.ratchet.runtime.agent.ChatModel;
 import dev.ratchet.server.config.AgentDirectoryLoader;
+import dev.ratchet.server.trace.Tracing;
 import dev.ratchet.server.cluster.ClusterSettings;
 import dev.ratchet.server.config.AgentFilesException;
 import dev.ratchet.server.config.ToolProviders;
@@ -100,6 +101,17 @@ public final class RunCommand implements Callable<Integer> {
     } catch (IOException | IllegalArgumentException e) {
       System.err.println("Ratchet could not start its embedded Redis: " + e.getMessage());
       return 1;
+    }
+    String traces;
+    try {
+      traces = Tracing.installFrom(env);
+    } catch (RuntimeException e) {
+      System.err.println("Ratchet could not start: OpenTelemetry configuration (OTEL_*): " + e.getMessage());
+      redis.close();
+      return 1;
+    }
+    if (traces != null) {
+      System.out.println(traces);
     }
     Vertx vertx;
     if (clusterSettings.enabled()) {

@@ -221,16 +221,7 @@ class AgentFilesEndToEndTest {
   }
 
   private JsonObject result(String session, String turnId) {
-    JsonObject[] found = new JsonObject[1];
-    run.until(() -> {
-      JsonObject r = api.get("/api/sessions/" + session + "/turns/" + turnId + "?wait=5");
-      if ("completed".equals(r.getString("status"))) {
-        found[0] = r.getJsonObject("results");
-        return true;
-      }
-      return false;
-    }, 60);
-    return found[0];
+    return api.turnResults(session, turnId, 60);
   }
 
   private static List<String> outcomes(JsonObject results) {

@@ -92,6 +92,10 @@ final class EventBusApi extends VerticleBase {
       throw new IllegalArgumentException("'turn' must be an object {turnId, calls}");
     }
     Turn turn = Turn.fromJson((JsonObject) t);
+    String traceparent = msg.headers().get(Turn.TRACEPARENT);
+    if (traceparent != null) {
+      turn = turn.withTraceparent(traceparent);
+    }
     EdgeRules.checkTurn(turn);
     // the member that runs the session answers replyAddress, journaled with the turn, not this one
     answer(msg, ratchet.accept(agent, sessionId, callerId, null, turn, replyAddress),

@@ -46,7 +46,10 @@ public record TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, S
       if (!(t instanceof JsonObject)) {
         throw Replies.invalid("'turn' must be an object {turnId, calls}");
       }
-      turn = Turn.fromJson((JsonObject) t);
+      Turn parsed = Turn.fromJson((JsonObject) t);
+      String traceparent = ctx.request().getHeader(Turn.TRACEPARENT);
+      // the W3C header wins over a field in the body; a malformed one starts a new trace
+      turn = traceparent == null ? parsed : parsed.withTraceparent(traceparent);
       EdgeRules.checkTurn(turn);
     } catch (IllegalArgumentException e) {
       Replies.fail(ctx, Replies.invalid(e.getMessage()));

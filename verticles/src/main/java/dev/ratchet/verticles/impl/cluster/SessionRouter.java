@@ -161,7 +161,7 @@ public final class SessionRouter {
   private static JsonObject turnRequest(String agent, String sessionId, String callerId, String creator, Turn turn,
                                         String replyAddress) {
     return new JsonObject().put("op", "turn").put("agent", agent).put("sessionId", sessionId)
-        .put("callerId", callerId).put("creator", creator).put("turn", turn.toJson()).put("replyAddress", replyAddress);
+        .put("callerId", callerId).put("creator", creator).put("turn", turn.toJsonWithTrace()).put("replyAddress", replyAddress);
   }
 
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,

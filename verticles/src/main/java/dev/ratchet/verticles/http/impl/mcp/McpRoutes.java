@@ -196,7 +196,8 @@ public final class McpRoutes {
     Principal principal = AuthHandler.principal(ctx);
     String accept = ctx.request().getHeader("Accept");
     boolean sse = accept != null && accept.contains("text/event-stream");
-    calls.handle(id, agent, new ToolCallExchange.Where(sessionId, named != null), principal, params, reply, sse);
+    calls.handle(id, agent, new ToolCallExchange.Where(sessionId, named != null, ctx.request().getHeader("traceparent")),
+        principal, params, reply, sse);
   }
 
   private void delete(RoutingContext ctx) {

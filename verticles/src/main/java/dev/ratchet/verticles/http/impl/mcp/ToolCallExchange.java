@@ -54,7 +54,7 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
    * The session a request names: the {@code ratchet-session} header ({@code named}), else its
    * {@code Mcp-Session-Id}, else none.
    */
-  record Where(String sessionId, boolean named) {
+  record Where(String sessionId, boolean named, String traceparent) {
   }
 
   void handle(Object id, String agent, Where where, Principal principal, JsonObject params, McpReply reply,
@@ -97,6 +97,9 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
       return;
     }
     Object progressToken = m.getValue("progressToken");
+    // the W3C header of the request, else the one MCP clients put in _meta (docs/OBSERVABILITY.md)
+    String traceparent = where.traceparent() != null ? where.traceparent()
+        : m.getValue("traceparent") instanceof String t ? t : null;
     ToolCall call = new ToolCall((String) name, (JsonObject) arguments);
     sessionOf(agent, where, principal, placement).compose(sessionId -> access.mayUse(principal, sessionId)
         .map(sessionId)).onComplete(allowed -> {
@@ -110,7 +113,7 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
       }
       Waiting waiting = new Waiting(sessionId, placement, (String) name,
           JsonRpc.validId(progressToken) ? progressToken : null, reply);
-      run(agent, sessionId, principal, placement, call)
+      run(agent, sessionId, principal, placement, call, traceparent)
           .recover(err -> access.edgeError(principal, sessionId, err).compose(Future::failedFuture))
           .onComplete(ar -> {
             waiting.stop();
@@ -135,9 +138,9 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
   }
 
   private Future<CallResult> run(String agent, String sessionId, Principal principal, Placement placement,
-                                 ToolCall call) {
+                                 ToolCall call, String traceparent) {
     if (!placement.gathered()) {
-      return submit(agent, sessionId, principal, new Turn(placement.turnId(), java.util.List.of(call)))
+      return submit(agent, sessionId, principal, new Turn(placement.turnId(), java.util.List.of(call), traceparent))
           .map(r -> r.call(0));
     }
     // a turn that already ran is answered from the journal: a client retrying after its own crash
