@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Checks an input schema against the JSON Schema 2020-12 meta-schema before it is offered: a
@@ -55,71 +56,78 @@ public final class MetaSchema {
   /** Null when {@code schema} is valid JSON Schema 2020-12, otherwise what is wrong and where. */
   public static String problem(JsonObject schema) {
     List<String> problems = new ArrayList<>();
-    check(schema, "", problems);
+    for (Problem p : remembered(schema, () -> parts(schema))) {
+      String text = (p.at().isEmpty() ? "" : "at '" + p.at() + "': ") + p.error();
+      if (!problems.contains(text)) {
+        problems.add(text);
+      }
+    }
     return problems.isEmpty() ? null : String.join("; ", problems);
   }
 
   /**
-   * Adds what is wrong with {@code schema}, found at {@code location} of the schema being checked.
-   * The meta-schema checks each schema a schema holds against itself ({@code $dynamicRef "#meta"}),
-   * so a schema is valid when its own keywords are and each schema it holds is: each is checked on
-   * its own, with the schemas it holds standing as {@code {}}, and remembered. The input schemas of
-   * one document share most of their parts; checking each whole schema was what made loading slow.
+   * What is wrong with {@code obj}, at locations relative to it. The meta-schema checks each schema
+   * a schema holds against itself ({@code $dynamicRef "#meta"}), so a schema is valid when its own
+   * keywords are and each schema it holds is: each is checked on its own, with the schemas it holds
+   * standing as {@code {}}, and remembered. The input schemas of one document share most of their
+   * parts; checking each whole schema was what made loading slow. A whole input schema is
+   * remembered too, so that one checked before is not walked again.
    */
-  private static void check(Object schema, String location, List<String> problems) {
-    Object own = schema;
-    if (schema instanceof JsonObject obj) {
-      Map<String, Object> shell = new LinkedHashMap<>(obj.getMap());
-      for (String key : obj.fieldNames()) {
-        Object value = obj.getValue(key);
-        String at = location + "/" + escape(key);
-        if (ONE.contains(key) && value instanceof JsonObject) {
-          shell.put(key, new JsonObject());
-          check(value, at, problems);
-        } else if (NAMED.contains(key) && value instanceof JsonObject named) {
-          Map<String, Object> held = new LinkedHashMap<>();
-          for (String name : named.fieldNames()) {
-            held.put(name, held(named.getValue(name), at + "/" + escape(name), problems));
-          }
-          shell.put(key, new JsonObject(held));
-        } else if (LISTS.contains(key) && value instanceof JsonArray list) {
-          JsonArray held = new JsonArray();
-          for (int i = 0; i < list.size(); i++) {
-            held.add(held(list.getValue(i), at + "/" + i, problems));
-          }
-          shell.put(key, held);
+  private static List<Problem> parts(JsonObject obj) {
+    List<Problem> found = new ArrayList<>();
+    Map<String, Object> shell = new LinkedHashMap<>(obj.getMap());
+    for (String key : obj.fieldNames()) {
+      Object value = obj.getValue(key);
+      if (ONE.contains(key) && value instanceof JsonObject) {
+        shell.put(key, held(value, key, null, found));
+      } else if (NAMED.contains(key) && value instanceof JsonObject named) {
+        Map<String, Object> held = new LinkedHashMap<>();
+        for (String name : named.fieldNames()) {
+          held.put(name, held(named.getValue(name), key, name, found));
         }
+        shell.put(key, new JsonObject(held));
+      } else if (LISTS.contains(key) && value instanceof JsonArray list) {
+        JsonArray held = new JsonArray();
+        for (int i = 0; i < list.size(); i++) {
+          held.add(held(list.getValue(i), key, String.valueOf(i), found));
+        }
+        shell.put(key, held);
       }
-      own = new JsonObject(shell);
     }
-    String json = Json.encode(own);
+    JsonObject own = new JsonObject(shell);
+    found.addAll(remembered(own, () -> validate(own)));
+    return found.isEmpty() ? List.of() : List.copyOf(found);
+  }
+
+  /**
+   * An object schema held by another (under {@code keyword}, and {@code name} or index when the
+   * keyword holds several) is checked on its own and stands as {@code {}}; other values stay.
+   */
+  private static Object held(Object value, String keyword, String name, List<Problem> found) {
+    if (!(value instanceof JsonObject held)) {
+      return value;
+    }
+    for (Problem p : parts(held)) {
+      String location = "/" + escape(keyword) + (name == null ? "" : "/" + escape(name));
+      found.add(new Problem(location + p.at(), p.error()));
+    }
+    return new JsonObject();
+  }
+
+  private static List<Problem> remembered(Object schema, Supplier<List<Problem>> check) {
+    String json = Json.encode(schema);
     String key = json.length() <= 1024 ? json : digest(json);
     List<Problem> found;
     synchronized (CHECKED) {
       found = CHECKED.get(key);
     }
     if (found == null) {
-      found = validate(own);
+      found = check.get();
       synchronized (CHECKED) {
         CHECKED.put(key, found);
       }
     }
-    for (Problem p : found) {
-      String at = location + p.at();
-      String text = (at.isEmpty() ? "" : "at '" + at + "': ") + p.error();
-      if (!problems.contains(text)) {
-        problems.add(text);
-      }
-    }
-  }
-
-  /** An object schema held by another is checked on its own and stands as {@code {}}; other values stay. */
-  private static Object held(Object value, String location, List<String> problems) {
-    if (value instanceof JsonObject) {
-      check(value, location, problems);
-      return new JsonObject();
-    }
-    return value;
+    return found;
   }
 
   private static String escape(String token) {
