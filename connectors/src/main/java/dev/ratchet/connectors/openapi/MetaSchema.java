@@ -116,7 +116,7 @@ public final class MetaSchema {
 
   private static List<Problem> remembered(Object schema, Supplier<List<Problem>> check) {
     String json = Json.encode(schema);
-    String key = json.length() <= 1024 ? json : digest(json);
+    String key = json.length() <= 200 ? json : digest(json);
     List<Problem> found;
     synchronized (CHECKED) {
       found = CHECKED.get(key);
