@@ -11,6 +11,7 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.journal.DecisionAnswer;
+import dev.ratchet.runtime.journal.JournalDiagnostics;
 import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.verticles.impl.RatchetImpl;
 import io.vertx.core.Future;
@@ -123,8 +124,11 @@ public interface Ratchet {
   /** Records a person's finding for an outcome_unknown call, with who made it. */
   Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note);
 
-  /** The journal's read side: sessions, their events, turns' results, approvals, and the journal's health. */
+  /** The journal's read side: sessions, their events, turns' results, approvals. */
   JournalQueries journal();
+
+  /** The journal store's health and figures, for the health endpoints and the metrics. */
+  JournalDiagnostics diagnostics();
 
   /** The options it was deployed with. */
   RatchetOptions options();

@@ -4,7 +4,6 @@ import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Outcome;
-import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -13,9 +12,12 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The journal port: every state transition of a session, as the engine and the agent loop make
- * them. An implementation ({@link RedisJournal}, {@link InMemoryJournal}) keeps these contracts,
- * which {@code SessionJournalContract} (the journal TCK in the test sources) checks:
+ * The journal port: what the engine and the agent loop write, and what they read back to recover a
+ * session. Everything else a store offers is a port of its own, which a store implements when it
+ * can and a caller asks for by name: the read side for views ({@link JournalQueries}), retention
+ * and erasure ({@link JournalRetention}), the store's health and figures ({@link JournalDiagnostics}).
+ * An implementation ({@link RedisJournal}, {@link InMemoryJournal}) keeps these contracts, which
+ * {@code SessionJournalContract} (the journal TCK in the test sources) checks:
  * <ul>
  *   <li><b>Fencing (J4).</b> {@link #claim} gives the session's owner a new epoch, greater than every
  *   epoch before it. Every write that takes an {@code epoch} fails with a
@@ -30,24 +32,35 @@ import java.util.function.Function;
  * </ul>
  * Safe to share between sessions and threads; futures may complete on any thread.
  */
-public interface SessionJournal extends JournalQueries {
+public interface SessionJournal {
 
-  // ---------------------------------------------------------------- ownership (J4)
-
-  /** Takes ownership of a session: records {@code owner}, journals {@code session.claimed}, answers the new epoch. */
-  Future<Long> claim(String sessionId, String owner);
+  // ---------------------------------------------------------------- ownership (J4) and recovery
 
   /**
-   * As {@link #claim}, and answers in the same step the session's caller and the turns it holds in
-   * flight (as {@link #inflightTurns}), oldest first.
+   * Takes ownership of a session: records {@code owner}, journals {@code session.claimed}, and
+   * answers in the same step the new epoch, the session's caller and the turns it holds in flight
+   * (as {@link #inflightTurns}), oldest first.
    */
-  Future<ClaimedSession> claimAndLoad(String sessionId, String owner);
-
-  /** The session's current epoch; 0 when it was never claimed. */
-  Future<Long> currentEpoch(String sessionId);
+  Future<ClaimedSession> claim(String sessionId, String owner);
 
   /** Turns journaled but not completed, oldest first, with each call's state: what recovery resumes. */
   Future<List<InflightTurn>> inflightTurns(String sessionId);
+
+  /**
+   * A completed turn's results, its calls' records in the model's order as they were first journaled
+   * (J7: a later reconciliation does not change what a completed turn answers); null when the turn is
+   * unknown or still running.
+   */
+  Future<TurnResult> turnResult(String sessionId, String turnId);
+
+  /** What the journal holds about one call; {@link CallState#fresh} when nothing. */
+  Future<CallState> callState(String sessionId, CallId callId);
+
+  /** The approval request a call journaled, decided or not; null when it asked none. */
+  Future<ApprovalRequest> approvalRequest(String sessionId, CallId callId);
+
+  /** A session's conversation entries (agent loop) in order: user messages, model responses, round ends. */
+  Future<List<JsonObject>> conversation(String sessionId);
 
   // ---------------------------------------------------------------- turns (rule 1, J7)
 
@@ -55,58 +68,15 @@ public interface SessionJournal extends JournalQueries {
    * Journals a turn once (rule 1). A turn id already journaled journals nothing and answers
    * {@code RUNNING}, {@code COMPLETED} with the first results, or {@code CONFLICT} when the same id
    * came with other calls (compared by the canonical form of the turn's spec). A new session is
-   * created for {@code agent} with {@code callerId} and {@code creator} (null: none); an existing
-   * session belonging to another agent fails with {@code AGENT_MISMATCH}; a non-null
-   * {@code callerId} that is not the session's own (or a session created without one) fails with
-   * {@code CALLER_MISMATCH}, checked before the turn is looked up, and journals nothing. A null
-   * {@code callerId} accepts the session's caller. {@code index} also lists the session for recovery
-   * ({@link #activeSessions}) and among {@link #recentSessions}; {@code firstWrite}, when given, is
-   * journaled as started (J2) in the same step if the turn is new, which the answer's
-   * {@code writeStarted} says.
+   * created for the submission's agent with its caller and creator; an existing session belonging
+   * to another agent fails with {@code AGENT_MISMATCH}; a caller that is not the session's own (or
+   * a session created without one) fails with {@code CALLER_MISMATCH}, checked before the turn is
+   * looked up, and journals nothing. {@link TurnSubmission} says what else the step records (the
+   * catalogue version and reply address, which are no part of the turn's identity), whether it
+   * lists the session for recovery, and the write it journals as started (J2) in the same step when
+   * the turn is new, which the answer's {@code writeStarted} says.
    */
-  default Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId,
-                                          String creator, Turn turn, boolean index, CallStart firstWrite) {
-    return submitTurn(sessionId, epoch, agent, callerId, creator, turn, null, index, firstWrite);
-  }
-
-  /**
-   * As {@link #submitTurn(String, long, String, String, String, Turn, boolean, CallStart)}, and
-   * records with the turn's spec the version of the agent's catalogue it was validated against
-   * ({@code catalogue}, null: none), under {@link Turn#CATALOGUE}: the turn's timeline and
-   * {@link #inflightTurns} show it. The version is not part of the turn's identity: the same turn
-   * submitted again under another catalogue is the same turn (rule 1).
-   */
-  default Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
-                                          Turn turn, String catalogue, boolean index, CallStart firstWrite) {
-    return submitTurn(sessionId, epoch, agent, callerId, creator, turn, catalogue, null, index, firstWrite);
-  }
-
-  /**
-   * As {@link #submitTurn(String, long, String, String, String, Turn, String, boolean, CallStart)},
-   * and records with a new turn's spec, under {@link Turn#REPLY_ADDRESS}, the event-bus address its
-   * results go to ({@code replyAddress}, null: none), so that a node that resumes the turn answers
-   * it; {@link #inflightTurns} shows it. Like the catalogue version, it is not part of the turn's
-   * identity, and a turn already journaled keeps the address it was journaled with.
-   */
-  Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, String creator,
-                                  Turn turn, String catalogue, String replyAddress, boolean index,
-                                  CallStart firstWrite);
-
-  /** {@link #submitTurn(String, long, String, String, String, Turn, boolean, CallStart)}, indexed, no creator, no first write. */
-  default Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, Turn turn) {
-    return submitTurn(sessionId, epoch, agent, callerId, null, turn, true, null);
-  }
-
-  /** {@link #submitTurn(String, long, String, String, Turn)} without a caller. */
-  default Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, Turn turn) {
-    return submitTurn(sessionId, epoch, agent, null, turn);
-  }
-
-  /** {@link #submitTurn(String, long, String, String, String, Turn, boolean, CallStart)} without a creator. */
-  default Future<SubmitAnswer> submitTurn(String sessionId, long epoch, String agent, String callerId, Turn turn,
-                                          boolean index, CallStart firstWrite) {
-    return submitTurn(sessionId, epoch, agent, callerId, null, turn, index, firstWrite);
-  }
+  Future<SubmitAnswer> submitTurn(TurnSubmission submission);
 
   /**
    * Journals a turn's results before they are delivered (J7) and takes it out of the in-flight
@@ -118,19 +88,12 @@ public interface SessionJournal extends JournalQueries {
   // ---------------------------------------------------------------- calls (J1, J2, J8)
 
   /**
-   * Journals that attempt {@code attempt} of a call is about to send its request (J2: before the
-   * send), with the {@code call.started} event's {@code data}; the call's state becomes
-   * {@code started} and its attempts {@code attempt} (J8). When the call already has an outcome
-   * (J1) nothing is journaled and this answers that record (nothing may be sent), else null.
+   * Journals that attempt {@code start.attempt()} of a call is about to send its request (J2: before
+   * the send), with the {@code call.started} event's {@code data}; the call's state becomes
+   * {@code started} and its attempts that attempt (J8). When the call already has an outcome (J1)
+   * nothing is journaled and this answers that record (nothing may be sent), else null.
    */
-  Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallId callId, int attempt,
-                                 JsonObject data);
-
-  /**
-   * Journals a call's terminal outcome exactly once (J1). Answers the record journaled, which is an
-   * earlier one when the call already had an outcome (then nothing is journaled).
-   */
-  Future<CallResult> callCompleted(String sessionId, long epoch, String turnId, CallResult record);
+  Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallStart start);
 
   /**
    * Group commit: journals several calls' outcomes of one turn in one step, each exactly once (J1).
@@ -145,28 +108,17 @@ public interface SessionJournal extends JournalQueries {
                                         TurnResult turnResult, CallStart nextWrite,
                                         Function<CallResult, String> resultTexts);
 
-  /** {@link #callsCompleted(String, long, String, List, TurnResult, CallStart, Function)} with no next write. */
-  default Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
-                                                TurnResult turnResult) {
-    return callsCompleted(sessionId, epoch, turnId, records, turnResult, null, r -> null);
-  }
-
-  /** {@link #callsCompleted(String, long, String, List, TurnResult, CallStart, Function)}, results encoded here. */
-  default Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
-                                                TurnResult turnResult, CallStart nextWrite) {
-    return callsCompleted(sessionId, epoch, turnId, records, turnResult, nextWrite, r -> null);
-  }
-
   /** Appends an informational step event ({@code call.attempt_failed}, ...), fenced like every write. */
   Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId, JsonObject data);
 
   // ---------------------------------------------------------------- approvals (J5, rule 8)
 
   /**
-   * Journals that a write waits for a decision (J5) and lists it among {@link #pendingApprovals}
-   * until decided. Asking again keeps the first request and answers its status ({@code pending},
-   * {@code approved}, ...); a call that already has an outcome answers {@code decided}; else
-   * {@code pending}. Requests and decisions survive restarts like every step.
+   * Journals that a write waits for a decision (J5) and lists it among the pending approvals
+   * ({@link JournalQueries#pendingApprovals}) until decided. Asking again keeps the first request
+   * and answers its status ({@code pending}, {@code approved}, ...); a call that already has an
+   * outcome answers {@code decided}; else {@code pending}. Requests and decisions survive restarts
+   * like every step.
    */
   Future<String> approvalRequested(long epoch, ApprovalRequest request);
 
@@ -175,25 +127,11 @@ public interface SessionJournal extends JournalQueries {
    * (rule 8). Not fenced: any node may decide. Answers {@code UNKNOWN_CALL} (no request),
    * {@code ALREADY_DECIDED} (journals nothing), {@code STALE} (the arguments hash is not the
    * request's; journals nothing), {@code EXPIRED} (an approval or rejection after the request
-   * expired: the request is journaled expired instead) or {@code ACCEPTED}.
+   * expired: the request is journaled expired instead) or {@code ACCEPTED}. An approval's edited
+   * arguments are recorded with the hash of the arguments the approver was shown and who edited
+   * them (see {@link Verdict}); the request keeps the original arguments.
    */
-  default Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, String argumentsHash, String status,
-                                                 String approver, String reason) {
-    return approvalDecided(sessionId, callId, argumentsHash, status, approver, reason, null);
-  }
-
-  /**
-   * As {@link #approvalDecided(String, CallId, String, String, String, String)}; an {@code approved}
-   * decision may carry {@code editedArguments}, already validated against the tool's schema, which
-   * the call then runs with. The decision step records them with the hash of the arguments the
-   * approver was shown ({@code originalArgumentsHash}) and who edited them ({@code editedBy}, the
-   * approver), for the call's approval ({@link dev.ratchet.runtime.ApprovalRecord}) and the
-   * {@code approval.decided} event; the request keeps the original arguments.
-   */
-  Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, String argumentsHash, String status,
-                                         String approver, String reason, JsonObject editedArguments);
-
-  // ---------------------------------------------------------------- reconciliation
+  Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, Verdict verdict);
 
   /**
    * Records a person's finding ({@code SUCCEEDED} or {@code FAILED}) for an {@code outcome_unknown}
@@ -206,24 +144,12 @@ public interface SessionJournal extends JournalQueries {
   // ---------------------------------------------------------------- agent loop
 
   /**
-   * Appends a user message to the session's conversation once per {@code messageId} and journals
-   * {@code message.user} with {@code eventData}; a repeated id journals nothing and answers where the
-   * first one is. Creates the session like {@link #submitTurn}, with its agent and caller rules.
+   * Appends a user message to the session's conversation once per message id and journals
+   * {@code message.user}; a repeated id journals nothing and answers where the first one is.
+   * Creates the session like {@link #submitTurn}, with its agent and caller rules, and lists it
+   * for recovery.
    */
-  Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String callerId, String creator,
-                                         String messageId, JsonObject entry, JsonObject eventData);
-
-  /** {@link #messageUser(String, long, String, String, String, String, JsonObject, JsonObject)} without a creator. */
-  default Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String callerId,
-                                                 String messageId, JsonObject entry, JsonObject eventData) {
-    return messageUser(sessionId, epoch, agent, callerId, null, messageId, entry, eventData);
-  }
-
-  /** {@link #messageUser(String, long, String, String, String, String, JsonObject, JsonObject)} without caller or creator. */
-  default Future<ConversationAppend> messageUser(String sessionId, long epoch, String agent, String messageId,
-                                                 JsonObject entry, JsonObject eventData) {
-    return messageUser(sessionId, epoch, agent, null, null, messageId, entry, eventData);
-  }
+  Future<ConversationAppend> messageUser(UserMessage message);
 
   /**
    * Records a model response for loop step {@code step} once, before any of its tool calls run, and
@@ -241,20 +167,30 @@ public interface SessionJournal extends JournalQueries {
   Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
                                         JsonObject entry, JsonObject eventData);
 
-  // ---------------------------------------------------------------- recovery index and lifecycle
+  // ---------------------------------------------------------------- lifecycle
 
-  /** Sessions that may have turns in flight (indexed by a submit or a user message, until {@link #markIdle}). */
-  Future<List<String>> activeSessions();
-
-  /**
-   * The sessions among {@code sessionIds} with work in flight: a turn not completed, or a round of
-   * the agent loop not ended. A session of {@link #activeSessions} without either has nothing to resume.
-   */
-  Future<List<String>> withWorkInFlight(List<String> sessionIds);
-
-  /** Drops a session from {@link #activeSessions}; called when it has nothing in flight. */
+  /** Drops a session from the sessions recovery resumes ({@link JournalQueries#activeSessions}); called when it has nothing in flight. */
   Future<Void> markIdle(String sessionId);
 
   /** Releases the journal's connections; the journal is not used afterwards. */
   Future<Void> close();
+
+  /**
+   * A decision on an approval request, as {@link #approvalDecided} journals it.
+   *
+   * @param argumentsHash the hash of the arguments the approver was shown; must be the request's
+   * @param status {@code approved}, {@code rejected} or {@code expired}
+   * @param approver who decided
+   * @param reason why (null: none)
+   * @param editedArguments an approval's arguments as the approver edited them, already validated
+   *     against the tool's schema, which the call then runs with (null: as requested; ignored
+   *     for any other status)
+   */
+  record Verdict(String argumentsHash, String status, String approver, String reason, JsonObject editedArguments) {
+
+    /** A decision with the arguments as requested. */
+    public Verdict(String argumentsHash, String status, String approver, String reason) {
+      this(argumentsHash, status, approver, reason, null);
+    }
+  }
 }

@@ -18,6 +18,7 @@ import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.JournalDiagnostics;
 import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.retention.ArchiveSink;
@@ -71,7 +72,7 @@ public final class RatchetImpl implements Ratchet {
     this.journal = journal;
     this.members = ClusterMembers.of(vertx, options.nodeId(), Addresses.SUBMIT);
     this.manager = new SessionManager(vertx, journal, options.engine(), members.self(), options.sessionIdleMillis());
-    this.router = new SessionRouter(vertx, members, journal, new SessionRouter.Local() {
+    this.router = new SessionRouter(vertx, members, journal.queries(), new SessionRouter.Local() {
       @Override
       public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
                                                Turn turn, String replyAddress) {
@@ -101,7 +102,7 @@ public final class RatchetImpl implements Ratchet {
     this.toolsChanged = new ToolsChanged(vertx, agents);
     ArchiveSink archive = options.archiveSink() != null ? options.archiveSink()
         : ArchiveSink.jsonLines(vertx, Path.of(options.retention().archiveDir()), options.retention().archiveMaxFileBytes());
-    this.sweeper = new RetentionSweeper(vertx, journal, archive, options.retention());
+    this.sweeper = new RetentionSweeper(vertx, journal.retention(), archive, options.retention());
   }
 
   public static Future<Ratchet> deploy(Vertx vertx, RatchetOptions options) {
@@ -116,7 +117,7 @@ public final class RatchetImpl implements Ratchet {
     }
     return RedisJournal.open(vertx, journalOptions).compose(journal -> {
       RatchetImpl ratchet = new RatchetImpl(vertx, options, journal);
-      return journal.persistence()
+      return journal.diagnostics().persistence()
           .onSuccess(p -> {
             String replication = journal.replication().isEmpty() ? "" : "; " + journal.replication();
             if (!p.atRisk()) {
@@ -130,7 +131,7 @@ public final class RatchetImpl implements Ratchet {
           .otherwiseEmpty()
           // every node refuses forgotten sessions, whichever node's sweeper forgot them
           .compose(v -> options.retention().forgetAfter() == null ? Future.<Void>succeededFuture()
-              : journal.refuseForgotten())
+              : journal.retention().refuseForgotten())
           .compose(v -> warnOfTooFewReplicas(journal, journalOptions.waitReplicas()))
           .compose(v -> ratchet.manager.ready())
           .compose(v -> ratchet.members.start())
@@ -151,7 +152,7 @@ public final class RatchetImpl implements Ratchet {
     if (waitReplicas == 0) {
       return Future.succeededFuture();
     }
-    return journal.fewestReplicas()
+    return journal.diagnostics().fewestReplicas()
         .onSuccess(fewest -> {
           if (fewest < waitReplicas) {
             LOG.warn("journal.waitReplicas is {} but a master of the journal has {} replica(s) now: every step on it"
@@ -238,14 +239,15 @@ public final class RatchetImpl implements Ratchet {
       return Future.succeededFuture();
     }
     long started = System.currentTimeMillis();
-    return journal.activeSessions().compose(journal::sessionAgents).compose(agentsById -> {
+    JournalQueries queries = journal.queries();
+    return queries.activeSessions().compose(queries::sessionAgents).compose(agentsById -> {
       List<String> ofAgent = new ArrayList<>();
       agentsById.forEach((id, agent) -> {
         if (catalog.agent().equals(agent) && manager.running(id) == null) {
           ofAgent.add(id);
         }
       });
-      return Takeover.claimable(journal, members, ofAgent);
+      return Takeover.claimable(queries, members, ofAgent);
     }).compose(mine -> {
       if (mine.isEmpty()) {
         return Future.succeededFuture();
@@ -573,7 +575,7 @@ public final class RatchetImpl implements Ratchet {
 
   @Override
   public Future<List<ApprovalRequest>> pendingApprovals() {
-    return journal.pendingApprovals(1000);
+    return journal.queries().pendingApprovals(1000);
   }
 
   @Override
@@ -586,7 +588,12 @@ public final class RatchetImpl implements Ratchet {
 
   @Override
   public JournalQueries journal() {
-    return journal;
+    return journal.queries();
+  }
+
+  @Override
+  public JournalDiagnostics diagnostics() {
+    return journal.diagnostics();
   }
 
   /** The Redis journal itself, for the CLI and the benchmark, which inspect Redis. */

@@ -1,0 +1,12 @@
+package dev.ratchet.runtime.journal;
+
+import io.vertx.core.Vertx;
+
+/** The TCK of the journal's read side against the in-memory journal. */
+class InMemoryQueriesContractTest extends JournalQueriesContract {
+
+  @Override
+  protected SessionJournal open(Vertx vertx) {
+    return InMemoryJournal.create(vertx);
+  }
+}
