@@ -86,7 +86,10 @@ public interface JournalQueries {
   /** Turns journaled but not completed, oldest first, with each call's state. */
   Future<List<InflightTurn>> inflightTurns(String sessionId);
 
-  /** Sessions that may have work in flight: listed by a submit or a user message, until {@link SessionJournal#markIdle}. */
+  /**
+   * Sessions that may have work in flight: listed by a submit or a user message, until
+   * {@link SessionJournal#markIdle}.
+   */
   Future<List<String>> activeSessions();
 
   /**

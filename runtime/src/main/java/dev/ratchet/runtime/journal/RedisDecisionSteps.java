@@ -33,7 +33,7 @@ record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) {
     String sessionId = request.sessionId();
     String member = RedisQueries.approvalMember(sessionId, request.callId().value());
     return send(Request.cmd(Command.ZADD).arg(keys.pendingApprovals()).arg(request.requestedAt()).arg(member))
-        .compose(v -> run(Script.APPROVAL_REQUESTED,
+        .compose(v -> redis.run(Script.APPROVAL_REQUESTED,
             List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, request.callId().value())),
             List.of(String.valueOf(epoch), request.turnId(), request.callId().value(), request.toJson().encode(),
                 request.argumentsHash(), String.valueOf(request.expiresAt()), String.valueOf(request.requestedAt()))))
@@ -50,7 +50,7 @@ record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) {
   Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, SessionJournal.Verdict verdict) {
     String status = verdict.status();
     JsonObject editedArguments = verdict.editedArguments();
-    return run(Script.APPROVAL_DECIDED,
+    return redis.run(Script.APPROVAL_DECIDED,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.call(sessionId, callId.value())),
         List.of(callId.value(), verdict.argumentsHash(), status, verdict.approver(),
             verdict.reason() == null ? "" : verdict.reason(), now(),
@@ -109,7 +109,7 @@ record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) {
               keyList.addAll(turnKeys.keys());
               args.add(turnKeys.head());
             }
-            return run(Script.CALL_RECONCILED, keyList, args);
+            return redis.run(Script.CALL_RECONCILED, keyList, args);
           }).compose(resp -> {
             String answer = resp.get(0).toString();
             if ("ok".equals(answer)) {
@@ -149,10 +149,6 @@ record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) {
 
   private Future<Response> send(Request request) {
     return redis.send(request);
-  }
-
-  private Future<Response> run(Script script, List<?> keyList, List<?> args) {
-    return redis.run(script, keyList, args);
   }
 
   private static String now() {

@@ -114,7 +114,7 @@ public final class RedisJournal implements SessionJournal {
    */
   @Override
   public Future<ClaimedSession> claim(String sessionId, String owner) {
-    return retention.notForgotten(sessionId).compose(v -> run(Script.CLAIM_AND_LOAD,
+    return retention.notForgotten(sessionId).compose(v -> redis.run(Script.CLAIM_AND_LOAD,
         List.of(keys.meta(sessionId), keys.events(sessionId), keys.inflight(sessionId)),
         List.of(owner, now(), keys.turn(sessionId, "")))).compose(r -> {
           long epoch = r.get(0).toLong();
@@ -261,10 +261,6 @@ public final class RedisJournal implements SessionJournal {
   }
 
   // ---------------------------------------------------------------- helpers
-
-  private Future<Response> run(Script script, List<?> keyList, List<?> args) {
-    return redis.run(script, keyList, args);
-  }
 
   private static String now() {
     return String.valueOf(System.currentTimeMillis());

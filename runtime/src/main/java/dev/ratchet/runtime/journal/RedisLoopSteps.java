@@ -7,7 +7,6 @@ import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
-import io.vertx.redis.client.Response;
 
 import java.util.List;
 
@@ -25,7 +24,7 @@ record RedisLoopSteps(RedisConnections redis, JournalKeys keys) {
         Request.cmd(Command.SADD).arg(keys.activeSessions()).arg(sessionId),
         Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId));
     return redis.batch(indexes)
-        .compose(v -> run(Script.MESSAGE_USER, loopKeys(sessionId),
+        .compose(v -> redis.run(Script.MESSAGE_USER, loopKeys(sessionId),
             List.of(String.valueOf(message.epoch()), message.messageId(), entry.encode(), message.agent(), now,
                 message.eventData().encode(), message.callerId() == null ? "" : message.callerId(),
                 message.creator() == null ? "" : message.creator())))
@@ -41,7 +40,7 @@ record RedisLoopSteps(RedisConnections redis, JournalKeys keys) {
     String now = now();
     List<Request> indexes = List.of(Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId));
     return redis.batch(indexes)
-        .compose(v -> run(Script.MODEL_RESPONSE, loopKeys(sessionId),
+        .compose(v -> redis.run(Script.MODEL_RESPONSE, loopKeys(sessionId),
             List.of(String.valueOf(epoch), String.valueOf(step), entry.encode(), now, eventData.encode(),
                 turnId == null ? "" : turnId)))
         .compose(r -> {
@@ -59,7 +58,7 @@ record RedisLoopSteps(RedisConnections redis, JournalKeys keys) {
   /** Ends a round once per end id: {@code message.assistant} with the answer, or {@code model.failed}. */
   Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
                                         JsonObject entry, JsonObject eventData) {
-    return run(Script.MESSAGE_ASSISTANT, loopKeys(sessionId),
+    return redis.run(Script.MESSAGE_ASSISTANT, loopKeys(sessionId),
         List.of(String.valueOf(epoch), endId, entry.encode(), now(), eventType, eventData.encode()))
         .map(r -> new ConversationAppend(Long.parseLong(r.get(1).toString()), "ok".equals(r.get(0).toString()), entry));
   }
@@ -71,10 +70,6 @@ record RedisLoopSteps(RedisConnections redis, JournalKeys keys) {
   /** Drops a session from the recovery set; called when it has nothing in flight. */
   Future<Void> markIdle(String sessionId) {
     return redis.send(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId)).mapEmpty();
-  }
-
-  private Future<Response> run(Script script, List<?> keyList, List<?> args) {
-    return redis.run(script, keyList, args);
   }
 
   private static String now() {

@@ -64,7 +64,7 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
           Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId)),
           Script.SUBMIT_TURN, keyList, args);
     } else {
-      reply = run(Script.SUBMIT_TURN, keyList, args);
+      reply = redis.run(Script.SUBMIT_TURN, keyList, args);
     }
     return reply.compose(r -> {
       String status = r.get(0).toString();
@@ -109,7 +109,7 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
       args.add(RecordText.full(c, null));
     }
     List<String> turnKeys = inOrder ? keyList : keyList.subList(0, 4);
-    return run(Script.TURN_COMPLETED, turnKeys, args)
+    return redis.run(Script.TURN_COMPLETED, turnKeys, args)
         .compose(r -> !"done".equals(r.get(0).toString()) ? Future.succeededFuture(result)
             : r.get(1) == null || r.get(1).toString().isEmpty() ? queries.turnResult(sessionId, result.turnId())
             : Future.succeededFuture(TurnResult.fromJson(new JsonObject(r.get(1).toString()))));
@@ -123,7 +123,7 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
    */
   Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallStart start) {
     String callId = start.callId().value();
-    return run(Script.CALL_STARTED,
+    return redis.run(Script.CALL_STARTED,
         List.of(keys.metaBytes(sessionId), keys.eventsBytes(sessionId), keys.callBytes(sessionId, callId)),
         List.of(epoch, turnId, callId, (long) start.attempt(), System.currentTimeMillis(),
             RecordText.jsonBytes(start.data())))
@@ -198,13 +198,9 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
   /** Appends an informational step event, fenced like every other append. */
   Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
                            JsonObject data) {
-    return run(Script.APPEND_EVENT, List.of(keys.metaBytes(sessionId), keys.eventsBytes(sessionId)),
+    return redis.run(Script.APPEND_EVENT, List.of(keys.metaBytes(sessionId), keys.eventsBytes(sessionId)),
         List.of(epoch, type, turnId == null ? "" : turnId, callId == null ? "" : callId, System.currentTimeMillis(),
             RecordText.jsonBytes(data))).mapEmpty();
-  }
-
-  private Future<Response> run(Script script, List<?> keyList, List<?> args) {
-    return redis.run(script, keyList, args);
   }
 
   private static String now() {

@@ -169,7 +169,10 @@ public interface SessionJournal {
 
   // ---------------------------------------------------------------- lifecycle
 
-  /** Drops a session from the sessions recovery resumes ({@link JournalQueries#activeSessions}); called when it has nothing in flight. */
+  /**
+   * Drops a session from the sessions recovery resumes ({@link JournalQueries#activeSessions});
+   * called when it has nothing in flight.
+   */
   Future<Void> markIdle(String sessionId);
 
   /** Releases the journal's connections; the journal is not used afterwards. */

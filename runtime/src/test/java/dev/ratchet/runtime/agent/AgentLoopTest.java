@@ -93,7 +93,8 @@ class AgentLoopTest {
   }
 
   private List<String> journaledTypes() {
-    return await(JournalPorts.queries(journal).events(session, null, 1000)).stream().map(e -> e.getString("type")).toList();
+    return await(JournalPorts.queries(journal).events(session, null,
+        1000)).stream().map(e -> e.getString("type")).toList();
   }
 
   private static ToolCall call(String tool, String orderId, String id) {

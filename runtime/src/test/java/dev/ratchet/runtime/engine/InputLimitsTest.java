@@ -288,7 +288,8 @@ class InputLimitsTest {
     assertThat(reply.status()).isEqualTo(AgentReply.MODEL_FAILED);
     assertThat(reply.error()).contains("TOO_MANY_CALLS").contains("at most 4");
     assertThat(provider.order).isEmpty();
-    List<String> types = await(JournalPorts.queries(h.journal).events(h.sessionId, null, 100)).stream().map(e -> e.getString("type")).toList();
+    List<String> types = await(JournalPorts.queries(h.journal).events(h.sessionId, null,
+        100)).stream().map(e -> e.getString("type")).toList();
     assertThat(types).doesNotContain("model.response", "turn.submitted");
     assertThat(refused(loop.accept("m\n2", "again")).code()).isEqualTo("INVALID_ID");
   }

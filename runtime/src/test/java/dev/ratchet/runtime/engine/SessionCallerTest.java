@@ -246,7 +246,8 @@ class SessionCallerTest {
     // the trusted Java API names no creator: the session has none
     String other = "java-" + UUID.randomUUID();
     long epoch = await(node.journal.claim(other, "n").map(ClaimedSession::epoch));
-    await(node.journal.submitTurn(TurnSubmission.of(other, epoch, "caller-agent", turn("t1", "look")).withCaller("tenant-a")));
+    await(node.journal.submitTurn(TurnSubmission.of(other, epoch, "caller-agent", turn("t1", "look"))
+        .withCaller("tenant-a")));
     assertThat(await(JournalPorts.queries(node.journal).sessionInfo(other)).containsKey("creator")).isFalse();
   }
 

@@ -57,7 +57,8 @@ class StepEventListenerTest {
     assertThat(result.calls()).extracting(c -> c.outcome()).containsExactly(Outcome.SUCCEEDED, Outcome.SUCCEEDED);
     assertThat(heard).extracting(e -> e.getString("type")).containsExactly("turn.completed");
     assertThat(heard.get(0).getJsonObject("data")).isEqualTo(result.toJson());
-    assertThat(await(JournalPorts.queries(h.journal).events(h.sessionId, null, 100))).extracting(e -> e.getString("type"))
+    assertThat(await(JournalPorts.queries(h.journal).events(h.sessionId, null,
+        100))).extracting(e -> e.getString("type"))
         .containsExactly("session.claimed", "turn.submitted", "call.completed", "call.completed", "turn.completed");
   }
 }

@@ -12,13 +12,10 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -114,12 +111,22 @@ public abstract class JournalFixture {
     Turn t = turn("t1", "r1", "r2", "w1", "w2");
     CallId w1 = t.callId(sessionId, 2);
     CallId w2 = t.callId(sessionId, 3);
-    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withIndex(false).withFirstWrite(new CallStart(w1, 1, new JsonObject().put("attempt", 1)))));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withIndex(false)
+        .withFirstWrite(new CallStart(w1, 1, new JsonObject().put("attempt", 1)))));
     List<CallResult> step = List.of(record(t, 0, Outcome.SUCCEEDED, "r1", null),
         record(t, 1, Outcome.SUCCEEDED, "r2", null), record(t, 2, Outcome.SUCCEEDED, "w1", null));
-    await(journal.callsCompleted(sessionId, epoch, "t1", step, null, new CallStart(w2, 1, new JsonObject()), noText -> null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", step, null, new CallStart(w2, 1, new JsonObject()),
+        noText -> null));
     CallResult last = record(t, 3, Outcome.FAILED, null, "no");
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(last), new TurnResult(sessionId, "t1", List.of(step.get(0), step.get(1), step.get(2), last)), null, noText -> null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(last), new TurnResult(sessionId, "t1",
+        List.of(step.get(0), step.get(1), step.get(2), last)), null, noText -> null));
     return t;
+  }
+
+  /** Journals one call's outcome, a group commit of one (J1); the record journaled, an earlier one if the call had it. */
+  static Future<CallResult> completed(SessionJournal journal, String sessionId, long epoch, String turnId,
+                                      CallResult record) {
+    return journal.callsCompleted(sessionId, epoch, turnId, List.of(record), null, null, result -> null)
+        .map(step -> step.records().get(0));
   }
 }

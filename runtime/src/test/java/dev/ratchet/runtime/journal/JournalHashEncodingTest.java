@@ -35,7 +35,8 @@ class JournalHashEncodingTest {
         await(journal.submitTurn(TurnSubmission.of("s1", epoch, "agent", turn)));
         CallResult record = new CallResult(0, turn.callId("s1", 0), "look", null, EffectClass.READ,
             Outcome.SUCCEEDED, new JsonObject().put("order", "x".repeat(400)), null, 1, false, false, null, 3, null);
-        await(journal.callsCompleted("s1", epoch, "t1", List.of(record), new TurnResult("s1", "t1", List.of(record)), null, noText -> null));
+        await(journal.callsCompleted("s1", epoch, "t1", List.of(record), new TurnResult("s1", "t1",
+            List.of(record)), null, noText -> null));
 
         String key = new JournalKeys(JournalOptions.of(redis.url()).keyPrefix()).call("s1", record.callId().value());
         assertThat(await(journal.send(Request.cmd(Command.HSTRLEN).arg(key).arg("record"))).toInteger())

@@ -1,5 +1,7 @@
 package dev.ratchet.runtime.journal;
 
+import java.util.function.Function;
+
 /** The optional ports of a journal under test, asked of its store by name as callers do. */
 public final class JournalPorts {
 
@@ -7,32 +9,25 @@ public final class JournalPorts {
   }
 
   public static JournalQueries queries(SessionJournal journal) {
-    if (journal instanceof RedisJournal redis) {
-      return redis.queries();
-    }
-    if (journal instanceof InMemoryJournal memory) {
-      return memory.queries();
-    }
-    throw new IllegalArgumentException("no read side known for " + journal);
+    return port(journal, RedisJournal::queries, InMemoryJournal::queries);
   }
 
   public static JournalRetention retention(SessionJournal journal) {
-    if (journal instanceof RedisJournal redis) {
-      return redis.retention();
-    }
-    if (journal instanceof InMemoryJournal memory) {
-      return memory.retention();
-    }
-    throw new IllegalArgumentException("no retention known for " + journal);
+    return port(journal, RedisJournal::retention, InMemoryJournal::retention);
   }
 
   public static JournalDiagnostics diagnostics(SessionJournal journal) {
-    if (journal instanceof RedisJournal redis) {
-      return redis.diagnostics();
+    return port(journal, RedisJournal::diagnostics, InMemoryJournal::diagnostics);
+  }
+
+  private static <T> T port(SessionJournal journal, Function<RedisJournal, T> redis,
+                            Function<InMemoryJournal, T> memory) {
+    if (journal instanceof RedisJournal r) {
+      return redis.apply(r);
     }
-    if (journal instanceof InMemoryJournal memory) {
-      return memory.diagnostics();
+    if (journal instanceof InMemoryJournal m) {
+      return memory.apply(m);
     }
-    throw new IllegalArgumentException("no diagnostics known for " + journal);
+    throw new IllegalArgumentException("no store known for " + journal);
   }
 }

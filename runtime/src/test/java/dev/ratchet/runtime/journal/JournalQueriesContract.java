@@ -1,28 +1,18 @@
 package dev.ratchet.runtime.journal;
 
-import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
-import dev.ratchet.runtime.EffectClass;
-import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Outcome;
-import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 import static dev.ratchet.runtime.testing.Await.await;
-import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,10 +30,12 @@ public abstract class JournalQueriesContract extends JournalFixture {
     String idle = sessionId + "-idle";
     String unknown = sessionId + "-none";
     long loopEpoch = await(journal.claim(looping, "node-1").map(ClaimedSession::epoch));
-    await(journal.messageUser(new UserMessage(looping, loopEpoch, AGENT, null, null, "m1", new JsonObject().put("type", "user")
+    await(journal.messageUser(new UserMessage(looping, loopEpoch, AGENT, null, null, "m1",
+        new JsonObject().put("type", "user")
         .put("messageId", "m1").put("text", "hi"), new JsonObject())));
     long idleEpoch = await(journal.claim(idle, "node-1").map(ClaimedSession::epoch));
-    await(journal.messageUser(new UserMessage(idle, idleEpoch, AGENT, null, null, "m1", new JsonObject().put("type", "user")
+    await(journal.messageUser(new UserMessage(idle, idleEpoch, AGENT, null, null, "m1",
+        new JsonObject().put("type", "user")
         .put("messageId", "m1").put("text", "hi"), new JsonObject())));
     await(journal.roundEnded(idle, idleEpoch, "c1", "message.assistant", new JsonObject().put("type", "end")
         .put("covers", 1L).put("text", "hello"), new JsonObject()));
@@ -53,7 +45,8 @@ public abstract class JournalQueriesContract extends JournalFixture {
     await(journal.turnCompleted(sessionId, epoch, new TurnResult(sessionId, "t1",
         List.of(record(t, 0, Outcome.SUCCEEDED, "done", null)))));
     // a message that came while the last round was answered: the end does not cover it
-    await(journal.messageUser(new UserMessage(idle, idleEpoch, AGENT, null, null, "m2", new JsonObject().put("type", "user")
+    await(journal.messageUser(new UserMessage(idle, idleEpoch, AGENT, null, null, "m2",
+        new JsonObject().put("type", "user")
         .put("messageId", "m2").put("text", "and?"), new JsonObject())));
     await(journal.roundEnded(idle, idleEpoch, "c2", "message.assistant", new JsonObject().put("type", "end")
         .put("covers", 2L).put("text", "again"), new JsonObject()));

@@ -61,7 +61,8 @@ class RedisClusterFailoverTest {
       String session = "s-" + i;
       sessions.add(session);
       long epoch = await(journal.claim(session, "node-1").map(ClaimedSession::epoch));
-      submitted.add(journal.submitTurn(TurnSubmission.of(session, epoch, AGENT, turnOf(session)).withCaller("caller-1")));
+      submitted.add(journal.submitTurn(TurnSubmission.of(session, epoch, AGENT, turnOf(session))
+          .withCaller("caller-1")));
     }
     await(Future.all(submitted));
 

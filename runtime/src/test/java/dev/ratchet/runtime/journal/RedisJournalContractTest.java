@@ -97,10 +97,12 @@ class RedisJournalContractTest extends SessionJournalContract {
     long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     await(redis().send(Request.cmd(Command.SCRIPT).arg("FLUSH")));
     Turn t = turn("t1", "a");
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t))).status()).isEqualTo(SubmitAnswer.Status.NEW);
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).status()).isEqualTo(SubmitAnswer.Status.NEW);
     assertThat(await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch))).isEqualTo(epoch + 1);
     // fencing still holds through the fallback
-    assertThat(code(journal.callStarted(sessionId, epoch, "t1", new CallStart(t.callId(sessionId, 0), 1, new JsonObject()))))
+    assertThat(code(journal.callStarted(sessionId, epoch, "t1", new CallStart(t.callId(sessionId, 0), 1,
+        new JsonObject()))))
         .isEqualTo("FENCED");
   }
 
@@ -160,7 +162,8 @@ class RedisJournalContractTest extends SessionJournalContract {
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "x", null);
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "y", null);
     TurnResult result = new TurnResult(sessionId, "t1", List.of(a, b));
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), result, null, noText -> null)).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), result, null,
+        noText -> null)).turnCompleted()).isTrue();
 
     assertAnsweredFromItsCallsRecords(result);
   }
@@ -189,7 +192,8 @@ class RedisJournalContractTest extends SessionJournalContract {
     await(journal.turnCompleted(sessionId, epoch, delivered));
 
     assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(delivered.toJson());
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t))).results().toJson()).isEqualTo(delivered.toJson());
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).results().toJson()).isEqualTo(delivered.toJson());
   }
 
   /** The turn answers its results, and its hash holds no copy of them. */

@@ -216,8 +216,9 @@ class RedisReplicaFailoverTest {
           })
           .compose(s -> {
             ack(session, 3, acknowledged, acks);
-            return journal.callsCompleted(session, epoch, turn.turnId(), List.of(new CallResult(0, call, "write", null,
-                EffectClass.NON_IDEMPOTENT_WRITE, Outcome.SUCCEEDED, "ok", null, 1, false, false, null, 5, null)), null, null, noText -> null).map(step -> step.records().get(0));
+            return JournalFixture.completed(journal, session, epoch, turn.turnId(), new CallResult(0, call,
+                "write", null,
+                EffectClass.NON_IDEMPOTENT_WRITE, Outcome.SUCCEEDED, "ok", null, 1, false, false, null, 5, null));
           })
           .onSuccess(r -> ack(session, 4, acknowledged, acks));
     });

@@ -107,7 +107,8 @@ public abstract class RetentionContract {
     Turn t = turn(turnId, "send");
     await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCaller("alice")));
     CallResult r = record(t, 0, outcome, outcome == Outcome.SUCCEEDED ? new JsonObject().put("sent", turnId) : null);
-    await(journal.callsCompleted(sessionId, epoch, turnId, List.of(r), new TurnResult(sessionId, turnId, List.of(r)), null, noText -> null));
+    await(journal.callsCompleted(sessionId, epoch, turnId, List.of(r), new TurnResult(sessionId, turnId,
+        List.of(r)), null, noText -> null));
     return epoch;
   }
 
@@ -144,7 +145,8 @@ public abstract class RetentionContract {
     assertThat(archived.get(0).getJsonObject("results").getJsonArray("results").getJsonObject(0)
         .getJsonObject("result")).isEqualTo(new JsonObject().put("sent", "t1"));
 
-    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "send")).withCaller("alice")));
+    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1",
+        "send")).withCaller("alice")));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
     assertThat(again.results().calls()).singleElement().satisfies(c -> {
       assertThat(c.outcome()).isEqualTo(Outcome.SUCCEEDED);
@@ -175,7 +177,7 @@ public abstract class RetentionContract {
     Turn t = turn("running", "send", "send");
     await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCaller("alice")));
     await(journal.callStarted(sessionId, epoch, "running", new CallStart(t.callId(sessionId, 0), 1, new JsonObject())));
-    await(journal.callsCompleted(sessionId, epoch, "running", List.of(record(t, 1, Outcome.SUCCEEDED, "x")), null, null, noText -> null).map(step -> step.records().get(0)));
+    await(JournalFixture.completed(journal, sessionId, epoch, "running", record(t, 1, Outcome.SUCCEEDED, "x")));
 
     await(sweeper(new RetentionPolicy(Duration.ZERO, 0, Duration.ofMinutes(1))).check(sessionId, now() + HOUR));
 
@@ -233,9 +235,11 @@ public abstract class RetentionContract {
     assertThat(await(archive.read(sessionId))).extracting(r -> r.getString("kind")).containsExactly("turn", "turn", "session");
     // the session lives on: its caller still owns it, and a new claim fences the old owner
     assertThat(await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch))).isEqualTo(epoch + 1);
-    assertThat(failure(journal.submitTurn(TurnSubmission.of(sessionId, epoch + 1, AGENT, turn("t3", "send")).withCaller("mallory"))))
+    assertThat(failure(journal.submitTurn(TurnSubmission.of(sessionId, epoch + 1, AGENT, turn("t3", "send"))
+        .withCaller("mallory"))))
         .isInstanceOf(RatchetException.class).hasMessageContaining("another caller");
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch + 1, AGENT, turn("t1", "send")).withCaller("alice"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch + 1, AGENT, turn("t1", "send"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.COMPLETED);
   }
 
@@ -246,14 +250,16 @@ public abstract class RetentionContract {
     await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCaller("alice")));
     List<CallResult> records = List.of(record(t, 0, Outcome.SUCCEEDED, new JsonObject().put("sent", "secret-result")),
         record(t, 1, Outcome.FAILED, null));
-    await(journal.callsCompleted(sessionId, epoch, "t1", records, new TurnResult(sessionId, "t1", records), null, noText -> null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", records, new TurnResult(sessionId, "t1", records),
+        null, noText -> null));
     TurnResult original = await(journal.turnResult(sessionId, "t1"));
     await(sweeper(new RetentionPolicy(null, 0, null)).check(sessionId, now()));
 
     JsonObject stone = await(retention.history(sessionId)).tombstones().get("t1");
     assertThat(stone.encode()).doesNotContain("secret-result").doesNotContain(t.callId(sessionId, 0).value())
         .doesNotContain("\"tool\"");
-    TurnResult answered = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCaller("alice"))).results();
+    TurnResult answered = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
+        .withCaller("alice"))).results();
     assertThat(answered.turnId()).isEqualTo("t1");
     assertThat(answered.calls()).hasSize(2);
     for (int i = 0; i < 2; i++) {
@@ -269,7 +275,8 @@ public abstract class RetentionContract {
     await(sweeper(new RetentionPolicy(null, 0, null)).check(sessionId, now()));
     assertThat(turnIds()).isEmpty();
 
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "delete")).withCaller("alice"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "delete"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.CONFLICT);
   }
 
@@ -284,10 +291,12 @@ public abstract class RetentionContract {
     await(sweeper.check(sessionId, now() + 2 * HOUR));
     assertThat(await(retention.history(sessionId)).tombstones()).isEmpty();
 
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "send")).withCaller("alice"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "send"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.EXPIRED);
     assertThat(turnIds()).isEmpty();
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t2", "send")).withCaller("alice"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t2", "send"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.NEW);
   }
 
@@ -334,7 +343,8 @@ public abstract class RetentionContract {
     assertThat(await(retention.importSession(history))).isEqualTo(2);
 
     long e2 = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
-    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, e2, AGENT, turn("t1", "send")).withCaller("alice")));
+    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, e2, AGENT, turn("t1", "send"))
+        .withCaller("alice")));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
     assertThat(again.results().calls().get(0).result()).isEqualTo(new JsonObject().put("sent", "t1"));
     assertThat(await(queries.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
@@ -354,11 +364,13 @@ public abstract class RetentionContract {
     assertThat(await(archive.read(sessionId))).isEmpty();
     assertThat(await(queries.recentSessions(0, 1000))).doesNotContain(sessionId);
     // nothing of the session is left to answer from, and its id is not started again
-    assertThat(failure(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch))).isInstanceOf(RatchetException.class)
+    assertThat(failure(journal.claim(sessionId,
+        "node-1").map(ClaimedSession::epoch))).isInstanceOf(RatchetException.class)
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
     assertThat(failure(journal.claim(sessionId, "node-1"))).isInstanceOf(RatchetException.class)
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
-    assertThat(failure(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t3", "send")).withCaller("alice"))))
+    assertThat(failure(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t3", "send"))
+        .withCaller("alice"))))
         .as("the owner at the erasure is told the session was erased, not that another node took it")
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
     assertThat(await(queries.sessionInfo(sessionId))).isEqualTo(new JsonObject());
@@ -405,13 +417,15 @@ public abstract class RetentionContract {
     // the archive keeps the session's history
     assertThat(await(archive.read(sessionId))).extracting(r -> r.getString("kind")).containsExactly("turn", "session");
     // its id is refused, by any node, and nothing of it is created again: neither t1 nor a new turn runs
-    assertThat(failure(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch))).isInstanceOf(RatchetException.class)
+    assertThat(failure(journal.claim(sessionId,
+        "node-2").map(ClaimedSession::epoch))).isInstanceOf(RatchetException.class)
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_FORGOTTEN));
     assertThat(failure(journal.claim(sessionId, "node-2"))).isInstanceOf(RatchetException.class)
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_FORGOTTEN));
     assertThat(await(queries.sessionInfo(sessionId))).isEqualTo(new JsonObject());
     // the old owner is fenced: the meta with its epoch is gone, so none of its writes lands
-    assertThat(failure(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t2", "send")).withCaller("alice"))))
+    assertThat(failure(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t2", "send"))
+        .withCaller("alice"))))
         .isInstanceOf(RatchetException.class)
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.FENCED));
     // other sessions start as before
@@ -437,7 +451,8 @@ public abstract class RetentionContract {
     await(sweeper.check(sessionId, t0 + 10 * HOUR + 1));
     assertThat(await(queries.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
     assertThat(sweeper.stats().sessionsForgotten).isZero();
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t2", "send")).withCaller("alice"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t2", "send"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.COMPLETED);
   }
 

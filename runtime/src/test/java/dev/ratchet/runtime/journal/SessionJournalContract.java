@@ -7,11 +7,9 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 import static dev.ratchet.runtime.testing.Await.await;
 import static dev.ratchet.runtime.testing.Await.failure;
@@ -51,10 +48,12 @@ public abstract class SessionJournalContract extends JournalFixture {
 
     assertThat(code(journal.appendEvent(sessionId, stale, "call.attempt_failed", "t1", null, new JsonObject())))
         .isEqualTo("FENCED");
-    assertThat(code(journal.submitTurn(TurnSubmission.of(sessionId, stale, AGENT, turn("t2", "a"))))).isEqualTo("FENCED");
-    assertThat(code(journal.callStarted(sessionId, stale, "t1", new CallStart(t.callId(sessionId, 0), 1, new JsonObject()))))
+    assertThat(code(journal.submitTurn(TurnSubmission.of(sessionId, stale, AGENT, turn("t2",
+        "a"))))).isEqualTo("FENCED");
+    assertThat(code(journal.callStarted(sessionId, stale, "t1", new CallStart(t.callId(sessionId, 0), 1,
+        new JsonObject()))))
         .isEqualTo("FENCED");
-    assertThat(code(journal.callsCompleted(sessionId, stale, "t1", List.of(record(t, 1, Outcome.SUCCEEDED, "x", null)), null, null, noText -> null).map(step -> step.records().get(0))))
+    assertThat(code(completed(journal, sessionId, stale, "t1", record(t, 1, Outcome.SUCCEEDED, "x", null))))
         .isEqualTo("FENCED");
     assertThat(code(journal.approvalRequested(stale, approvalRequest(t, 0)))).isEqualTo("FENCED");
     assertThat(code(journal.turnCompleted(sessionId, stale, new TurnResult(sessionId, "t1", List.of(
@@ -76,14 +75,16 @@ public abstract class SessionJournalContract extends JournalFixture {
     long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     Turn t = turn("t1", "a").withTraceparent(traceparent);
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t))).status()).isEqualTo(SubmitAnswer.Status.NEW);
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).status()).isEqualTo(SubmitAnswer.Status.NEW);
 
     // a resume reads it back; the same calls under another trace, or none, are the same turn
     assertThat(await(journal.inflightTurns(sessionId))).singleElement()
         .satisfies(i -> assertThat(i.turn().traceparent()).isEqualTo(traceparent));
     assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "a")))).status())
         .isEqualTo(SubmitAnswer.Status.RUNNING);
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "a").withTraceparent("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "a")
+        .withTraceparent("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")))).status())
         .isEqualTo(SubmitAnswer.Status.RUNNING);
     assertThat(await(journal.inflightTurns(sessionId))).singleElement()
         .satisfies(i -> assertThat(i.turn().traceparent()).isEqualTo(traceparent));
@@ -93,8 +94,10 @@ public abstract class SessionJournalContract extends JournalFixture {
   void submittingATurnIsIdempotentAndAnswersTheFirstResults() {
     long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("t1", "a");
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t))).status()).isEqualTo(SubmitAnswer.Status.NEW);
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t))).status()).isEqualTo(SubmitAnswer.Status.RUNNING);
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).status()).isEqualTo(SubmitAnswer.Status.NEW);
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).status()).isEqualTo(SubmitAnswer.Status.RUNNING);
 
     TurnResult results = new TurnResult(sessionId, "t1", List.of(record(t, 0, Outcome.SUCCEEDED, "first", null)));
     await(journal.turnCompleted(sessionId, epoch, results));
@@ -115,10 +118,12 @@ public abstract class SessionJournalContract extends JournalFixture {
   void aTurnRecordsTheCatalogueVersionItWasValidatedAgainstWhichIsNotPartOfItsIdentity() {
     long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("t1", "a");
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCatalogue("catalogue-1"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
+        .withCatalogue("catalogue-1"))).status())
         .isEqualTo(SubmitAnswer.Status.NEW);
     // the same turn submitted again after the agent's catalogue changed is the same turn (rule 1)
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCatalogue("catalogue-2"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
+        .withCatalogue("catalogue-2"))).status())
         .isEqualTo(SubmitAnswer.Status.RUNNING);
     assertThat(await(journal.inflightTurns(sessionId))).singleElement()
         .satisfies(inflight -> assertThat(inflight.catalogue()).isEqualTo("catalogue-1"));
@@ -136,11 +141,12 @@ public abstract class SessionJournalContract extends JournalFixture {
     long epoch = submitted(t);
     CallResult first = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
     CallResult second = record(t, 0, Outcome.SUCCEEDED, "late", null);
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(first), null, null, noText -> null).map(step -> step.records().get(0))).toJson()).isEqualTo(first.toJson());
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(second), null, null, noText -> null).map(step -> step.records().get(0))).toJson()).isEqualTo(first.toJson());
+    assertThat(await(completed(journal, sessionId, epoch, "t1", first)).toJson()).isEqualTo(first.toJson());
+    assertThat(await(completed(journal, sessionId, epoch, "t1", second)).toJson()).isEqualTo(first.toJson());
     CallState state = await(journal.callState(sessionId, t.callId(sessionId, 0)));
     assertThat(state.record().outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
-    assertThat(await(queries.events(sessionId, null, 100))).filteredOn(e -> "call.completed".equals(e.getString("type")))
+    assertThat(await(queries.events(sessionId, null,
+        100))).filteredOn(e -> "call.completed".equals(e.getString("type")))
         .hasSize(1);
   }
 
@@ -160,7 +166,8 @@ public abstract class SessionJournalContract extends JournalFixture {
     assertThat(await(journal.reconcile(sessionId, unknownId, Outcome.FAILED, "ops", "refund never arrived")).outcome())
         .isEqualTo(Outcome.FAILED);
     assertThat(await(journal.callState(sessionId, unknownId)).record().outcome()).isEqualTo(Outcome.FAILED);
-    assertThat(await(queries.events(sessionId, null, 100))).filteredOn(e -> "call.reconciled".equals(e.getString("type")))
+    assertThat(await(queries.events(sessionId, null,
+        100))).filteredOn(e -> "call.reconciled".equals(e.getString("type")))
         .singleElement().satisfies(e -> assertThat(e.getString("turn")).isEqualTo("t1"));
   }
 
@@ -171,7 +178,7 @@ public abstract class SessionJournalContract extends JournalFixture {
     CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "the provider timed out at step seven");
     CallResult look = record(t, 1, Outcome.SUCCEEDED, "x", null);
     await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null, null, noText -> null));
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look), null, null, noText -> null).map(step -> step.records().get(0)));
+    await(completed(journal, sessionId, epoch, "t1", look));
     await(journal.reconcile(sessionId, unknown.callId(), Outcome.SUCCEEDED, "ops", "found at the provider"));
 
     List<JsonObject> completed = await(queries.events(sessionId, null, 100)).stream()
@@ -192,7 +199,8 @@ public abstract class SessionJournalContract extends JournalFixture {
     CallResult look = record(t, 0, Outcome.SUCCEEDED, "found", null);
     CallResult refund = record(t, 1, Outcome.OUTCOME_UNKNOWN, null, "timed out");
     TurnResult first = new TurnResult(sessionId, "t1", List.of(look, refund));
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look, refund), first, null, noText -> null)).turnCompleted())
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look, refund), first, null,
+        noText -> null)).turnCompleted())
         .isTrue();
 
     await(journal.reconcile(sessionId, t.callId(sessionId, 1), Outcome.SUCCEEDED, "ops", "refund found"));
@@ -210,10 +218,11 @@ public abstract class SessionJournalContract extends JournalFixture {
     Turn t = turn("t1", "refund", "look");
     long epoch = submitted(t);
     CallResult refund = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(refund), null, null, noText -> null).map(step -> step.records().get(0)));
+    await(completed(journal, sessionId, epoch, "t1", refund));
     CallResult reconciled = await(journal.reconcile(sessionId, t.callId(sessionId, 0), Outcome.FAILED, "ops", "none"));
     CallResult look = record(t, 1, Outcome.SUCCEEDED, "x", null);
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look), new TurnResult(sessionId, "t1", List.of(reconciled, look)), null, noText -> null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look), new TurnResult(sessionId, "t1",
+        List.of(reconciled, look)), null, noText -> null));
 
     assertThat(await(journal.turnResult(sessionId, "t1")).call(0).outcome()).isEqualTo(Outcome.FAILED);
   }
@@ -223,13 +232,14 @@ public abstract class SessionJournalContract extends JournalFixture {
     Turn t = turn("t1", "a", "b", "c");
     long epoch = submitted(t);
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "first", null);
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a), null, null, noText -> null).map(step -> step.records().get(0)));
+    await(completed(journal, sessionId, epoch, "t1", a));
 
     CallResult aAgain = record(t, 0, Outcome.FAILED, null, "second");
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "b", null);
     CallResult c = record(t, 2, Outcome.SUCCEEDED, "c", null);
     TurnResult provisional = new TurnResult(sessionId, "t1", List.of(aAgain, b, c));
-    CompletedCalls answer = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aAgain, b, c), provisional, null, noText -> null));
+    CompletedCalls answer = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aAgain, b, c),
+        provisional, null, noText -> null));
     assertThat(answer.records().get(0).result()).isEqualTo("first");
     assertThat(answer.records().get(1).result()).isEqualTo("b");
     assertThat(answer.turnCompleted()).isFalse();
@@ -240,7 +250,8 @@ public abstract class SessionJournalContract extends JournalFixture {
     CallResult x = record(t2, 0, Outcome.SUCCEEDED, "x", null);
     CallResult y = record(t2, 1, Outcome.OUTCOME_UNKNOWN, null, "timeout");
     TurnResult done = new TurnResult(sessionId, "t2", List.of(x, y));
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t2", List.of(x, y), done, null, noText -> null)).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t2", List.of(x, y), done, null,
+        noText -> null)).turnCompleted()).isTrue();
     assertThat(await(journal.turnResult(sessionId, "t2")).toJson()).isEqualTo(done.toJson());
     assertThat(await(journal.inflightTurns(sessionId))).extracting(i -> i.turn().turnId()).containsExactly("t1");
 
@@ -258,12 +269,14 @@ public abstract class SessionJournalContract extends JournalFixture {
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "ok", null);
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "ok", null);
     // b's outcome was never journaled: the turn's results cannot be put together from the journal
-    Throwable err = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(a), new TurnResult(sessionId, "t1", List.of(a, b)), null, noText -> null));
+    Throwable err = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(a), new TurnResult(sessionId,
+        "t1", List.of(a, b)), null, noText -> null));
     assertThat(err).hasMessageContaining("INCOMPLETE");
     assertThat(await(journal.callState(sessionId, a.callId())).isDone()).isFalse();
     assertThat(await(journal.turnResult(sessionId, "t1"))).isNull();
 
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), new TurnResult(sessionId, "t1", List.of(a, b)), null, noText -> null)).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), new TurnResult(sessionId,
+        "t1", List.of(a, b)), null, noText -> null)).turnCompleted()).isTrue();
     assertThat(await(journal.turnResult(sessionId, "t1")).toJson())
         .isEqualTo(new TurnResult(sessionId, "t1", List.of(a, b)).toJson());
   }
@@ -300,14 +313,15 @@ public abstract class SessionJournalContract extends JournalFixture {
     CallResult a = record(t1, 0, Outcome.SUCCEEDED, value, null);
     CallResult b = record(t1, 1, Outcome.FAILED, null, "no");
     CallResult c = record(t1, 2, Outcome.SUCCEEDED, new JsonArray().add("x").add(2), null);
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a), null, null, noText -> null).map(step -> step.records().get(0)));
+    await(completed(journal, sessionId, epoch, "t1", a));
     TurnResult r1 = new TurnResult(sessionId, "t1", List.of(a, b, c));
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(b, c), r1, null, noText -> null)).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(b, c), r1, null,
+        noText -> null)).turnCompleted()).isTrue();
     // completed on its own, as when every outcome was journaled before
     Turn t2 = turn("t2", "a");
     await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t2)));
     CallResult d = record(t2, 0, Outcome.SUCCEEDED, "done", null);
-    await(journal.callsCompleted(sessionId, epoch, "t2", List.of(d), null, null, noText -> null).map(step -> step.records().get(0)));
+    await(completed(journal, sessionId, epoch, "t2", d));
     TurnResult r2 = new TurnResult(sessionId, "t2", List.of(d));
     await(journal.turnCompleted(sessionId, epoch, r2));
 
@@ -341,36 +355,40 @@ public abstract class SessionJournalContract extends JournalFixture {
     Turn t = turn("t1", "a", "b", "c");
     CallId a = t.callId(sessionId, 0);
     CallId b = t.callId(sessionId, 1);
-    SubmitAnswer submitted = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withIndex(false).withFirstWrite(new CallStart(a, 1, new JsonObject().put("attempt", 1)))));
+    SubmitAnswer submitted = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
+        .withIndex(false).withFirstWrite(new CallStart(a, 1, new JsonObject().put("attempt", 1)))));
     assertThat(submitted.status()).isEqualTo(SubmitAnswer.Status.NEW);
     assertThat(submitted.writeStarted()).isTrue();
     assertThat(await(journal.callState(sessionId, a)).wasStarted()).isTrue();
     assertThat(await(queries.events(sessionId, null, 100))).extracting(e -> e.getString("type"))
         .containsExactly("session.claimed", "turn.submitted", "call.started");
 
-    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withIndex(false).withFirstWrite(new CallStart(b, 1, new JsonObject()))));
+    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
+        .withIndex(false).withFirstWrite(new CallStart(b, 1, new JsonObject()))));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.RUNNING);
     assertThat(again.writeStarted()).isFalse();
     assertThat(await(journal.callState(sessionId, b)).wasStarted()).isFalse();
 
     CallResult aDone = record(t, 0, Outcome.SUCCEEDED, "a", null);
-    CompletedCalls first = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aDone), null, new CallStart(b, 1, new JsonObject()), noText -> null));
+    CompletedCalls first = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aDone), null,
+        new CallStart(b, 1, new JsonObject()), noText -> null));
     assertThat(first.nextWriteStarted()).isTrue();
     assertThat(await(journal.callState(sessionId, b)).wasStarted()).isTrue();
 
     // a replayed step (its outcome was journaled already) starts nothing
     CallId c = t.callId(sessionId, 2);
-    CompletedCalls replay = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aDone), null, new CallStart(c, 1, new JsonObject()), noText -> null));
+    CompletedCalls replay = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aDone), null,
+        new CallStart(c, 1, new JsonObject()), noText -> null));
     assertThat(replay.nextWriteStarted()).isFalse();
     assertThat(await(journal.callState(sessionId, c)).wasStarted()).isFalse();
 
     long newer = await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch));
     assertThat(newer).isGreaterThan(epoch);
-    Throwable fenced = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(record(t, 1, Outcome.SUCCEEDED, "b", null)), null, new CallStart(c, 1, new JsonObject()), noText -> null));
+    Throwable fenced = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(record(t, 1,
+        Outcome.SUCCEEDED, "b", null)), null, new CallStart(c, 1, new JsonObject()), noText -> null));
     assertThat(((RatchetException) fenced).code()).isEqualTo("FENCED");
     assertThat(await(journal.callState(sessionId, c)).wasStarted()).isFalse();
   }
-
 
   @Test
   void aGroupCommitOfThousandsOfCallsJournalsEveryCallsEvent() {
@@ -384,7 +402,8 @@ public abstract class SessionJournalContract extends JournalFixture {
       records.add(record(t, i, Outcome.SUCCEEDED, i, null));
     }
     TurnResult result = new TurnResult(sessionId, "t1", records);
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", records, result, null, noText -> null)).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", records, result, null,
+        noText -> null)).turnCompleted()).isTrue();
 
     List<JsonObject> completed = await(queries.events(sessionId, null, 10_000)).stream()
         .filter(e -> "call.completed".equals(e.getString("type"))).toList();
@@ -408,7 +427,7 @@ public abstract class SessionJournalContract extends JournalFixture {
 
     CallResult done = new CallResult(0, id, "a", null, EffectClass.IDEMPOTENT_WRITE, Outcome.SUCCEEDED, "ok", null,
         2, false, false, null, 5, null, 900);
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(done), null, null, noText -> null).map(step -> step.records().get(0)));
+    await(completed(journal, sessionId, epoch, "t1", done));
     assertThat(await(journal.callState(sessionId, id)).record().approvalWaitMillis()).isEqualTo(900);
   }
 
@@ -420,7 +439,7 @@ public abstract class SessionJournalContract extends JournalFixture {
     assertThat(await(journal.callStarted(sessionId, epoch, "t1", new CallStart(id, 1, new JsonObject())))).isNull();
     assertThat(await(journal.callState(sessionId, id)).wasStarted()).isTrue();
     CallResult done = record(t, 0, Outcome.SUCCEEDED, "ok", null);
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(done), null, null, noText -> null).map(step -> step.records().get(0)));
+    await(completed(journal, sessionId, epoch, "t1", done));
     int before = eventCount();
 
     CallResult answer = await(journal.callStarted(sessionId, epoch, "t1", new CallStart(id, 2, new JsonObject())));
@@ -447,7 +466,7 @@ public abstract class SessionJournalContract extends JournalFixture {
         List.of(record(closed, 0, Outcome.SUCCEEDED, "x", null)))));
     String turnId = open.turnId();
     await(journal.callStarted(sessionId, epoch, turnId, new CallStart(open.callId(sessionId, 0), 1, new JsonObject())));
-    await(journal.callsCompleted(sessionId, epoch, turnId, List.of(record(open, 1, Outcome.SUCCEEDED, "done", null)), null, null, noText -> null).map(step -> step.records().get(0)));
+    await(completed(journal, sessionId, epoch, turnId, record(open, 1, Outcome.SUCCEEDED, "done", null)));
     assertThat(await(journal.approvalRequested(epoch, approvalRequest(open, 2)))).isEqualTo("pending");
   }
 
@@ -501,7 +520,8 @@ public abstract class SessionJournalContract extends JournalFixture {
     assertThat(claimed.inflight().get(0).calls().get(first.callId(sessionId, 2).value()).approval().status())
         .isEqualTo("pending");
     // the old owner is fenced
-    assertThat(code(journal.submitTurn(TurnSubmission.of(sessionId, old, AGENT, turn("late", "a"))))).isEqualTo("FENCED");
+    assertThat(code(journal.submitTurn(TurnSubmission.of(sessionId, old, AGENT, turn("late",
+        "a"))))).isEqualTo("FENCED");
   }
 
   @Test
@@ -542,14 +562,21 @@ public abstract class SessionJournalContract extends JournalFixture {
     assertThat(pending()).extracting(ApprovalRequest::callId).containsExactly(request.callId());
     assertThat(pending().get(0).argumentsHash()).isEqualTo(request.argumentsHash());
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), new SessionJournal.Verdict("other-hash", "approved", "eve", null))))
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new SessionJournal.Verdict("other-hash", "approved", "eve", null))))
         .isEqualTo(DecisionAnswer.STALE);
-    assertThat(await(journal.approvalDecided(sessionId, new CallId("call_nope"), new SessionJournal.Verdict(request.argumentsHash(), "approved", "eve", null)))).isEqualTo(DecisionAnswer.UNKNOWN_CALL);
+    assertThat(await(journal.approvalDecided(sessionId, new CallId("call_nope"),
+        new SessionJournal.Verdict(request.argumentsHash(), "approved", "eve",
+        null)))).isEqualTo(DecisionAnswer.UNKNOWN_CALL);
     assertThat(pending()).as("refused decisions leave it pending").hasSize(1);
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice", "ok")))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice",
+        "ok")))).isEqualTo(DecisionAnswer.ACCEPTED);
     assertThat(pending()).isEmpty();
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), new SessionJournal.Verdict(request.argumentsHash(), "rejected", "eve", "no")))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new SessionJournal.Verdict(request.argumentsHash(), "rejected", "eve",
+        "no")))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
     CallState state = await(journal.callState(sessionId, request.callId()));
     assertThat(state.approval().status()).isEqualTo("approved");
     assertThat(state.approval().approver()).isEqualTo("alice");
@@ -566,10 +593,14 @@ public abstract class SessionJournalContract extends JournalFixture {
     JsonObject edited = new JsonObject().put("n", 7).put("note", "{}").put("empty", new JsonObject())
         .put("amount", 12.5);
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), new SessionJournal.Verdict("other-hash", "approved", "alice", "x", edited)))).as("an edit still names the arguments it was shown").isEqualTo(DecisionAnswer.STALE);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new SessionJournal.Verdict("other-hash", "approved", "alice", "x",
+        edited)))).as("an edit still names the arguments it was shown").isEqualTo(DecisionAnswer.STALE);
     assertThat(await(journal.callState(sessionId, request.callId())).approval().edited()).isFalse();
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice", "customer asked for 7", edited)))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice", "customer asked for 7",
+        edited)))).isEqualTo(DecisionAnswer.ACCEPTED);
     CallState state = await(journal.callState(sessionId, request.callId()));
     assertThat(state.approval().editedArguments()).isEqualTo(edited);
     assertThat(state.approval().originalArgumentsHash()).isEqualTo(request.argumentsHash());
@@ -587,9 +618,9 @@ public abstract class SessionJournalContract extends JournalFixture {
     assertThat(decided.getString("reason")).isEqualTo("customer asked for 7");
 
     // the call's record carries the edit, so whoever reads the result knows the arguments changed
-    CallResult r = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(new CallResult(0, request.callId(), "refund",
+    CallResult r = await(completed(journal, sessionId, epoch, "t1", new CallResult(0, request.callId(), "refund",
         null, EffectClass.NON_IDEMPOTENT_WRITE, Outcome.SUCCEEDED, "done", null, 1, false, false, state.approval(),
-        5, null)), null, null, noText -> null).map(step -> step.records().get(0)));
+        5, null)));
     JsonObject json = await(journal.callState(sessionId, request.callId())).record().toJson();
     assertThat(json.getJsonObject("edited")).isEqualTo(new JsonObject().put("by", "alice")
         .put("reason", "customer asked for 7").put("arguments", edited));
@@ -601,7 +632,9 @@ public abstract class SessionJournalContract extends JournalFixture {
     Turn t = turn("t1", "refund");
     long epoch = submitted(t);
     ApprovalRequest request = asked(epoch, t, 0);
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), new SessionJournal.Verdict(request.argumentsHash(), "rejected", "bob", "no", new JsonObject().put("n", 9))))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new SessionJournal.Verdict(request.argumentsHash(), "rejected", "bob", "no", new JsonObject().put("n",
+        9))))).isEqualTo(DecisionAnswer.ACCEPTED);
     assertThat(await(journal.callState(sessionId, request.callId())).approval().edited()).isFalse();
   }
 
@@ -617,11 +650,15 @@ public abstract class SessionJournalContract extends JournalFixture {
     assertThat(pending()).hasSize(1);
     sleepMillis(100);
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice", null)))).isEqualTo(DecisionAnswer.EXPIRED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice",
+        null)))).isEqualTo(DecisionAnswer.EXPIRED);
     // fails closed: the journal and the inbox agree that nobody can approve it any more
     assertThat(pending()).isEmpty();
     assertThat(await(journal.callState(sessionId, request.callId())).approval().status()).isEqualTo("expired");
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice", null)))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice",
+        null)))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
   }
 
   private static void sleepMillis(long millis) {
@@ -649,6 +686,8 @@ public abstract class SessionJournalContract extends JournalFixture {
     assertThat(pending).hasSize(1);
     assertThat(pending.get(0).toJson()).isEqualTo(request.toJson());
     assertThat(await(journal.callState(sessionId, request.callId())).approval().status()).isEqualTo("pending");
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice", null)))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice",
+        null)))).isEqualTo(DecisionAnswer.ACCEPTED);
   }
 }

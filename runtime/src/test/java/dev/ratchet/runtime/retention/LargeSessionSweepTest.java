@@ -63,9 +63,11 @@ class LargeSessionSweepTest {
         records.add(new CallResult(c, turn.callId(session, c), "look_up", null, EffectClass.READ, Outcome.SUCCEEDED,
             "ok", null, 1, false, false, null, 1, null));
       }
-      await(journal.callsCompleted(session, epoch, turn.turnId(), records, new TurnResult(session, turn.turnId(), records), null, noText -> null));
+      await(journal.callsCompleted(session, epoch, turn.turnId(), records, new TurnResult(session,
+          turn.turnId(), records), null, noText -> null));
     }
-    RetentionSweeper sweeper = new RetentionSweeper(vertx, journal.retention(), ArchiveSink.jsonLines(vertx, archiveDir, 1L << 30),
+    RetentionSweeper sweeper = new RetentionSweeper(vertx, journal.retention(), ArchiveSink.jsonLines(vertx,
+        archiveDir, 1L << 30),
         RetentionOptions.DISABLED.withEnabled(true).withDefaultPolicy(new RetentionPolicy(null, 1, null))
             .withTombstoneWindow(Duration.ofHours(1)));
 

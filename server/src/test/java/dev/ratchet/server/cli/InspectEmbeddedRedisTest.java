@@ -53,7 +53,8 @@ class InspectEmbeddedRedisTest {
       withJournal(redis.journalUrl(), journal -> {
         long epoch = await(journal.claim("inflight-1", "node-a").map(ClaimedSession::epoch));
         await(journal.submitTurn(TurnSubmission.of("inflight-1", epoch, "shop", turn)));
-        await(journal.callStarted("inflight-1", epoch, "t1", new CallStart(turn.callId("inflight-1", 0), 1, new JsonObject())));
+        await(journal.callStarted("inflight-1", epoch, "t1", new CallStart(turn.callId("inflight-1", 0), 1,
+            new JsonObject())));
       });
       before = snapshot(redis.journalUrl(), turn);
     }

@@ -110,7 +110,8 @@ class FencingTest {
     // the stale owner's answer came too late to be journaled, and it did not go on to the next write
     assertThat(provider.requests(key("t1", 0, pay))).isEqualTo(1);
     assertThat(provider.requests(key("t1", 1, refund))).isZero();
-    assertThat(await(journal.queries().events(session, null, 1000))).filteredOn(e -> "call.completed".equals(e.getString("type")))
+    assertThat(await(journal.queries().events(session, null,
+        1000))).filteredOn(e -> "call.completed".equals(e.getString("type")))
         .hasSize(2);
   }
 
