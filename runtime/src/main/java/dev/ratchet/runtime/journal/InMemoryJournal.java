@@ -34,6 +34,8 @@ public final class InMemoryJournal implements SessionJournal {
   private final MemoryTurnSteps turns;
   private final MemoryDecisionSteps decisions;
   private final MemoryLoopSteps loop;
+  private final MemoryRetentionSteps retention;
+  private final MemoryDiagnostics diagnostics;
 
   private InMemoryJournal(Vertx vertx, MemoryStore store) {
     this.vertx = vertx;
@@ -42,6 +44,8 @@ public final class InMemoryJournal implements SessionJournal {
     this.turns = new MemoryTurnSteps(store, vertx);
     this.decisions = new MemoryDecisionSteps(store, vertx);
     this.loop = new MemoryLoopSteps(store, vertx);
+    this.retention = new MemoryRetentionSteps(store, vertx);
+    this.diagnostics = new MemoryDiagnostics(store, vertx);
   }
 
   /**
@@ -70,12 +74,12 @@ public final class InMemoryJournal implements SessionJournal {
 
   /** Retention, erasure and import. */
   public JournalRetention retention() {
-    return new MemoryRetentionSteps(store, vertx);
+    return retention;
   }
 
   /** The journal's health: reachable while the process runs. */
   public JournalDiagnostics diagnostics() {
-    return new MemoryDiagnostics(store, vertx);
+    return diagnostics;
   }
 
   // ---------------------------------------------------------------- ownership and recovery

@@ -14,8 +14,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
-import java.util.function.Supplier;
-
 import static dev.ratchet.runtime.journal.MemoryStore.now;
 
 /**
@@ -26,7 +24,7 @@ record MemoryDecisionSteps(MemoryStore store, Vertx vertx) {
 
   Future<String> approvalRequested(long epoch, ApprovalRequest request) {
     String json = request.toJson().encode();
-    return step(() -> {
+    return store.step(vertx, () -> {
       String sessionId = request.sessionId();
       MemorySession s = store.fenced(sessionId, epoch);
       CallEntry c = s.call(request.callId().value());
@@ -53,7 +51,7 @@ record MemoryDecisionSteps(MemoryStore store, Vertx vertx) {
   Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, SessionJournal.Verdict verdict) {
     String status = verdict.status();
     String reason = verdict.reason();
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       CallEntry c = s == null ? null : s.calls.get(callId.value());
       if (c == null || c.approvalStatus == null) {
@@ -101,7 +99,7 @@ record MemoryDecisionSteps(MemoryStore store, Vertx vertx) {
     if (outcome == Outcome.OUTCOME_UNKNOWN) {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "reconcile to succeeded or failed"));
     }
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       CallEntry c = s == null ? null : s.calls.get(callId.value());
       if (c == null || c.record == null) {
@@ -131,9 +129,5 @@ record MemoryDecisionSteps(MemoryStore store, Vertx vertx) {
           new JsonObject().put("outcome", outcome.wireName()).put("by", who).put("note", note).encode());
       return updated;
     });
-  }
-
-  private <T> Future<T> step(Supplier<T> step) {
-    return store.step(vertx, step);
   }
 }

@@ -7,9 +7,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
-import java.util.function.Supplier;
-
-import static dev.ratchet.runtime.journal.MemoryStore.checkCaller;
 import static dev.ratchet.runtime.journal.MemoryStore.now;
 import static dev.ratchet.runtime.journal.MemoryStore.ownSession;
 
@@ -20,27 +17,21 @@ import static dev.ratchet.runtime.journal.MemoryStore.ownSession;
 record MemoryLoopSteps(MemoryStore store, Vertx vertx) {
 
   Future<ConversationAppend> messageUser(UserMessage message) {
-    String sessionId = message.sessionId();
-    String messageId = message.messageId();
-    JsonObject entry = message.entry();
-    String encoded = entry.encode();
+    String encoded = message.entry().encode();
     String data = message.eventData().encode();
-    return step(() -> {
+    return store.step(vertx, () -> {
       long now = now();
-      store.active.add(sessionId);
-      store.recent.put(sessionId, now);
-      MemorySession s = store.fenced(sessionId, message.epoch());
-      checkCaller(s, message.callerId());
-      Long known = s.messages.get(messageId);
+      MemorySession s = store.entered(message.sessionId(), message.epoch(), message.callerId(), true, now);
+      Long known = s.messages.get(message.messageId());
       if (known != null) {
-        return new ConversationAppend(known, false, entry);
+        return new ConversationAppend(known, false, message.entry());
       }
       ownSession(s, message.agent(), message.callerId(), message.creator(), now);
       s.updatedAt = now;
       long index = push(s, encoded);
-      s.messages.put(messageId, index);
+      s.messages.put(message.messageId(), index);
       s.append(EventType.MESSAGE_USER.wireName(), null, null, now, data);
-      return new ConversationAppend(index, true, entry);
+      return new ConversationAppend(index, true, message.entry());
     });
   }
 
@@ -48,7 +39,7 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) {
                                            JsonObject entry, JsonObject eventData) {
     String encoded = entry.encode();
     String data = eventData.encode();
-    return step(() -> {
+    return store.step(vertx, () -> {
       long now = now();
       store.recent.put(sessionId, now);
       MemorySession s = store.fenced(sessionId, epoch);
@@ -73,7 +64,7 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) {
                                         JsonObject entry, JsonObject eventData) {
     String encoded = entry.encode();
     String data = eventData.encode();
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.fenced(sessionId, epoch);
       Long known = s.ends.get(endId);
       if (known != null) {
@@ -95,13 +86,9 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) {
 
   /** Drops a session from the recovery index; called when it has nothing in flight. */
   Future<Void> markIdle(String sessionId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       store.active.remove(sessionId);
       return null;
     });
-  }
-
-  private <T> Future<T> step(Supplier<T> step) {
-    return store.step(vertx, step);
   }
 }

@@ -15,14 +15,13 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /** The in-memory journal's read side: each read a step under the store's lock, like every write. */
 record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<Long> currentEpoch(String sessionId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       return s == null ? 0L : s.epoch;
     });
@@ -30,7 +29,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<List<InflightTurn>> inflightTurns(String sessionId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       return s == null ? List.<InflightTurn>of() : MemoryReads.inflight(sessionId, s);
     });
@@ -38,7 +37,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<TurnResult> turnResult(String sessionId, String turnId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       TurnEntry t = s == null ? null : s.turns.get(turnId);
       return t == null || !"completed".equals(t.status) ? null : MemoryReads.results(sessionId, s, turnId);
@@ -47,7 +46,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<String> turnStatus(String sessionId, String turnId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       TurnEntry t = s == null ? null : s.turns.get(turnId);
       return t == null ? null : t.status;
@@ -56,7 +55,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<Turn> submittedTurn(String sessionId, String turnId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       TurnEntry t = s == null ? null : s.turns.get(turnId);
       return t == null || t.spec == null ? null : Turn.fromJson(new JsonObject(t.spec));
@@ -65,12 +64,12 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<String> turnHome(String callerId, String agent, String turnId, String sessionId) {
-    return step(() -> store.turnHomes.computeIfAbsent(callerId + "\n" + agent + "\n" + turnId, k -> sessionId));
+    return store.step(vertx, () -> store.turnHomes.computeIfAbsent(callerId + "\n" + agent + "\n" + turnId, k -> sessionId));
   }
 
   @Override
   public Future<CallState> callState(String sessionId, CallId callId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       return MemoryReads.callState(callId.value(), s == null ? null : s.calls.get(callId.value()));
     });
@@ -78,7 +77,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<ApprovalRequest> approvalRequest(String sessionId, CallId callId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       CallEntry c = s == null ? null : s.calls.get(callId.value());
       return c == null || c.approvalRequest == null ? null : ApprovalRequest.fromJson(new JsonObject(c.approvalRequest));
@@ -87,7 +86,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<List<ApprovalRequest>> pendingApprovals(int limit) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       List<ApprovalRequest> list = new ArrayList<>();
       for (MemoryStore.Pending p : store.pending) {
         if (list.size() >= Math.max(1, limit)) {
@@ -103,7 +102,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<List<JsonObject>> conversation(String sessionId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       List<JsonObject> list = new ArrayList<>();
       if (s != null) {
@@ -115,7 +114,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<List<JsonObject>> events(String sessionId, String afterId, int count) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       return s == null ? new ArrayList<JsonObject>() : MemoryReads.events(sessionId, s, afterId, count);
     });
@@ -123,7 +122,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<JsonObject> sessionInfo(String sessionId) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.sessions.get(sessionId);
       return s == null ? new JsonObject() : MemoryReads.sessionInfo(s);
     });
@@ -131,7 +130,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<List<String>> recentSessions(int offset, int limit) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       List<String> all = new ArrayList<>(store.recent.keySet());
       all.sort(Comparator.<String>comparingLong(store.recent::get).thenComparing(Comparator.naturalOrder()).reversed());
       return new ArrayList<>(all.subList(Math.min(offset, all.size()), Math.min(offset + Math.max(0, limit),
@@ -141,7 +140,7 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<Map<String, String>> sessionAgents(List<String> sessionIds) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       Map<String, String> agents = new HashMap<>();
       for (String id : sessionIds) {
         MemorySession s = store.sessions.get(id);
@@ -155,12 +154,12 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
 
   @Override
   public Future<List<String>> activeSessions() {
-    return step(() -> new ArrayList<>(store.active));
+    return store.step(vertx, () -> new ArrayList<>(store.active));
   }
 
   @Override
   public Future<List<String>> withWorkInFlight(List<String> sessionIds) {
-    return step(() -> {
+    return store.step(vertx, () -> {
       List<String> busy = new ArrayList<>();
       for (String id : sessionIds) {
         MemorySession s = store.sessions.get(id);
@@ -171,9 +170,5 @@ record MemoryQueries(MemoryStore store, Vertx vertx) implements JournalQueries {
       }
       return busy;
     });
-  }
-
-  private <T> Future<T> step(Supplier<T> step) {
-    return store.step(vertx, step);
   }
 }

@@ -77,13 +77,28 @@ final class MemoryStore {
     return s;
   }
 
+  /**
+   * The session a submit or a user message steps into, when {@code epoch} is its owner's (J4) and
+   * {@code callerId} its caller. With {@code index} it is listed for recovery and as active now,
+   * first: as in Redis, the index may name a session without a step, never the reverse.
+   */
+  MemorySession entered(String sessionId, long epoch, String callerId, boolean index, long now) {
+    if (index) {
+      active.add(sessionId);
+      recent.put(sessionId, now);
+    }
+    MemorySession s = fenced(sessionId, epoch);
+    checkCaller(s, callerId);
+    return s;
+  }
+
   /** Takes the approval of this call off the inbox. */
   void unlist(String sessionId, String callId) {
     pending.removeIf(p -> p.member().equals(sessionId + "\n" + callId));
   }
 
   /** A session's caller never changes; checked before anything of the session is read (rule of the caller). */
-  static void checkCaller(MemorySession s, String callerId) {
+  private static void checkCaller(MemorySession s, String callerId) {
     if (s.agent != null && callerId != null && !callerId.isEmpty() && !callerId.equals(s.caller)) {
       throw new RatchetException(ErrorCode.CALLER_MISMATCH, s.caller != null ? "session belongs to another caller"
           : "session was created without a caller; its caller cannot be set later");

@@ -19,9 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
-import static dev.ratchet.runtime.journal.MemoryStore.checkCaller;
 import static dev.ratchet.runtime.journal.MemoryStore.now;
 import static dev.ratchet.runtime.journal.MemoryStore.ownSession;
 
@@ -37,15 +35,9 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
     String callerId = submission.callerId();
     CallStart firstWrite = submission.firstWrite();
     TurnSpec spec = TurnSpec.of(turn, submission.catalogue(), submission.replyAddress());
-    return step(() -> {
+    return store.step(vertx, () -> {
       long now = now();
-      if (submission.index()) {
-        // as in Redis, the recovery index is written first: it may name a session without a turn, never the reverse
-        store.active.add(sessionId);
-        store.recent.put(sessionId, now);
-      }
-      MemorySession s = store.fenced(sessionId, submission.epoch());
-      checkCaller(s, callerId);
+      MemorySession s = store.entered(sessionId, submission.epoch(), callerId, submission.index(), now);
       TurnEntry existing = s.turns.get(turn.turnId());
       if (existing != null && existing.status != null) {
         if (!spec.hash().equals(existing.specHash)) {
@@ -81,7 +73,7 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
     List<String> records = new ArrayList<>(result.calls().size());
     result.calls().forEach(c -> records.add(RecordText.full(c, null)));
     String results = RecordText.turnResult(result.sessionId(), result.turnId(), records);
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.fenced(sessionId, epoch);
       TurnEntry t = s.turns.computeIfAbsent(result.turnId(), id -> new TurnEntry());
       if ("completed".equals(t.status)) {
@@ -101,7 +93,7 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
   Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallStart start) {
     String encoded = start.data().encode();
     String callId = start.callId().value();
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.fenced(sessionId, epoch);
       CallEntry c = s.calls.get(callId);
       if (c != null && c.record != null) {
@@ -147,7 +139,7 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
       events.add(RecordText.completedEvent(record, resultText));
     }
     String summary = turnResult == null ? null : RecordText.turnSummary(turnResult);
-    return step(() -> {
+    return store.step(vertx, () -> {
       MemorySession s = store.fenced(sessionId, epoch);
       if (turnResult != null) {
         // checked before anything is written: the step is whole or nothing (J7)
@@ -194,13 +186,9 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
   Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
                            JsonObject data) {
     String encoded = data.encode();
-    return step(() -> {
+    return store.step(vertx, () -> {
       store.fenced(sessionId, epoch).append(type, turnId, callId, now(), encoded);
       return null;
     });
-  }
-
-  private <T> Future<T> step(Supplier<T> step) {
-    return store.step(vertx, step);
   }
 }

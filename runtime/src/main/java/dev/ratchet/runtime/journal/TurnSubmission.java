@@ -3,8 +3,8 @@ package dev.ratchet.runtime.journal;
 import dev.ratchet.runtime.Turn;
 
 /**
- * A turn as {@link SessionJournal#submitTurn} journals it, with what the step records alongside.
- * Start from {@link #of} and add what applies.
+ * A turn as {@link SessionJournal#submitTurn} journals it, with what the step records alongside:
+ * {@link #of} for a plain submission, the constructor for the rest.
  *
  * @param sessionId the session
  * @param epoch the owner's epoch (J4)
@@ -30,36 +30,6 @@ public record TurnSubmission(String sessionId, long epoch, String agent, String 
 
   /** This submission from {@code callerId}. */
   public TurnSubmission withCaller(String callerId) {
-    return new TurnSubmission(sessionId, epoch, agent, callerId, creator, turn, catalogue, replyAddress, index,
-        firstWrite);
-  }
-
-  /** This submission creating the session for {@code creator}. */
-  public TurnSubmission withCreator(String creator) {
-    return new TurnSubmission(sessionId, epoch, agent, callerId, creator, turn, catalogue, replyAddress, index,
-        firstWrite);
-  }
-
-  /** This submission recording the catalogue version the turn was validated against. */
-  public TurnSubmission withCatalogue(String catalogue) {
-    return new TurnSubmission(sessionId, epoch, agent, callerId, creator, turn, catalogue, replyAddress, index,
-        firstWrite);
-  }
-
-  /** This submission recording where the turn's results go. */
-  public TurnSubmission withReplyAddress(String replyAddress) {
-    return new TurnSubmission(sessionId, epoch, agent, callerId, creator, turn, catalogue, replyAddress, index,
-        firstWrite);
-  }
-
-  /** This submission, listing the session for recovery or not. */
-  public TurnSubmission withIndex(boolean index) {
-    return new TurnSubmission(sessionId, epoch, agent, callerId, creator, turn, catalogue, replyAddress, index,
-        firstWrite);
-  }
-
-  /** This submission journaling {@code firstWrite} as started in the same step. */
-  public TurnSubmission withFirstWrite(CallStart firstWrite) {
     return new TurnSubmission(sessionId, epoch, agent, callerId, creator, turn, catalogue, replyAddress, index,
         firstWrite);
   }

@@ -111,8 +111,8 @@ public abstract class JournalFixture {
     Turn t = turn("t1", "r1", "r2", "w1", "w2");
     CallId w1 = t.callId(sessionId, 2);
     CallId w2 = t.callId(sessionId, 3);
-    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withIndex(false)
-        .withFirstWrite(new CallStart(w1, 1, new JsonObject().put("attempt", 1)))));
+    await(journal.submitTurn(new TurnSubmission(sessionId, epoch, AGENT, null, null, t, null, null, false,
+        new CallStart(w1, 1, new JsonObject().put("attempt", 1)))));
     List<CallResult> step = List.of(record(t, 0, Outcome.SUCCEEDED, "r1", null),
         record(t, 1, Outcome.SUCCEEDED, "r2", null), record(t, 2, Outcome.SUCCEEDED, "w1", null));
     await(journal.callsCompleted(sessionId, epoch, "t1", step, null, new CallStart(w2, 1, new JsonObject()),

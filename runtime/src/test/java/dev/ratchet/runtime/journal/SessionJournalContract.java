@@ -118,12 +118,12 @@ public abstract class SessionJournalContract extends JournalFixture {
   void aTurnRecordsTheCatalogueVersionItWasValidatedAgainstWhichIsNotPartOfItsIdentity() {
     long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("t1", "a");
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
-        .withCatalogue("catalogue-1"))).status())
+    assertThat(await(journal.submitTurn(new TurnSubmission(sessionId, epoch, AGENT, null, null, t,
+        "catalogue-1", null, true, null))).status())
         .isEqualTo(SubmitAnswer.Status.NEW);
     // the same turn submitted again after the agent's catalogue changed is the same turn (rule 1)
-    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
-        .withCatalogue("catalogue-2"))).status())
+    assertThat(await(journal.submitTurn(new TurnSubmission(sessionId, epoch, AGENT, null, null, t,
+        "catalogue-2", null, true, null))).status())
         .isEqualTo(SubmitAnswer.Status.RUNNING);
     assertThat(await(journal.inflightTurns(sessionId))).singleElement()
         .satisfies(inflight -> assertThat(inflight.catalogue()).isEqualTo("catalogue-1"));
@@ -355,16 +355,16 @@ public abstract class SessionJournalContract extends JournalFixture {
     Turn t = turn("t1", "a", "b", "c");
     CallId a = t.callId(sessionId, 0);
     CallId b = t.callId(sessionId, 1);
-    SubmitAnswer submitted = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
-        .withIndex(false).withFirstWrite(new CallStart(a, 1, new JsonObject().put("attempt", 1)))));
+    SubmitAnswer submitted = await(journal.submitTurn(new TurnSubmission(sessionId, epoch, AGENT, null, null, t,
+        null, null, false, new CallStart(a, 1, new JsonObject().put("attempt", 1)))));
     assertThat(submitted.status()).isEqualTo(SubmitAnswer.Status.NEW);
     assertThat(submitted.writeStarted()).isTrue();
     assertThat(await(journal.callState(sessionId, a)).wasStarted()).isTrue();
     assertThat(await(queries.events(sessionId, null, 100))).extracting(e -> e.getString("type"))
         .containsExactly("session.claimed", "turn.submitted", "call.started");
 
-    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
-        .withIndex(false).withFirstWrite(new CallStart(b, 1, new JsonObject()))));
+    SubmitAnswer again = await(journal.submitTurn(new TurnSubmission(sessionId, epoch, AGENT, null, null, t,
+        null, null, false, new CallStart(b, 1, new JsonObject()))));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.RUNNING);
     assertThat(again.writeStarted()).isFalse();
     assertThat(await(journal.callState(sessionId, b)).wasStarted()).isFalse();
@@ -497,7 +497,7 @@ public abstract class SessionJournalContract extends JournalFixture {
   }
 
   @Test
-  void claimAndLoadFencesTheOldOwnerAndAnswersWhatInflightTurnsAnswers() {
+  void aClaimFencesTheOldOwnerAndAnswersWhatInflightTurnsAnswers() {
     long old = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn first = turn("first", "a", "b", "c");
     submitWithCallsInEachState(old, first, turn("second", "a"));
@@ -525,7 +525,7 @@ public abstract class SessionJournalContract extends JournalFixture {
   }
 
   @Test
-  void claimAndLoadOfManySessionsAtOnceAnswersEachItsOwnTurns() {
+  void claimingManySessionsAtOnceAnswersEachItsOwnTurns() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 1200; i++) {
       String id = sessionId + "-" + i;
@@ -546,7 +546,7 @@ public abstract class SessionJournalContract extends JournalFixture {
   }
 
   @Test
-  void claimAndLoadOfASessionWithNothingInFlightAnswersNoTurn() {
+  void claimingASessionWithNothingInFlightAnswersNoTurn() {
     ClaimedSession claimed = await(journal.claim(sessionId, "node-1"));
     assertThat(claimed.epoch()).isEqualTo(1);
     assertThat(claimed.inflight()).isEmpty();

@@ -238,9 +238,9 @@ class TenantIsolationTest {
         Turn t = Turn.of("t1", new ToolCall("refund_order", new JsonObject().put("order", "F-" + i)));
         long at = i + 1;
         requested.add(journal.claim(s,
-            "flood-node").map(ClaimedSession::epoch).compose(epoch -> journal.submitTurn(TurnSubmission.of(s,
-            epoch, "shop", t).withCaller("tenant-b")
-            .withIndex(false)).compose(v -> journal.approvalRequested(epoch, new ApprovalRequest("shop", s, "t1",
+            "flood-node").map(ClaimedSession::epoch).compose(epoch -> journal.submitTurn(new TurnSubmission(s,
+                epoch, "shop", "tenant-b", null, t, null, null, false,
+                null)).compose(v -> journal.approvalRequested(epoch, new ApprovalRequest("shop", s, "t1",
             t.callId(s, 0), "refund_order", EffectClass.NON_IDEMPOTENT_WRITE, t.calls().get(0).arguments(), "h",
             "approval required by tool", at, 0)))));
       }
