@@ -20,9 +20,10 @@ import static dev.ratchet.runtime.journal.MemoryStore.now;
  * The in-memory journal's steps of decisions: approval requests and decisions (J5, rule 8) with
  * the inbox's list, and reconciliation of an {@code outcome_unknown} call.
  */
-record MemoryDecisionSteps(MemoryStore store, Vertx vertx) {
+record MemoryDecisionSteps(MemoryStore store, Vertx vertx) implements JournalRoles.DecisionSteps {
 
-  Future<String> approvalRequested(long epoch, ApprovalRequest request) {
+  @Override
+  public Future<String> approvalRequested(long epoch, ApprovalRequest request) {
     String json = request.toJson().encode();
     return store.step(vertx, () -> {
       String sessionId = request.sessionId();
@@ -48,7 +49,8 @@ record MemoryDecisionSteps(MemoryStore store, Vertx vertx) {
     });
   }
 
-  Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, SessionJournal.Verdict verdict) {
+  @Override
+  public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, SessionJournal.Verdict verdict) {
     String status = verdict.status();
     String reason = verdict.reason();
     return store.step(vertx, () -> {
@@ -95,7 +97,8 @@ record MemoryDecisionSteps(MemoryStore store, Vertx vertx) {
     s.append(EventType.APPROVAL_DECIDED.wireName(), c.turn, callId, now, data.encode());
   }
 
-  Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
+  @Override
+  public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
     if (outcome == Outcome.OUTCOME_UNKNOWN) {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "reconcile to succeeded or failed"));
     }

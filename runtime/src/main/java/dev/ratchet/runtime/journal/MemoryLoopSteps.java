@@ -14,9 +14,10 @@ import static dev.ratchet.runtime.journal.MemoryStore.ownSession;
  * The in-memory journal's steps of the agent loop (user messages, model responses, round ends)
  * and the recovery index they and turns keep.
  */
-record MemoryLoopSteps(MemoryStore store, Vertx vertx) {
+record MemoryLoopSteps(MemoryStore store, Vertx vertx) implements JournalRoles.LoopSteps {
 
-  Future<ConversationAppend> messageUser(UserMessage message) {
+  @Override
+  public Future<ConversationAppend> messageUser(UserMessage message) {
     String encoded = message.entry().encode();
     String data = message.eventData().encode();
     return store.step(vertx, () -> {
@@ -35,8 +36,9 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) {
     });
   }
 
-  Future<ConversationAppend> modelResponse(String sessionId, long epoch, long step, String turnId,
-                                           JsonObject entry, JsonObject eventData) {
+  @Override
+  public Future<ConversationAppend> modelResponse(String sessionId, long epoch, long step, String turnId,
+                                                  JsonObject entry, JsonObject eventData) {
     String encoded = entry.encode();
     String data = eventData.encode();
     return store.step(vertx, () -> {
@@ -60,8 +62,9 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) {
     });
   }
 
-  Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
-                                        JsonObject entry, JsonObject eventData) {
+  @Override
+  public Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
+                                               JsonObject entry, JsonObject eventData) {
     String encoded = entry.encode();
     String data = eventData.encode();
     return store.step(vertx, () -> {
@@ -85,7 +88,8 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) {
   }
 
   /** Drops a session from the recovery index; called when it has nothing in flight. */
-  Future<Void> markIdle(String sessionId) {
+  @Override
+  public Future<Void> markIdle(String sessionId) {
     return store.step(vertx, () -> {
       store.active.remove(sessionId);
       return null;

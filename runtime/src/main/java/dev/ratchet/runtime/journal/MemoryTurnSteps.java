@@ -27,9 +27,10 @@ import static dev.ratchet.runtime.journal.MemoryStore.ownSession;
  * The in-memory journal's steps of turns and calls (rule 1 and J1, J2, J7, J8), each whole under
  * the store's lock.
  */
-record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
+record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements JournalRoles.TurnSteps {
 
-  Future<SubmitAnswer> submitTurn(TurnSubmission submission) {
+  @Override
+  public Future<SubmitAnswer> submitTurn(TurnSubmission submission) {
     String sessionId = submission.sessionId();
     Turn turn = submission.turn();
     String callerId = submission.callerId();
@@ -69,7 +70,8 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
     });
   }
 
-  Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
+  @Override
+  public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
     List<String> records = new ArrayList<>(result.calls().size());
     result.calls().forEach(c -> records.add(RecordText.full(c, null)));
     String results = RecordText.turnResult(result.sessionId(), result.turnId(), records);
@@ -90,7 +92,8 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
     });
   }
 
-  Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallStart start) {
+  @Override
+  public Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallStart start) {
     String encoded = start.data().encode();
     String callId = start.callId().value();
     return store.step(vertx, () -> {
@@ -128,9 +131,10 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
     return null;
   }
 
-  Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
-                                        TurnResult turnResult, CallStart nextWrite,
-                                        Function<CallResult, String> resultTexts) {
+  @Override
+  public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
+                                               TurnResult turnResult, CallStart nextWrite,
+                                               Function<CallResult, String> resultTexts) {
     List<String> fulls = new ArrayList<>(records.size());
     List<String> events = new ArrayList<>(records.size());
     for (CallResult record : records) {
@@ -183,8 +187,9 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) {
     });
   }
 
-  Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
-                           JsonObject data) {
+  @Override
+  public Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
+                                  JsonObject data) {
     String encoded = data.encode();
     return store.step(vertx, () -> {
       store.fenced(sessionId, epoch).append(type, turnId, callId, now(), encoded);

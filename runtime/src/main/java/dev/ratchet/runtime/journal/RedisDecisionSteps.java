@@ -21,7 +21,7 @@ import java.util.List;
  * The Redis journal's steps of decisions: approval requests and decisions (J5, rule 8), with the
  * inbox's index of pending approvals, and reconciliation of an {@code outcome_unknown} call.
  */
-record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) {
+record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) implements JournalRoles.DecisionSteps {
 
   // ---------------------------------------------------------------- approvals
 
@@ -29,7 +29,8 @@ record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) {
    * Journals an approval request (J5) and indexes it for the inbox. Answers the existing approval
    * status if the call already asked (for example before a restart), else "pending".
    */
-  Future<String> approvalRequested(long epoch, ApprovalRequest request) {
+  @Override
+  public Future<String> approvalRequested(long epoch, ApprovalRequest request) {
     String sessionId = request.sessionId();
     String member = RedisQueries.approvalMember(sessionId, request.callId().value());
     return send(Request.cmd(Command.ZADD).arg(keys.pendingApprovals()).arg(request.requestedAt()).arg(member))
@@ -47,7 +48,8 @@ record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) {
   }
 
   /** Journals a decision after checking it (rule 8) and drops it from the inbox once decided. */
-  Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, SessionJournal.Verdict verdict) {
+  @Override
+  public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, SessionJournal.Verdict verdict) {
     String status = verdict.status();
     JsonObject editedArguments = verdict.editedArguments();
     return redis.run(Script.APPROVAL_DECIDED,
@@ -83,7 +85,8 @@ record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) {
    * Records a person's finding for an {@code outcome_unknown} call. Fails with code
    * {@code UNKNOWN_CALL} or {@code NOT_UNKNOWN} when the call is not open to reconciliation.
    */
-  Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
+  @Override
+  public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
     if (outcome == Outcome.OUTCOME_UNKNOWN) {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST, "reconcile to succeeded or failed"));
     }

@@ -1,13 +1,8 @@
 package dev.ratchet.runtime.journal;
 
-import dev.ratchet.runtime.ApprovalRequest;
-import dev.ratchet.runtime.CallId;
-import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.ErrorCode;
-import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
-import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.journal.LuaScripts.Script;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -18,38 +13,40 @@ import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The Redis journal: every step of every session, appended by one Lua script per state transition,
  * each fenced by the session owner's epoch (J4). Safe to share between sessions and threads. It is
  * the store's entry point: the engine's port ({@link SessionJournal}) here, the optional ports by
  * name ({@link #queries()}, {@link #retention()}, {@link #diagnostics()}, which adds what only Redis
- * knows), and raw commands ({@link #send}) for tools and tests. Split by role behind it: the steps
- * of turns and calls in {@link RedisTurnSteps}, of decisions in {@link RedisDecisionSteps}, of the
- * agent loop in {@link RedisLoopSteps}, reads in {@link RedisQueries}, and the client, pipelines and
- * errors in {@link RedisConnections}.
+ * knows), and raw commands ({@link #send}) for tools and tests. Split by role behind it (the port's
+ * methods handed to each role by {@link JournalRoles}): the steps of turns and calls in
+ * {@link RedisTurnSteps}, of decisions in {@link RedisDecisionSteps}, of the agent loop in
+ * {@link RedisLoopSteps}, reads in {@link RedisQueries}, and the client, pipelines and errors in
+ * {@link RedisConnections}.
  */
-public final class RedisJournal implements SessionJournal {
+public final class RedisJournal extends JournalRoles {
 
   private final RedisConnections redis;
   private final JournalKeys keys;
   private final RedisQueries queries;
   private final RedisDiagnostics diagnostics;
   private final RedisRetention retention;
-  private final RedisTurnSteps turns;
-  private final RedisDecisionSteps decisions;
-  private final RedisLoopSteps loop;
 
-  private RedisJournal(Vertx vertx, JournalOptions options) {
-    this.redis = new RedisConnections(vertx, options);
-    this.keys = new JournalKeys(options.keyPrefix());
-    this.queries = new RedisQueries(redis, keys);
+  private RedisJournal(Vertx vertx, RedisConnections redis, JournalKeys keys, RedisQueries queries) {
+    super(queries, new RedisTurnSteps(redis, keys, queries), new RedisDecisionSteps(redis, keys),
+        new RedisLoopSteps(redis, keys));
+    this.redis = redis;
+    this.keys = keys;
+    this.queries = queries;
     this.diagnostics = new RedisDiagnostics(redis, keys);
     this.retention = new RedisRetention(vertx, redis, keys, queries);
-    this.turns = new RedisTurnSteps(redis, keys, queries);
-    this.decisions = new RedisDecisionSteps(redis, keys);
-    this.loop = new RedisLoopSteps(redis, keys);
+  }
+
+  private static RedisJournal of(Vertx vertx, JournalOptions options) {
+    RedisConnections redis = new RedisConnections(vertx, options);
+    JournalKeys keys = new JournalKeys(options.keyPrefix());
+    return new RedisJournal(vertx, redis, keys, new RedisQueries(redis, keys));
   }
 
   /** The layout of the keys this journal writes and reads, kept under {@link JournalKeys#layout()}. */
@@ -61,7 +58,7 @@ public final class RedisJournal implements SessionJournal {
    * refused rather than misread.
    */
   public static Future<RedisJournal> open(Vertx vertx, JournalOptions options) {
-    RedisJournal journal = new RedisJournal(vertx, options);
+    RedisJournal journal = of(vertx, options);
     return journal.redis.load()
         .recover(err -> Future.failedFuture(RedisConnections.unavailable("cannot open the journal at "
             + journal.describe(), err)))
@@ -160,104 +157,6 @@ public final class RedisJournal implements SessionJournal {
   /** Sends a raw command; for tools and tests that inspect the journal's Redis. */
   public Future<Response> send(Request request) {
     return redis.send(request);
-  }
-
-  // ---------------------------------------------------------------- recovery reads (RedisQueries)
-
-  @Override
-  public Future<List<InflightTurn>> inflightTurns(String sessionId) {
-    return queries.inflightTurns(sessionId);
-  }
-
-  @Override
-  public Future<TurnResult> turnResult(String sessionId, String turnId) {
-    return queries.turnResult(sessionId, turnId);
-  }
-
-  @Override
-  public Future<CallState> callState(String sessionId, CallId callId) {
-    return queries.callState(sessionId, callId);
-  }
-
-  @Override
-  public Future<ApprovalRequest> approvalRequest(String sessionId, CallId callId) {
-    return queries.approvalRequest(sessionId, callId.value());
-  }
-
-  @Override
-  public Future<List<JsonObject>> conversation(String sessionId) {
-    return queries.conversation(sessionId);
-  }
-
-  // ---------------------------------------------------------------- turns and calls (RedisTurnSteps)
-
-  @Override
-  public Future<SubmitAnswer> submitTurn(TurnSubmission submission) {
-    return turns.submitTurn(submission);
-  }
-
-  @Override
-  public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
-    return turns.turnCompleted(sessionId, epoch, result);
-  }
-
-  @Override
-  public Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallStart start) {
-    return turns.callStarted(sessionId, epoch, turnId, start);
-  }
-
-  @Override
-  public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
-                                               TurnResult turnResult, CallStart nextWrite,
-                                               Function<CallResult, String> resultTexts) {
-    return turns.callsCompleted(sessionId, epoch, turnId, records, turnResult, nextWrite, resultTexts);
-  }
-
-  @Override
-  public Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
-                                  JsonObject data) {
-    return turns.appendEvent(sessionId, epoch, type, turnId, callId, data);
-  }
-
-  // ---------------------------------------------------------------- decisions (RedisDecisionSteps)
-
-  @Override
-  public Future<String> approvalRequested(long epoch, ApprovalRequest request) {
-    return decisions.approvalRequested(epoch, request);
-  }
-
-  @Override
-  public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, Verdict verdict) {
-    return decisions.approvalDecided(sessionId, callId, verdict);
-  }
-
-  @Override
-  public Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {
-    return decisions.reconcile(sessionId, callId, outcome, who, note);
-  }
-
-  // ---------------------------------------------------------------- agent loop (RedisLoopSteps)
-
-  @Override
-  public Future<ConversationAppend> messageUser(UserMessage message) {
-    return loop.messageUser(message);
-  }
-
-  @Override
-  public Future<ConversationAppend> modelResponse(String sessionId, long epoch, long step, String turnId,
-                                                  JsonObject entry, JsonObject eventData) {
-    return loop.modelResponse(sessionId, epoch, step, turnId, entry, eventData);
-  }
-
-  @Override
-  public Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
-                                               JsonObject entry, JsonObject eventData) {
-    return loop.roundEnded(sessionId, epoch, endId, eventType, entry, eventData);
-  }
-
-  @Override
-  public Future<Void> markIdle(String sessionId) {
-    return loop.markIdle(sessionId);
   }
 
   // ---------------------------------------------------------------- helpers

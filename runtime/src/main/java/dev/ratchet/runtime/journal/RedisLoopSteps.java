@@ -14,9 +14,10 @@ import java.util.List;
  * The Redis journal's steps of the agent loop (user messages, model responses, round ends), each a
  * fenced script, and the recovery index they and turns keep ({@code activeSessions}).
  */
-record RedisLoopSteps(RedisConnections redis, JournalKeys keys) {
+record RedisLoopSteps(RedisConnections redis, JournalKeys keys) implements JournalRoles.LoopSteps {
 
-  Future<ConversationAppend> messageUser(UserMessage message) {
+  @Override
+  public Future<ConversationAppend> messageUser(UserMessage message) {
     String sessionId = message.sessionId();
     JsonObject entry = message.entry();
     String now = now();
@@ -35,8 +36,9 @@ record RedisLoopSteps(RedisConnections redis, JournalKeys keys) {
    * Records a model response for a loop step once. Fails with {@code STEP_OUT_OF_ORDER} when the
    * step does not follow the last recorded one; answers the first record when the step has one.
    */
-  Future<ConversationAppend> modelResponse(String sessionId, long epoch, long step, String turnId,
-                                           JsonObject entry, JsonObject eventData) {
+  @Override
+  public Future<ConversationAppend> modelResponse(String sessionId, long epoch, long step, String turnId,
+                                                  JsonObject entry, JsonObject eventData) {
     String now = now();
     List<Request> indexes = List.of(Request.cmd(Command.ZADD).arg(keys.recentSessions()).arg(now).arg(sessionId));
     return redis.batch(indexes)
@@ -56,8 +58,9 @@ record RedisLoopSteps(RedisConnections redis, JournalKeys keys) {
   }
 
   /** Ends a round once per end id: {@code message.assistant} with the answer, or {@code model.failed}. */
-  Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
-                                        JsonObject entry, JsonObject eventData) {
+  @Override
+  public Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
+                                               JsonObject entry, JsonObject eventData) {
     return redis.run(Script.MESSAGE_ASSISTANT, loopKeys(sessionId),
         List.of(String.valueOf(epoch), endId, entry.encode(), now(), eventType, eventData.encode()))
         .map(r -> new ConversationAppend(Long.parseLong(r.get(1).toString()), "ok".equals(r.get(0).toString()), entry));
@@ -68,7 +71,8 @@ record RedisLoopSteps(RedisConnections redis, JournalKeys keys) {
   }
 
   /** Drops a session from the recovery set; called when it has nothing in flight. */
-  Future<Void> markIdle(String sessionId) {
+  @Override
+  public Future<Void> markIdle(String sessionId) {
     return redis.send(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId)).mapEmpty();
   }
 

@@ -22,9 +22,10 @@ import java.util.function.Function;
  * The Redis journal's steps of turns and calls (rules 1 and J1, J2, J7, J8): one fenced Lua script
  * each, their keys and arguments written as bytes once.
  */
-record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries queries) {
+record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries queries) implements JournalRoles.TurnSteps {
 
-  Future<SubmitAnswer> submitTurn(TurnSubmission submission) {
+  @Override
+  public Future<SubmitAnswer> submitTurn(TurnSubmission submission) {
     String sessionId = submission.sessionId();
     Turn turn = submission.turn();
     String callerId = submission.callerId();
@@ -92,7 +93,8 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
   }
 
   /** Journals a turn's results (J7); answers the results journaled first if the turn was already completed. */
-  Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
+  @Override
+  public Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result) {
     List<String> keyList = new ArrayList<>(4 + result.calls().size());
     keyList.addAll(List.of(keys.meta(sessionId), keys.events(sessionId), keys.turn(sessionId, result.turnId()),
         keys.inflight(sessionId)));
@@ -121,7 +123,8 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
    * Journals that an attempt is about to send its request. Answers the call's existing record
    * when it already has an outcome (then nothing may be sent), else null.
    */
-  Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallStart start) {
+  @Override
+  public Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallStart start) {
     String callId = start.callId().value();
     return redis.run(Script.CALL_STARTED,
         List.of(keys.metaBytes(sessionId), keys.eventsBytes(sessionId), keys.callBytes(sessionId, callId)),
@@ -130,9 +133,10 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
         .map(r -> "done".equals(r.get(0).toString()) ? CallResult.fromJson(new JsonObject(r.get(1).toString())) : null);
   }
 
-  Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
-                                        TurnResult turnResult, CallStart nextWrite,
-                                        Function<CallResult, String> resultTexts) {
+  @Override
+  public Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
+                                               TurnResult turnResult, CallStart nextWrite,
+                                               Function<CallResult, String> resultTexts) {
     List<Object> keyList = new ArrayList<>(5 + records.size() + (turnResult == null ? 0 : turnResult.calls().size()));
     keyList.add(keys.metaBytes(sessionId));
     keyList.add(keys.eventsBytes(sessionId));
@@ -196,8 +200,9 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
   }
 
   /** Appends an informational step event, fenced like every other append. */
-  Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
-                           JsonObject data) {
+  @Override
+  public Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
+                                  JsonObject data) {
     return redis.run(Script.APPEND_EVENT, List.of(keys.metaBytes(sessionId), keys.eventsBytes(sessionId)),
         List.of(epoch, type, turnId == null ? "" : turnId, callId == null ? "" : callId, System.currentTimeMillis(),
             RecordText.jsonBytes(data))).mapEmpty();
