@@ -16,7 +16,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.SessionJournal;
-import dev.ratchet.runtime.journal.SessionJournal.Verdict;
+import dev.ratchet.runtime.journal.Verdict;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 

@@ -90,6 +90,14 @@ public final class InMemoryJournal extends JournalRoles {
     });
   }
 
+  @Override
+  public Future<Void> markIdle(String sessionId) {
+    return store.step(vertx, () -> {
+      store.active.remove(sessionId);
+      return null;
+    });
+  }
+
   /** Nothing to release; the memory stays with every journal that shares it. */
   @Override
   public Future<Void> close() {

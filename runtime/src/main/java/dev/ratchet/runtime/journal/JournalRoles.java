@@ -14,47 +14,10 @@ import java.util.function.Function;
 /**
  * The engine's port answered by one object per role, as both stores split it: the recovery reads by
  * the store's read side, the steps of turns and calls, of decisions and of the agent loop each by
- * their own. A store adds how a session is claimed and how the journal closes.
+ * their own ({@link TurnSteps}, {@link DecisionSteps}, {@link LoopSteps}). A store adds how a
+ * session is claimed and marked idle, and how the journal closes.
  */
 abstract class JournalRoles implements SessionJournal {
-
-  /** The steps of turns and calls (rule 1, J1, J2, J7, J8). */
-  interface TurnSteps {
-    Future<SubmitAnswer> submitTurn(TurnSubmission submission);
-
-    Future<TurnResult> turnCompleted(String sessionId, long epoch, TurnResult result);
-
-    Future<CallResult> callStarted(String sessionId, long epoch, String turnId, CallStart start);
-
-    Future<CompletedCalls> callsCompleted(String sessionId, long epoch, String turnId, List<CallResult> records,
-                                          TurnResult turnResult, CallStart nextWrite,
-                                          Function<CallResult, String> resultTexts);
-
-    Future<Void> appendEvent(String sessionId, long epoch, String type, String turnId, String callId,
-                             JsonObject data);
-  }
-
-  /** The steps of decisions: approvals (J5, rule 8) and reconciliation. */
-  interface DecisionSteps {
-    Future<String> approvalRequested(long epoch, ApprovalRequest request);
-
-    Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, Verdict verdict);
-
-    Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note);
-  }
-
-  /** The steps of the agent loop, and the recovery index. */
-  interface LoopSteps {
-    Future<ConversationAppend> messageUser(UserMessage message);
-
-    Future<ConversationAppend> modelResponse(String sessionId, long epoch, long step, String turnId,
-                                             JsonObject entry, JsonObject eventData);
-
-    Future<ConversationAppend> roundEnded(String sessionId, long epoch, String endId, String eventType,
-                                          JsonObject entry, JsonObject eventData);
-
-    Future<Void> markIdle(String sessionId);
-  }
 
   private final JournalQueries queries;
   private final TurnSteps turns;
@@ -161,8 +124,4 @@ abstract class JournalRoles implements SessionJournal {
     return loop.roundEnded(sessionId, epoch, endId, eventType, entry, eventData);
   }
 
-  @Override
-  public Future<Void> markIdle(String sessionId) {
-    return loop.markIdle(sessionId);
-  }
 }

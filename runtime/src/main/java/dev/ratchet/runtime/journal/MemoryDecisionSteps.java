@@ -20,7 +20,7 @@ import static dev.ratchet.runtime.journal.MemoryStore.now;
  * The in-memory journal's steps of decisions: approval requests and decisions (J5, rule 8) with
  * the inbox's list, and reconciliation of an {@code outcome_unknown} call.
  */
-record MemoryDecisionSteps(MemoryStore store, Vertx vertx) implements JournalRoles.DecisionSteps {
+record MemoryDecisionSteps(MemoryStore store, Vertx vertx) implements DecisionSteps {
 
   @Override
   public Future<String> approvalRequested(long epoch, ApprovalRequest request) {
@@ -50,7 +50,7 @@ record MemoryDecisionSteps(MemoryStore store, Vertx vertx) implements JournalRol
   }
 
   @Override
-  public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, SessionJournal.Verdict verdict) {
+  public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, Verdict verdict) {
     String status = verdict.status();
     String reason = verdict.reason();
     return store.step(vertx, () -> {

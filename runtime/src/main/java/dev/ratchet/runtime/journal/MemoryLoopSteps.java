@@ -14,7 +14,7 @@ import static dev.ratchet.runtime.journal.MemoryStore.ownSession;
  * The in-memory journal's steps of the agent loop (user messages, model responses, round ends)
  * and the recovery index they and turns keep.
  */
-record MemoryLoopSteps(MemoryStore store, Vertx vertx) implements JournalRoles.LoopSteps {
+record MemoryLoopSteps(MemoryStore store, Vertx vertx) implements LoopSteps {
 
   @Override
   public Future<ConversationAppend> messageUser(UserMessage message) {
@@ -85,14 +85,5 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) implements JournalRoles.L
   private static long push(MemorySession s, String entry) {
     s.conversation.add(entry);
     return s.conversation.size() - 1;
-  }
-
-  /** Drops a session from the recovery index; called when it has nothing in flight. */
-  @Override
-  public Future<Void> markIdle(String sessionId) {
-    return store.step(vertx, () -> {
-      store.active.remove(sessionId);
-      return null;
-    });
   }
 }

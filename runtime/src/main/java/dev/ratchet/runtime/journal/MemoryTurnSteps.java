@@ -27,7 +27,7 @@ import static dev.ratchet.runtime.journal.MemoryStore.ownSession;
  * The in-memory journal's steps of turns and calls (rule 1 and J1, J2, J7, J8), each whole under
  * the store's lock.
  */
-record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements JournalRoles.TurnSteps {
+record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements TurnSteps {
 
   @Override
   public Future<SubmitAnswer> submitTurn(TurnSubmission submission) {

@@ -21,7 +21,7 @@ import java.util.List;
  * The Redis journal's steps of decisions: approval requests and decisions (J5, rule 8), with the
  * inbox's index of pending approvals, and reconciliation of an {@code outcome_unknown} call.
  */
-record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) implements JournalRoles.DecisionSteps {
+record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) implements DecisionSteps {
 
   // ---------------------------------------------------------------- approvals
 
@@ -49,7 +49,7 @@ record RedisDecisionSteps(RedisConnections redis, JournalKeys keys) implements J
 
   /** Journals a decision after checking it (rule 8) and drops it from the inbox once decided. */
   @Override
-  public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, SessionJournal.Verdict verdict) {
+  public Future<DecisionAnswer> approvalDecided(String sessionId, CallId callId, Verdict verdict) {
     String status = verdict.status();
     JsonObject editedArguments = verdict.editedArguments();
     return redis.run(Script.APPROVAL_DECIDED,

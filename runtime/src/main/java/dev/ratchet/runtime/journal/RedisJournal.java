@@ -132,6 +132,12 @@ public final class RedisJournal extends JournalRoles {
         });
   }
 
+  /** Drops a session from the recovery set; called when it has nothing in flight. */
+  @Override
+  public Future<Void> markIdle(String sessionId) {
+    return redis.send(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId)).mapEmpty();
+  }
+
   // ---------------------------------------------------------------- the optional ports
 
   /** The journal's read side. */

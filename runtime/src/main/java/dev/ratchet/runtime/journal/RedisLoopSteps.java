@@ -14,7 +14,7 @@ import java.util.List;
  * The Redis journal's steps of the agent loop (user messages, model responses, round ends), each a
  * fenced script, and the recovery index they and turns keep ({@code activeSessions}).
  */
-record RedisLoopSteps(RedisConnections redis, JournalKeys keys) implements JournalRoles.LoopSteps {
+record RedisLoopSteps(RedisConnections redis, JournalKeys keys) implements LoopSteps {
 
   @Override
   public Future<ConversationAppend> messageUser(UserMessage message) {
@@ -68,12 +68,6 @@ record RedisLoopSteps(RedisConnections redis, JournalKeys keys) implements Journ
 
   private List<String> loopKeys(String sessionId) {
     return List.of(keys.meta(sessionId), keys.events(sessionId), keys.loop(sessionId), keys.conversation(sessionId));
-  }
-
-  /** Drops a session from the recovery set; called when it has nothing in flight. */
-  @Override
-  public Future<Void> markIdle(String sessionId) {
-    return redis.send(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId)).mapEmpty();
   }
 
   private static String now() {

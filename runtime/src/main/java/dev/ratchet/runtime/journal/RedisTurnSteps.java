@@ -22,7 +22,7 @@ import java.util.function.Function;
  * The Redis journal's steps of turns and calls (rules 1 and J1, J2, J7, J8): one fenced Lua script
  * each, their keys and arguments written as bytes once.
  */
-record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries queries) implements JournalRoles.TurnSteps {
+record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries queries) implements TurnSteps {
 
   @Override
   public Future<SubmitAnswer> submitTurn(TurnSubmission submission) {

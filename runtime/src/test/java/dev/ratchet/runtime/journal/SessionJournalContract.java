@@ -563,19 +563,19 @@ public abstract class SessionJournalContract extends JournalFixture {
     assertThat(pending().get(0).argumentsHash()).isEqualTo(request.argumentsHash());
 
     assertThat(await(journal.approvalDecided(sessionId, request.callId(),
-        new SessionJournal.Verdict("other-hash", "approved", "eve", null))))
+        new Verdict("other-hash", "approved", "eve", null))))
         .isEqualTo(DecisionAnswer.STALE);
     assertThat(await(journal.approvalDecided(sessionId, new CallId("call_nope"),
-        new SessionJournal.Verdict(request.argumentsHash(), "approved", "eve",
+        new Verdict(request.argumentsHash(), "approved", "eve",
         null)))).isEqualTo(DecisionAnswer.UNKNOWN_CALL);
     assertThat(pending()).as("refused decisions leave it pending").hasSize(1);
 
     assertThat(await(journal.approvalDecided(sessionId, request.callId(),
-        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice",
+        new Verdict(request.argumentsHash(), "approved", "alice",
         "ok")))).isEqualTo(DecisionAnswer.ACCEPTED);
     assertThat(pending()).isEmpty();
     assertThat(await(journal.approvalDecided(sessionId, request.callId(),
-        new SessionJournal.Verdict(request.argumentsHash(), "rejected", "eve",
+        new Verdict(request.argumentsHash(), "rejected", "eve",
         "no")))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
     CallState state = await(journal.callState(sessionId, request.callId()));
     assertThat(state.approval().status()).isEqualTo("approved");
@@ -594,12 +594,12 @@ public abstract class SessionJournalContract extends JournalFixture {
         .put("amount", 12.5);
 
     assertThat(await(journal.approvalDecided(sessionId, request.callId(),
-        new SessionJournal.Verdict("other-hash", "approved", "alice", "x",
+        new Verdict("other-hash", "approved", "alice", "x",
         edited)))).as("an edit still names the arguments it was shown").isEqualTo(DecisionAnswer.STALE);
     assertThat(await(journal.callState(sessionId, request.callId())).approval().edited()).isFalse();
 
     assertThat(await(journal.approvalDecided(sessionId, request.callId(),
-        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice", "customer asked for 7",
+        new Verdict(request.argumentsHash(), "approved", "alice", "customer asked for 7",
         edited)))).isEqualTo(DecisionAnswer.ACCEPTED);
     CallState state = await(journal.callState(sessionId, request.callId()));
     assertThat(state.approval().editedArguments()).isEqualTo(edited);
@@ -633,7 +633,7 @@ public abstract class SessionJournalContract extends JournalFixture {
     long epoch = submitted(t);
     ApprovalRequest request = asked(epoch, t, 0);
     assertThat(await(journal.approvalDecided(sessionId, request.callId(),
-        new SessionJournal.Verdict(request.argumentsHash(), "rejected", "bob", "no", new JsonObject().put("n",
+        new Verdict(request.argumentsHash(), "rejected", "bob", "no", new JsonObject().put("n",
         9))))).isEqualTo(DecisionAnswer.ACCEPTED);
     assertThat(await(journal.callState(sessionId, request.callId())).approval().edited()).isFalse();
   }
@@ -651,13 +651,13 @@ public abstract class SessionJournalContract extends JournalFixture {
     sleepMillis(100);
 
     assertThat(await(journal.approvalDecided(sessionId, request.callId(),
-        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice",
+        new Verdict(request.argumentsHash(), "approved", "alice",
         null)))).isEqualTo(DecisionAnswer.EXPIRED);
     // fails closed: the journal and the inbox agree that nobody can approve it any more
     assertThat(pending()).isEmpty();
     assertThat(await(journal.callState(sessionId, request.callId())).approval().status()).isEqualTo("expired");
     assertThat(await(journal.approvalDecided(sessionId, request.callId(),
-        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice",
+        new Verdict(request.argumentsHash(), "approved", "alice",
         null)))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
   }
 
@@ -687,7 +687,7 @@ public abstract class SessionJournalContract extends JournalFixture {
     assertThat(pending.get(0).toJson()).isEqualTo(request.toJson());
     assertThat(await(journal.callState(sessionId, request.callId())).approval().status()).isEqualTo("pending");
     assertThat(await(journal.approvalDecided(sessionId, request.callId(),
-        new SessionJournal.Verdict(request.argumentsHash(), "approved", "alice",
+        new Verdict(request.argumentsHash(), "approved", "alice",
         null)))).isEqualTo(DecisionAnswer.ACCEPTED);
   }
 }
