@@ -33,12 +33,11 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements TurnSteps {
   public Future<SubmitAnswer> submitTurn(TurnSubmission submission) {
     String sessionId = submission.sessionId();
     Turn turn = submission.turn();
-    String callerId = submission.callerId();
     CallStart firstWrite = submission.firstWrite();
     TurnSpec spec = TurnSpec.of(turn, submission.catalogue(), submission.replyAddress());
     return store.step(vertx, () -> {
       long now = now();
-      MemorySession s = store.entered(sessionId, submission.epoch(), callerId, submission.index(), now);
+      MemorySession s = store.entered(sessionId, submission.epoch(), submission.callerId(), submission.index(), now);
       TurnEntry existing = s.turns.get(turn.turnId());
       if (existing != null && existing.status != null) {
         if (!spec.hash().equals(existing.specHash)) {
@@ -52,7 +51,7 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements TurnSteps {
       if (removed != null) {
         return removed;
       }
-      ownSession(s, submission.agent(), callerId, submission.creator(), now);
+      ownSession(s, submission.agent(), submission.callerId(), submission.creator(), now);
       s.updatedAt = now;
       TurnEntry t = new TurnEntry();
       t.spec = spec.encoded();

@@ -28,8 +28,6 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
   public Future<SubmitAnswer> submitTurn(TurnSubmission submission) {
     String sessionId = submission.sessionId();
     Turn turn = submission.turn();
-    String callerId = submission.callerId();
-    String creator = submission.creator();
     CallStart firstWrite = submission.firstWrite();
     String specHash = TurnText.hash(turn);
     byte[] encodedSpec = TurnText.specBytes(turn, submission.catalogue(), submission.replyAddress());
@@ -48,8 +46,8 @@ record RedisTurnSteps(RedisConnections redis, JournalKeys keys, RedisQueries que
     args.add(specHash);
     args.add(submission.agent());
     args.add(now);
-    args.add(callerId == null ? "" : callerId);
-    args.add(creator == null ? "" : creator);
+    args.add(submission.callerId() == null ? "" : submission.callerId());
+    args.add(submission.creator() == null ? "" : submission.creator());
     if (firstWrite != null) {
       keyList.add(keys.callBytes(sessionId, firstWrite.callId().value()));
       args.add(StepEntries.fieldBytes(EventType.CALL_STARTED.wireName(), firstWrite.callId().value()));
