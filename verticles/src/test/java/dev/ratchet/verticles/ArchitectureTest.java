@@ -4,7 +4,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,9 +30,9 @@ class ArchitectureTest {
   void theHttpApiAndTheCliReachTheRuntimeThroughTheRatchetInterfaceOnly() {
     noClasses().that().resideOutsideOfPackages("dev.ratchet.verticles.impl..", "dev.ratchet.verticles.bench..",
             "dev.ratchet.verticles.chaos..")
-        .and().doNotHaveFullyQualifiedName(Ratchet.class.getName())
-        .should().dependOnClassesThat().areAssignableTo(RatchetImpl.class)
-        .because("the HTTP API, the CLI and applications use the Ratchet interface, without downcasts")
+        .and().doNotHaveFullyQualifiedName(RatchetNode.class.getName())
+        .should().dependOnClassesThat().areAssignableTo(RatchetNodeImpl.class)
+        .because("the HTTP API, the CLI and applications use the RatchetNode interface, without downcasts")
         .check(classes);
   }
 
@@ -46,8 +46,10 @@ class ArchitectureTest {
   @Test
   void theEngineAndTheAgentLoopDependOnTheJournalPortOnly() {
     noClasses().that().resideInAnyPackage("dev.ratchet.runtime.engine..", "dev.ratchet.runtime.agent..",
+            "dev.ratchet.runtime.session..",
             "dev.ratchet.verticles.impl..")
-        .and().doNotHaveFullyQualifiedName(RatchetImpl.class.getName())
+        .and().doNotHaveFullyQualifiedName(RatchetNodeImpl.class.getName())
+        .and().doNotHaveFullyQualifiedName(RatchetNodeImpl.class.getPackageName() + ".NodeStart")
         .should().dependOnClassesThat().areAssignableTo(RedisJournal.class)
         .because("the engine runs on any SessionJournal: Redis in production, in memory in rule tests")
         .check(classes);

@@ -2,7 +2,7 @@ package dev.ratchet.server.reload;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ToolCatalog;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -28,13 +28,13 @@ public final class Reloader {
 
   private static final Logger LOG = LoggerFactory.getLogger(Reloader.class);
 
-  private final Ratchet ratchet;
+  private final RatchetNode ratchet;
   private final AgentLoader loader;
   private final Path reportFile;
   private final AtomicLong sequence = new AtomicLong();
   private Future<JsonObject> last = Future.succeededFuture();
 
-  public Reloader(Ratchet ratchet, AgentLoader loader, Path reportFile) {
+  public Reloader(RatchetNode ratchet, AgentLoader loader, Path reportFile) {
     this.ratchet = ratchet;
     this.loader = loader;
     this.reportFile = reportFile;

@@ -1,0 +1,139 @@
+package dev.ratchet.runtime;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static dev.ratchet.runtime.testing.Await.await;
+import static dev.ratchet.runtime.testing.Await.failure;
+import static dev.ratchet.runtime.testing.Await.until;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What an application's own test does with {@link Ratchet#inMemory}: the turn rules of a deployed
+ * node through the public facade only, with no Redis.
+ */
+@Timeout(30)
+class InMemoryRatchetTest {
+
+  private final Vertx vertx = Vertx.vertx();
+  private final Ratchet ratchet = Ratchet.inMemory(vertx, RatchetClock.system(vertx));
+  private final AtomicInteger lookups = new AtomicInteger();
+  private final AtomicInteger refunds = new AtomicInteger();
+
+  @AfterEach
+  void close() {
+    await(ratchet.close());
+    await(vertx.close());
+  }
+
+  private AgentDefinition shop() {
+    JsonObject schema = new JsonObject("""
+        {"type":"object","properties":{"orderId":{"type":"string"}},"required":["orderId"]}""");
+    FunctionToolSource tools = FunctionToolSource.create("shop")
+        .read("look_up_order", "Look up an order", schema, inv -> {
+          lookups.incrementAndGet();
+          return Future.succeededFuture(new JsonObject().put("orderId", inv.arguments().getString("orderId"))
+              .put("status", "open"));
+        })
+        .tool(FunctionToolSource.define("refund_order", EffectClass.NON_IDEMPOTENT_WRITE).description("Refund")
+            .schema(schema).approval(ApprovalRule.always())
+            .invoke(inv -> {
+              refunds.incrementAndGet();
+              return Future.succeededFuture(ToolResult.success(new JsonObject().put("refunded", true)));
+            }));
+    return AgentDefinition.builder("shop").toolSource(tools).build();
+  }
+
+  private static Turn twoReadsAndARefund(String turnId) {
+    return Turn.of(turnId,
+        new ToolCall("look_up_order", new JsonObject().put("orderId", "1001")),
+        new ToolCall("look_up_order", new JsonObject().put("orderId", "1002")),
+        new ToolCall("refund_order", new JsonObject().put("orderId", "1002")));
+  }
+
+  @Test
+  void aTurnWaitsForItsApprovalAndCompletesOnceItIsDecided() {
+    await(ratchet.register(shop()));
+    Accepted<TurnResult> accepted = await(ratchet.accept(TurnRequest.of("shop", "s-1", twoReadsAndARefund("t1"))
+        .callerId("tenant-7").creator("alice")));
+
+    until(() -> !await(ratchet.pendingApprovals()).isEmpty(), 10);
+    List<ApprovalRequest> pending = await(ratchet.pendingApprovals());
+    assertThat(pending).hasSize(1);
+    ApprovalRequest request = pending.get(0);
+    assertThat(request.tool()).isEqualTo("refund_order");
+    assertThat(request.sessionId()).isEqualTo("s-1");
+    assertThat(lookups.get()).isEqualTo(2);
+    assertThat(refunds.get()).isZero();
+    assertThat(accepted.result().isComplete()).isFalse();
+    assertThat(await(ratchet.queries().turnResult("s-1", "t1"))).isNull();
+
+    assertThat(await(ratchet.decide(ApprovalDecision.approve(request, "bob", "ok")))).isEqualTo(DecisionResult.ACCEPTED);
+    TurnResult result = await(accepted.result());
+
+    assertThat(result.calls()).extracting(CallResult::outcome)
+        .containsExactly(Outcome.SUCCEEDED, Outcome.SUCCEEDED, Outcome.SUCCEEDED);
+    assertThat(refunds.get()).isEqualTo(1);
+    assertThat(await(ratchet.pendingApprovals())).isEmpty();
+    assertThat(await(ratchet.decide(ApprovalDecision.approve(request, "bob", "again"))))
+        .isEqualTo(DecisionResult.ALREADY_DECIDED);
+    assertThat(await(ratchet.queries().turnResult("s-1", "t1")).calls()).hasSize(3);
+    assertThat(await(ratchet.queries().session("s-1")).getString("caller")).isEqualTo("tenant-7");
+    assertThat(await(ratchet.queries().events("s-1", null, 100))).extracting(e -> e.getString("type"))
+        .contains("approval.requested", "approval.decided", "turn.completed");
+  }
+
+  @Test
+  void aTurnSubmittedAgainAnswersWithItsResultsAndRunsNothingTwice() {
+    await(ratchet.register(shop()));
+    Future<TurnResult> first = ratchet.submit("shop", "s-2", twoReadsAndARefund("t1"));
+    until(() -> !await(ratchet.pendingApprovals()).isEmpty(), 10);
+    await(ratchet.decide(ApprovalDecision.reject(await(ratchet.pendingApprovals()).get(0), "bob", "no")));
+    TurnResult rejected = await(first);
+
+    TurnResult again = await(ratchet.submit("shop", "s-2", twoReadsAndARefund("t1")));
+
+    assertThat(rejected.call(2).outcome()).isEqualTo(Outcome.FAILED);
+    assertThat(again).isEqualTo(rejected);
+    assertThat(lookups.get()).isEqualTo(2);
+    assertThat(refunds.get()).isZero();
+  }
+
+  @Test
+  void aRefusedRequestJournalsNothing() {
+    await(ratchet.register(shop()));
+    Turn read = Turn.of("t1", new ToolCall("look_up_order", new JsonObject().put("orderId", "1")));
+    await(ratchet.submit(TurnRequest.of("shop", "s-3", read).callerId("tenant-a")));
+
+    Throwable otherCaller = failure(ratchet.submit(TurnRequest.of("shop", "s-3",
+        Turn.of("t2", new ToolCall("look_up_order", new JsonObject().put("orderId", "2")))).callerId("tenant-b")));
+    Throwable unknownAgent = failure(ratchet.submit("nobody", "s-4", read));
+    Throwable badSession = failure(ratchet.submit("shop", "s\n5", read));
+    Throwable duplicate = failure(ratchet.register(shop()));
+
+    assertThat(((RatchetException) otherCaller).code()).isEqualTo("CALLER_MISMATCH");
+    assertThat(((RatchetException) unknownAgent).code()).isEqualTo("UNKNOWN_AGENT");
+    assertThat(((RatchetException) badSession).code()).isEqualTo("INVALID_ID");
+    assertThat(((RatchetException) duplicate).code()).isEqualTo("DUPLICATE_AGENT");
+    assertThat(await(ratchet.queries().turnResult("s-3", "t2"))).isNull();
+    assertThat(await(ratchet.queries().sessions(0, 10))).containsExactly("s-3");
+    assertThat(ratchet.queries().agents()).containsExactly("shop");
+    assertThat(ratchet.queries().catalog("shop").entries()).hasSize(2);
+  }
+
+  @Test
+  void anAgentWithoutAModelRefusesMessages() {
+    await(ratchet.register(shop()));
+
+    Throwable refused = failure(ratchet.send(MessageRequest.of("shop", "s-6", "hello").messageId("m-1")));
+
+    assertThat(((RatchetException) refused).code()).isEqualTo("NO_MODEL");
+  }
+}
