@@ -5,8 +5,8 @@ import com.anthropic.models.messages.ContentBlock;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.StopReason;
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.turns.RatchetTurns;
-import dev.ratchet.verticles.RatchetNode;
 
 import java.util.stream.Collectors;
 
@@ -17,7 +17,7 @@ final class AnthropicExample {
   }
 
   // tag::example[]
-  static String answer(AnthropicClient client, RatchetNode ratchet, String sessionId, String question) {
+  static String answer(AnthropicClient client, Ratchet ratchet, String sessionId, String question) {
     AnthropicTurns turns = new AnthropicTurns(RatchetTurns.embedded(ratchet, "shop", "tenant-1"));
     MessageCreateParams.Builder params = MessageCreateParams.builder()
         .model("claude-sonnet-4-5").maxTokens(1024).addUserMessage(question);

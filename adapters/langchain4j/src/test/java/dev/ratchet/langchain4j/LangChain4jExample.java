@@ -5,8 +5,8 @@ import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.turns.RatchetTurns;
-import dev.ratchet.verticles.RatchetNode;
 
 import java.util.List;
 
@@ -21,7 +21,7 @@ final class LangChain4jExample {
     String chat(@MemoryId String sessionId, @UserMessage String text);
   }
 
-  static Assistant assistant(RatchetNode ratchet, String openAiUrl, String apiKey) {
+  static Assistant assistant(Ratchet ratchet, String openAiUrl, String apiKey) {
     RatchetToolProvider tools = RatchetToolProvider.create(RatchetTurns.embedded(ratchet, "shop", "tenant-1"));
     return AiServices.builder(Assistant.class)
         .chatModel(OpenAiChatModel.builder().baseUrl(openAiUrl).apiKey(apiKey).modelName("gpt-4.1-mini")

@@ -4,8 +4,8 @@ import com.openai.client.OpenAIClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionMessage;
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.turns.RatchetTurns;
-import dev.ratchet.verticles.RatchetNode;
 
 import java.util.List;
 
@@ -16,7 +16,7 @@ final class OpenAiExample {
   }
 
   // tag::example[]
-  static String answer(OpenAIClient client, RatchetNode ratchet, String sessionId, String question) {
+  static String answer(OpenAIClient client, Ratchet ratchet, String sessionId, String question) {
     OpenAiTurns turns = new OpenAiTurns(RatchetTurns.embedded(ratchet, "shop", "tenant-1"));
     ChatCompletionCreateParams.Builder params = ChatCompletionCreateParams.builder()
         .model("gpt-4.1-mini").addUserMessage(question);

@@ -41,7 +41,7 @@ public final class RatchetToolCallbacks implements ToolCallbackProvider {
   static String session(Map<String, Object> toolContext) {
     Object session = toolContext == null ? null : toolContext.get(RatchetToolCallingManager.SESSION_KEY);
     if (!(session instanceof String s) || s.isEmpty()) {
-      throw new IllegalArgumentException("the prompt names no RatchetNode session: put it in the tool context under '"
+      throw new IllegalArgumentException("the prompt names no Ratchet session: put it in the tool context under '"
           + RatchetToolCallingManager.SESSION_KEY + "'");
     }
     return s;

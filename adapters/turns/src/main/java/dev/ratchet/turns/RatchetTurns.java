@@ -1,12 +1,12 @@
 package dev.ratchet.turns;
 
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.turns.impl.EmbeddedTurns;
 import dev.ratchet.turns.impl.HttpTurns;
-import dev.ratchet.verticles.RatchetNode;
 
 import java.net.URI;
 import java.time.Duration;
@@ -23,7 +23,7 @@ import java.util.concurrent.ExecutionException;
 public interface RatchetTurns {
 
   /** The agent of an embedded Ratchet, its sessions those of {@code callerId} (null: sessions without a caller). */
-  static RatchetTurns embedded(RatchetNode ratchet, String agent, String callerId) {
+  static RatchetTurns embedded(Ratchet ratchet, String agent, String callerId) {
     return new EmbeddedTurns(ratchet, agent, callerId);
   }
 

@@ -1,18 +1,18 @@
 package dev.ratchet.turns.impl;
 
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.turns.AgentTool;
 import dev.ratchet.turns.RatchetTurns;
-import dev.ratchet.verticles.RatchetNode;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /** An agent of a Ratchet in this JVM, through its Java facade; its sessions those of {@code callerId}. */
-public record EmbeddedTurns(RatchetNode ratchet, String agent, String callerId) implements RatchetTurns {
+public record EmbeddedTurns(Ratchet ratchet, String agent, String callerId) implements RatchetTurns {
 
   @Override
   public CompletionStage<TurnResult> submit(String sessionId, Turn turn) {
