@@ -5,7 +5,6 @@ import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.MessageRequest;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
@@ -85,7 +84,7 @@ public final class SessionRouter {
     if (!members.clustered()) {
       return Future.succeededFuture();
     }
-    consumer = vertx.eventBus().consumer(address(members.self()), this::handle);
+    consumer = vertx.eventBus().consumer(address(members.self()), new OwnerSide(vertx, members, local, this::forwardOn));
     // its registration alone matters: it tells the other members that this one may own sessions
     owning = vertx.eventBus().consumer(ClusterMembers.OWNERS_ADDRESS, msg -> { });
     return consumer.completion().compose(v -> owning.completion());
@@ -253,63 +252,7 @@ public final class SessionRouter {
         .recover(err -> Future.failedFuture(Forwarded.error(err, node)));
   }
 
-  private void handle(Message<JsonObject> msg) {
-    JsonObject r = msg.body();
-    String agent = r.getString("agent");
-    String sessionId = r.getString("sessionId");
-    String op = r.getString("op");
-    if ("resume".equals(op)) {
-      local.resume(agent, sessionId).onSuccess(v -> msg.reply(new JsonObject())).onFailure(err -> Forwarded.fail(msg, err));
-      return;
-    }
-    if (members.leaving() && !local.holds(sessionId)) {
-      passOn(msg);
-      return;
-    }
-    if ("turn".equals(op)) {
-      local.accept(new TurnRequest(agent, sessionId, Turn.fromJson(r.getJsonObject("turn")), r.getString("callerId"),
-              r.getString("creator")), r.getString("replyAddress"))
-          .map(Accepted::result)
-          // a turn that completed before answers with its results, so a resent turn id is answered completed at once
-          .onSuccess(result -> msg.reply(result.isComplete() && result.succeeded() && result.result() != null
-              ? new JsonObject().put("results", result.result().toJson()) : new JsonObject()))
-          .onFailure(err -> failOrPassOn(msg, err));
-      return;
-    }
-    String replyAddress = r.getString("replyAddress");
-    local.acceptMessage(new MessageRequest(agent, sessionId, r.getString("text"), r.getString("callerId"),
-            r.getString("creator"), r.getString("messageId")))
-        .map(Accepted::result)
-        .onSuccess(reply -> {
-          msg.reply(new JsonObject());
-          reply.onComplete(ar -> {
-            if (ar.failed() && members.leaving() && !local.holds(sessionId)) {
-              // handed over mid-round: the next owner answers the same message id with the same reply
-              forwardOn(r).onFailure(err -> vertx.eventBus().send(replyAddress,
-                  new JsonObject().put("error", Forwarded.encode(err))));
-              return;
-            }
-            vertx.eventBus().send(replyAddress, ar.succeeded() ? ar.result().toJson()
-                : new JsonObject().put("error", Forwarded.encode(ar.cause())));
-          });
-        })
-        .onFailure(err -> failOrPassOn(msg, err));
-  }
-
-  /** Fails the request, unless this member handed its session over meanwhile: then the next owner answers it. */
-  private void failOrPassOn(Message<JsonObject> msg, Throwable err) {
-    if (members.leaving() && !local.holds(msg.body().getString("sessionId"))) {
-      passOn(msg);
-    } else {
-      Forwarded.fail(msg, err);
-    }
-  }
-
-  /** A request for a session this leaving member no longer holds goes on to the member that runs it now. */
-  private void passOn(Message<JsonObject> msg) {
-    forwardOn(msg.body()).onSuccess(msg::reply).onFailure(err -> Forwarded.fail(msg, err));
-  }
-
+  /** Forwards a request to the member that runs its session now; fails when that is this one. */
   private Future<JsonObject> forwardOn(JsonObject request) {
     return target(request.getString("sessionId")).compose(node -> node == null || node.equals(members.self())
         ? Future.failedFuture(new RatchetException(ErrorCode.NODE_UNAVAILABLE, "member " + members.self()
