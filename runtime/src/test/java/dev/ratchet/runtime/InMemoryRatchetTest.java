@@ -1,5 +1,8 @@
 package dev.ratchet.runtime;
 
+import dev.ratchet.runtime.agent.AgentReply;
+import dev.ratchet.runtime.agent.ModelResponse;
+import dev.ratchet.runtime.agent.ScriptedModel;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -126,6 +129,30 @@ class InMemoryRatchetTest {
     assertThat(await(ratchet.queries().sessions(0, 10))).containsExactly("s-3");
     assertThat(ratchet.queries().agents()).containsExactly("shop");
     assertThat(ratchet.queries().catalog("shop").entries()).hasSize(2);
+  }
+
+  @Test
+  void aMessageRunsTheAgentLoopAndItsConversationIsReadBack() {
+    ScriptedModel model = ScriptedModel.of(
+        ModelResponse.toolCalls(new ToolCall("look_up_order", new JsonObject().put("orderId", "1002"), "c1")),
+        ModelResponse.text("Order 1002 is open."));
+    AgentDefinition withModel = AgentDefinition.builder("shop").toolSource(shop().toolSources().get(0))
+        .model(model).build();
+    await(ratchet.register(withModel));
+
+    AgentReply reply = await(ratchet.send(MessageRequest.of("shop", "s-7", "where is order 1002?")
+        .callerId("tenant-7").messageId("m-1")));
+    AgentReply again = await(ratchet.send(MessageRequest.of("shop", "s-7", "where is order 1002?")
+        .callerId("tenant-7").messageId("m-1")));
+
+    assertThat(reply.text()).isEqualTo("Order 1002 is open.");
+    assertThat(again.text()).isEqualTo(reply.text());
+    assertThat(model.calls()).isEqualTo(2);
+    assertThat(lookups.get()).isEqualTo(1);
+    JsonObject conversation = await(ratchet.queries().conversation("s-7"));
+    assertThat(conversation.getJsonArray("messages").stream().map(m -> ((JsonObject) m).getString("kind", "user")))
+        .containsExactly("user", "model_response", "model_response", "final");
+    assertThat(conversation.getJsonArray("messages").getJsonObject(1).getString("turnStatus")).isEqualTo("completed");
   }
 
   @Test
