@@ -339,7 +339,8 @@ public final class AgentLoop {
         return;
       }
       String message = "the model failed " + attempt + " time(s): " + Redaction.scrub(error);
-      end(round, AgentReply.MODEL_FAILED, null, nextStep, message, conversation.size(), EventType.MODEL_FAILED.wireName());
+      end(round, AgentReply.MODEL_FAILED, null, nextStep, message, conversation.size(),
+          EventType.MODEL_FAILED.wireName());
     });
   }
 

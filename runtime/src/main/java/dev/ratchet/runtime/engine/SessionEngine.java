@@ -66,7 +66,7 @@ public final class SessionEngine {
     this(vertx, journal, sessionId, CatalogVersions.fixed(catalog), options, events);
   }
 
-  /** As {@link #SessionEngine(Vertx, SessionJournal, String, ToolCatalog, EngineOptions, Consumer)}, on {@code clock}. */
+  /** An engine for one catalogue, on {@code clock}. */
   public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, ToolCatalog catalog,
                        EngineOptions options, Consumer<JsonObject> events, RatchetClock clock) {
     this(vertx, journal, sessionId, CatalogVersions.fixed(catalog), options, events, clock);

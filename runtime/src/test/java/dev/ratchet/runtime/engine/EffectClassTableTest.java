@@ -114,8 +114,8 @@ class EffectClassTableTest {
   void aNonIdempotentWriteThatTimesOutIsAttemptedExactlyOnceAndIsOutcomeUnknown() {
     try (EngineHarness moved = new EngineHarness(Instant.parse("2026-03-02T09:00:00Z"))) {
       MovableClock clock = moved.movable();
-      SessionEngine engine = moved.engine(FunctionToolSource.create("t").tool(hanging(EffectClass.NON_IDEMPOTENT_WRITE)),
-          EngineOptions.DEFAULT);
+      SessionEngine engine = moved.engine(FunctionToolSource.create("t")
+          .tool(hanging(EffectClass.NON_IDEMPOTENT_WRITE)), EngineOptions.DEFAULT);
       Future<TurnResult> turn = engine.submit(Turn.of("t1", call("tool", "1")));
       await(clock.whenPending(1));
       await(clock.advance(Duration.ofMillis(100)));

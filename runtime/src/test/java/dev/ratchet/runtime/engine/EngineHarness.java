@@ -43,7 +43,7 @@ final class EngineHarness implements AutoCloseable, AfterEachCallback {
     journal = InMemoryJournal.create(vertx, clock);
   }
 
-  /** On the in-memory journal, both it and the engines on a clock that stands at {@code start} until the test moves it. */
+  /** On the in-memory journal, it and the engines on a clock standing at {@code start} until the test moves it. */
   EngineHarness(Instant start) {
     clock = MovableClock.startingAt(vertx, start);
     journal = InMemoryJournal.create(vertx, clock);
