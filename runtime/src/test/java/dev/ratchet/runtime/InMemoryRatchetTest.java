@@ -10,6 +10,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -91,6 +93,36 @@ class InMemoryRatchetTest {
     assertThat(await(ratchet.queries().session("s-1")).getString("caller")).isEqualTo("tenant-7");
     assertThat(await(ratchet.queries().events("s-1", null, 100))).extracting(e -> e.getString("type"))
         .contains("approval.requested", "approval.decided", "turn.completed");
+  }
+
+  @Test
+  void aRetryFallsDueWhenTheTestMovesTheClockPastItsBackOff() {
+    MovableClock clock = MovableClock.startingAt(vertx, Instant.parse("2026-03-02T09:00:00Z"));
+    Ratchet moved = Ratchet.inMemory(vertx, clock);
+    Duration retryAfter = Duration.ofMinutes(10);
+    AtomicInteger attempts = new AtomicInteger();
+    FunctionToolSource busy = FunctionToolSource.create("stock").tool(FunctionToolSource.define("look_up_stock",
+        EffectClass.READ).retry(new RetryPolicy(2, Duration.ofSeconds(1), Duration.ofSeconds(1), 1.0)).invoke(inv -> {
+          attempts.incrementAndGet();
+          return Future.succeededFuture(inv.attempt() == 1 ? ToolResult.retryable("busy", retryAfter.toMillis())
+              : ToolResult.success(new JsonObject().put("inStock", 3)));
+        }));
+    try {
+      await(moved.register(AgentDefinition.builder("stock").toolSource(busy).build()));
+      Future<TurnResult> turn = moved.submit("stock", "s-8", Turn.of("t1", new ToolCall("look_up_stock", null)));
+      await(clock.whenPending(1));
+
+      await(clock.advance(retryAfter.minusMillis(1)));
+      assertThat(attempts.get()).isEqualTo(1);
+      assertThat(turn.isComplete()).isFalse();
+
+      await(clock.advance(Duration.ofMillis(1)));
+      CallResult look = await(turn).call(0);
+      assertThat(look.outcome()).isEqualTo(Outcome.SUCCEEDED);
+      assertThat(look.attempts()).isEqualTo(2);
+    } finally {
+      await(moved.close());
+    }
   }
 
   @Test

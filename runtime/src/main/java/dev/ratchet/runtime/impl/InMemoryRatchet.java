@@ -43,7 +43,7 @@ public final class InMemoryRatchet implements Ratchet {
 
   public InMemoryRatchet(Vertx vertx, RatchetClock clock) {
     this.vertx = vertx;
-    this.journal = InMemoryJournal.create(vertx);
+    this.journal = InMemoryJournal.create(vertx, clock);
     this.sessions = new SessionManager(vertx, journal, EngineOptions.DEFAULT, "memory", IDLE_MILLIS,
         SessionHooks.NONE, clock);
     this.intake = new SessionIntake(sessions, agents);
