@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Gives an application's JUnit 5 tests a real Redis and a {@link Ratchet} deployed on a Vert.x of
+ * Gives an application's JUnit 5 tests a real Redis and a {@link RatchetNode} deployed on a Vert.x of
  * their own, with the application's agents registered:
  * <pre>{@code
  * @RegisterExtension
@@ -40,7 +40,7 @@ import java.util.function.Consumer;
  * the test classpath. Each test class journals under a key prefix of its own, so classes sharing a
  * Redis never see each other's sessions. Everything is closed after the class, the Redis server
  * and its data included. Registered on a static field (or with {@code @ExtendWith}) it lives for the
- * class; on an instance field, for each test. Test methods may take a {@link Ratchet}, a
+ * class; on an instance field, for each test. Test methods may take a {@link Ratchet} or {@link RatchetNode}, a
  * {@link Vertx} or this extension as parameters.
  */
 public final class RatchetExtension

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The facade and the journal port hold: callers reach the runtime through {@link Ratchet} and the
+ * The facade and the journal port hold: callers reach the runtime through {@link RatchetNode} and the
  * journal through its interfaces, never through the Redis class or the implementation behind the
  * facade. The Redis tools (the CLI's inspect, the benchmark, the chaos run) may read Redis itself.
  */

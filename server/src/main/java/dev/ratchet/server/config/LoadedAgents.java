@@ -55,7 +55,7 @@ public final class LoadedAgents {
   }
 
   /**
-   * Defines every agent with the runtime ({@link Ratchet#define}): an agent of an earlier load is
+   * Defines every agent with the runtime ({@link RatchetNode#define}): an agent of an earlier load is
    * replaced for new turns, a new one is registered, agents registered from Java stay. Fails,
    * changing nothing, when one has the name of an agent registered from Java: the error names both origins.
    */

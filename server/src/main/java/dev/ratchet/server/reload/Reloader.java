@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reloads the agents' definitions without a restart: loads them all with the {@link AgentLoader}
- * and hands them to {@link Ratchet#define}, so new turns see the new catalogues and turns in flight
+ * and hands them to {@link RatchetNode#define}, so new turns see the new catalogues and turns in flight
  * finish with theirs. A load or a definition that fails changes nothing; either way the outcome is
  * logged and, when a report file is given, written to it (atomically) for {@code ratchet reload}.
  * Reloads run one at a time, in the order they were asked for.
