@@ -80,7 +80,8 @@ class InMemoryRatchetTest {
     assertThat(accepted.result().isComplete()).isFalse();
     assertThat(await(ratchet.queries().turnResult("s-1", "t1"))).isNull();
 
-    assertThat(await(ratchet.decide(ApprovalDecision.approve(request, "bob", "ok")))).isEqualTo(DecisionResult.ACCEPTED);
+    assertThat(await(ratchet.decide(ApprovalDecision.approve(request, "bob", "ok"))))
+        .isEqualTo(DecisionResult.ACCEPTED);
     TurnResult result = await(accepted.result());
 
     assertThat(result.calls()).extracting(CallResult::outcome)

@@ -88,6 +88,9 @@ public interface RatchetNode extends Ratchet {
    */
   Future<Boolean> eraseSession(String sessionId, String who);
 
-  /** The retention settings: whether the sweeper runs, the default policy, the tombstone window, each agent's policy. */
+  /**
+   * The retention settings: whether the sweeper runs, the default policy, the tombstone window,
+   * each agent's policy.
+   */
   JsonObject retentionSettings();
 }

@@ -51,7 +51,8 @@ class EventBusFuzzTest {
 
   @BeforeEach
   void start() {
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("fuzz")
         .read("look", "look", new JsonObject().put("type", "object").put("properties",
             new JsonObject().put("q", new JsonObject().put("type", "string"))), inv -> Future.succeededFuture("ok"))

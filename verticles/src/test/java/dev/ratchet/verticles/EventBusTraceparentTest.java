@@ -29,7 +29,8 @@ class EventBusTraceparentTest {
 
   @BeforeEach
   void start() {
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("traced")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("seen"));
     await(ratchet.register(AgentDefinition.builder("traced").toolSource(tools).build()));

@@ -104,7 +104,8 @@ class ManySessionsTest {
     String prefix = REDIS.keyPrefix() + "-" + UUID.randomUUID().toString().substring(0, 6);
     Vertx vertx = Vertx.vertx();
     try {
-      RatchetNodeImpl ratchet = (RatchetNodeImpl) await(RatchetNode.deploy(vertx, options(prefix).sessionIdleMillis(200)));
+      RatchetNodeImpl ratchet = (RatchetNodeImpl) await(RatchetNode.deploy(vertx, options(prefix)
+          .sessionIdleMillis(200)));
       // every read waits until all 200 sessions run, so that none is idle (and passivated) before they are counted
       Promise<Object> gate = Promise.promise();
       FunctionToolSource tools = FunctionToolSource.create("gated")
@@ -137,7 +138,8 @@ class ManySessionsTest {
       Promise<Object> answer = Promise.promise();
       FunctionToolSource tools = FunctionToolSource.create("slow")
           .tool(FunctionToolSource.define("read", EffectClass.READ).handler(inv -> answer.future()));
-      RatchetNodeImpl ratchet = (RatchetNodeImpl) await(RatchetNode.deploy(vertx, options(prefix).sessionIdleMillis(600_000)));
+      RatchetNodeImpl ratchet = (RatchetNodeImpl) await(RatchetNode.deploy(vertx, options(prefix)
+          .sessionIdleMillis(600_000)));
       await(ratchet.register(AgentDefinition.builder("main").toolSource(tools).build()));
       Future<TurnResult> result = await(ratchet.accept(TurnRequest.of("main", "f-1",
           Turn.of("t1", new ToolCall("read", null))))).result();

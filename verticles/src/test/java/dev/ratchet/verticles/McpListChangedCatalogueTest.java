@@ -50,7 +50,8 @@ class McpListChangedCatalogueTest {
     mcp = McpToolSource.create(vertx, McpServerConfig.http("remote", "http://127.0.0.1:" + TestMcpServer.port(jetty)
         + "/mcp").requestTimeout(Duration.ofSeconds(5)).reconnectBackoff(Duration.ofMillis(100),
         Duration.ofMillis(300)).build());
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
   }
 
   @AfterEach

@@ -57,7 +57,8 @@ class ProviderWriteThatCannotRunTest {
         .defaultScope(ConnectionScope.CALLER_SUPPLIED));
     ProviderToolSource tools = ProviderToolSource.perCaller(provider, List.of("GITHUB_CREATE_ISSUE"),
         Map.of("GITHUB_CREATE_ISSUE", ProviderToolConfig.pin(EffectClass.NON_IDEMPOTENT_WRITE, true)));
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     await(ratchet.register(AgentDefinition.builder("github-helper").toolSource(tools).build()));
   }
 
@@ -70,7 +71,8 @@ class ProviderWriteThatCannotRunTest {
 
   private Future<TurnResult> createIssue(String session, String caller) {
     return ratchet.submit(TurnRequest.of("github-helper", session, Turn.of("t1",
-        new ToolCall("GITHUB_CREATE_ISSUE", new JsonObject().put("owner", "o").put("repo", "r").put("title", "x")))).callerId(caller));
+        new ToolCall("GITHUB_CREATE_ISSUE", new JsonObject().put("owner", "o").put("repo", "r").put("title", "x"))))
+            .callerId(caller));
   }
 
   @Test

@@ -69,7 +69,8 @@ class RedisClusterRuntimeTest {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setErr(new PrintStream(captured, true));
     try {
-      RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().keyPrefix(CLUSTER.keyPrefix() + "-w")
+      RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create()
+          .keyPrefix(CLUSTER.keyPrefix() + "-w")
           .redisTopology(RedisTopology.cluster(CLUSTER.endpoints())).waitReplicas(1, 200)));
       Await.until(() -> captured.toString().contains("replica(s) now"), 10);
       await(ratchet.close());

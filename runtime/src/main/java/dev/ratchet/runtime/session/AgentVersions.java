@@ -67,7 +67,10 @@ public final class AgentVersions implements CatalogVersions {
     return changed;
   }
 
-  /** As {@link #install}, only while {@code definition} is still the current one: a replaced definition's refresh is dropped. */
+  /**
+   * As {@link #install}, only while {@code definition} is still the current one: a replaced
+   * definition's refresh is dropped.
+   */
   public synchronized boolean refresh(AgentDefinition definition, ToolCatalog catalog) {
     return this.definition == definition && install(definition, catalog);
   }

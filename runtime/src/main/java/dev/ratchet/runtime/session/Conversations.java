@@ -14,7 +14,10 @@ public final class Conversations {
   private Conversations() {
   }
 
-  /** {@code {"sessionId", "messages": [...]}}: user messages, model responses with their calls' results, final answers. */
+  /**
+   * {@code {"sessionId", "messages": [...]}}: user messages, model responses with their calls'
+   * results, final answers.
+   */
   public static Future<JsonObject> of(JournalQueries journal, String sessionId) {
     return journal.conversation(sessionId).compose(entries -> {
       List<Future<JsonObject>> messages = new ArrayList<>();

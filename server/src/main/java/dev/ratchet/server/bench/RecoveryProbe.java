@@ -130,7 +130,8 @@ final class RecoveryProbe {
    * Submits the turn in sessions {@code prefix0..}; waits until each is journaled, and with
    * {@code completed} until each has its results.
    */
-  private static void submitOneTurnEach(RatchetNode ratchet, int sessions, Turn turn, String prefix, boolean completed) {
+  private static void submitOneTurnEach(RatchetNode ratchet, int sessions, Turn turn, String prefix,
+                                        boolean completed) {
     List<Future<?>> accepted = new ArrayList<>();
     for (int s = 0; s < sessions; s++) {
       accepted.add(ratchet.accept(TurnRequest.of(Workload.AGENT, prefix + s, turn)).compose(done ->

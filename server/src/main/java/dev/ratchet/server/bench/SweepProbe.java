@@ -50,7 +50,8 @@ final class SweepProbe {
     Path archive = Files.createTempDirectory("ratchet-bench-archive");
     RedisServerProcess own = redisUrl == null ? RedisServerProcess.startTemporary("ratchet-bench", "everysec") : null;
     try {
-      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(own == null ? redisUrl : own.url())
+      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create()
+          .redisUrl(own == null ? redisUrl : own.url())
           .keyPrefix("sweep-" + UUID.randomUUID().toString().substring(0, 6))
           .retention(RetentionOptions.DISABLED.withArchiveDir(archive.toString()))).await();
       String payload = "x".repeat(1000);

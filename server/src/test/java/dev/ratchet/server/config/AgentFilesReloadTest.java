@@ -53,7 +53,8 @@ class AgentFilesReloadTest {
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     shop = await(DemoShop.start(vertx));
     agents = Files.createDirectories(tmp.resolve("agents"));
     spec = Path.of("conf/specs/shop.json");

@@ -47,7 +47,8 @@ class ReloadTest {
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     agents = Files.createDirectories(tmp.resolve("agents"));
     data = Files.createDirectories(tmp.resolve("data"));
     loader = new JsonDirectoryLoader(agents);

@@ -77,7 +77,8 @@ final class EventBusApi extends VerticleBase {
     String messageId = string(body, "messageId", false);
     String replyAddress = string(body, "replyAddress", false);
     String callerId = string(body, "callerId", false);
-    answer(msg, ratchet.acceptMessage(MessageRequest.of(agent, sessionId, text).callerId(callerId).messageId(messageId)),
+    answer(msg, ratchet.acceptMessage(MessageRequest.of(agent, sessionId, text).callerId(callerId)
+        .messageId(messageId)),
         new JsonObject().put("sessionId", sessionId), replyAddress, "answered", "reply", AgentReply::toJson);
   }
 

@@ -76,7 +76,8 @@ final class NodeIntake implements SessionRouter.Local {
   /** Accepts a checked turn on this node, which runs (or will run) the session. */
   @Override
   public Future<Accepted<TurnResult>> accept(TurnRequest request, String replyAddress) {
-    return agents.contains(request.agent()) ? here.accept(request, replyAddress) : Future.failedFuture(missing(request.agent()));
+    return agents.contains(request.agent()) ? here.accept(request, replyAddress)
+        : Future.failedFuture(missing(request.agent()));
   }
 
   /** Accepts a checked message on this node, which runs (or will run) the session. */

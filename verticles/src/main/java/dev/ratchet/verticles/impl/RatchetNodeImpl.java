@@ -67,7 +67,8 @@ public final class RatchetNodeImpl implements RatchetNode {
     this.sessions = new SessionManager(vertx, journal, options.engine(), members.self(), options.sessionIdleMillis(),
         new EventBusHooks(vertx), RatchetClock.system(vertx));
     ArchiveSink archive = options.archiveSink() != null ? options.archiveSink()
-        : ArchiveSink.jsonLines(vertx, Path.of(options.retention().archiveDir()), options.retention().archiveMaxFileBytes());
+        : ArchiveSink.jsonLines(vertx, Path.of(options.retention().archiveDir()),
+            options.retention().archiveMaxFileBytes());
     this.sweeper = new RetentionSweeper(vertx, journal, archive, options.retention());
     this.agents = new AgentRegistry(vertx, journal, sessions, members, sweeper, table, () -> ready);
     this.intake = new NodeIntake(options.engine(), table, sessions, () -> ready, agents::resume);

@@ -32,7 +32,8 @@ class ArchivedSessionsHttpTest {
 
   @BeforeAll
   static void start() {
-    ((RatchetNodeImpl) SHOP.runtime().ratchet).retention().policy("shop", new RetentionPolicy(null, null, Duration.ofMinutes(1)));
+    ((RatchetNodeImpl) SHOP.runtime().ratchet).retention().policy("shop", new RetentionPolicy(null, null,
+        Duration.ofMinutes(1)));
   }
 
   @Test
@@ -69,7 +70,8 @@ class ArchivedSessionsHttpTest {
     assertThat(SHOP.runtime().writes).hasSize(writes);
 
     // eight days on, past the seven-day tombstone window
-    await(((RatchetNodeImpl) SHOP.runtime().ratchet).retention().check(s, System.currentTimeMillis() + Duration.ofDays(8).toMillis()));
+    await(((RatchetNodeImpl) SHOP.runtime().ratchet).retention().check(s,
+        System.currentTimeMillis() + Duration.ofDays(8).toMillis()));
     Http.Answer expired = agent.post("/api/sessions/" + s + "/turns", body);
     assertThat(expired.status()).as(expired.body()).isEqualTo(410);
     assertThat(expired.json().getString("code")).isEqualTo("TURN_EXPIRED");
@@ -86,7 +88,8 @@ class ArchivedSessionsHttpTest {
     JsonObject body = HttpApiTest.turn("t1", HttpApiTest.call("look_up_order", new JsonObject().put("id", "o-1")));
     assertThat(agent.post("/api/sessions/" + s + "/turns", body).status()).isIn(200, 202);
     assertThat(agent.get("/api/sessions/" + s + "/turns/t1?wait=20").status()).isEqualTo(200);
-    RetentionSweeper forgetting = new RetentionSweeper(SHOP.runtime().vertx, ((RatchetNodeImpl) SHOP.runtime().ratchet).redisJournal(),
+    RetentionSweeper forgetting = new RetentionSweeper(SHOP.runtime().vertx,
+        ((RatchetNodeImpl) SHOP.runtime().ratchet).redisJournal(),
         ArchiveSink.jsonLines(SHOP.runtime().vertx, archiveDir, 1024 * 1024), RetentionOptions.DISABLED.withEnabled(true)
         .withDefaultPolicy(new RetentionPolicy(null, null, Duration.ofMinutes(1)))
         .withTombstoneWindow(Duration.ofHours(1)).withForgetAfter(Duration.ofHours(1)));

@@ -186,7 +186,8 @@ class CallerSuppliedProviderTest {
   void theTrustedJavaApiNamesTheCallerAndALaterSubmitWithoutOneKeepsIt() {
     String session = "java-" + UUID.randomUUID();
     Turn first = new Turn("t1", List.of(new ToolCall("GITHUB_GET_REPO", new JsonObject().put("title", "r"))));
-    assertThat(await(ratchet.submit(TurnRequest.of("github-helper", session, first).callerId("tenant-b"))).calls().get(0).outcome())
+    assertThat(await(ratchet.submit(TurnRequest.of("github-helper", session, first).callerId("tenant-b"))).calls()
+        .get(0).outcome())
         .isEqualTo(Outcome.SUCCEEDED);
     Turn second = new Turn("t2", List.of(new ToolCall("GITHUB_GET_REPO", new JsonObject().put("title", "r"))));
     assertThat(await(ratchet.submit("github-helper", session, second)).calls().get(0).outcome())

@@ -69,7 +69,8 @@ class InboxStreamTest {
       assertThat(a.status()).as(a.body()).isIn(200, 202);
       HttpApiTest.awaitPending(Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD), theirs);
       String mine = "tenant-t-" + UUID.randomUUID().toString().substring(0, 8);
-      SHOP.runtime().ratchet.submit(TurnRequest.of("shop", mine, Turn.of("t1", new ToolCall("refund_order", new JsonObject().put("order", "T-live")))).callerId("tenant-t"));
+      SHOP.runtime().ratchet.submit(TurnRequest.of("shop", mine, Turn.of("t1", new ToolCall("refund_order",
+          new JsonObject().put("order", "T-live")))).callerId("tenant-t"));
 
       List<JsonObject> seen = inboxEvents(lines, inbox -> inbox.encode().contains(mine));
       JsonObject last = seen.get(seen.size() - 1);

@@ -35,7 +35,8 @@ class JournalRedisMetricsTest {
   @BeforeEach
   void deploy() {
     vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     metrics = new RatchetMetrics(vertx, ratchet);
     admin = Redis.createClient(vertx, REDIS.url());
   }

@@ -66,7 +66,8 @@ public record TurnRoutes(Vertx vertx, RatchetNode ratchet, RatchetMetrics metric
     String callerId = principal.callerId();
     // the creator's name is kept with a session it creates, for the four-eyes rule
     Future<Accepted<TurnResult>> accepted = access.mayUse(principal, sessionId)
-        .compose(v -> ratchet.accept(TurnRequest.of(agent, sessionId, turn).callerId(callerId).creator(principal.name())));
+        .compose(v -> ratchet.accept(TurnRequest.of(agent, sessionId, turn).callerId(callerId)
+            .creator(principal.name())));
     accepted.onComplete(ar -> {
       if (ar.failed()) {
         access.edgeError(principal, sessionId, ar.cause()).onComplete(err -> Replies.fail(ctx, err.result()));

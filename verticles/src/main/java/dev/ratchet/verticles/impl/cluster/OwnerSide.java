@@ -39,7 +39,8 @@ final class OwnerSide implements Handler<Message<JsonObject>> {
     String sessionId = r.getString("sessionId");
     String op = r.getString("op");
     if ("resume".equals(op)) {
-      local.resume(agent, sessionId).onSuccess(v -> msg.reply(new JsonObject())).onFailure(err -> Forwarded.fail(msg, err));
+      local.resume(agent, sessionId).onSuccess(v -> msg.reply(new JsonObject()))
+          .onFailure(err -> Forwarded.fail(msg, err));
       return;
     }
     if (members.leaving() && !local.holds(sessionId)) {

@@ -84,7 +84,8 @@ public final class SessionRouter {
     if (!members.clustered()) {
       return Future.succeededFuture();
     }
-    consumer = vertx.eventBus().consumer(address(members.self()), new OwnerSide(vertx, members, local, this::forwardOn));
+    consumer = vertx.eventBus().consumer(address(members.self()), new OwnerSide(vertx, members, local,
+        this::forwardOn));
     // its registration alone matters: it tells the other members that this one may own sessions
     owning = vertx.eventBus().consumer(ClusterMembers.OWNERS_ADDRESS, msg -> { });
     return consumer.completion().compose(v -> owning.completion());
