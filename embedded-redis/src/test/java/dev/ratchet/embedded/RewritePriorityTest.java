@@ -1,6 +1,6 @@
-package dev.ratchet.runtime.redis;
+package dev.ratchet.embedded;
 
-import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.host.ChildEnvironment;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -14,8 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
-import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -36,9 +36,9 @@ class RewritePriorityTest {
   }
 
   @AfterEach
-  void closeVertx() {
+  void closeVertx() throws Exception {
     if (vertx != null) {
-      await(vertx.close());
+      vertx.close().await(20, TimeUnit.SECONDS);
     }
   }
 
@@ -78,10 +78,10 @@ class RewritePriorityTest {
     Redis client = Redis.createClient(vertx, redis.url());
     try {
       for (int i = 0; i < 200; i++) {
-        await(client.send(Request.cmd(Command.SET).arg("k" + i).arg("v")));
+        client.send(Request.cmd(Command.SET).arg("k" + i).arg("v")).await(20, TimeUnit.SECONDS);
       }
-      await(client.send(Request.cmd(Command.CONFIG).arg("SET").arg("rdb-key-save-delay").arg("20000")));
-      await(client.send(Request.cmd(Command.BGREWRITEAOF)));
+      client.send(Request.cmd(Command.CONFIG).arg("SET").arg("rdb-key-save-delay").arg("20000")).await(20, TimeUnit.SECONDS);
+      client.send(Request.cmd(Command.BGREWRITEAOF)).await(20, TimeUnit.SECONDS);
     } finally {
       client.close();
     }

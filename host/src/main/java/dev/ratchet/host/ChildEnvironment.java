@@ -1,4 +1,4 @@
-package dev.ratchet.runtime.impl;
+package dev.ratchet.host;
 
 import java.io.File;
 import java.util.List;

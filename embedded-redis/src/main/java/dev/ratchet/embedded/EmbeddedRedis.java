@@ -1,5 +1,6 @@
-package dev.ratchet.runtime.redis;
+package dev.ratchet.embedded;
 
+import dev.ratchet.host.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -70,7 +71,7 @@ public final class EmbeddedRedis implements AutoCloseable {
       throw new IOException(noSocket(dir));
     }
     List<String> notices = new ArrayList<>();
-    PrivateFiles.secureDirectory(dir).ifPresent(notices::add);
+    secureDirectory(dir).ifPresent(notices::add);
     FileChannel lock = lock(dir);
     try {
       String password = PrivateFiles.secret(dir.resolve(PASSWORD_FILE));
@@ -114,6 +115,15 @@ public final class EmbeddedRedis implements AutoCloseable {
   /** Whether a server on {@code dataDir} can listen on a Unix socket there (the path is short enough). */
   public static boolean servesSocket(Path dataDir) {
     return RedisServerProcess.socketFor(dataDir.toAbsolutePath().normalize()) != null;
+  }
+
+  /**
+   * Creates {@code dir} as {@code rwx------}, or takes an existing one's access away from other
+   * accounts: the warning to show when it had to, else empty.
+   */
+  private static Optional<String> secureDirectory(Path dir) throws IOException {
+    return PrivateFiles.ownerOnlyDirectory(dir, "the data directory").map(had -> "the data directory " + dir
+        + " was " + had + ": made it rwx------, so that only this account reads the journal");
   }
 
   private static String url(Path socket, int port, String password) {

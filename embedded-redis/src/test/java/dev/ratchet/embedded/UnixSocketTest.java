@@ -1,4 +1,4 @@
-package dev.ratchet.runtime.redis;
+package dev.ratchet.embedded;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package dev.ratchet.runtime.redis;
+package dev.ratchet.host;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,22 +29,15 @@ import java.util.Set;
 public final class PrivateFiles {
 
   static final Set<PosixFilePermission> OWNER_DIRECTORY = PosixFilePermissions.fromString("rwx------");
-  static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
+  /** {@code rw-------}. */
+  public static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
 
   private PrivateFiles() {
   }
 
-  static boolean posix() {
+  /** Whether this file system has POSIX permissions. */
+  public static boolean posix() {
     return FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
-  }
-
-  /**
-   * Creates {@code dir} as {@code rwx------}, or takes an existing one's access away from other
-   * accounts: the warning to show when it had to, else empty.
-   */
-  static Optional<String> secureDirectory(Path dir) throws IOException {
-    return ownerOnlyDirectory(dir, "the data directory").map(had -> "the data directory " + dir + " was " + had
-        + ": made it rwx------, so that only this account reads the journal");
   }
 
   /**
@@ -106,7 +99,7 @@ public final class PrivateFiles {
   }
 
   /** Writes {@code content} to {@code file} as {@code rw-------}, replacing the file whole. */
-  static void write(Path file, String content) throws IOException {
+  public static void write(Path file, String content) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp", ownerOnly());
     try {
@@ -121,7 +114,7 @@ public final class PrivateFiles {
    * The secret in {@code file}, made on first use: 32 random bytes in hex. An existing file that
    * other accounts could read is made {@code rw-------}.
    */
-  static String secret(Path file) throws IOException {
+  public static String secret(Path file) throws IOException {
     if (!Files.exists(file)) {
       byte[] bytes = new byte[32];
       new SecureRandom().nextBytes(bytes);

@@ -1,4 +1,4 @@
-package dev.ratchet.runtime.redis;
+package dev.ratchet.embedded;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,7 +1,7 @@
-package dev.ratchet.runtime.redis;
+package dev.ratchet.embedded;
 
-import dev.ratchet.runtime.impl.ChildEnvironment;
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.ChildEnvironment;
+import dev.ratchet.host.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

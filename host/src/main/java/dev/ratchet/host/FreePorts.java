@@ -1,4 +1,4 @@
-package dev.ratchet.runtime.impl;
+package dev.ratchet.host;
 
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,6 +1,6 @@
-package dev.ratchet.runtime.redis;
+package dev.ratchet.embedded;
 
-import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.host.ChildEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,6 @@
-package dev.ratchet.runtime.redis;
+package dev.ratchet.embedded;
 
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -19,9 +19,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -50,7 +50,7 @@ class EmbeddedRedisSecurityTest {
       c.close();
     }
     if (vertx != null) {
-      await(vertx.close());
+      vertx.close().await(20, TimeUnit.SECONDS);
     }
   }
 
@@ -106,8 +106,8 @@ class EmbeddedRedisSecurityTest {
     vertx = Vertx.vertx();
 
     Redis client = Redis.createClient(vertx, redis.journalUrl());
-    await(client.send(Request.cmd(Command.SET).arg("k").arg("v")));
-    assertThat(await(client.send(Request.cmd(Command.GET).arg("k"))).toString()).isEqualTo("v");
+    client.send(Request.cmd(Command.SET).arg("k").arg("v")).await(20, TimeUnit.SECONDS);
+    assertThat(client.send(Request.cmd(Command.GET).arg("k")).await(20, TimeUnit.SECONDS).toString()).isEqualTo("v");
     client.close();
     assertThat(redis.journalUrl()).startsWith("unix://" + tmp.resolve("data").resolve("redis.sock"));
   }
