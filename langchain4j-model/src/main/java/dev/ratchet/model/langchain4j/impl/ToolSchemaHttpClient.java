@@ -1,4 +1,4 @@
-package dev.ratchet.connectors.impl;
+package dev.ratchet.model.langchain4j.impl;
 
 import dev.langchain4j.http.client.HttpClient;
 import dev.langchain4j.http.client.HttpClientBuilder;

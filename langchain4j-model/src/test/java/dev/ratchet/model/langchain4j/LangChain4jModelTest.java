@@ -1,4 +1,4 @@
-package dev.ratchet.connectors;
+package dev.ratchet.model.langchain4j;
 
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.agent.ChatMessage;

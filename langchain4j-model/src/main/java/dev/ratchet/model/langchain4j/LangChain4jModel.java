@@ -1,4 +1,4 @@
-package dev.ratchet.connectors;
+package dev.ratchet.model.langchain4j;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
@@ -9,8 +9,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.openai.OpenAiChatModel;
-import dev.ratchet.connectors.impl.LangChain4jSchemas;
-import dev.ratchet.connectors.impl.ToolSchemaHttpClient;
+import dev.ratchet.model.langchain4j.impl.ToolSchemaHttpClient;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.agent.ChatMessage;

@@ -1,4 +1,4 @@
-package dev.ratchet.connectors.impl;
+package dev.ratchet.model.langchain4j;
 
 import dev.langchain4j.model.chat.request.json.JsonAnyOfSchema;
 import dev.langchain4j.model.chat.request.json.JsonArraySchema;
