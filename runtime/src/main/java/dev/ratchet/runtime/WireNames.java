@@ -1,4 +1,4 @@
-package dev.ratchet.runtime.impl;
+package dev.ratchet.runtime;
 
 import java.util.Locale;
 import java.util.function.Function;

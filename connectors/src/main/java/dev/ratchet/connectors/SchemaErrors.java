@@ -1,4 +1,4 @@
-package dev.ratchet.connectors.impl;
+package dev.ratchet.connectors;
 
 import io.vertx.json.schema.OutputUnit;
 

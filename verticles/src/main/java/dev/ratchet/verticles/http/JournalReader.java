@@ -1,4 +1,4 @@
-package dev.ratchet.verticles.http.impl;
+package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.TurnResult;
@@ -15,7 +15,8 @@ import java.util.Set;
 /** Reads a session's whole event stream page by page, up to a cap so one huge session cannot stall a request. */
 public final class JournalReader {
 
-  static final int PAGE = 500;
+  /** Events per read of the journal. */
+  public static final int PAGE = 500;
   static final int MAX_EVENTS = 20_000;
 
   private JournalReader() {
