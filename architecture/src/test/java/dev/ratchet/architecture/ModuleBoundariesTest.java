@@ -107,8 +107,9 @@ class ModuleBoundariesTest {
     return new DescribedPredicate<>("implement a journal port") {
       @Override
       public boolean test(JavaClass c) {
-        return !c.isInterface() && c.getPackageName().startsWith("dev.ratchet.runtime.journal")
-            && c.getAllRawInterfaces().stream().anyMatch(i -> i.getPackageName().startsWith("dev.ratchet.runtime.journal"));
+        String journal = "dev.ratchet.runtime.journal";
+        return !c.isInterface() && c.getPackageName().startsWith(journal)
+            && c.getAllRawInterfaces().stream().anyMatch(i -> i.getPackageName().startsWith(journal));
       }
     };
   }

@@ -41,7 +41,8 @@ class HttpOnlyClasspathTest {
     SHOP.shop().vertx().deployVerticle(server).await();
     URI base = URI.create("http://127.0.0.1:" + server.actualPort());
 
-    try (URLClassLoader httpOnly = new URLClassLoader(classpathWithoutVerticles(), ClassLoader.getPlatformClassLoader())) {
+    ClassLoader platform = ClassLoader.getPlatformClassLoader();
+    try (URLClassLoader httpOnly = new URLClassLoader(classpathWithoutVerticles(), platform)) {
       assertThatThrownBy(() -> httpOnly.loadClass("dev.ratchet.verticles.Ratchet"))
           .isInstanceOf(ClassNotFoundException.class);
       Class<?> turnsType = httpOnly.loadClass(RatchetTurns.class.getName());
