@@ -1,5 +1,7 @@
 package dev.ratchet.embedded;
 
+import dev.ratchet.embedded.impl.LocalProcesses;
+import dev.ratchet.embedded.impl.RedisProbe;
 import dev.ratchet.host.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;

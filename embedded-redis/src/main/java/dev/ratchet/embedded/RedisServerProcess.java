@@ -1,5 +1,7 @@
 package dev.ratchet.embedded;
 
+import dev.ratchet.embedded.impl.IdleChildren;
+import dev.ratchet.embedded.impl.RedisProbe;
 import dev.ratchet.host.ChildEnvironment;
 import dev.ratchet.host.FreePorts;
 import java.io.IOException;

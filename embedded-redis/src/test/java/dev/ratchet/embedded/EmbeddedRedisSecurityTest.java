@@ -1,5 +1,7 @@
 package dev.ratchet.embedded;
 
+import dev.ratchet.embedded.impl.LocalProcesses;
+import dev.ratchet.embedded.impl.RedisProbe;
 import dev.ratchet.host.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;

@@ -1,5 +1,6 @@
 package dev.ratchet.embedded;
 
+import dev.ratchet.embedded.impl.IdleChildren;
 import dev.ratchet.host.ChildEnvironment;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;

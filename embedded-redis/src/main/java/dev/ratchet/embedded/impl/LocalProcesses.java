@@ -1,4 +1,4 @@
-package dev.ratchet.embedded;
+package dev.ratchet.embedded.impl;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,13 +10,13 @@ import java.util.Optional;
  * What a pid names on this host: a running redis-server, or nothing any more. A process that has
  * exited but that nobody has reaped yet (a zombie) counts as gone: it holds no files or sockets.
  */
-final class LocalProcesses {
+public final class LocalProcesses {
 
   private LocalProcesses() {
   }
 
   /** Whether {@code pid} is a running process (not a zombie). */
-  static boolean running(long pid) {
+  public static boolean running(long pid) {
     Optional<ProcessHandle> handle = ProcessHandle.of(pid);
     if (handle.isEmpty() || !handle.get().isAlive()) {
       return false;
@@ -37,7 +37,7 @@ final class LocalProcesses {
    * see counts as one: a pid file is then never taken for stale while a server may still use the
    * files it names.
    */
-  static boolean runsRedis(long pid) {
+  public static boolean runsRedis(long pid) {
     if (!running(pid)) {
       return false;
     }
@@ -45,7 +45,7 @@ final class LocalProcesses {
   }
 
   /** The command line of {@code pid} as the process shows it (a redis-server puts its title there). */
-  static Optional<String> commandLine(long pid) {
+  public static Optional<String> commandLine(long pid) {
     Path cmdline = Path.of("/proc", String.valueOf(pid), "cmdline");
     try {
       String s = Files.readString(cmdline, StandardCharsets.UTF_8).replace('\0', ' ').trim();
@@ -60,7 +60,7 @@ final class LocalProcesses {
   }
 
   /** Waits until {@code pid} is gone; whether it went within {@code millis}. */
-  static boolean awaitExit(long pid, long millis) {
+  public static boolean awaitExit(long pid, long millis) {
     long deadline = System.currentTimeMillis() + millis;
     while (running(pid)) {
       if (System.currentTimeMillis() > deadline) {

@@ -1,4 +1,4 @@
-package dev.ratchet.embedded;
+package dev.ratchet.embedded.impl;
 
 import dev.ratchet.host.ChildEnvironment;
 import org.slf4j.Logger;
@@ -22,10 +22,10 @@ import java.util.concurrent.TimeUnit;
  * own, so the server's children are looked for every {@value #POLL_MILLIS} ms and handed to
  * {@code chrt}. Works on Linux with {@code chrt} (util-linux) on PATH; elsewhere it does nothing.
  */
-final class IdleChildren implements AutoCloseable {
+public final class IdleChildren implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(IdleChildren.class);
-  static final long POLL_MILLIS = 20;
+  public static final long POLL_MILLIS = 20;
 
   private final long pid;
   private final Path childrenFile;
@@ -44,7 +44,7 @@ final class IdleChildren implements AutoCloseable {
   }
 
   /** Starts watching the server's children; returns null where the platform cannot do it. */
-  static IdleChildren watch(long pid) {
+  public static IdleChildren watch(long pid) {
     Path children = Path.of("/proc", String.valueOf(pid), "task", String.valueOf(pid), "children");
     String chrt = ChildEnvironment.onPath("chrt");
     if (!Files.isReadable(children) || chrt == null) {

@@ -1,4 +1,4 @@
-package dev.ratchet.embedded;
+package dev.ratchet.embedded.impl;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,10 +19,10 @@ import java.util.Optional;
  * server answers, whose it is (by password), its pid, and asking it to shut down. Every read waits
  * at most the given time, so a server that accepts but never answers cannot hang a start.
  */
-final class RedisProbe implements AutoCloseable {
+public final class RedisProbe implements AutoCloseable {
 
   /** A reply: an error ({@code -ERR …}) or the text of a simple, integer or bulk reply (arrays joined by newlines). */
-  record Reply(boolean error, String text) {
+  public record Reply(boolean error, String text) {
   }
 
   private final SocketChannel channel;
@@ -39,7 +39,7 @@ final class RedisProbe implements AutoCloseable {
   }
 
   /** Connects to the server's Unix socket when there is one, else to its port on 127.0.0.1. */
-  static RedisProbe connect(Path socket, int port, long timeoutMillis) throws IOException {
+  public static RedisProbe connect(Path socket, int port, long timeoutMillis) throws IOException {
     SocketAddress address = socket != null ? UnixDomainSocketAddress.of(socket)
         : new InetSocketAddress("127.0.0.1", port);
     SocketChannel channel = SocketChannel.open(socket != null ? StandardProtocolFamily.UNIX : StandardProtocolFamily.INET);
@@ -53,7 +53,7 @@ final class RedisProbe implements AutoCloseable {
   }
 
   /** Sends one command and reads its reply; an {@link IOException} when the connection ends first or nothing comes in time. */
-  Reply call(String... args) throws IOException {
+  public Reply call(String... args) throws IOException {
     StringBuilder out = new StringBuilder().append('*').append(args.length).append("\r\n");
     for (String arg : args) {
       out.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
@@ -69,7 +69,7 @@ final class RedisProbe implements AutoCloseable {
    * Sends a command after which the server closes the connection ({@code SHUTDOWN}): the refusal
    * it answers with when it does not stop, else empty.
    */
-  Optional<String> callExpectingClose(String... args) {
+  public Optional<String> callExpectingClose(String... args) {
     try {
       Reply reply = call(args);
       return reply.error() ? Optional.of(reply.text()) : Optional.empty();
@@ -79,7 +79,7 @@ final class RedisProbe implements AutoCloseable {
   }
 
   /** The {@code process_id} in the server's {@code INFO server}, or -1 when the server does not tell it. */
-  long pid() throws IOException {
+  public long pid() throws IOException {
     Reply info = call("INFO", "server");
     if (info.error()) {
       return -1;
