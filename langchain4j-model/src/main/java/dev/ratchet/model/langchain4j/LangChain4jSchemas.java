@@ -30,6 +30,7 @@ public final class LangChain4jSchemas {
   private LangChain4jSchemas() {
   }
 
+  /** A tool's input schema as the parameters of a LangChain4j tool specification. */
   public static JsonObjectSchema objectSchema(JsonObject schema) {
     if (schema != null && "object".equals(type(schema)) && !schema.containsKey("anyOf")
         && !schema.containsKey("oneOf") && !schema.containsKey("enum")) {

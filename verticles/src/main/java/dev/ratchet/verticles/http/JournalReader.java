@@ -22,6 +22,7 @@ public final class JournalReader {
   private JournalReader() {
   }
 
+  /** The session's events, oldest first, up to the cap. */
   public static Future<List<JsonObject>> all(JournalQueries journal, String sessionId) {
     return after(journal, sessionId, null, new ArrayList<>());
   }
