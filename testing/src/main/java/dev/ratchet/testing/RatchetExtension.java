@@ -1,8 +1,8 @@
 package dev.ratchet.testing;
 
+import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.Ratchet;
-import dev.ratchet.runtime.redis.RedisServerProcess;
 import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;

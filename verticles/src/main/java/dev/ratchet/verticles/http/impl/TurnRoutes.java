@@ -9,6 +9,7 @@ import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.RatchetNode;
+import dev.ratchet.verticles.http.JournalReader;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.verticles.impl.ErrorCodes;
