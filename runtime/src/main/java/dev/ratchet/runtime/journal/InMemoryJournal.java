@@ -1,11 +1,10 @@
 package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.RatchetClock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-
-import static dev.ratchet.runtime.journal.MemoryStore.now;
 
 /**
  * A journal in this process's memory, with the Redis journal's contracts (fencing, exactly-once
@@ -47,12 +46,21 @@ public final class InMemoryJournal extends JournalRoles {
    * Redis serves several nodes.
    */
   public static InMemoryJournal create(Vertx vertx) {
-    return over(vertx, new MemoryStore());
+    return create(vertx, RatchetClock.system(vertx));
+  }
+
+  /**
+   * As {@link #create(Vertx)}, reading the time of its steps and of approval expiry from
+   * {@code clock}: the engines over it should run on the same clock.
+   */
+  public static InMemoryJournal create(Vertx vertx, RatchetClock clock) {
+    return over(vertx, new MemoryStore(clock));
   }
 
   /**
    * A journal over the memory of {@code other}, as a second client of the same Redis: each sees what
    * the other journaled, and it keeps doing so after {@code other} is closed (a restart, in a test).
+   * It reads time from the clock of {@code other}.
    */
   public static InMemoryJournal sharing(Vertx vertx, InMemoryJournal other) {
     return over(vertx, other.store);
@@ -84,7 +92,7 @@ public final class InMemoryJournal extends JournalRoles {
       MemorySession s = store.sessions.computeIfAbsent(sessionId, id -> new MemorySession());
       s.epoch++;
       s.owner = owner;
-      s.append(EventType.SESSION_CLAIMED.wireName(), null, null, now(),
+      s.append(EventType.SESSION_CLAIMED.wireName(), null, null, store.now(),
           new JsonObject().put("owner", owner).put("epoch", s.epoch).encode());
       return new ClaimedSession(s.epoch, s.caller, MemoryReads.inflight(sessionId, s));
     });

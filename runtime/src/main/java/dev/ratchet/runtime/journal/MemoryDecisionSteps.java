@@ -14,8 +14,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
-import static dev.ratchet.runtime.journal.MemoryStore.now;
-
 /**
  * The in-memory journal's steps of decisions: approval requests and decisions (J5, rule 8) with
  * the inbox's list, and reconciliation of an {@code outcome_unknown} call.
@@ -63,7 +61,7 @@ record MemoryDecisionSteps(MemoryStore store, Vertx vertx) implements DecisionSt
         store.unlist(sessionId, callId.value());
         return DecisionAnswer.ALREADY_DECIDED;
       }
-      long now = now();
+      long now = store.now();
       if (!"expired".equals(status)) {
         if (!verdict.argumentsHash().equals(c.argumentsHash)) {
           return DecisionAnswer.STALE;
@@ -123,7 +121,7 @@ record MemoryDecisionSteps(MemoryStore store, Vertx vertx) implements DecisionSt
         // the turn keeps answering its results as first journaled (J7)
         t.results = MemoryReads.results(sessionId, s, turnId).toJson().encode();
       }
-      long now = now();
+      long now = store.now();
       if (c.completedRecord == null) {
         c.completedRecord = c.record;
       }

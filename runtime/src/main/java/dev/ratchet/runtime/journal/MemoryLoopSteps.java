@@ -7,7 +7,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 
-import static dev.ratchet.runtime.journal.MemoryStore.now;
 import static dev.ratchet.runtime.journal.MemoryStore.ownSession;
 
 /**
@@ -21,7 +20,7 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) implements LoopSteps {
     String encoded = message.entry().encode();
     String data = message.eventData().encode();
     return store.step(vertx, () -> {
-      long now = now();
+      long now = store.now();
       MemorySession s = store.entered(message.sessionId(), message.epoch(), message.callerId(), true, now);
       Long known = s.messages.get(message.messageId());
       if (known != null) {
@@ -42,7 +41,7 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) implements LoopSteps {
     String encoded = entry.encode();
     String data = eventData.encode();
     return store.step(vertx, () -> {
-      long now = now();
+      long now = store.now();
       store.recent.put(sessionId, now);
       MemorySession s = store.fenced(sessionId, epoch);
       Long known = s.modelSteps.get(step);
@@ -73,7 +72,7 @@ record MemoryLoopSteps(MemoryStore store, Vertx vertx) implements LoopSteps {
       if (known != null) {
         return new ConversationAppend(known, false, entry);
       }
-      long now = now();
+      long now = store.now();
       s.updatedAt = now;
       long index = push(s, encoded);
       s.ends.put(endId, index);

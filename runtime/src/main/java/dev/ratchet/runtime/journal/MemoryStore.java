@@ -1,6 +1,7 @@
 package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.RatchetClock;
 import dev.ratchet.runtime.RatchetException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -22,6 +23,7 @@ import java.util.function.Supplier;
  */
 final class MemoryStore {
 
+  private final RatchetClock clock;
   final Map<String, MemorySession> sessions = new HashMap<>();
   /** Where each caller's turn runs (caller, agent, turn id); kept as long as this store. */
   final Map<String, String> turnHomes = new HashMap<>();
@@ -33,6 +35,10 @@ final class MemoryStore {
   final MemoryRetention retention = new MemoryRetention(sessions, recent);
 
   record Pending(long requestedAt, String member) {
+  }
+
+  MemoryStore(RatchetClock clock) {
+    this.clock = clock;
   }
 
   /**
@@ -123,7 +129,8 @@ final class MemoryStore {
     }
   }
 
-  static long now() {
-    return System.currentTimeMillis();
+  /** The time of a step, and of an approval's expiry, by the store's clock. */
+  long now() {
+    return clock.millis();
   }
 }

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 
-import static dev.ratchet.runtime.journal.MemoryStore.now;
 import static dev.ratchet.runtime.journal.MemoryStore.ownSession;
 
 /**
@@ -36,7 +35,7 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements TurnSteps {
     CallStart firstWrite = submission.firstWrite();
     TurnSpec spec = TurnSpec.of(turn, submission.catalogue(), submission.replyAddress());
     return store.step(vertx, () -> {
-      long now = now();
+      long now = store.now();
       MemorySession s = store.entered(sessionId, submission.epoch(), submission.callerId(), submission.index(), now);
       TurnEntry existing = s.turns.get(turn.turnId());
       if (existing != null && existing.status != null) {
@@ -80,7 +79,7 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements TurnSteps {
       if ("completed".equals(t.status)) {
         return MemoryReads.results(sessionId, s, result.turnId());
       }
-      long now = now();
+      long now = store.now();
       t.status = "completed";
       t.results = results;
       t.completedAt = now;
@@ -101,7 +100,7 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements TurnSteps {
       if (c != null && c.record != null) {
         return CallResult.fromJson(new JsonObject(c.record));
       }
-      started(s, turnId, callId, start.attempt(), now(), encoded);
+      started(s, turnId, callId, start.attempt(), store.now(), encoded);
       return null;
     });
   }
@@ -156,7 +155,7 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements TurnSteps {
           }
         }
       }
-      long now = now();
+      long now = store.now();
       boolean allNew = true;
       List<CallResult> journaled = new ArrayList<>(records.size());
       for (int i = 0; i < records.size(); i++) {
@@ -191,7 +190,7 @@ record MemoryTurnSteps(MemoryStore store, Vertx vertx) implements TurnSteps {
                                   JsonObject data) {
     String encoded = data.encode();
     return store.step(vertx, () -> {
-      store.fenced(sessionId, epoch).append(type, turnId, callId, now(), encoded);
+      store.fenced(sessionId, epoch).append(type, turnId, callId, store.now(), encoded);
       return null;
     });
   }
