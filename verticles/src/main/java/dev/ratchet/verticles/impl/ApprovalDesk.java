@@ -1,13 +1,11 @@
 package dev.ratchet.verticles.impl;
 
 import dev.ratchet.runtime.ApprovalDecision;
-import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.DecisionResult;
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
-import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.runtime.session.SessionIntake;
 import dev.ratchet.runtime.session.SessionManager;
@@ -17,7 +15,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 
-import java.util.List;
 
 /**
  * A node's approvals and reconciliations: any member journals a decision, and every member hears
@@ -28,17 +25,14 @@ final class ApprovalDesk {
 
   private final Vertx vertx;
   private final SessionJournal journal;
-  private final JournalQueries queries;
   private final SessionIntake intake;
   private final SessionManager sessions;
   /** One consumer for the node rather than one per session: a restart deploys thousands of sessions at once. */
   private final MessageConsumer<JsonObject> decisions;
 
-  ApprovalDesk(Vertx vertx, SessionJournal journal, JournalQueries queries, SessionIntake intake,
-               SessionManager sessions) {
+  ApprovalDesk(Vertx vertx, SessionJournal journal, SessionIntake intake, SessionManager sessions) {
     this.vertx = vertx;
     this.journal = journal;
-    this.queries = queries;
     this.intake = intake;
     this.sessions = sessions;
     this.decisions = vertx.eventBus().consumer(Addresses.APPROVAL_DECIDED, msg -> {
@@ -61,10 +55,6 @@ final class ApprovalDesk {
             .put("sessionId", decision.sessionId()).put("callId", decision.callId().value()));
       }
     });
-  }
-
-  Future<List<ApprovalRequest>> pending() {
-    return queries.pendingApprovals(1000);
   }
 
   Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {

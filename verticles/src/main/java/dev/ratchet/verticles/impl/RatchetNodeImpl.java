@@ -75,7 +75,7 @@ public final class RatchetNodeImpl implements RatchetNode {
     this.intake = new NodeIntake(options.engine(), table, sessions, () -> ready, agents::resume);
     this.router = new SessionRouter(vertx, members, journal.queries(), intake);
     intake.routeThrough(router);
-    this.approvals = new ApprovalDesk(vertx, journal, journal.queries(), intake.here(), sessions);
+    this.approvals = new ApprovalDesk(vertx, journal, intake.here(), sessions);
     this.queries = new SessionQueries(journal.queries(), table);
   }
 
@@ -157,7 +157,7 @@ public final class RatchetNodeImpl implements RatchetNode {
 
   @Override
   public Future<List<ApprovalRequest>> pendingApprovals() {
-    return approvals.pending();
+    return journal.queries().pendingApprovals(1000);
   }
 
   @Override
