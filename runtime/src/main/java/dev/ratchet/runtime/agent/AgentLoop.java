@@ -19,6 +19,7 @@ import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.engine.StepWriter;
 import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.impl.Contexts;
+import dev.ratchet.runtime.impl.LogIds;
 import dev.ratchet.runtime.impl.StepEvents;
 import dev.ratchet.runtime.impl.Timeouts;
 import dev.ratchet.runtime.journal.ConversationAppend;
@@ -148,7 +149,7 @@ public final class AgentLoop {
       return chain;
     }).onSuccess(v -> {
       if (open()) {
-        LOG.info("session {}: continuing the agent loop at step {}", sessionId, step);
+        LogIds.session(sessionId).info(LOG, "continuing the agent loop at step {}", step);
       }
       maybeRun();
     }));
@@ -222,7 +223,7 @@ public final class AgentLoop {
     round.future().onComplete(ar -> {
       running = false;
       if (ar.failed()) {
-        LOG.warn("session {}: the agent loop stopped: {}", sessionId, VisibleText.escape(ar.cause().getMessage()));
+        LogIds.session(sessionId).warn(LOG, "the agent loop stopped: {}", VisibleText.escape(ar.cause().getMessage()));
         if (stopped || engine.isFenced() || StepWriter.isFencing(ar.cause())) {
           stopped = true;
           failWaiters(ar.cause());
@@ -546,7 +547,7 @@ public final class AgentLoop {
             entries.add(a.entry());
           } else if (a.index() > entries.size()) {
             // another writer appended meanwhile (not expected under one owner): read the list again
-            LOG.warn("session {}: the conversation moved on elsewhere; reading it again", sessionId);
+            LogIds.session(sessionId).warn(LOG, "the conversation moved on elsewhere; reading it again");
           }
         }
       });

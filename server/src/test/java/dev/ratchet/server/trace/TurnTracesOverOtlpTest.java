@@ -36,6 +36,8 @@ class TurnTracesOverOtlpTest {
   private static final String PASSWORD = "trace-test-password";
   private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
   private static final String TRACEPARENT = "00-" + TRACE_ID + "-00f067aa0ba902b7-01";
+  /** An order id the provider answers with 500, every time. */
+  private static final String FAILING = "5000";
 
   @TempDir
   Path dir;
@@ -151,6 +153,20 @@ class TurnTracesOverOtlpTest {
   }
 
   @Test
+  void theLogLinesAboutAFailingCallCarryItsSessionTurnCallAndTraceIds() throws Exception {
+    start();
+    submit("s-5", "t5", Map.of("traceparent", TRACEPARENT), new JsonArray().add(call("orders_get_order", FAILING)));
+    JsonObject results = result("s-5", "t5");
+    assertThat(outcomes(results)).containsExactly("failed");
+    String callId = results.getJsonArray("results").getJsonObject(0).getString("callId");
+
+    // ratchet run's own logging, as an operator reads it: each retried attempt, then the outcome
+    String ids = "session=s-5 turn=t5 call=" + callId + " trace=" + TRACE_ID;
+    run.until(() -> run.output().stream().anyMatch(l -> l.contains(ids) && l.contains("failed after 3 attempt(s)")), 30);
+    assertThat(run.output()).filteredOn(l -> l.contains(ids) && l.contains("retrying")).hasSize(2);
+  }
+
+  @Test
   void aMalformedTraceparentStartsANewTraceAndTheTurnStillRuns() throws Exception {
     start();
     submit("s-3", "t3", Map.of("traceparent", "00-not-a-trace-01"), new JsonArray()
@@ -217,6 +233,10 @@ class TurnTracesOverOtlpTest {
   private void orders(HttpServerRequest req) {
     req.body().onSuccess(body -> {
       providerRequests.add(new String[] {req.path(), req.getHeader("traceparent")});
+      if (req.path().contains("/" + FAILING)) {
+        req.response().setStatusCode(500).end();
+        return;
+      }
       req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("ok", true).encode());
     });
   }
