@@ -73,6 +73,7 @@ public final class AgentLoop {
   private final List<JsonObject> entries = new ArrayList<>();
   private final Map<Long, TurnResult> results = new HashMap<>();
   private final List<Waiter> waiters = new ArrayList<>();
+  private final ReplyAddresses replyAddresses = new ReplyAddresses();
   private Future<?> appends = Future.succeededFuture();
   private long step;
   private boolean running;
@@ -96,6 +97,12 @@ public final class AgentLoop {
     this.catalog = catalog;
     this.events = events == null ? e -> { } : events;
     this.sessionId = engine.sessionId();
+  }
+
+  /** Where the replies to messages sent with a reply address go; set before {@link #start}. */
+  public AgentLoop replies(MessageReplies replies) {
+    replyAddresses.replies(replies);
+    return this;
   }
 
   /** The turn id of a loop step's tool calls: the same for every replay of the step. */
@@ -148,6 +155,7 @@ public final class AgentLoop {
       }
       return chain;
     }).onSuccess(v -> {
+      answerJournaledAddresses();
       if (open()) {
         LogIds.session(sessionId).info(LOG, "continuing the agent loop at step {}", step);
       }
@@ -181,6 +189,16 @@ public final class AgentLoop {
 
   /** As {@link #accept(String, String, String)}; a session this message creates records {@code creator}. */
   public Future<Future<AgentReply>> accept(String messageId, String text, String callerId, String creator) {
+    return accept(messageId, text, callerId, creator, null);
+  }
+
+  /**
+   * As {@link #accept(String, String, String, String)}; {@code replyAddress} (null: none) is journaled
+   * with a new message, and this node answers it through {@link #replies} when the message's round
+   * ends here (or at once when it ended before). docs/EVENT-BUS.md.
+   */
+  public Future<Future<AgentReply>> accept(String messageId, String text, String callerId, String creator,
+                                           String replyAddress) {
     RatchetException badId = messageId == null ? null : Ids.problem("messageId", messageId);
     if (badId != null) {
       return Future.failedFuture(badId);
@@ -192,6 +210,9 @@ public final class AgentLoop {
       }
       long now = System.currentTimeMillis();
       JsonObject entry = new JsonObject().put("type", "user").put("messageId", id).put("text", text).put("at", now);
+      if (replyAddress != null) {
+        entry.put(ReplyAddresses.FIELD, replyAddress);
+      }
       JsonObject data = new JsonObject().put("messageId", id).put("text", text);
       return append(() -> engine.steps().messageUser(catalog.agent(), callerId, creator, id, entry, data))
           .map(appended -> {
@@ -200,13 +221,10 @@ public final class AgentLoop {
               emit(EventType.MESSAGE_USER.wireName(), null, data);
             }
             JsonObject end = endCovering(appended.index());
-            if (end != null) {
-              return Future.succeededFuture(reply(end));
-            }
-            Promise<AgentReply> promise = Promise.promise();
-            waiters.add(new Waiter(appended.index(), promise));
+            Future<AgentReply> reply = end != null ? Future.succeededFuture(reply(end)) : await(appended.index());
+            replyAddresses.answerWhenDone(replyAddress, id, reply);
             maybeRun();
-            return promise.future();
+            return reply;
           });
     });
   }
@@ -562,6 +580,23 @@ public final class AgentLoop {
       return synced.otherwiseEmpty();
     });
     return promise.future();
+  }
+
+  private Future<AgentReply> await(long index) {
+    Promise<AgentReply> promise = Promise.promise();
+    waiters.add(new Waiter(index, promise));
+    return promise.future();
+  }
+
+  /** After a restart or a takeover: the reply addresses journaled with the messages of the open round. */
+  private void answerJournaledAddresses() {
+    int lastEnd = lastIndexOf("end");
+    for (int i = lastEnd < 0 ? 0 : (int) (long) entries.get(lastEnd).getLong("covers"); i < entries.size(); i++) {
+      JsonObject e = entries.get(i);
+      if ("user".equals(e.getString("type")) && e.getString(ReplyAddresses.FIELD) != null) {
+        replyAddresses.answerWhenDone(e.getString(ReplyAddresses.FIELD), e.getString("messageId"), await(i));
+      }
+    }
   }
 
   private void failWaiters(Throwable err) {

@@ -74,8 +74,15 @@ final class EventBusApi extends VerticleBase {
     String messageId = string(body, "messageId", false);
     String replyAddress = string(body, "replyAddress", false);
     String callerId = string(body, "callerId", false);
-    answer(msg, ratchet.acceptMessage(agent, sessionId, callerId, messageId, text),
-        new JsonObject().put("sessionId", sessionId), replyAddress, "answered", "reply", AgentReply::toJson);
+    // the member that runs the session answers replyAddress, journaled with the message, not this one
+    answer(msg, ratchet.acceptMessage(agent, sessionId, callerId, null, messageId, text, replyAddress),
+        new JsonObject().put("sessionId", sessionId), "answered", "reply", AgentReply::toJson);
+  }
+
+  /** What a message's reply address receives: the reply, or why its round could not end. */
+  static JsonObject messageReply(String sessionId, String messageId, AsyncResult<AgentReply> outcome) {
+    return outcome(outcome, "answered", "reply", AgentReply::toJson).put("sessionId", sessionId)
+        .put("messageId", messageId);
   }
 
   private void conversation(Message<Object> msg, JsonObject body) {
@@ -99,7 +106,7 @@ final class EventBusApi extends VerticleBase {
     EdgeRules.checkTurn(turn);
     // the member that runs the session answers replyAddress, journaled with the turn, not this one
     answer(msg, ratchet.accept(agent, sessionId, callerId, null, turn, replyAddress),
-        new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId()), null, "completed",
+        new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId()), "completed",
         "results", TurnResult::toJson);
   }
 
@@ -111,10 +118,9 @@ final class EventBusApi extends VerticleBase {
 
   /**
    * Answers an accepted turn or message: with its outcome when that is already there, else as
-   * {@code accepted}; the outcome, or its failure, goes to {@code replyAddress} when one is named.
+   * {@code accepted}. Its reply address is answered by the member that runs the session.
    */
-  private <T> void answer(Message<Object> msg, Future<Future<T>> accepted, JsonObject ids, String replyAddress,
-                          String doneStatus, String field, Function<T, JsonObject> json) {
+  private <T> void answer(Message<Object> msg, Future<Future<T>> accepted, JsonObject ids, String doneStatus, String field, Function<T, JsonObject> json) {
     accepted.onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
@@ -125,10 +131,6 @@ final class EventBusApi extends VerticleBase {
         msg.reply(new JsonObject().put("status", doneStatus).mergeIn(ids).put(field, json.apply(outcome.result())));
       } else {
         msg.reply(new JsonObject().put("status", "accepted").mergeIn(ids));
-      }
-      if (replyAddress != null) {
-        outcome.onComplete(done -> vertx.eventBus().send(replyAddress,
-            outcome(done, doneStatus, field, json).mergeIn(ids)));
       }
     });
   }

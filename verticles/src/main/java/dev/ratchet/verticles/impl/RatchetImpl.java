@@ -80,8 +80,8 @@ public final class RatchetImpl implements Ratchet {
 
       @Override
       public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
-                                                      String messageId, String text) {
-        return acceptMessageHere(agent, sessionId, callerId, creator, messageId, text);
+                                                      String messageId, String text, String replyAddress) {
+        return acceptMessageHere(agent, sessionId, callerId, creator, messageId, text, replyAddress);
       }
 
       @Override
@@ -459,6 +459,16 @@ public final class RatchetImpl implements Ratchet {
   @Override
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
                                                   String messageId, String text) {
+    return acceptMessage(agent, sessionId, callerId, creator, messageId, text, null);
+  }
+
+  /**
+   * As {@link #acceptMessage(String, String, String, String, String, String)}; the session's owner (or
+   * the member that takes the session over) sends the reply to {@code replyAddress} (null: none),
+   * which is journaled with the message. docs/EVENT-BUS.md.
+   */
+  public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
+                                                  String messageId, String text, String replyAddress) {
     if (callerId != null && !Ids.valid(callerId)) {
       return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST,
           "'callerId' must be 1-128 of [A-Za-z0-9_.:@+-]"));
@@ -482,27 +492,26 @@ public final class RatchetImpl implements Ratchet {
     if (!agents.containsKey(agent)) {
       return Future.failedFuture(unknownAgent(agent));
     }
-    return router.acceptMessage(agent, sessionId, callerId, creator, messageId, text);
+    return router.acceptMessage(agent, sessionId, callerId, creator, messageId, text, replyAddress);
   }
 
   /** Accepts a checked message on this node, which runs (or will run) the session. */
   private Future<Future<AgentReply>> acceptMessageHere(String agent, String sessionId, String callerId, String creator,
-                                                       String messageId, String text) {
+                                                       String messageId, String text, String replyAddress) {
     AgentVersions catalog = agents.get(agent);
     if (catalog == null) {
       return Future.failedFuture(ready ? unknownAgent(agent) : notReady());
     }
-    return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, 3);
+    return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, replyAddress, 3);
   }
 
   private Future<Future<AgentReply>> acceptMessage(AgentVersions catalog, String sessionId, String callerId,
-                                                   String creator, String messageId, String text, int tries) {
-    return manager.session(sessionId, catalog).compose(v -> v.message(messageId, text, callerId, creator)).recover(err -> {
-      if (tries > 1 && RatchetException.is(err, ErrorCode.PASSIVATED)) {
-        return acceptMessage(catalog, sessionId, callerId, creator, messageId, text, tries - 1);
-      }
-      return Future.failedFuture(err);
-    });
+                                                   String creator, String messageId, String text, String replyAddress,
+                                                   int tries) {
+    return manager.session(sessionId, catalog).compose(v -> v.message(messageId, text, callerId, creator, replyAddress))
+        .recover(err -> tries > 1 && RatchetException.is(err, ErrorCode.PASSIVATED)
+            ? acceptMessage(catalog, sessionId, callerId, creator, messageId, text, replyAddress, tries - 1)
+            : Future.failedFuture(err));
   }
 
   @Override

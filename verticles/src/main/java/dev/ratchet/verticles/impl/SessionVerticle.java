@@ -107,7 +107,8 @@ final class SessionVerticle extends VerticleBase {
         if (audience.any(events)) {
           vertx.eventBus().publish(events, event);
         }
-      });
+      }).replies((address, messageId, outcome) ->
+          vertx.eventBus().send(address, EventBusApi.messageReply(sessionId, messageId, outcome)));
     }
     return engine.start(nodeId)
         .compose(v -> loop == null ? Future.succeededFuture() : loop.start())
@@ -200,8 +201,12 @@ final class SessionVerticle extends VerticleBase {
     return accepted.future();
   }
 
-  /** Journals a user message for the agent loop; the outer future completes once journaled, the inner with the reply. */
-  Future<Future<AgentReply>> message(String messageId, String text, String callerId, String creator) {
+  /**
+   * Journals a user message for the agent loop; the outer future completes once journaled, the inner
+   * with the reply, which also goes to {@code replyAddress} (null: none).
+   */
+  Future<Future<AgentReply>> message(String messageId, String text, String callerId, String creator,
+                                     String replyAddress) {
     Promise<Future<AgentReply>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
@@ -215,7 +220,7 @@ final class SessionVerticle extends VerticleBase {
       }
       accepting++;
       lastActivity = System.currentTimeMillis();
-      loop.accept(messageId, text, callerId, creator).onComplete(ar -> {
+      loop.accept(messageId, text, callerId, creator, replyAddress).onComplete(ar -> {
         accepting--;
         lastActivity = System.currentTimeMillis();
         accepted.handle(ar);

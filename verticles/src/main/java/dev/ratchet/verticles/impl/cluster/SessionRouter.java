@@ -44,7 +44,7 @@ public final class SessionRouter {
                                       String replyAddress);
 
     Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
-                                             String messageId, String text);
+                                             String messageId, String text, String answerTo);
 
     /** Whether this node runs the session now (or is starting it). */
     boolean holds(String sessionId);
@@ -164,18 +164,24 @@ public final class SessionRouter {
         .put("callerId", callerId).put("creator", creator).put("turn", turn.toJsonWithTrace()).put("replyAddress", replyAddress);
   }
 
+  /**
+   * Accepts the message on the member that runs its session; {@code answerTo} (null: none) travels
+   * with it, and that member (or the one that continues its round after it dies) answers it.
+   */
   public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
-                                                  String messageId, String text) {
+                                                  String messageId, String text, String answerTo) {
     // an id of its own, so that the message sent again to the next owner is journaled once
     String id = messageId != null ? messageId : UUID.randomUUID().toString();
-    return acceptMessage(agent, sessionId, callerId, creator, id, text, REPLACEMENTS);
+    return acceptMessage(new JsonObject().put("op", "message").put("agent", agent).put("sessionId", sessionId)
+        .put("callerId", callerId).put("creator", creator).put("messageId", id).put("text", text)
+        .put("answerTo", answerTo), REPLACEMENTS);
   }
 
-  private Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
-                                                   String messageId, String text, int replacements) {
+  private Future<Future<AgentReply>> acceptMessage(JsonObject message, int replacements) {
+    String sessionId = message.getString("sessionId");
     return target(sessionId).compose(node -> {
       if (node == null || node.equals(members.self())) {
-        return local.acceptMessage(agent, sessionId, callerId, creator, messageId, text);
+        return localMessage(message);
       }
       String replyAddress = "ratchet.node." + members.self() + ".reply." + UUID.randomUUID();
       Promise<AgentReply> reply = Promise.promise();
@@ -188,16 +194,19 @@ public final class SessionRouter {
         }
       });
       reply.future().onComplete(done -> replies.unregister());
-      JsonObject request = new JsonObject().put("op", "message").put("agent", agent).put("sessionId", sessionId)
-          .put("callerId", callerId).put("creator", creator).put("messageId", messageId).put("text", text)
-          .put("replyAddress", replyAddress);
+      JsonObject request = message.copy().put("replyAddress", replyAddress);
       return replies.completion()
           .compose(v -> toOwner(node, request, journaled -> reply.future(), replacements, () -> {
             replies.unregister();
-            return acceptMessage(agent, sessionId, callerId, creator, messageId, text, replacements - 1);
+            return acceptMessage(message, replacements - 1);
           }))
           .onFailure(err -> replies.unregister());
     });
+  }
+
+  private Future<Future<AgentReply>> localMessage(JsonObject m) {
+    return local.acceptMessage(m.getString("agent"), m.getString("sessionId"), m.getString("callerId"),
+        m.getString("creator"), m.getString("messageId"), m.getString("text"), m.getString("answerTo"));
   }
 
   /**
@@ -280,8 +289,7 @@ public final class SessionRouter {
       return;
     }
     String replyAddress = r.getString("replyAddress");
-    local.acceptMessage(agent, sessionId, r.getString("callerId"), r.getString("creator"), r.getString("messageId"),
-            r.getString("text"))
+    localMessage(r)
         .onSuccess(reply -> {
           msg.reply(new JsonObject());
           reply.onComplete(ar -> {
