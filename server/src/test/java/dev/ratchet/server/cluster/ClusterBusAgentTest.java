@@ -1,7 +1,6 @@
 package dev.ratchet.server.cluster;
 
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.impl.cluster.Placement;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -11,10 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -66,17 +63,10 @@ class ClusterBusAgentTest {
     assertThat(cluster.members.get(0).output()).contains("the event bus over mutual TLS").doesNotContain(STORE_PASSWORD);
     MemberProcess killed = cluster.members.get(0);
     MemberProcess survivor = cluster.members.get(1);
-    Set<String> nodes = Set.of(ClusterRun.nodeId(killed), ClusterRun.nodeId(survivor));
     BusAgentProcess commands = startAgent(heard, dir.resolve("cluster.p12"), trust);
 
     // sessions that placement spreads evenly over both members, each with a write that waits for approval
-    List<String> sessions = new ArrayList<>();
-    Map<String, Integer> placed = new HashMap<>();
-    for (int i = 0; sessions.size() < 2 * SESSIONS_PER_MEMBER; i++) {
-      if (placed.merge(Placement.owner("bus-" + i, nodes), 1, Integer::sum) <= SESSIONS_PER_MEMBER) {
-        sessions.add("bus-" + i);
-      }
-    }
+    List<String> sessions = ClusterRun.spread("bus-", SESSIONS_PER_MEMBER, killed, survivor);
     for (String session : sessions) {
       command(commands, "submit " + session + " t1 order-" + session);
     }

@@ -2,7 +2,6 @@ package dev.ratchet.server.cluster;
 
 import dev.ratchet.runtime.testing.FakeOpenAiServer;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.impl.cluster.Placement;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
@@ -13,11 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -67,16 +63,9 @@ class ClusterBusMessageRepliesTest {
         "http://127.0.0.1:" + model + "/v1", "OPENAI_API_KEY", "sk-test-key"), "a", "b");
     MemberProcess killed = cluster.members.get(0);
     MemberProcess survivor = cluster.members.get(1);
-    Set<String> nodes = Set.of(ClusterRun.nodeId(killed), ClusterRun.nodeId(survivor));
     agent = new BusAgentProcess(cluster, heard);
 
-    List<String> sessions = new ArrayList<>();
-    Map<String, Integer> placed = new HashMap<>();
-    for (int i = 0; sessions.size() < 2 * SESSIONS_PER_MEMBER; i++) {
-      if (placed.merge(Placement.owner("chat-" + i, nodes), 1, Integer::sum) <= SESSIONS_PER_MEMBER) {
-        sessions.add("chat-" + i);
-      }
-    }
+    List<String> sessions = ClusterRun.spread("chat-", SESSIONS_PER_MEMBER, killed, survivor);
     for (String session : sessions) {
       agent.command("message " + session + " m-" + session);
     }
