@@ -1,6 +1,6 @@
 package dev.ratchet.server.cluster;
 
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 
 import java.io.BufferedReader;
 import java.io.IOException;
