@@ -48,7 +48,8 @@ class LogIdsTest {
     public static void main(String[] args) {
       Logger log = LoggerFactory.getLogger(LogIdsTest.class);
       MDC.put("app.request", "r-7");
-      new LogIds("s-1", "t1", "call_1", TRACE).info(log, "attempt {} of {} failed, retrying in {} ms", 1, "look_up", 80);
+      new LogIds("s-1", "t1", "call_1", TRACE)
+          .info(log, "attempt {} of {} failed, retrying in {} ms", 1, "look_up", 80);
       log.info("a line about nothing");
       LogIds.session("s-2").warn(log, "the agent loop stopped: {}", "{} stays as it is");
       log.info("another line about nothing");

@@ -18,7 +18,10 @@ final class BusAgentProcess implements AutoCloseable {
   private final Process process;
   private final OutputStream commands;
 
-  /** Starts the agent, joining {@code cluster}, and waits until it has joined; {@code tls}: its key store, trust store, password, or none. */
+  /**
+   * Starts the agent, joining {@code cluster}, and waits until it has joined; {@code tls}: its key
+   * store, trust store and password, or none.
+   */
   BusAgentProcess(ClusterRun cluster, List<String> heard, String... tls) throws IOException {
     String members = String.join(",", cluster.members.stream().map(m -> "127.0.0.1:" + m.clusterPort).toList());
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -28,7 +31,8 @@ final class BusAgentProcess implements AutoCloseable {
     process = new ProcessBuilder(command).redirectErrorStream(true).start();
     commands = process.getOutputStream();
     Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8))) {
         for (String line = r.readLine(); line != null; line = r.readLine()) {
           heard.add(line);
         }

@@ -162,7 +162,8 @@ class TurnTracesOverOtlpTest {
 
     // ratchet run's own logging, as an operator reads it: each retried attempt, then the outcome
     String ids = "session=s-5 turn=t5 call=" + callId + " trace=" + TRACE_ID;
-    run.until(() -> run.output().stream().anyMatch(l -> l.contains(ids) && l.contains("failed after 3 attempt(s)")), 30);
+    run.until(() -> run.output().stream()
+        .anyMatch(l -> l.contains(ids) && l.contains("failed after 3 attempt(s)")), 30);
     assertThat(run.output()).filteredOn(l -> l.contains(ids) && l.contains("retrying")).hasSize(2);
   }
 

@@ -120,7 +120,8 @@ final class EventBusApi extends VerticleBase {
    * Answers an accepted turn or message: with its outcome when that is already there, else as
    * {@code accepted}. Its reply address is answered by the member that runs the session.
    */
-  private <T> void answer(Message<Object> msg, Future<Future<T>> accepted, JsonObject ids, String doneStatus, String field, Function<T, JsonObject> json) {
+  private <T> void answer(Message<Object> msg, Future<Future<T>> accepted, JsonObject ids, String doneStatus,
+                          String field, Function<T, JsonObject> json) {
     accepted.onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
