@@ -52,8 +52,10 @@ package_of() {
 mapfile -t needed < <(find "$root/opt/java" -type f \( -name '*.so' -o -path '*/bin/*' -o -name jspawnhelper \) \
   -exec ldd {} \; 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\/.*ld-linux/ {print $1}' \
   | grep -v "^$root/" | sort -u)
-# the native transport Netty unpacks from ratchet.jar needs libdl and librt besides libc
-for extra in libdl.so.2 librt.so.1 libpthread.so.0; do
+# the native transport Netty unpacks from ratchet.jar needs libdl and librt besides libc; the
+# redis-server that run unpacks from the embedded-redis artifact when no redis.url is set needs
+# OpenSSL's libssl and libcrypto
+for extra in libdl.so.2 librt.so.1 libpthread.so.0 libssl.so.3 libcrypto.so.3; do
   needed+=("/lib/x86_64-linux-gnu/$extra")
 done
 for lib in "${needed[@]}"; do
