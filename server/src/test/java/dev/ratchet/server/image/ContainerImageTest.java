@@ -33,9 +33,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code server/target/ratchet-image.tar} (docs/DEPLOY.md): its configuration as a container runtime
  * reads it, its layers' files, and its entrypoint started in a root filesystem unpacked from its
  * layers, as its user, in a mount and PID namespace of its own with /proc, /dev's four devices and a
- * fresh /data volume, until {@code /health/ready} answers 200 and SIGTERM stops it. Not a container
- * runtime: no network namespace, cgroup limits, seccomp nor capabilities are applied. Skips when the
- * image was not built, and the start when the test does not run as root with {@code unshare}.
+ * fresh /data volume (once on a read-only root with a tmpfs at /tmp), until {@code /health/ready}
+ * answers 200 and SIGTERM stops it. Not a container runtime: no network namespace, cgroup limits,
+ * seccomp nor capabilities are applied. Skips when the image was not built, and the start when the
+ * test does not run as root with {@code unshare}.
  */
 class ContainerImageTest {
 
@@ -112,11 +113,11 @@ class ContainerImageTest {
   }
 
   @Test
-  void theEntrypointBecomesReadyWithTheRedisOfRatchetRedisUrlAndStopsOnSigterm() throws Exception {
+  void onAReadOnlyRootTheEntrypointBecomesReadyWithTheRedisOfRatchetRedisUrlAndStopsOnSigterm() throws Exception {
     assumeStartable();
     RedisServerProcess redis = RedisServerProcess.startTemporary("ratchet-image-test-redis", "everysec");
     try {
-      List<String> output = startReadyAndStop(Map.of("RATCHET_REDIS_URL", redis.url()), "with-url");
+      List<String> output = startReadyAndStop(Map.of("RATCHET_REDIS_URL", redis.url()), "with-url", true);
       assertThat(output).anyMatch(line -> line.contains("journal at " + redis.url()))
           .noneMatch(line -> line.contains("Started embedded Redis"));
     } finally {
@@ -127,7 +128,7 @@ class ContainerImageTest {
   @Test
   void withoutARedisUrlTheEntrypointJournalsToTheRedisOfTheJarWithItsAofInTheVolume() throws Exception {
     assumeStartable();
-    List<String> output = startReadyAndStop(Map.of(), "embedded");
+    List<String> output = startReadyAndStop(Map.of(), "embedded", false);
     assertThat(output).anyMatch(line -> line.startsWith("Started embedded Redis") && line.contains("data in /data/redis"));
     assertThat(work.resolve("volume-embedded/redis/appendonlydir").toFile().exists()
         || work.resolve("volume-embedded/redis/appendonly.aof").toFile().exists()).isTrue();
@@ -142,9 +143,10 @@ class ContainerImageTest {
 
   /**
    * Starts the image's entrypoint and command as a runtime would, with the image's environment and
-   * {@code env}, a fresh volume at /data, waits for {@code /health/ready}, then stops it with SIGTERM.
+   * {@code env}, a fresh volume at /data, waits for {@code /health/ready}, then stops it with SIGTERM;
+   * {@code readOnly}: its root filesystem read-only and a tmpfs at /tmp, as deploy/kubernetes runs it.
    */
-  private List<String> startReadyAndStop(Map<String, String> env, String name) throws Exception {
+  private List<String> startReadyAndStop(Map<String, String> env, String name, boolean readOnly) throws Exception {
     JsonObject container = config.getJsonObject("config");
     Path volume = work.resolve("volume-" + name);
     Files.createDirectories(volume);
@@ -162,13 +164,16 @@ class ContainerImageTest {
     List<String> cmd = new ArrayList<>(List.of("/usr/bin/unshare", "--mount", "--pid", "--fork", "--kill-child",
         "/bin/sh", "-c", String.join("; ",
             "set -e",
+            "mount --bind \"$1\" \"$1\"",
             "for d in null zero random urandom; do mount --bind /dev/$d \"$1/dev/$d\"; done",
             "mount --bind \"$2\" \"$1/data\"",
             "mount -t proc proc \"$1/proc\"",
+            "if [ \"$6\" = read-only ]; then mount -t tmpfs -o mode=1777 tmpfs \"$1/tmp\"; mount -o remount,bind,ro \"$1\"; fi",
             "root=$1 wd=$3 uid=$4 gid=$5",
-            "shift 5",
+            "shift 6",
             "exec /usr/bin/unshare --root=\"$root\" --wd=\"$wd\" --setgid \"$gid\" --setuid \"$uid\" \"$@\""),
-        "image-start", root.toString(), volume.toString(), container.getString("WorkingDir"), user[0], user[1]));
+        "image-start", root.toString(), volume.toString(), container.getString("WorkingDir"), user[0], user[1],
+        readOnly ? "read-only" : "writable"));
     container.getJsonArray("Entrypoint").forEach(a -> cmd.add((String) a));
     container.getJsonArray("Cmd").forEach(a -> cmd.add((String) a));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
