@@ -1,6 +1,6 @@
 package dev.ratchet.server.bench;
 
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.server.impl.TransportChoice;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
