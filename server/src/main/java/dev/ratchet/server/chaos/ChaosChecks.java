@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * end: no non-idempotent call took effect twice, no idempotent call was sent with two keys, one
  * {@code call.completed} step per call, no turn lost, results as delivered, outcomes as the provider
  * saw them, {@code outcome_unknown} only for a write in flight at a takeover, skips and approvals as
- * the turn rules say (docs/ARCHITECTURE.md). Each broken rule is a line of {@link ChaosRun.Report#violations}.
+ * the turn rules say (docs/ARCHITECTURE.md). Each broken rule is a line of {@link ChaosReport#violations}.
  */
 final class ChaosChecks {
 

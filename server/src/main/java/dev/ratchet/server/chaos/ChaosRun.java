@@ -9,7 +9,6 @@ import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.embedded.RedisServerProcess;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +24,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -35,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * SIGKILL at random moments and started again, over and over, on one Redis (AOF, appendfsync
  * always) while a {@link ChaosProvider} counts what was actually sent. After the last kill the
  * runtime drains every turn, and the journal and the provider's counts are checked against the
- * rules: see {@link Report#violations}.
+ * rules: see {@link ChaosReport#violations}.
  */
 public final class ChaosRun {
 
@@ -73,77 +69,6 @@ public final class ChaosRun {
     }
   }
 
-  /** The figures of a run and every rule it found broken (empty when the run held). */
-  public static final class Report {
-    public int kills;
-    public int turns;
-    public int calls;
-    public final Map<String, Integer> outcomes = new LinkedHashMap<>();
-    public final Map<String, Integer> byTool = new LinkedHashMap<>();
-    public int nonIdempotentWrites;
-    public int duplicateEffects;
-    public int idempotentResends;
-    public int idempotentKeyChanges;
-    public int duplicateOutcomes;
-    public int lostTurns;
-    public int lostCalls;
-    public int deliveredTurns;
-    public int retrievedOnly;
-    public int approvalsAsked;
-    public int approvalsApproved;
-    public int approvalsRejected;
-    public int pendingLeft;
-    public int outcomeUnknown;
-    public int outcomeUnknownReachedProvider;
-    public int skipped;
-    public int submitErrors;
-    public int resubmissions;
-    public final List<Long> resumeMillis = new ArrayList<>();
-    public final List<Long> recoveryMillis = new ArrayList<>();
-    /** Clustered: from a node's kill until every session it ran with work in flight had a live owner. */
-    public final List<Long> takeoverMillis = new ArrayList<>();
-    public int nodes = 1;
-    public long seed;
-    public long wallMillis;
-    public final List<String> violations = new ArrayList<>();
-
-    public JsonObject toJson() {
-      List<Long> resume = new ArrayList<>(resumeMillis);
-      Collections.sort(resume);
-      List<Long> recovery = new ArrayList<>(recoveryMillis);
-      Collections.sort(recovery);
-      return new JsonObject().put("kills", kills).put("turns", turns).put("calls", calls)
-          .put("outcomes", new JsonObject(new HashMap<>(outcomes))).put("byTool", new JsonObject(new HashMap<>(byTool)))
-          .put("nonIdempotentWrites", nonIdempotentWrites).put("duplicateEffects", duplicateEffects)
-          .put("idempotentResends", idempotentResends).put("idempotentKeyChanges", idempotentKeyChanges)
-          .put("duplicateOutcomes", duplicateOutcomes).put("lostTurns", lostTurns).put("lostCalls", lostCalls)
-          .put("deliveredTurns", deliveredTurns).put("retrievedOnlyTurns", retrievedOnly)
-          .put("approvalsAsked", approvalsAsked).put("approvalsApproved", approvalsApproved)
-          .put("approvalsRejected", approvalsRejected).put("pendingApprovalsLeft", pendingLeft)
-          .put("outcomeUnknown", outcomeUnknown).put("outcomeUnknownThatReachedProvider", outcomeUnknownReachedProvider)
-          .put("skipped", skipped).put("submitErrors", submitErrors).put("resubmissions", resubmissions)
-          .put("killToReadyMs", percentiles(resume)).put("recoveryMs", percentiles(recovery)).put("nodes", nodes)
-          .put("takeoverMs", percentiles(sorted(takeoverMillis)))
-          .put("seed", seed).put("wallSeconds", wallMillis / 1000.0).put("violations", new JsonArray(violations));
-    }
-
-    private static List<Long> sorted(List<Long> values) {
-      List<Long> copy = new ArrayList<>(values);
-      Collections.sort(copy);
-      return copy;
-    }
-
-    private static JsonObject percentiles(List<Long> sorted) {
-      if (sorted.isEmpty()) {
-        return new JsonObject();
-      }
-      return new JsonObject().put("p50", sorted.get(sorted.size() / 2))
-          .put("p95", sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.95) - 1)))
-          .put("p99", sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.99) - 1)))
-          .put("max", sorted.get(sorted.size() - 1));
-    }
-  }
-
   record Submitted(String sessionId, Turn turn) {
     String id() {
       return sessionId + "/" + turn.turnId();
@@ -153,14 +78,14 @@ public final class ChaosRun {
   final Settings settings;
   final PrintStream log;
   final Random random;
-  final Report report = new Report();
+  final ChaosReport report = new ChaosReport();
   final String prefix = "chaos-" + UUID.randomUUID().toString().substring(0, 8);
   final Map<String, Submitted> submitted = new LinkedHashMap<>();
   final Set<String> accepted = ConcurrentHashMap.newKeySet();
   final Map<String, JsonObject> delivered = new ConcurrentHashMap<>();
   final Map<String, Boolean> decisions = new ConcurrentHashMap<>();
   final AtomicInteger submitErrors = new AtomicInteger();
-  private final List<String> childErrors = Collections.synchronizedList(new ArrayList<>());
+  final List<String> childErrors = Collections.synchronizedList(new ArrayList<>());
   private final ChaosChecks checks = new ChaosChecks(this);
   private int turnCounter;
 
@@ -171,7 +96,7 @@ public final class ChaosRun {
     report.seed = settings.seed();
   }
 
-  public Report run() throws Exception {
+  public ChaosReport run() throws Exception {
     if (settings.nodes() > 1) {
       return new ClusterChaos(this).run();
     }
@@ -187,7 +112,7 @@ public final class ChaosRun {
           settings.seed(), redisUrl, prefix, work);
       long lastKill = 0;
       for (int cycle = 0; cycle <= settings.kills(); cycle++) {
-        Child child = new Child(redisUrl, provider.url(), work.resolve("child.log"));
+        ChaosChild child = new ChaosChild(this, redisUrl, provider.url(), work.resolve("child.log"));
         try {
           long recovery = child.awaitReady(120);
           if (lastKill > 0) {
@@ -258,11 +183,11 @@ public final class ChaosRun {
     return s;
   }
 
-  void submit(Child child, Submitted s) throws IOException {
+  void submit(ChaosChild child, Submitted s) throws IOException {
     child.send(new JsonObject().put("cmd", "submit").put("sessionId", s.sessionId()).put("turn", s.turn().toJson()));
   }
 
-  void resubmitUnaccepted(Child child) throws IOException {
+  void resubmitUnaccepted(ChaosChild child) throws IOException {
     for (Submitted s : submitted.values()) {
       if (!accepted.contains(s.id())) {
         report.resubmissions++;
@@ -272,7 +197,7 @@ public final class ChaosRun {
   }
 
   /** Decides every pending approval through the runtime: about three in four approved. */
-  void decideApprovals(RedisJournal journal, Child child) throws IOException {
+  void decideApprovals(RedisJournal journal, ChaosChild child) throws IOException {
     List<ApprovalRequest> pending = journal.pendingApprovals(1000).await();
     for (ApprovalRequest r : pending) {
       if (child.decidedHere.add(r.callId().value())) {
@@ -286,7 +211,7 @@ public final class ChaosRun {
   }
 
   /** After the last kill: every submitted turn must complete. */
-  void drain(RedisJournal journal, Child child) throws Exception {
+  void drain(RedisJournal journal, ChaosChild child) throws Exception {
     long deadline = System.currentTimeMillis() + settings.drainSeconds() * 1000;
     long nextResubmit = System.currentTimeMillis() + 3000;
     while (System.currentTimeMillis() < deadline) {
@@ -328,76 +253,5 @@ public final class ChaosRun {
   /** Checked after the drain: every rule, on every submitted turn ({@link ChaosChecks}). */
   void verify(RedisJournal journal, ChaosProvider provider) {
     checks.all(journal, provider);
-  }
-
-  // ------------------------------------------------------------------ the child runtime
-
-  /** One incarnation of the runtime under test. */
-  final class Child {
-    final NodeProcess process;
-    final CountDownLatch ready = new CountDownLatch(1);
-    final Set<String> decidedHere = ConcurrentHashMap.newKeySet();
-    volatile long recoveryMillis;
-    volatile String node;
-
-    Child(String redisUrl, String providerUrl, Path logFile) throws IOException {
-      this(redisUrl, providerUrl, logFile, List.of());
-    }
-
-    /** {@code clusterArgs}: empty, or this member's cluster port and every member's host:port, comma-separated. */
-    Child(String redisUrl, String providerUrl, Path logFile, List<String> clusterArgs) throws IOException {
-      List<String> args = new ArrayList<>(List.of(redisUrl, prefix, providerUrl));
-      args.addAll(clusterArgs);
-      process = new NodeProcess(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), args, logFile,
-          "chaos-child-stdout", this::read);
-    }
-
-    private void read(String line) {
-      if (!line.startsWith("{")) {
-        return;
-      }
-      JsonObject j = new JsonObject(line);
-      switch (j.getString("event", "")) {
-        case "ready":
-          recoveryMillis = j.getLong("recoveryMs", 0L);
-          node = j.getString("node");
-          ready.countDown();
-          break;
-        case "accepted":
-          accepted.add(j.getString("sessionId") + "/" + j.getString("turnId"));
-          break;
-        case "result": {
-          JsonObject results = j.getJsonObject("results");
-          delivered.put(results.getString("sessionId") + "/" + results.getString("turnId"), results);
-          break;
-        }
-        case "error":
-          submitErrors.incrementAndGet();
-          childErrors.add(j.encode());
-          break;
-        default:
-          break;
-      }
-    }
-
-    long awaitReady(int seconds) throws InterruptedException {
-      if (!ready.await(seconds, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("the chaos runtime did not start within " + seconds + " s");
-      }
-      return recoveryMillis;
-    }
-
-    void send(JsonObject command) throws IOException {
-      process.send(command);
-    }
-
-    boolean isReady() {
-      return ready.getCount() == 0 && process.isAlive();
-    }
-
-    /** SIGKILL: no shutdown hook runs, nothing is flushed. */
-    void kill() throws InterruptedException {
-      process.kill();
-    }
   }
 }
