@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.agent;
 
+import dev.ratchet.runtime.Accepted;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
@@ -167,10 +168,10 @@ public final class AgentLoop {
   }
 
   /**
-   * Journals a user message and answers, once it is journaled, the future of the reply that ends
+   * Journals a user message and answers, once it is journaled, with the future of the reply that ends
    * its round. A message id seen before is not appended again: it answers the same reply.
    */
-  public Future<Future<AgentReply>> accept(String messageId, String text) {
+  public Future<Accepted<AgentReply>> accept(String messageId, String text) {
     return accept(messageId, text, null);
   }
 
@@ -179,12 +180,16 @@ public final class AgentLoop {
    * creates the session with that caller; a session with another caller, or none, refuses the
    * message with {@code CALLER_MISMATCH}. Null accepts the session's own caller (trusted callers only).
    */
-  public Future<Future<AgentReply>> accept(String messageId, String text, String callerId) {
+  public Future<Accepted<AgentReply>> accept(String messageId, String text, String callerId) {
     return accept(messageId, text, callerId, null);
   }
 
   /** As {@link #accept(String, String, String)}; a session this message creates records {@code creator}. */
-  public Future<Future<AgentReply>> accept(String messageId, String text, String callerId, String creator) {
+  public Future<Accepted<AgentReply>> accept(String messageId, String text, String callerId, String creator) {
+    return journalMessage(messageId, text, callerId, creator).map(Accepted::new);
+  }
+
+  private Future<Future<AgentReply>> journalMessage(String messageId, String text, String callerId, String creator) {
     RatchetException badId = messageId == null ? null : Ids.problem("messageId", messageId);
     if (badId != null) {
       return Future.failedFuture(badId);

@@ -189,8 +189,8 @@ public final class BenchCommand implements Callable<Integer> {
       mixes = List.of();
       fsyncs = fsyncs.subList(0, 1);
     }
-    OpenLoopPoint openLoop = new OpenLoopPoint(transport, damon, openLoopSessions, openLoopWarmup, seconds, openLoopRate,
-        turnTimes);
+    OpenLoopPoint openLoop = new OpenLoopPoint(transport, damon, openLoopSessions, openLoopWarmup, seconds,
+        openLoopRate, turnTimes);
     JsonArray points = new JsonArray();
     JsonArray openLoops = new JsonArray();
     Map<String, List<BenchPlot.Point>> series = new LinkedHashMap<>();

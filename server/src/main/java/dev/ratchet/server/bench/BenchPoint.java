@@ -2,9 +2,9 @@ package dev.ratchet.server.bench;
 
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.server.impl.TransportChoice;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -33,10 +33,10 @@ final class BenchPoint {
       // and after Ratchet's phase, and the higher of the two is the one Ratchet is compared with
       AofQuiet.await(vertx, url);
       double ceilingBefore = FencedAppendCeiling.measure(vertx, url, n, ceilingMillis, pool);
-      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(pool)
+      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(pool)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
-      RedisJournal journal = ((RatchetImpl) ratchet).redisJournal();
+      RedisJournal journal = ((RatchetNodeImpl) ratchet).redisJournal();
       Workload.Sessions sessions = new Workload.Sessions(n);
       RewriteWatch rewrites = new RewriteWatch(vertx, ratchet);
       sessions.run(ratchet, mix, warmup * 1000L);

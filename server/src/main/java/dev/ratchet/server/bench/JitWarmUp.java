@@ -1,9 +1,9 @@
 package dev.ratchet.server.bench;
 
 import dev.ratchet.server.impl.TransportChoice;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Vertx;
 
 import java.util.List;
@@ -19,11 +19,12 @@ final class JitWarmUp {
   private JitWarmUp() {
   }
 
-  static void run(TransportChoice transport, String url, List<String> mixes, int jitWarmup) throws InterruptedException {
+  static void run(TransportChoice transport, String url, List<String> mixes, int jitWarmup)
+      throws InterruptedException {
     long t0 = System.currentTimeMillis();
     Vertx vertx = transport.vertx();
     try {
-      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
+      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
       Workload.Sessions warm = new Workload.Sessions(100);
@@ -34,7 +35,7 @@ final class JitWarmUp {
       Thread stats = new Thread(() -> {
         while (warming.get()) {
           try {
-            ((RatchetImpl) ratchet).redisJournal().commandStats().await();
+            ((RatchetNodeImpl) ratchet).redisJournal().commandStats().await();
             ratchet.journal().info("cpu").await();
           } catch (RuntimeException e) {
             // a statistics read that failed changes nothing in the warm-up

@@ -1,7 +1,7 @@
 package dev.ratchet.server.bench;
 
 import dev.ratchet.server.impl.TransportChoice;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -27,7 +27,7 @@ record OpenLoopPoint(TransportChoice transport, KernelDamon damon, int sessions,
       throws InterruptedException, IOException {
     Vertx vertx = transport.vertx();
     try {
-      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
+      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
       OpenLoop load = new OpenLoop();
@@ -104,7 +104,7 @@ record OpenLoopPoint(TransportChoice transport, KernelDamon damon, int sessions,
   }
 
   /** AOF rewrites Redis has done: a rewrite forks and competes for the cores, which shows in the tail. */
-  private static long aofRewrites(Ratchet ratchet) {
+  private static long aofRewrites(RatchetNode ratchet) {
     return Long.parseLong(ratchet.journal().info("persistence").await().getOrDefault("aof_rewrites", "0"));
   }
 

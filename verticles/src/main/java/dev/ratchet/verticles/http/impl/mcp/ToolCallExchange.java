@@ -2,15 +2,16 @@ package dev.ratchet.verticles.http.impl.mcp;
 
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
-import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.verticles.Addresses;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.impl.Principal;
 import dev.ratchet.verticles.http.impl.SessionAccess;
 import dev.ratchet.verticles.impl.ErrorCodes;
@@ -31,7 +32,7 @@ import java.util.UUID;
  * answers with its record. While it waits for a person's approval the SSE stream stays open
  * and, when the client sent a {@code progressToken}, carries {@code notifications/progress}.
  */
-record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, TurnGatherer gatherer,
+record ToolCallExchange(Vertx vertx, RatchetNode ratchet, SessionAccess access, TurnGatherer gatherer,
                         long progressMillis) {
 
   private static final Logger LOG = LoggerFactory.getLogger(ToolCallExchange.class);
@@ -174,7 +175,8 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
   }
 
   private Future<TurnResult> submit(String agent, String sessionId, Principal principal, Turn turn) {
-    return ratchet.accept(agent, sessionId, principal.callerId(), principal.name(), turn).compose(inner -> inner);
+    return ratchet.submit(TurnRequest.of(agent, sessionId, turn).callerId(principal.callerId())
+        .creator(principal.name()));
   }
 
   private static Placement placement(JsonObject meta) {
