@@ -12,6 +12,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.Contexts;
+import dev.ratchet.runtime.impl.LogIds;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.InflightTurn;
 import dev.ratchet.runtime.journal.SessionJournal;
@@ -248,7 +249,7 @@ public final class SessionEngine {
       callerId = claimed.caller();
       for (InflightTurn t : claimed.inflight()) {
         // debug: a restart resumes thousands of turns at once, and the runtime logs how many sessions it resumed
-        LOG.debug("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
+        LogIds.turn(sessionId, t.turn().turnId()).debug(LOG, "resuming the turn ({} calls)", t.turn().calls().size());
         submission.resume(t, t.calls());
         answerWhenDone(t.turn().turnId(), t.replyAddress());
       }

@@ -71,7 +71,7 @@ public final class InMemoryRatchet implements Ratchet {
   @Override
   public Future<Accepted<AgentReply>> acceptMessage(MessageRequest request) {
     RatchetException refused = SessionIntake.problem(request);
-    return refused != null ? Future.failedFuture(refused) : intake.accept(request);
+    return refused != null ? Future.failedFuture(refused) : intake.accept(request, null);
   }
 
   @Override

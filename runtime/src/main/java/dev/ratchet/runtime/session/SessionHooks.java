@@ -1,12 +1,13 @@
 package dev.ratchet.runtime.session;
 
+import dev.ratchet.runtime.agent.MessageReplies;
 import dev.ratchet.runtime.engine.StepEventListener;
 import dev.ratchet.runtime.engine.TurnReplies;
 import io.vertx.core.json.JsonObject;
 
 /**
  * What the host of sessions does with what a session produces beyond its journal: its step events
- * (and its agent loop's), and the answers to turns submitted with a reply address. A deployed node
+ * (and its agent loop's), and the answers to turns and messages submitted with a reply address. A deployed node
  * publishes them on the event bus; an in-memory Ratchet drops them.
  */
 public interface SessionHooks {
@@ -29,6 +30,11 @@ public interface SessionHooks {
 
   /** Where the outcomes of the session's turns that named a reply address go. */
   TurnReplies replies(String sessionId);
+
+  /** Where the replies to the session's user messages that named a reply address go. */
+  default MessageReplies messageReplies(String sessionId) {
+    return MessageReplies.NONE;
+  }
 
   /** A listener that wants no event. */
   StepEventListener SILENT = new StepEventListener() {

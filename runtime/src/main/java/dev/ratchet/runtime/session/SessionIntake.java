@@ -88,20 +88,24 @@ public final class SessionIntake {
             ? accept(agent, r, replyAddress, tries - 1) : Future.failedFuture(err));
   }
 
-  /** Journals a checked user message in its session here; completes once journaled. */
-  public Future<Accepted<AgentReply>> accept(MessageRequest request) {
+  /**
+   * Journals a checked user message in its session here; completes once journaled. The reply also
+   * goes to {@code replyAddress} (null: none), which is journaled with the message.
+   */
+  public Future<Accepted<AgentReply>> accept(MessageRequest request, String replyAddress) {
     AgentVersions agent = agents.get(request.agent());
     if (agent == null) {
       return Future.failedFuture(agents.unknown(request.agent()));
     }
-    return accept(agent, request, TRIES);
+    return accept(agent, request, replyAddress, TRIES);
   }
 
-  private Future<Accepted<AgentReply>> accept(AgentVersions agent, MessageRequest r, int tries) {
+  private Future<Accepted<AgentReply>> accept(AgentVersions agent, MessageRequest r, String replyAddress,
+                                              int tries) {
     return sessions.session(r.sessionId(), agent)
-        .compose(v -> v.message(r.messageId(), r.text(), r.callerId(), r.creator()))
+        .compose(v -> v.message(r.messageId(), r.text(), r.callerId(), r.creator(), replyAddress))
         .recover(err -> tries > 1 && RatchetException.is(err, ErrorCode.PASSIVATED)
-            ? accept(agent, r, tries - 1) : Future.failedFuture(err));
+            ? accept(agent, r, replyAddress, tries - 1) : Future.failedFuture(err));
   }
 
   /**

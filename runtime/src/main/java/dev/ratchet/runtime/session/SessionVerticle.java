@@ -74,7 +74,7 @@ public final class SessionVerticle extends VerticleBase {
         if (events.wants(event.getString("type"))) {
           events.accept(event);
         }
-      });
+      }).replies(host.hooks.messageReplies(sessionId));
     }
     return engine.start(host.nodeId)
         .compose(v -> loop == null ? Future.succeededFuture() : loop.start())
@@ -167,8 +167,12 @@ public final class SessionVerticle extends VerticleBase {
     return accepted.future();
   }
 
-  /** Journals a user message for the agent loop; completes once journaled, with the future of the reply. */
-  Future<Accepted<AgentReply>> message(String messageId, String text, String callerId, String creator) {
+  /**
+   * Journals a user message for the agent loop; completes once journaled, with the
+   * future of the reply, which also goes to {@code replyAddress} (null: none).
+   */
+  Future<Accepted<AgentReply>> message(String messageId, String text, String callerId, String creator,
+                                     String replyAddress) {
     Promise<Accepted<AgentReply>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
@@ -182,7 +186,7 @@ public final class SessionVerticle extends VerticleBase {
       }
       accepting++;
       lastActivity = host.clock.millis();
-      loop.accept(messageId, text, callerId, creator).onComplete(ar -> {
+      loop.accept(messageId, text, callerId, creator, replyAddress).onComplete(ar -> {
         accepting--;
         lastActivity = host.clock.millis();
         accepted.handle(ar);

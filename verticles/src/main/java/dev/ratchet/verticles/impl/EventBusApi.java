@@ -77,9 +77,16 @@ final class EventBusApi extends VerticleBase {
     String messageId = string(body, "messageId", false);
     String replyAddress = string(body, "replyAddress", false);
     String callerId = string(body, "callerId", false);
+    // the member that runs the session answers replyAddress, journaled with the message, not this one
     answer(msg, ratchet.acceptMessage(MessageRequest.of(agent, sessionId, text).callerId(callerId)
-        .messageId(messageId)),
-        new JsonObject().put("sessionId", sessionId), replyAddress, "answered", "reply", AgentReply::toJson);
+        .messageId(messageId), replyAddress),
+        new JsonObject().put("sessionId", sessionId), "answered", "reply", AgentReply::toJson);
+  }
+
+  /** What a message's reply address receives: the reply, or why its round could not end. */
+  static JsonObject messageReply(String sessionId, String messageId, AsyncResult<AgentReply> outcome) {
+    return outcome(outcome, "answered", "reply", AgentReply::toJson).put("sessionId", sessionId)
+        .put("messageId", messageId);
   }
 
   private void conversation(Message<Object> msg, JsonObject body) {
@@ -103,7 +110,7 @@ final class EventBusApi extends VerticleBase {
     EdgeRules.checkTurn(turn);
     // the member that runs the session answers replyAddress, journaled with the turn, not this one
     answer(msg, ratchet.accept(TurnRequest.of(agent, sessionId, turn).callerId(callerId), replyAddress),
-        new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId()), null, "completed",
+        new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId()), "completed",
         "results", TurnResult::toJson);
   }
 
@@ -115,10 +122,10 @@ final class EventBusApi extends VerticleBase {
 
   /**
    * Answers an accepted turn or message: with its outcome when that is already there, else as
-   * {@code accepted}; the outcome, or its failure, goes to {@code replyAddress} when one is named.
+   * {@code accepted}. Its reply address is answered by the member that runs the session.
    */
-  private <T> void answer(Message<Object> msg, Future<Accepted<T>> accepted, JsonObject ids, String replyAddress,
-                          String doneStatus, String field, Function<T, JsonObject> json) {
+  private <T> void answer(Message<Object> msg, Future<Accepted<T>> accepted, JsonObject ids, String doneStatus,
+                          String field, Function<T, JsonObject> json) {
     accepted.onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
@@ -129,10 +136,6 @@ final class EventBusApi extends VerticleBase {
         msg.reply(new JsonObject().put("status", doneStatus).mergeIn(ids).put(field, json.apply(outcome.result())));
       } else {
         msg.reply(new JsonObject().put("status", "accepted").mergeIn(ids));
-      }
-      if (replyAddress != null) {
-        outcome.onComplete(done -> vertx.eventBus().send(replyAddress,
-            outcome(done, doneStatus, field, json).mergeIn(ids)));
       }
     });
   }

@@ -1,6 +1,7 @@
 package dev.ratchet.verticles.impl;
 
 import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.agent.MessageReplies;
 import dev.ratchet.runtime.engine.StepEventListener;
 import dev.ratchet.runtime.engine.TurnReplies;
 import dev.ratchet.runtime.session.SessionHooks;
@@ -11,7 +12,7 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * A node's sessions on the event bus: step events published to {@link Addresses#events} while
- * anyone listens, approval notices always, and turns' outcomes sent to their reply addresses
+ * anyone listens, approval notices always, and the outcomes of turns and messages sent to their reply addresses
  * (docs/EVENT-BUS.md).
  */
 final class EventBusHooks implements SessionHooks {
@@ -49,5 +50,11 @@ final class EventBusHooks implements SessionHooks {
   public TurnReplies replies(String sessionId) {
     return (address, turnId, outcome) -> vertx.eventBus().send(address,
         EventBusApi.turnReply(sessionId, turnId, outcome));
+  }
+
+  @Override
+  public MessageReplies messageReplies(String sessionId) {
+    return (address, messageId, outcome) -> vertx.eventBus().send(address,
+        EventBusApi.messageReply(sessionId, messageId, outcome));
   }
 }

@@ -60,10 +60,10 @@ final class NodeIntake implements SessionRouter.Local {
   }
 
   /** Checks a message and routes it to its session's member; completes once journaled there. */
-  Future<Accepted<AgentReply>> route(MessageRequest request) {
+  Future<Accepted<AgentReply>> route(MessageRequest request, String replyAddress) {
     RatchetException refused = SessionIntake.problem(request);
     refused = refused != null ? refused : refusedHere(request.agent());
-    return refused != null ? Future.failedFuture(refused) : router.acceptMessage(request);
+    return refused != null ? Future.failedFuture(refused) : router.acceptMessage(request, replyAddress);
   }
 
   private RatchetException refusedHere(String agent) {
@@ -82,8 +82,9 @@ final class NodeIntake implements SessionRouter.Local {
 
   /** Accepts a checked message on this node, which runs (or will run) the session. */
   @Override
-  public Future<Accepted<AgentReply>> acceptMessage(MessageRequest request) {
-    return agents.contains(request.agent()) ? here.accept(request) : Future.failedFuture(missing(request.agent()));
+  public Future<Accepted<AgentReply>> acceptMessage(MessageRequest request, String replyAddress) {
+    return agents.contains(request.agent()) ? here.accept(request, replyAddress)
+        : Future.failedFuture(missing(request.agent()));
   }
 
   /** A request forwarded here before this member loaded the agent is told to try again, not that it is unknown. */

@@ -146,7 +146,16 @@ public final class RatchetNodeImpl implements RatchetNode {
 
   @Override
   public Future<Accepted<AgentReply>> acceptMessage(MessageRequest request) {
-    return intake.route(request);
+    return acceptMessage(request, null);
+  }
+
+  /**
+   * As {@link #acceptMessage(MessageRequest)}; the session's owner (or the member that continues its
+   * round after a takeover) sends the reply to {@code replyAddress} (null: none), which is journaled
+   * with the message. docs/EVENT-BUS.md.
+   */
+  public Future<Accepted<AgentReply>> acceptMessage(MessageRequest request, String replyAddress) {
+    return intake.route(request, replyAddress);
   }
 
   @Override

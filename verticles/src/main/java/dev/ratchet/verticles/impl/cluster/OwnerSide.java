@@ -59,7 +59,7 @@ final class OwnerSide implements Handler<Message<JsonObject>> {
     }
     String replyAddress = r.getString("replyAddress");
     local.acceptMessage(new MessageRequest(agent, sessionId, r.getString("text"), r.getString("callerId"),
-            r.getString("creator"), r.getString("messageId")))
+            r.getString("creator"), r.getString("messageId")), r.getString("answerTo"))
         .map(Accepted::result)
         .onSuccess(reply -> {
           msg.reply(new JsonObject());

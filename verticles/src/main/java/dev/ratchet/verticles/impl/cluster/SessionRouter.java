@@ -44,7 +44,7 @@ public final class SessionRouter {
   public interface Local {
     Future<Accepted<TurnResult>> accept(TurnRequest request, String replyAddress);
 
-    Future<Accepted<AgentReply>> acceptMessage(MessageRequest request);
+    Future<Accepted<AgentReply>> acceptMessage(MessageRequest request, String answerTo);
 
     /** Whether this node runs the session now (or is starting it). */
     boolean holds(String sessionId);
@@ -162,16 +162,20 @@ public final class SessionRouter {
         .put("replyAddress", replyAddress);
   }
 
-  public Future<Accepted<AgentReply>> acceptMessage(MessageRequest message) {
+  /**
+   * Accepts the message on the member that runs its session; {@code answerTo} (null: none) travels
+   * with it, and that member (or the one that continues its round after it dies) answers it.
+   */
+  public Future<Accepted<AgentReply>> acceptMessage(MessageRequest message, String answerTo) {
     // an id of its own, so that the message sent again to the next owner is journaled once
     String id = message.messageId() != null ? message.messageId() : UUID.randomUUID().toString();
-    return acceptMessage(message.messageId(id), REPLACEMENTS);
+    return acceptMessage(message.messageId(id), answerTo, REPLACEMENTS);
   }
 
-  private Future<Accepted<AgentReply>> acceptMessage(MessageRequest m, int replacements) {
+  private Future<Accepted<AgentReply>> acceptMessage(MessageRequest m, String answerTo, int replacements) {
     return target(m.sessionId()).compose(node -> {
       if (node == null || node.equals(members.self())) {
-        return local.acceptMessage(m);
+        return local.acceptMessage(m, answerTo);
       }
       String replyAddress = "ratchet.node." + members.self() + ".reply." + UUID.randomUUID();
       Promise<AgentReply> reply = Promise.promise();
@@ -186,11 +190,12 @@ public final class SessionRouter {
       reply.future().onComplete(done -> replies.unregister());
       JsonObject request = new JsonObject().put("op", "message").put("agent", m.agent())
           .put("sessionId", m.sessionId()).put("callerId", m.callerId()).put("creator", m.creator())
-          .put("messageId", m.messageId()).put("text", m.text()).put("replyAddress", replyAddress);
+          .put("messageId", m.messageId()).put("text", m.text()).put("answerTo", answerTo)
+          .put("replyAddress", replyAddress);
       return replies.completion()
           .compose(v -> toOwner(node, request, journaled -> new Accepted<>(reply.future()), replacements, () -> {
             replies.unregister();
-            return acceptMessage(m, replacements - 1);
+            return acceptMessage(m, answerTo, replacements - 1);
           }))
           .onFailure(err -> replies.unregister());
     });

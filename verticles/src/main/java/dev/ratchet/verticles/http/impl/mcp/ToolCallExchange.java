@@ -99,7 +99,7 @@ record ToolCallExchange(Vertx vertx, RatchetNode ratchet, SessionAccess access, 
     }
     Object progressToken = m.getValue("progressToken");
     // the W3C header of the request, else the one MCP clients put in _meta (docs/OBSERVABILITY.md)
-    String traceparent = where.traceparent() != null ? where.traceparent()
+    String traceparent = Turn.validTraceparent(where.traceparent()) != null ? where.traceparent()
         : m.getValue("traceparent") instanceof String t ? t : null;
     ToolCall call = new ToolCall((String) name, (JsonObject) arguments);
     sessionOf(agent, where, principal, placement).compose(sessionId -> access.mayUse(principal, sessionId)
@@ -152,7 +152,7 @@ record ToolCallExchange(Vertx vertx, RatchetNode ratchet, SessionAccess access, 
             .compose(submitted -> fromJournal(done, submitted, placement, call));
       }
       String key = principal.callerId() + "\n" + agent + "\n" + sessionId + "\n" + placement.turnId();
-      return gatherer.join(key, placement.turnId(), placement.index(), placement.count(), call,
+      return gatherer.join(key, placement.turnId(), placement.index(), placement.count(), call, traceparent,
           turn -> submit(agent, sessionId, principal, turn));
     });
   }
