@@ -1,15 +1,7 @@
 package dev.ratchet.server.bench;
 
-import dev.ratchet.runtime.CallId;
-import dev.ratchet.runtime.IdempotencyKey;
-import dev.ratchet.runtime.Tool;
-import dev.ratchet.runtime.ToolInvocation;
-import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.embedded.RedisServerProcess;
-import dev.ratchet.verticles.RatchetNode;
-import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.server.impl.TransportChoice;
-import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -21,9 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Durable tool calls per second, turn latency and overhead, Redis cost per call, the fenced-append
@@ -199,6 +189,8 @@ public final class BenchCommand implements Callable<Integer> {
       mixes = List.of();
       fsyncs = fsyncs.subList(0, 1);
     }
+    OpenLoopPoint openLoop = new OpenLoopPoint(transport, damon, openLoopSessions, openLoopWarmup, seconds,
+        openLoopRate, turnTimes);
     JsonArray points = new JsonArray();
     JsonArray openLoops = new JsonArray();
     Map<String, List<BenchPlot.Point>> series = new LinkedHashMap<>();
@@ -225,7 +217,7 @@ public final class BenchCommand implements Callable<Integer> {
         // compiled yet, turns pile up faster than they complete and the backlog outlives the warm-up
         if (jitWarmup > 0 && !mixes.isEmpty() && points.isEmpty() && openLoops.isEmpty()
             && (openLoopRate > 0 ? !openLoopMixes.contains("none") : !sessions.isEmpty())) {
-          jitWarmUp(url);
+          JitWarmUp.run(transport, url, mixes, jitWarmup);
         }
         for (String mixName : mixes) {
           Workload.Mix mix = Workload.Mix.valueOf(mixName.toUpperCase());
@@ -239,13 +231,13 @@ public final class BenchCommand implements Callable<Integer> {
           if (openLoopMixes.contains(mixName) && (peak > 0 || openLoopRate > 0)) {
             double rate = openLoopRate > 0 ? openLoopRate : peak / 2;
             if (own == null) {
-              openLoops.add(openLoop(url, fsync, mix, rate));
+              openLoops.add(openLoop.measure(url, fsync, mix, rate));
             } else {
               // the closed-loop points leave millions of keys behind; Redis rewriting an AOF that size
               // takes a core for the whole phase, so the latency is measured on a Redis of its own,
               // holding only this phase's sessions
               try (RedisServerProcess fresh = RedisServerProcess.startTemporary("ratchet-bench", fsync)) {
-                openLoops.add(openLoop(fresh.url(), fsync, mix, rate));
+                openLoops.add(openLoop.measure(fresh.url(), fsync, mix, rate));
               }
             }
           }
@@ -276,7 +268,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
     }
-    double direct = recoveryOnly ? 0 : directCallsPerSecond();
+    double direct = recoveryOnly ? 0 : DirectCalls.callsPerSecond(transport);
     if (!recoveryOnly) {
       System.out.printf("direct tool calls/s (same tools, no journal): %,.0f%n", direct);
     }
@@ -294,10 +286,7 @@ public final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * The turn path runs for a while before anything is measured: C2 compiles it within the first ten
-   * seconds or so, and while it does, the compiler threads take CPU from the event loops and Redis.
-   */
+  /** {@code --soak}: turns at a steady rate for a long time ({@link SoakRun}), sampled as they go. */
   private int soak() throws Exception {
     java.time.Duration length;
     try {
@@ -336,48 +325,6 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  private void jitWarmUp(String url) throws InterruptedException {
-    long t0 = System.currentTimeMillis();
-    Vertx vertx = transport.vertx();
-    try {
-      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
-          .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
-      ratchet.register(Workload.agent()).await();
-      Workload.Sessions warm = new Workload.Sessions(100);
-      // the points read Redis's INFO and command statistics around and during their turns: the
-      // compiled turn path meets those commands and replies here, not in the measured seconds
-      RewriteWatch watch = new RewriteWatch(vertx, ratchet);
-      AtomicBoolean warming = new AtomicBoolean(true);
-      Thread stats = new Thread(() -> {
-        while (warming.get()) {
-          try {
-            ((RatchetNodeImpl) ratchet).redisJournal().diagnostics().commandStats().await();
-            ratchet.diagnostics().info("cpu").await();
-          } catch (RuntimeException e) {
-            // a statistics read that failed changes nothing in the warm-up
-          }
-          try {
-            Thread.sleep(500);
-          } catch (InterruptedException e) {
-            return;
-          }
-        }
-      }, "bench-jit-warmup-stats");
-      stats.setDaemon(true);
-      stats.start();
-      for (String mixName : mixes) {
-        warm.run(ratchet, Workload.Mix.valueOf(mixName.toUpperCase()), jitWarmup * 1000L / mixes.size());
-      }
-      warming.set(false);
-      stats.join();
-      watch.stop();
-      ratchet.close().await();
-    } finally {
-      vertx.close().await();
-    }
-    System.out.printf("JIT warm-up: %,d ms of turns before the first point%n", System.currentTimeMillis() - t0);
-  }
-
   /** The point, measured once, or with {@code --traces} tracing off then on; the last one measured. */
   private JsonObject tracedPoints(String url, String fsync, Workload.Mix mix, int n, JsonArray points)
       throws InterruptedException, IOException {
@@ -388,7 +335,7 @@ public final class BenchCommand implements Callable<Integer> {
             : "off:"));
       }
       try (BenchTraces t = BenchTraces.install(on)) {
-        point = point(url, fsync, mix, n);
+        point = BenchPoint.measure(transport, url, fsync, mix, n, seconds, warmup);
         if (traces) {
           point.put("traces", on);
         }
@@ -399,206 +346,5 @@ public final class BenchCommand implements Callable<Integer> {
       points.add(point);
     }
     return point;
-  }
-
-  private JsonObject point(String url, String fsync, Workload.Mix mix, int n) throws InterruptedException {
-    Vertx vertx = transport.vertx();
-    try {
-      int pool = Math.max(8, Math.min(64, n));
-      long ceilingMillis = Math.min(seconds, 5) * 1000L;
-      // the ceiling moves a lot from one run to the next on a shared machine: it is measured before
-      // and after Ratchet's phase, and the higher of the two is the one Ratchet is compared with
-      AofQuiet.await(vertx, url);
-      double ceilingBefore = FencedAppendCeiling.measure(vertx, url, n, ceilingMillis, pool);
-      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(pool)
-          .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
-      ratchet.register(Workload.agent()).await();
-      RedisJournal journal = ((RatchetNodeImpl) ratchet).redisJournal();
-      Workload.Sessions sessions = new Workload.Sessions(n);
-      RewriteWatch rewrites = new RewriteWatch(vertx, ratchet);
-      sessions.run(ratchet, mix, warmup * 1000L);
-      AofQuiet.await(vertx, url);
-      Map<String, Long> before = journal.diagnostics().commandStats().await();
-      Map<String, String> stats0 = journal.diagnostics().info("stats").await();
-      TaskCpu redis0 = TaskCpu.ofRedis(journal.diagnostics().info("cpu").await());
-      long jvmCpu0 = JvmCounters.processCpuNanos();
-      TaskCpu jvmTask0 = TaskCpu.ofThisProcess();
-      JvmCounters jvm0 = JvmCounters.now();
-      long sent0 = journal.commandsSent();
-      rewrites.measureFromNow();
-      Workload.Result r = sessions.run(ratchet, mix, seconds * 1000L);
-      rewrites.stop();
-      long sent = journal.commandsSent() - sent0;
-      JvmCounters jvm = JvmCounters.now().since(jvm0);
-      long jvmCpu = JvmCounters.processCpuNanos() - jvmCpu0;
-      TaskCpu jvmTask = TaskCpu.ofThisProcess().since(jvmTask0);
-      TaskCpu redis = TaskCpu.ofRedis(journal.diagnostics().info("cpu").await()).since(redis0);
-      Map<String, String> stats1 = journal.diagnostics().info("stats").await();
-      Map<String, Long> after = journal.diagnostics().commandStats().await();
-      long executed = 0;
-      for (Map.Entry<String, Long> e : after.entrySet()) {
-        if (!e.getKey().equals("info")) {
-          executed += e.getValue() - before.getOrDefault(e.getKey(), 0L);
-        }
-      }
-      long bytes = delta(stats0, stats1, "total_net_input_bytes") + delta(stats0, stats1, "total_net_output_bytes");
-      ratchet.close().await();
-      AofQuiet.await(vertx, url);
-      double ceilingAfter = FencedAppendCeiling.measure(vertx, url, n, ceilingMillis, pool);
-      double ceiling = Math.max(ceilingBefore, ceilingAfter);
-      long calls = Math.max(1, r.calls());
-      int perTurn = mix.calls.size();
-      double overheadPerCall = Math.max(0, r.latencies().percentileMillis(50) - r.toolNanos() / 1e6 / Math.max(1,
-          r.turns())) / perTurn;
-      double ratio = r.callsPerSecond() / Math.max(1, ceiling);
-      // the share of the measured phase in which GC had every event loop stopped
-      double gcShare = jvm.collectionMillis() / (double) Math.max(1, r.millis());
-      JsonObject p = new JsonObject().put("fsync", fsync).put("mix", mix.label()).put("sessions", n)
-          .put("callsPerSec", Math.round(r.callsPerSecond())).put("ceilingAppendsPerSec", Math.round(ceiling))
-          .put("ceilingRuns", new JsonArray().add(Math.round(ceilingBefore)).add(Math.round(ceilingAfter)))
-          .put("ratioToCeiling", round(ratio)).put("turnP50Ms", round(r.latencies().percentileMillis(50)))
-          .put("turnP99Ms", round(r.latencies().percentileMillis(99)))
-          .put("turnP999Ms", round(r.latencies().percentileMillis(99.9)))
-          .put("overheadPerCallMs", round(overheadPerCall))
-          .put("redisCommandsSentPerCall", round((double) sent / calls))
-          .put("redisCommandsExecutedPerCall", round((double) executed / calls))
-          .put("redisBytesPerCall", Math.round((double) bytes / calls))
-          .put("jvmCpuMicrosPerCall", round(jvmCpu / 1e3 / calls))
-          .put("redisCpuMicrosPerCall", round(redis.totalMillis() * 1e3 / calls))
-          .put("jvmKernelShare", round(jvmTask.kernelShare()))
-          .put("redisKernelShare", round(redis.kernelShare()))
-          .put("aofRewritingShare", round(rewrites.share()))
-          .put("jvmBytesAllocatedPerCall", jvm.allocatedBytes() / calls)
-          .put("gcPauseShare", round(gcShare));
-      System.out.printf("%-9s %-7s %8d %,12.0f %,12.0f %7.0f%% %9.2f %9.2f %9.2f %10.3f %9.2f %9d %9.1f %9.1f %9d %4.0f%% %6.0f%%%n", fsync,
-          mix.label(), n, r.callsPerSecond(), ceiling, ratio * 100, r.latencies().percentileMillis(50),
-          r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9), overheadPerCall,
-          (double) sent / calls, bytes / calls, jvmCpu / 1e3 / calls, redis.totalMillis() * 1e3 / calls,
-          jvm.allocatedBytes() / calls, gcShare * 100, rewrites.share() * 100);
-      return p;
-    } finally {
-      vertx.close().await();
-    }
-  }
-
-  /** The latency at a fixed offered load of {@code callsPerSec}, after a warm-up at the same load. */
-  private JsonObject openLoop(String url, String fsync, Workload.Mix mix, double callsPerSec)
-      throws InterruptedException, IOException {
-    Vertx vertx = transport.vertx();
-    try {
-      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
-          .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
-      ratchet.register(Workload.agent()).await();
-      OpenLoop load = new OpenLoop();
-      RewriteWatch watch = new RewriteWatch(vertx, ratchet);
-      load.run(ratchet, mix, callsPerSec, openLoopSessions, openLoopWarmup * 1000L);
-      long rewrites0 = aofRewrites(ratchet);
-      // a rewrite started before the phase may run through it: sampled, not counted
-      watch.measureFromNow();
-      TaskCpu redis0 = TaskCpu.ofRedis(ratchet.diagnostics().info("cpu").await());
-      long jvmCpu0 = JvmCounters.processCpuNanos();
-      TaskCpu jvmTask0 = TaskCpu.ofThisProcess();
-      JvmCounters jvm0 = JvmCounters.now();
-      long damon0 = damon.cpuMillis();
-      long phaseStart = System.nanoTime();
-      OpenLoop.Result r = load.run(ratchet, mix, callsPerSec, openLoopSessions, seconds * 1000L);
-      JvmCounters jvm = JvmCounters.now().since(jvm0);
-      long damonMillis = damon.cpuMillis() - damon0;
-      long jvmCpu = JvmCounters.processCpuNanos() - jvmCpu0;
-      double jvmKernelShare = TaskCpu.ofThisProcess().since(jvmTask0).kernelShare();
-      TaskCpu redis = TaskCpu.ofRedis(ratchet.diagnostics().info("cpu").await()).since(redis0);
-      double redisKernelShare = redis.kernelShare();
-      long calls = Math.max(1, r.completedCalls());
-      double jvmMicrosPerCall = jvmCpu / 1e3 / calls;
-      double redisMicrosPerCall = redis.totalMillis() * 1e3 / calls;
-      watch.stop();
-      if (turnTimes != null) {
-        Path file = turnTimes.resolveSibling(turnTimes.getFileName() + "-" + fsync + "-" + mix.label().replace(' ', '_'));
-        r.times().write(file, phaseStart);
-        System.out.println("turn times written to " + file);
-      }
-      long rewrites = aofRewrites(ratchet) - rewrites0;
-      double rewritingShare = watch.share();
-      Latencies outside = r.times().perCallOutside(watch, mix.calls.size());
-      ratchet.close().await();
-      JsonObject o = new JsonObject().put("fsync", fsync).put("mix", mix.label())
-          .put("offeredCallsPerSec", Math.round(r.offeredCallsPerSec()))
-          .put("achievedCallsPerSec", Math.round(r.achievedCallsPerSec())).put("sessions", openLoopSessions)
-          .put("turnsLate", r.turnsLate()).put("turnsFailed", r.turnsFailed())
-          .put("turnP50Ms", round(r.latencies().percentileMillis(50)))
-          .put("turnP99Ms", round(r.latencies().percentileMillis(99)))
-          .put("turnP999Ms", round(r.latencies().percentileMillis(99.9)))
-          .put("overheadPerCallP50Ms", round(r.overheadPerCall().percentileMillis(50)))
-          .put("overheadPerCallP99Ms", round(r.overheadPerCall().percentileMillis(99)))
-          .put("aofRewritesDuring", rewrites).put("aofRewritingShare", round(rewritingShare))
-          .put("turnsOutsideRewrites", outside.size())
-          .put("overheadPerCallP99OutsideRewritesMs", round(outside.percentileMillis(99)))
-          .put("gcCollectionsDuring", jvm.collections()).put("gcMillisDuring", jvm.collectionMillis())
-          .put("jvmCpuMicrosPerCall", round(jvmMicrosPerCall)).put("redisCpuMicrosPerCall", round(redisMicrosPerCall))
-          .put("jvmKernelShare", round(jvmKernelShare)).put("redisKernelShare", round(redisKernelShare));
-      if (!damon.monitors().isEmpty()) {
-        o.put("kdamondCpuMsDuring", damonMillis);
-      }
-      System.out.printf("open loop, %s %s at " + (openLoopRate > 0 ? "the rate asked for" : "half of peak")
-              + ": %,.0f calls/s offered, %,.0f achieved over %d sessions;"
-              + " turn p50 %.2f ms, p99 %.2f ms, p999 %.2f ms; overhead per call p50 %.3f ms, p99 %.3f ms%s%n",
-          fsync, mix.label(), r.offeredCallsPerSec(), r.achievedCallsPerSec(), openLoopSessions,
-          r.latencies().percentileMillis(50), r.latencies().percentileMillis(99), r.latencies().percentileMillis(99.9),
-          r.overheadPerCall().percentileMillis(50), r.overheadPerCall().percentileMillis(99),
-          (r.turnsLate() > 0 ? "; " + r.turnsLate() + " turns unfinished" : "")
-              + (r.turnsFailed() > 0 ? "; " + r.turnsFailed() + " turns failed, the first with " + r.firstFailure() : "")
-              + (rewritingShare > 0 ? String.format("; Redis was rewriting its AOF during %.0f%% of the phase (%d"
-                  + " rewrite(s) started); p99 per call of the %,d turns that overlapped no rewrite %.3f ms",
-                  rewritingShare * 100, rewrites, outside.size(), outside.percentileMillis(99)) : "")
-              + String.format("; CPU per call: JVM %.1f µs (the arrivals thread included%s), Redis %.1f µs%s",
-                  jvmMicrosPerCall, inTheKernel(jvmKernelShare, "; ", " of it"), redisMicrosPerCall,
-                  inTheKernel(redisKernelShare, " (", "") + (redisKernelShare < 0 ? "" : ")"))
-              + String.format("; %d GC pauses, %d ms in all", jvm.collections(), jvm.collectionMillis())
-              + (damon.monitors().isEmpty() ? "" : String.format("; the kernel's DAMON monitor took %,d ms of CPU",
-                  damonMillis)));
-      return o;
-    } finally {
-      vertx.close().await();
-    }
-  }
-
-  /** AOF rewrites Redis has done: a rewrite forks and competes for the cores, which shows in the tail. */
-  private static long aofRewrites(RatchetNode ratchet) {
-    return Long.parseLong(ratchet.diagnostics().info("persistence").await().getOrDefault("aof_rewrites", "0"));
-  }
-
-  /** "{@code <lead>38 %<what> in the kernel}", or nothing where the share is unknown. */
-  private static String inTheKernel(double share, String lead, String what) {
-    return share < 0 ? "" : String.format("%s%.0f %%%s in the kernel", lead, share * 100, what);
-  }
-
-  private static long delta(Map<String, String> a, Map<String, String> b, String key) {
-    return Long.parseLong(b.getOrDefault(key, "0")) - Long.parseLong(a.getOrDefault(key, "0"));
-  }
-
-  private static double round(double v) {
-    return Math.round(v * 1000) / 1000.0;
-  }
-
-  private double directCallsPerSecond() {
-    Vertx vertx = transport.vertx();
-    try {
-      List<Tool> tools = new ArrayList<>();
-      Workload.agent().toolSources().forEach(s -> tools.addAll(s.tools(vertx).result()));
-      long calls = 0;
-      long end = System.currentTimeMillis() + 2000;
-      long start = System.nanoTime();
-      while (System.currentTimeMillis() < end) {
-        for (Tool t : tools) {
-          CallId id = CallId.of("direct", "t", (int) (calls % 5));
-          t.invoke(new ToolInvocation("direct", id, IdempotencyKey.of(id, new JsonObject()), 1, new JsonObject(),
-              Long.MAX_VALUE)).result();
-          calls++;
-        }
-      }
-      return calls / ((System.nanoTime() - start) / 1e9);
-    } finally {
-      vertx.close();
-    }
   }
 }

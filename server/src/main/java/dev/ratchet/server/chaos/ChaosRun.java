@@ -1,11 +1,6 @@
 package dev.ratchet.server.chaos;
 
 import dev.ratchet.runtime.ApprovalRequest;
-import dev.ratchet.runtime.CallResult;
-import dev.ratchet.runtime.EffectClass;
-import dev.ratchet.runtime.EventType;
-import dev.ratchet.runtime.IdempotencyKey;
-import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -14,7 +9,6 @@ import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.embedded.RedisServerProcess;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;
@@ -23,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +24,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -40,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * SIGKILL at random moments and started again, over and over, on one Redis (AOF, appendfsync
  * always) while a {@link ChaosProvider} counts what was actually sent. After the last kill the
  * runtime drains every turn, and the journal and the provider's counts are checked against the
- * rules: see {@link Report#violations}.
+ * rules: see {@link ChaosReport#violations}.
  */
 public final class ChaosRun {
 
@@ -78,77 +69,6 @@ public final class ChaosRun {
     }
   }
 
-  /** The figures of a run and every rule it found broken (empty when the run held). */
-  public static final class Report {
-    public int kills;
-    public int turns;
-    public int calls;
-    public final Map<String, Integer> outcomes = new LinkedHashMap<>();
-    public final Map<String, Integer> byTool = new LinkedHashMap<>();
-    public int nonIdempotentWrites;
-    public int duplicateEffects;
-    public int idempotentResends;
-    public int idempotentKeyChanges;
-    public int duplicateOutcomes;
-    public int lostTurns;
-    public int lostCalls;
-    public int deliveredTurns;
-    public int retrievedOnly;
-    public int approvalsAsked;
-    public int approvalsApproved;
-    public int approvalsRejected;
-    public int pendingLeft;
-    public int outcomeUnknown;
-    public int outcomeUnknownReachedProvider;
-    public int skipped;
-    public int submitErrors;
-    public int resubmissions;
-    public final List<Long> resumeMillis = new ArrayList<>();
-    public final List<Long> recoveryMillis = new ArrayList<>();
-    /** Clustered: from a node's kill until every session it ran with work in flight had a live owner. */
-    public final List<Long> takeoverMillis = new ArrayList<>();
-    public int nodes = 1;
-    public long seed;
-    public long wallMillis;
-    public final List<String> violations = new ArrayList<>();
-
-    public JsonObject toJson() {
-      List<Long> resume = new ArrayList<>(resumeMillis);
-      Collections.sort(resume);
-      List<Long> recovery = new ArrayList<>(recoveryMillis);
-      Collections.sort(recovery);
-      return new JsonObject().put("kills", kills).put("turns", turns).put("calls", calls)
-          .put("outcomes", new JsonObject(new HashMap<>(outcomes))).put("byTool", new JsonObject(new HashMap<>(byTool)))
-          .put("nonIdempotentWrites", nonIdempotentWrites).put("duplicateEffects", duplicateEffects)
-          .put("idempotentResends", idempotentResends).put("idempotentKeyChanges", idempotentKeyChanges)
-          .put("duplicateOutcomes", duplicateOutcomes).put("lostTurns", lostTurns).put("lostCalls", lostCalls)
-          .put("deliveredTurns", deliveredTurns).put("retrievedOnlyTurns", retrievedOnly)
-          .put("approvalsAsked", approvalsAsked).put("approvalsApproved", approvalsApproved)
-          .put("approvalsRejected", approvalsRejected).put("pendingApprovalsLeft", pendingLeft)
-          .put("outcomeUnknown", outcomeUnknown).put("outcomeUnknownThatReachedProvider", outcomeUnknownReachedProvider)
-          .put("skipped", skipped).put("submitErrors", submitErrors).put("resubmissions", resubmissions)
-          .put("killToReadyMs", percentiles(resume)).put("recoveryMs", percentiles(recovery)).put("nodes", nodes)
-          .put("takeoverMs", percentiles(sorted(takeoverMillis)))
-          .put("seed", seed).put("wallSeconds", wallMillis / 1000.0).put("violations", new JsonArray(violations));
-    }
-
-    private static List<Long> sorted(List<Long> values) {
-      List<Long> copy = new ArrayList<>(values);
-      Collections.sort(copy);
-      return copy;
-    }
-
-    private static JsonObject percentiles(List<Long> sorted) {
-      if (sorted.isEmpty()) {
-        return new JsonObject();
-      }
-      return new JsonObject().put("p50", sorted.get(sorted.size() / 2))
-          .put("p95", sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.95) - 1)))
-          .put("p99", sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.99) - 1)))
-          .put("max", sorted.get(sorted.size() - 1));
-    }
-  }
-
   record Submitted(String sessionId, Turn turn) {
     String id() {
       return sessionId + "/" + turn.turnId();
@@ -158,15 +78,15 @@ public final class ChaosRun {
   final Settings settings;
   final PrintStream log;
   final Random random;
-  final Report report = new Report();
+  final ChaosReport report = new ChaosReport();
   final String prefix = "chaos-" + UUID.randomUUID().toString().substring(0, 8);
   final Map<String, Submitted> submitted = new LinkedHashMap<>();
   final Set<String> accepted = ConcurrentHashMap.newKeySet();
-  private final Map<String, JsonObject> delivered = new ConcurrentHashMap<>();
-  private final Map<String, Boolean> decisions = new ConcurrentHashMap<>();
+  final Map<String, JsonObject> delivered = new ConcurrentHashMap<>();
+  final Map<String, Boolean> decisions = new ConcurrentHashMap<>();
   final AtomicInteger submitErrors = new AtomicInteger();
-  private final List<String> childErrors = Collections.synchronizedList(new ArrayList<>());
-  private final Set<String> inFlightAtTakeover = new java.util.HashSet<>();
+  final List<String> childErrors = Collections.synchronizedList(new ArrayList<>());
+  private final ChaosChecks checks = new ChaosChecks(this);
   private int turnCounter;
 
   public ChaosRun(Settings settings, PrintStream log) {
@@ -176,7 +96,7 @@ public final class ChaosRun {
     report.seed = settings.seed();
   }
 
-  public Report run() throws Exception {
+  public ChaosReport run() throws Exception {
     if (settings.nodes() > 1) {
       return new ClusterChaos(this).run();
     }
@@ -192,7 +112,7 @@ public final class ChaosRun {
           settings.seed(), redisUrl, prefix, work);
       long lastKill = 0;
       for (int cycle = 0; cycle <= settings.kills(); cycle++) {
-        Child child = new Child(redisUrl, provider.url(), work.resolve("child.log"));
+        ChaosChild child = new ChaosChild(this, redisUrl, provider.url(), work.resolve("child.log"));
         try {
           long recovery = child.awaitReady(120);
           if (lastKill > 0) {
@@ -263,11 +183,11 @@ public final class ChaosRun {
     return s;
   }
 
-  void submit(Child child, Submitted s) throws IOException {
+  void submit(ChaosChild child, Submitted s) throws IOException {
     child.send(new JsonObject().put("cmd", "submit").put("sessionId", s.sessionId()).put("turn", s.turn().toJson()));
   }
 
-  void resubmitUnaccepted(Child child) throws IOException {
+  void resubmitUnaccepted(ChaosChild child) throws IOException {
     for (Submitted s : submitted.values()) {
       if (!accepted.contains(s.id())) {
         report.resubmissions++;
@@ -277,7 +197,7 @@ public final class ChaosRun {
   }
 
   /** Decides every pending approval through the runtime: about three in four approved. */
-  void decideApprovals(RedisJournal journal, Child child) throws IOException {
+  void decideApprovals(RedisJournal journal, ChaosChild child) throws IOException {
     List<ApprovalRequest> pending = journal.queries().pendingApprovals(1000).await();
     for (ApprovalRequest r : pending) {
       if (child.decidedHere.add(r.callId().value())) {
@@ -291,7 +211,7 @@ public final class ChaosRun {
   }
 
   /** After the last kill: every submitted turn must complete. */
-  void drain(RedisJournal journal, Child child) throws Exception {
+  void drain(RedisJournal journal, ChaosChild child) throws Exception {
     long deadline = System.currentTimeMillis() + settings.drainSeconds() * 1000;
     long nextResubmit = System.currentTimeMillis() + 3000;
     while (System.currentTimeMillis() < deadline) {
@@ -325,247 +245,13 @@ public final class ChaosRun {
 
   // ------------------------------------------------------------------ invariants
 
-  private void violation(String text) {
-    if (report.violations.size() < 200) {
-      report.violations.add(text);
-    }
-  }
-
   /** Checked after every kill: no non-idempotent call has two effects; no idempotent call used two keys. */
   void checkEffects(ChaosProvider provider, String when) {
-    provider.nonIdempotentEffects.forEach((call, n) -> {
-      if (n.get() > 1) {
-        violation(when + ": non-idempotent call " + call + " took effect " + n.get() + " times");
-      }
-    });
-    provider.keysByCall.forEach((call, keys) -> {
-      if (keys.size() > 1) {
-        violation(when + ": idempotent call " + call + " was sent with " + keys.size() + " different keys");
-      }
-    });
+    checks.effects(provider, when);
   }
 
+  /** Checked after the drain: every rule, on every submitted turn ({@link ChaosChecks}). */
   void verify(RedisJournal journal, ChaosProvider provider) {
-    checkEffects(provider, "at the end");
-    report.turns = submitted.size();
-    for (Map.Entry<String, AtomicInteger> e : provider.nonIdempotentEffects.entrySet()) {
-      if (e.getValue().get() > 1) {
-        report.duplicateEffects += e.getValue().get() - 1;
-      }
-    }
-    for (Set<String> keys : provider.keysByCall.values()) {
-      report.idempotentKeyChanges += keys.size() - 1;
-    }
-    for (AtomicInteger n : provider.idempotentRequests.values()) {
-      report.idempotentResends += Math.max(0, n.get() - 1);
-    }
-    Set<String> sessions = new java.util.TreeSet<>();
-    submitted.values().forEach(s -> sessions.add(s.sessionId()));
-    // J1: exactly one call.completed step per call; and which calls were in flight when their session was taken over
-    for (String sessionId : sessions) {
-      Map<String, Integer> completions = new HashMap<>();
-      Set<String> started = new java.util.HashSet<>();
-      String after = null;
-      while (true) {
-        List<JsonObject> events = journal.queries().events(sessionId, after, 1000).await();
-        for (JsonObject e : events) {
-          String type = e.getString("type");
-          String call = e.getString("call");
-          if (EventType.CALL_COMPLETED.wireName().equals(type)) {
-            completions.merge(call, 1, Integer::sum);
-            started.remove(call);
-          } else if (EventType.CALL_STARTED.wireName().equals(type)) {
-            started.add(call);
-          } else if (EventType.SESSION_CLAIMED.wireName().equals(type)) {
-            inFlightAtTakeover.addAll(started);
-          }
-        }
-        if (events.size() < 1000) {
-          break;
-        }
-        after = events.get(events.size() - 1).getString("id");
-      }
-      completions.forEach((call, n) -> {
-        if (n > 1) {
-          report.duplicateOutcomes += n - 1;
-          violation("call " + call + " of session " + sessionId + " has " + n + " call.completed steps");
-        }
-      });
-    }
-    for (Submitted s : submitted.values()) {
-      TurnResult result = journal.turnResult(s.sessionId(), s.turn().turnId()).await();
-      report.calls += s.turn().calls().size();
-      if (result == null) {
-        report.lostTurns++;
-        report.lostCalls += s.turn().calls().size();
-        violation("turn " + s.id() + " has no results in the journal"
-            + (accepted.contains(s.id()) ? " (it was accepted)" : " (never accepted)"));
-        continue;
-      }
-      JsonObject seen = delivered.get(s.id());
-      if (seen != null) {
-        report.deliveredTurns++;
-        if (!seen.equals(result.toJson())) {
-          violation("turn " + s.id() + " was delivered with results other than the journaled ones");
-        }
-      } else {
-        report.retrievedOnly++;
-      }
-      verifyTurn(s, result, provider);
-    }
-    report.pendingLeft = journal.queries().pendingApprovals(1000).await().size();
-    if (report.pendingLeft > 0) {
-      violation(report.pendingLeft + " approval(s) still pending after the drain");
-    }
-  }
-
-  private void verifyTurn(Submitted s, TurnResult result, ChaosProvider provider) {
-    List<ToolCall> calls = s.turn().calls();
-    if (result.calls().size() != calls.size()) {
-      violation("turn " + s.id() + " has " + result.calls().size() + " results for " + calls.size() + " calls");
-      return;
-    }
-    boolean writeStopped = false;
-    for (int i = 0; i < calls.size(); i++) {
-      ToolCall call = calls.get(i);
-      CallResult r = result.calls().get(i);
-      String where = "turn " + s.id() + " call " + i + " (" + call.name() + ")";
-      String callId = s.turn().callId(s.sessionId(), i).value();
-      report.outcomes.merge(r.outcome().wireName() + (r.skipped() ? " (skipped)" : ""), 1, Integer::sum);
-      report.byTool.merge(call.name(), 1, Integer::sum);
-      if (!r.callId().value().equals(callId) || r.index() != i || !r.tool().equals(call.name())) {
-        violation(where + ": result out of order or for another call");
-      }
-      boolean write = r.effectClass() != EffectClass.READ;
-      boolean nonIdempotent = r.effectClass() == EffectClass.NON_IDEMPOTENT_WRITE;
-      int effects = nonIdempotent ? ChaosProvider.count(provider.nonIdempotentEffects, callId)
-          : r.effectClass() == EffectClass.IDEMPOTENT_WRITE
-          ? ChaosProvider.count(provider.idempotentEffects, IdempotencyKey.of(r.callId(), call.arguments()).value())
-          : -1;
-      if (nonIdempotent) {
-        report.nonIdempotentWrites++;
-      }
-      if (r.skipped()) {
-        report.skipped++;
-        if (!writeStopped) {
-          violation(where + ": skipped although no earlier write of its turn failed");
-        }
-        if (effects > 0) {
-          violation(where + ": skipped but the provider saw its effect");
-        }
-      }
-      if (r.outcome() == Outcome.OUTCOME_UNKNOWN) {
-        report.outcomeUnknown++;
-        if (!write) {
-          violation(where + ": a read ended outcome_unknown");
-        } else if (!inFlightAtTakeover.contains(callId)) {
-          violation(where + ": outcome_unknown but it was not in flight when its runtime was killed: " + r.error());
-        }
-        if (effects > 0 || ChaosProvider.count(provider.idempotentRequests,
-            IdempotencyKey.of(r.callId(), call.arguments()).value()) > 0) {
-          report.outcomeUnknownReachedProvider++;
-        }
-      }
-      if (write && r.outcome() == Outcome.SUCCEEDED && effects != 1) {
-        violation(where + ": succeeded but the provider counted " + effects + " effect(s)");
-      }
-      if (write && r.outcome() == Outcome.FAILED && effects != 0) {
-        violation(where + ": failed but the provider counted " + effects + " effect(s)");
-      }
-      boolean failFlag = call.arguments().getBoolean("fail", false);
-      if (r.outcome() == Outcome.SUCCEEDED && failFlag) {
-        violation(where + ": succeeded although the provider refuses it");
-      }
-      if (call.name().equals("charge_approved") && !r.skipped()) {
-        report.approvalsAsked++;
-        Boolean decided = decisions.get(callId);
-        if (r.approval() == null || decided == null) {
-          violation(where + ": ran or ended without an approval decision");
-        } else if (decided != r.approval().approved() || !"chaos".equals(r.approval().approver())) {
-          violation(where + ": its approval record does not match the decision taken");
-        } else if (decided) {
-          report.approvalsApproved++;
-        } else {
-          report.approvalsRejected++;
-          if (effects != 0 || r.outcome() != Outcome.FAILED) {
-            violation(where + ": rejected but ended " + r.outcome() + " with " + effects + " effect(s)");
-          }
-        }
-      }
-      if (write && r.outcome() != Outcome.SUCCEEDED && !r.skipped()) {
-        writeStopped = true;
-      }
-    }
-  }
-
-  // ------------------------------------------------------------------ the child runtime
-
-  /** One incarnation of the runtime under test. */
-  final class Child {
-    final NodeProcess process;
-    final CountDownLatch ready = new CountDownLatch(1);
-    final Set<String> decidedHere = ConcurrentHashMap.newKeySet();
-    volatile long recoveryMillis;
-    volatile String node;
-
-    Child(String redisUrl, String providerUrl, Path logFile) throws IOException {
-      this(redisUrl, providerUrl, logFile, List.of());
-    }
-
-    /** {@code clusterArgs}: empty, or this member's cluster port and every member's host:port, comma-separated. */
-    Child(String redisUrl, String providerUrl, Path logFile, List<String> clusterArgs) throws IOException {
-      List<String> args = new ArrayList<>(List.of(redisUrl, prefix, providerUrl));
-      args.addAll(clusterArgs);
-      process = new NodeProcess(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), args, logFile,
-          "chaos-child-stdout", this::read);
-    }
-
-    private void read(String line) {
-      if (!line.startsWith("{")) {
-        return;
-      }
-      JsonObject j = new JsonObject(line);
-      switch (j.getString("event", "")) {
-        case "ready":
-          recoveryMillis = j.getLong("recoveryMs", 0L);
-          node = j.getString("node");
-          ready.countDown();
-          break;
-        case "accepted":
-          accepted.add(j.getString("sessionId") + "/" + j.getString("turnId"));
-          break;
-        case "result": {
-          JsonObject results = j.getJsonObject("results");
-          delivered.put(results.getString("sessionId") + "/" + results.getString("turnId"), results);
-          break;
-        }
-        case "error":
-          submitErrors.incrementAndGet();
-          childErrors.add(j.encode());
-          break;
-        default:
-          break;
-      }
-    }
-
-    long awaitReady(int seconds) throws InterruptedException {
-      if (!ready.await(seconds, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("the chaos runtime did not start within " + seconds + " s");
-      }
-      return recoveryMillis;
-    }
-
-    void send(JsonObject command) throws IOException {
-      process.send(command);
-    }
-
-    boolean isReady() {
-      return ready.getCount() == 0 && process.isAlive();
-    }
-
-    /** SIGKILL: no shutdown hook runs, nothing is flushed. */
-    void kill() throws InterruptedException {
-      process.kill();
-    }
+    checks.all(journal, provider);
   }
 }

@@ -26,7 +26,7 @@ final class ClusterChaos {
 
   private final ChaosRun run;
   private final ChaosRun.Settings settings;
-  private final ChaosRun.Report report;
+  private final ChaosReport report;
 
   ClusterChaos(ChaosRun run) {
     this.run = run;
@@ -34,7 +34,7 @@ final class ClusterChaos {
     this.report = run.report;
   }
 
-  ChaosRun.Report run() throws Exception {
+  ChaosReport run() throws Exception {
     long started = System.currentTimeMillis();
     report.nodes = settings.nodes();
     Path work = settings.workDir() != null ? settings.workDir() : Files.createTempDirectory("ratchet-chaos");
@@ -47,7 +47,7 @@ final class ClusterChaos {
       ports.add(FreePorts.next());
     }
     String members = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
-    List<ChaosRun.Child> nodes = new ArrayList<>();
+    List<ChaosChild> nodes = new ArrayList<>();
     try (ChaosProvider provider = new ChaosProvider()) {
       RedisJournal journal = RedisJournal.open(vertx, JournalOptions.of(redisUrl).withKeyPrefix(run.prefix)).await();
       run.log.printf("chaos: %d nodes, %d kills, seed %d, redis %s, prefix %s, node logs in %s%n", settings.nodes(),
@@ -55,11 +55,11 @@ final class ClusterChaos {
       for (int i = 0; i < settings.nodes(); i++) {
         nodes.add(start(redisUrl, provider, work, ports.get(i), members, i));
       }
-      for (ChaosRun.Child n : nodes) {
+      for (ChaosChild n : nodes) {
         n.awaitReady(180);
       }
       for (int cycle = 0; cycle < settings.kills(); cycle++) {
-        ChaosRun.Child entry = live(nodes);
+        ChaosChild entry = live(nodes);
         run.resubmitUnaccepted(entry);
         int n = 1 + run.random.nextInt(settings.turnsPerCycle() * 2);
         for (int i = 0; i < n; i++) {
@@ -73,14 +73,14 @@ final class ClusterChaos {
           Thread.sleep(Math.min(40, Math.max(1, end - System.currentTimeMillis())));
         }
         int victim = run.random.nextInt(nodes.size());
-        ChaosRun.Child killed = nodes.get(victim);
+        ChaosChild killed = nodes.get(victim);
         Set<String> held = heldBy(journal, killed.node);
         killed.kill();
         long killedAt = System.currentTimeMillis();
         report.kills++;
         run.checkEffects(provider, "after kill " + report.kills);
         awaitTakeover(journal, held, killed.node, nodes, killedAt);
-        ChaosRun.Child replacement = start(redisUrl, provider, work, ports.get(victim), members, victim);
+        ChaosChild replacement = start(redisUrl, provider, work, ports.get(victim), members, victim);
         replacement.awaitReady(180);
         nodes.set(victim, replacement);
         if (report.kills % 10 == 0) {
@@ -92,7 +92,7 @@ final class ClusterChaos {
       run.verify(journal, provider);
       journal.close();
     } finally {
-      for (ChaosRun.Child n : nodes) {
+      for (ChaosChild n : nodes) {
         n.kill();
       }
       vertx.close().await();
@@ -105,14 +105,14 @@ final class ClusterChaos {
     return report;
   }
 
-  private ChaosRun.Child start(String redisUrl, ChaosProvider provider, Path work, int port, String members, int slot)
+  private ChaosChild start(String redisUrl, ChaosProvider provider, Path work, int port, String members, int slot)
       throws IOException {
-    return run.new Child(redisUrl, provider.url(), work.resolve("node-" + slot + ".log"),
+    return new ChaosChild(run, redisUrl, provider.url(), work.resolve("node-" + slot + ".log"),
         List.of(String.valueOf(port), members));
   }
 
-  private ChaosRun.Child live(List<ChaosRun.Child> nodes) {
-    List<ChaosRun.Child> ready = nodes.stream().filter(ChaosRun.Child::isReady).toList();
+  private ChaosChild live(List<ChaosChild> nodes) {
+    List<ChaosChild> ready = nodes.stream().filter(ChaosChild::isReady).toList();
     return ready.get(run.random.nextInt(ready.size()));
   }
 
@@ -133,7 +133,7 @@ final class ClusterChaos {
    * any more, and records how long that took; a run where the survivors do not take over within a
    * minute breaks a rule.
    */
-  private void awaitTakeover(RedisJournal journal, Set<String> held, String killed, List<ChaosRun.Child> nodes,
+  private void awaitTakeover(RedisJournal journal, Set<String> held, String killed, List<ChaosChild> nodes,
                              long killedAt) throws InterruptedException {
     if (held.isEmpty()) {
       return;
@@ -154,6 +154,6 @@ final class ClusterChaos {
       Thread.sleep(20);
     }
     report.violations.add("kill " + report.kills + ": the sessions of node " + killed + " were not taken over within"
-        + " 60 s (" + nodes.stream().filter(ChaosRun.Child::isReady).count() + " nodes live)");
+        + " 60 s (" + nodes.stream().filter(ChaosChild::isReady).count() + " nodes live)");
   }
 }

@@ -1,5 +1,6 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.server.chaos.ChaosReport;
 import dev.ratchet.server.chaos.ChaosRun;
 import picocli.CommandLine;
 
@@ -50,7 +51,7 @@ public final class ChaosCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ChaosRun.Settings settings = new ChaosRun.Settings(kills, sessions, turnsPerCycle, minRun, maxRun,
         seed != null ? seed : System.nanoTime(), redisUrl, workDir, 180, Math.max(1, nodes));
-    ChaosRun.Report report = new ChaosRun(settings, System.out).run();
+    ChaosReport report = new ChaosRun(settings, System.out).run();
     System.out.printf("kills %d, turns %d, calls %d, non-idempotent writes %d, duplicate effects %d,"
         + " duplicate outcomes %d, lost turns %d, outcome_unknown %d, pending approvals left %d, %.0f s%n",
         report.kills, report.turns, report.calls, report.nonIdempotentWrites, report.duplicateEffects,

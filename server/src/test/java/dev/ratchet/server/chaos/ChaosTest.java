@@ -13,7 +13,7 @@ class ChaosTest {
   @Test
   void twelveKillsUnderLoadLoseNothingAndSendNoWriteTwice() throws Exception {
     long seed = Long.getLong("ratchet.chaos.seed", System.nanoTime());
-    ChaosRun.Report report = new ChaosRun(ChaosRun.Settings.defaults(Integer.getInteger("ratchet.chaos.kills", 12))
+    ChaosReport report = new ChaosRun(ChaosRun.Settings.defaults(Integer.getInteger("ratchet.chaos.kills", 12))
         .withSeed(seed), System.out).run();
     System.out.println(report.toJson().encodePrettily());
     assertThat(report.violations).as("rules broken (seed " + seed + ")").isEmpty();
