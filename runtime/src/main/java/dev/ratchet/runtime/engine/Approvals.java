@@ -20,8 +20,10 @@ import dev.ratchet.runtime.journal.Verdict;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -170,6 +172,21 @@ final class Approvals {
       }
       return null;
     });
+  }
+
+  /**
+   * Reads the decision of every call that waits for one: the wake-up that the member which journaled
+   * a decision publishes reaches the owner at most once, and not at all when the cluster loses it.
+   */
+  Future<Void> recheck() {
+    if (parked.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    List<Future<Void>> reads = new ArrayList<>();
+    for (String callId : List.copyOf(parked)) {
+      reads.add(changed(new CallId(callId)));
+    }
+    return Future.join(reads).mapEmpty();
   }
 
   /** Ends every wait, when the session stops or is fenced. */

@@ -354,6 +354,14 @@ public final class SessionEngine {
     return onContext(() -> approvals.changed(callId));
   }
 
+  /**
+   * Reads from the journal the decisions of the calls waiting for one, in case a wake-up from
+   * another node was lost (docs/ARCHITECTURE.md, "More than one node").
+   */
+  public Future<Void> recheckApprovals() {
+    return onContext(approvals::recheck);
+  }
+
   private void fencedHere() {
     approvals.failAll(writer.notOwner());
   }

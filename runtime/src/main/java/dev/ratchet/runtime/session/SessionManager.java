@@ -75,7 +75,9 @@ public final class SessionManager {
 
   /**
    * One timer for all sessions instead of one each: visits, on its own context, each running
-   * session that may be idle long enough or fenced; the session then asks to be passivated.
+   * session that may be idle long enough or fenced; the session then asks to be passivated. The
+   * others read the decisions their waiting calls may have missed: a decision's wake-up from
+   * another node can be lost, so a journaled decision is acted on within one sweep period.
    */
   private void sweep() {
     long now = clock.millis();
@@ -83,6 +85,8 @@ public final class SessionManager {
       Future<SessionVerticle> v = d.verticle();
       if (v.succeeded() && v.result().mayBeDone(now)) {
         v.result().checkIdle();
+      } else if (v.succeeded()) {
+        v.result().recheckApprovals();
       }
     }
   }

@@ -133,6 +133,13 @@ public final class SessionVerticle extends VerticleBase {
         .otherwiseEmpty();
   }
 
+  /** Wakes the writes of this session whose approval decision is journaled although no wake-up came. */
+  void recheckApprovals() {
+    if (!closing) {
+      engine.recheckApprovals();
+    }
+  }
+
   /** Wakes a write of this session that waits for the approval decision journaled for {@code callId}. */
   void approvalDecided(CallId callId) {
     lastActivity = host.clock.millis();
