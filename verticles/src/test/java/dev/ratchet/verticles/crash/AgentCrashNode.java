@@ -18,6 +18,8 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.time.Duration;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A runtime with an agent-loop agent in its own JVM, for crash tests: its model is LangChain4j's
  * OpenAI client pointed at a test server, its one tool a non-idempotent write to a counting
@@ -53,8 +55,8 @@ public final class AgentCrashNode {
       }
       ctx.next();
     });
-    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
-        .nodeId("agent-crash-node-" + ProcessHandle.current().pid())).await();
+    RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+        .nodeId("agent-crash-node-" + ProcessHandle.current().pid())));
     FunctionToolSource tools = FunctionToolSource.create("provider")
         .tool(FunctionToolSource.define("pay", EffectClass.NON_IDEMPOTENT_WRITE).description("Pay an amount")
             .schema(new JsonObject("""
@@ -64,9 +66,9 @@ public final class AgentCrashNode {
                 .addQueryParam("tool", "pay").sendJsonObject(inv.arguments())
                 .map((HttpResponse<Buffer> r) -> r.statusCode() == 200 ? ToolResult.success(r.bodyAsJsonObject())
                     : ToolResult.rejected("provider answered " + r.statusCode()))));
-    ratchet.register(AgentDefinition.builder("agent-crash").toolSource(tools)
+    await(ratchet.register(AgentDefinition.builder("agent-crash").toolSource(tools)
         .model(LangChain4jModel.openAi(vertx, "test-model", "sk-test", modelUrl, Duration.ofSeconds(20)))
-        .modelRetry(RetryPolicy.NONE).maxTurns(3).build()).await();
+        .modelRetry(RetryPolicy.NONE).maxTurns(3).build()));
     NodeProtocol.print(new JsonObject().put("event", "ready"));
 
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in));

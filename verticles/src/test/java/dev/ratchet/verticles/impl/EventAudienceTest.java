@@ -7,6 +7,7 @@ import io.vertx.core.eventbus.MessageConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -19,7 +20,7 @@ class EventAudienceTest {
 
   @AfterEach
   void close() {
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test
@@ -31,7 +32,7 @@ class EventAudienceTest {
 
     assertThat(audience.any("ratchet.session.s-1.events")).isTrue();
     assertThat(audience.any("ratchet.session.s-2.events")).isFalse();
-    consumer.unregister().await();
+    await(consumer.unregister());
     assertThat(audience.any("ratchet.session.s-1.events")).isFalse();
   }
 
