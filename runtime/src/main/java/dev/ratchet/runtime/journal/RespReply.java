@@ -1,0 +1,188 @@
+package dev.ratchet.runtime.journal;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Iterator;
+
+/**
+ * The replies {@link RespReader} decodes, as the Redis client's {@link Response} so that the
+ * journal reads a reply the same whichever connection carried it. A nil reply is {@code null}, as
+ * the client gives it.
+ */
+final class RespReply {
+
+  private RespReply() {
+  }
+
+  /** A simple string ({@code +OK}). */
+  record Simple(String text) implements Response {
+    @Override
+    public ResponseType type() {
+      return ResponseType.SIMPLE;
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+
+    @Override
+    public String toString(Charset charset) {
+      return text;
+    }
+
+    @Override
+    public Buffer toBuffer() {
+      return Buffer.buffer(text);
+    }
+
+    @Override
+    public byte[] toBytes() {
+      return text.getBytes(StandardCharsets.UTF_8);
+    }
+  }
+
+  /** An error inside an array (a top-level error fails its request instead: {@link RespError}). */
+  record Error(String text) implements Response {
+    @Override
+    public ResponseType type() {
+      return ResponseType.ERROR;
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  /** An integer. */
+  record Number(long value) implements Response {
+    @Override
+    public ResponseType type() {
+      return ResponseType.NUMBER;
+    }
+
+    @Override
+    public java.lang.Number toNumber() {
+      return value;
+    }
+
+    @Override
+    public Long toLong() {
+      return value;
+    }
+
+    @Override
+    public Integer toInteger() {
+      return (int) value;
+    }
+
+    @Override
+    public Boolean toBoolean() {
+      return value != 0;
+    }
+
+    @Override
+    public String toString() {
+      return Long.toString(value);
+    }
+  }
+
+  /** A bulk string: bytes, read as UTF-8 text when asked for a string. */
+  static final class Bulk implements Response {
+    private final byte[] bytes;
+
+    Bulk(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    public ResponseType type() {
+      return ResponseType.BULK;
+    }
+
+    @Override
+    public String toString() {
+      return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String toString(Charset charset) {
+      return new String(bytes, charset);
+    }
+
+    @Override
+    public Buffer toBuffer() {
+      return Buffer.buffer(bytes);
+    }
+
+    @Override
+    public byte[] toBytes() {
+      return bytes;
+    }
+
+    @Override
+    public Boolean toBoolean() {
+      return bytes.length == 1 && bytes[0] == '1' || "true".equalsIgnoreCase(toString());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Bulk b && Arrays.equals(bytes, b.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(bytes);
+    }
+  }
+
+  /** An array; its nil elements are {@code null}. */
+  static final class Multi implements Response {
+    private final Response[] items;
+
+    Multi(Response[] items) {
+      this.items = items;
+    }
+
+    @Override
+    public ResponseType type() {
+      return ResponseType.MULTI;
+    }
+
+    @Override
+    public Response get(int index) {
+      return items[index];
+    }
+
+    @Override
+    public int size() {
+      return items.length;
+    }
+
+    @Override
+    public boolean isArray() {
+      return true;
+    }
+
+    @Override
+    public boolean isMap() {
+      return false;
+    }
+
+    @Override
+    public Iterator<Response> iterator() {
+      return Arrays.asList(items).iterator();
+    }
+
+    @Override
+    public String toString() {
+      return Arrays.toString(items);
+    }
+  }
+}
