@@ -25,6 +25,7 @@ import java.util.function.Function;
 import static dev.ratchet.runtime.testing.Await.await;
 import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The journal's own Redis connection against a real redis-server: login, pipelining, replies of every kind, failures. */
 class RespConnectionTest {
@@ -82,6 +83,16 @@ class RespConnectionTest {
     assertThat(reply.get(3)).isNull();
     assertThat(reply.get(4).toString()).isEqualTo("FINE");
     assertThat(await(send(connection, "GET", key + "-missing"))).isNull();
+  }
+
+  @Test
+  void aUnixSocketUrlReachesTheServerOverItsSocket() {
+    assumeTrue(redis.ownServer().unixSocketUrl().isPresent(), "no Unix socket on this platform");
+    RespConnection connection = open(redis.ownServer().unixSocketUrl().get());
+
+    Response reply = await(send(connection, "EVAL", "return redis.call('INCRBY', KEYS[1], 5)", 1L, key));
+
+    assertThat(reply.toLong()).isEqualTo(5L);
   }
 
   @Test

@@ -10,7 +10,7 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.Sha256;
-import dev.ratchet.verticles.Addresses;
+import dev.ratchet.verticles.StepEvents;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.impl.Principal;
 import dev.ratchet.verticles.http.impl.SessionAccess;
@@ -253,7 +253,7 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
       this.progressToken = progressToken;
       this.reply = reply;
       this.status = running();
-      this.events = vertx.eventBus().consumer(Addresses.events(sessionId), msg -> onEvent(msg.body()));
+      this.events = StepEvents.consumer(vertx, sessionId, msg -> onEvent(msg.body()));
       // progress resets the timeout of clients that allow it, for a slow tool as for an approval
       this.timer = vertx.setPeriodic(progressMillis, t -> report());
     }
