@@ -8,6 +8,8 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * The replies {@link RespReader} decodes, as the Redis client's {@link Response} so that the
@@ -84,7 +86,7 @@ final class RespReply {
 
     @Override
     public Boolean toBoolean() {
-      return value != 0;
+      return value == 1;
     }
 
     @Override
@@ -124,11 +126,6 @@ final class RespReply {
     @Override
     public byte[] toBytes() {
       return bytes;
-    }
-
-    @Override
-    public Boolean toBoolean() {
-      return bytes.length == 1 && bytes[0] == '1' || "true".equalsIgnoreCase(toString());
     }
 
     @Override
@@ -173,6 +170,41 @@ final class RespReply {
     @Override
     public boolean isMap() {
       return false;
+    }
+
+    /** As the client reads an array of RESP2 (a hash's {@code HGETALL}): its even elements are keys. */
+    @Override
+    public Set<String> getKeys() {
+      pairs();
+      Set<String> keys = new LinkedHashSet<>();
+      for (int i = 0; i < items.length; i += 2) {
+        if (items[i] != null && (items[i].type() == ResponseType.BULK || items[i].type() == ResponseType.SIMPLE)) {
+          keys.add(items[i].toString());
+        }
+      }
+      return keys;
+    }
+
+    @Override
+    public Response get(String key) {
+      pairs();
+      for (int i = 0; i < items.length; i += 2) {
+        if (items[i] != null && key.equals(items[i].toString())) {
+          return items[i + 1];
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public boolean containsKey(String key) {
+      return getKeys().contains(key);
+    }
+
+    private void pairs() {
+      if (items.length % 2 != 0) {
+        throw new UnsupportedOperationException("an array of " + items.length + " elements is no list of pairs");
+      }
     }
 
     @Override

@@ -86,6 +86,19 @@ class RespConnectionTest {
   }
 
   @Test
+  void aHashReadByAScriptAnswersItsFieldsByNameAsTheClientsReplyDoes() {
+    RespConnection connection = open(redis.url());
+    await(client.send(Request.cmd(Command.HSET).arg(key).arg("status").arg("new").arg("epoch").arg("3")));
+
+    Response hash = await(send(connection, "EVAL", "return redis.call('HGETALL', KEYS[1])", 1L, key));
+
+    assertThat(hash.getKeys()).containsExactlyInAnyOrder("status", "epoch");
+    assertThat(hash.get("epoch").toLong()).isEqualTo(3L);
+    assertThat(hash.containsKey("owner")).isFalse();
+    assertThat(hash.get("owner")).isNull();
+  }
+
+  @Test
   void aUnixSocketUrlReachesTheServerOverItsSocket() {
     assumeTrue(redis.ownServer().unixSocketUrl().isPresent(), "no Unix socket on this platform");
     RespConnection connection = open(redis.ownServer().unixSocketUrl().get());
