@@ -2,6 +2,7 @@ package dev.ratchet.runtime.journal;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
 
 import java.nio.charset.StandardCharsets;
 
@@ -119,9 +120,9 @@ final class RespReader {
     byte type = buf.getByte(at);
     switch (type) {
       case '+':
-        return new RespReply.Simple(line(buf));
+        return new RespReply.Text(ResponseType.SIMPLE, lineBytes(buf));
       case '-':
-        return new RespReply.Error(line(buf));
+        return new RespReply.Text(ResponseType.ERROR, lineBytes(buf));
       case ':': {
         int eol = lineEnd(buf, at + 1);
         long n = number(buf, at + 1, eol);
@@ -137,7 +138,7 @@ final class RespReader {
         }
         byte[] bytes = buf.getBytes(at, at + n);
         at += n + 2;
-        return new RespReply.Bulk(bytes);
+        return new RespReply.Text(ResponseType.BULK, bytes);
       }
       default: {
         int eol = lineEnd(buf, at + 1);
@@ -161,6 +162,14 @@ final class RespReader {
     String text = buf.getString(at + 1, eol, StandardCharsets.UTF_8.name());
     at = eol + 2;
     return text;
+  }
+
+  /** The bytes of the line after the type byte at {@link #at}, moving past it. */
+  private byte[] lineBytes(Buffer buf) {
+    int eol = lineEnd(buf, at + 1);
+    byte[] bytes = buf.getBytes(at + 1, eol);
+    at = eol + 2;
+    return bytes;
   }
 
   /** The index of the {@code \r} of the first CRLF from {@code from}, or -1 when it has not arrived. */

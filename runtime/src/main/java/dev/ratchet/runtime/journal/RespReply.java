@@ -21,47 +21,6 @@ final class RespReply {
   private RespReply() {
   }
 
-  /** A simple string ({@code +OK}). */
-  record Simple(String text) implements Response {
-    @Override
-    public ResponseType type() {
-      return ResponseType.SIMPLE;
-    }
-
-    @Override
-    public String toString() {
-      return text;
-    }
-
-    @Override
-    public String toString(Charset charset) {
-      return text;
-    }
-
-    @Override
-    public Buffer toBuffer() {
-      return Buffer.buffer(text);
-    }
-
-    @Override
-    public byte[] toBytes() {
-      return text.getBytes(StandardCharsets.UTF_8);
-    }
-  }
-
-  /** An error inside an array (a top-level error fails its request instead: {@link RespError}). */
-  record Error(String text) implements Response {
-    @Override
-    public ResponseType type() {
-      return ResponseType.ERROR;
-    }
-
-    @Override
-    public String toString() {
-      return text;
-    }
-  }
-
   /** An integer. */
   record Number(long value) implements Response {
     @Override
@@ -95,17 +54,22 @@ final class RespReply {
     }
   }
 
-  /** A bulk string: bytes, read as UTF-8 text when asked for a string. */
-  static final class Bulk implements Response {
+  /**
+   * A bulk string, a simple string ({@code +OK}) or an error inside an array (a top-level error
+   * fails its request instead: {@link RespError}): bytes, read as UTF-8 text when asked for a string.
+   */
+  static final class Text implements Response {
+    private final ResponseType type;
     private final byte[] bytes;
 
-    Bulk(byte[] bytes) {
+    Text(ResponseType type, byte[] bytes) {
+      this.type = type;
       this.bytes = bytes;
     }
 
     @Override
     public ResponseType type() {
-      return ResponseType.BULK;
+      return type;
     }
 
     @Override
@@ -130,7 +94,7 @@ final class RespReply {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Bulk b && Arrays.equals(bytes, b.bytes);
+      return o instanceof Text t && type == t.type && Arrays.equals(bytes, t.bytes);
     }
 
     @Override
