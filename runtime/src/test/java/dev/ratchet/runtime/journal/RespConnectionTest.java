@@ -176,7 +176,6 @@ class RespConnectionTest {
     await(client.send(Request.cmd(Command.ACL).arg("SETUSER").arg("journal").arg("on").arg(">" + secret)
         .arg("~*").arg("+@all")));
     String base = redis.url().replace("redis://", "");
-    await(client.send(Request.cmd(Command.SELECT).arg(3)));
     try {
       RespConnection connection = open("redis://journal:" + secret + "@" + base + "/3");
       await(send(connection, "SET", key, "in three"));
