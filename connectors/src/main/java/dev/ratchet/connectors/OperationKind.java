@@ -1,6 +1,6 @@
 package dev.ratchet.connectors;
 
-import dev.ratchet.runtime.impl.WireNames;
+import dev.ratchet.runtime.WireNames;
 
 /** Whether an operation only reads ({@code query}) or changes something at the provider ({@code mutation}). */
 public enum OperationKind {

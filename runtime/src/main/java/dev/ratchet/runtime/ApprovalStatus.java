@@ -1,7 +1,5 @@
 package dev.ratchet.runtime;
 
-import dev.ratchet.runtime.impl.WireNames;
-
 /**
  * The state of a call's approval (rule 8): pending until decided once; expiry fails closed. The
  * journal and {@link ApprovalRecord#status()} carry the {@link #wireName()}.

@@ -1,7 +1,5 @@
 package dev.ratchet.runtime;
 
-import dev.ratchet.runtime.impl.WireNames;
-
 /**
  * Where a call stands in its turn (docs/ARCHITECTURE.md, "The states of a call"). The journal stores
  * the {@link #wireName()}; {@code CallTransitions} says which event moves a call from one to another.

@@ -1,7 +1,5 @@
 package dev.ratchet.runtime;
 
-import dev.ratchet.runtime.impl.WireNames;
-
 /**
  * How a tool's effect behaves when repeated; decides the journaled step, the number of attempts
  * and whether the call goes through the session's write queue.

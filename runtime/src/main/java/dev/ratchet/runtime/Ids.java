@@ -1,5 +1,9 @@
 package dev.ratchet.runtime;
 
+import dev.ratchet.runtime.impl.Sha256;
+
+import java.util.List;
+
 /**
  * The one alphabet of the ids a client chooses: session, turn, agent and message ids, and a
  * model's own call ids. 1-128 characters of {@code A-Z a-z 0-9 _ . : @ + -}: what model providers
@@ -49,6 +53,20 @@ public final class Ids {
       }
     }
     return null;
+  }
+
+  /**
+   * The turn id of a model response without an id of its own: {@code calls:sha256:} and the first
+   * 32 hex digits of the SHA-256 of its tool-call ids joined with {@code \n}, as every Ratchet
+   * client names it (docs/ADAPTERS.md, "Turn ids").
+   */
+  public static String turnOfCalls(List<String> toolCallIds) {
+    return Sha256.prefixedHex("calls:sha256:", 32, String.join("\n", toolCallIds));
+  }
+
+  /** {@code id} itself when it is valid, else {@code sha256:} and the first 32 hex digits of the SHA-256 of its UTF-8. */
+  public static String sanitized(String id) {
+    return valid(id) ? id : Sha256.prefixedHex("sha256:", 32, id);
   }
 
   private static boolean allowed(char c) {

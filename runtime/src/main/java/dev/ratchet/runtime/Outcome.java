@@ -1,7 +1,5 @@
 package dev.ratchet.runtime;
 
-import dev.ratchet.runtime.impl.WireNames;
-
 /** The terminal outcome of a call. */
 public enum Outcome {
   SUCCEEDED,

@@ -15,6 +15,7 @@ import java.util.function.Supplier;
  * @param beforeSend what {@link #sending()} runs; null when nothing needs to happen first
  * @param traceparent the W3C trace context of the call's span, which a connector sends to the
  *     provider as its {@code traceparent} header (docs/OBSERVABILITY.md); null when nothing is traced
+ * @param clock the clock {@code deadline} is on, the session's; null for the wall clock
  */
 public record ToolInvocation(
     String sessionId,
@@ -25,7 +26,14 @@ public record ToolInvocation(
     long deadline,
     String callerId,
     Supplier<Future<Void>> beforeSend,
-    String traceparent) {
+    String traceparent,
+    RatchetClock clock) {
+
+  public ToolInvocation(String sessionId, CallId callId, IdempotencyKey idempotencyKey, int attempt,
+                        JsonObject arguments, long deadline, String callerId, Supplier<Future<Void>> beforeSend,
+                        String traceparent) {
+    this(sessionId, callId, idempotencyKey, attempt, arguments, deadline, callerId, beforeSend, traceparent, null);
+  }
 
   public ToolInvocation(String sessionId, CallId callId, IdempotencyKey idempotencyKey, int attempt,
                         JsonObject arguments, long deadline, String callerId, Supplier<Future<Void>> beforeSend) {
@@ -53,7 +61,8 @@ public record ToolInvocation(
     return beforeSend == null ? Future.succeededFuture() : beforeSend.get();
   }
 
+  /** How long the runtime still waits for this attempt, on the session's clock. */
   public long remainingMillis() {
-    return Math.max(0, deadline - System.currentTimeMillis());
+    return Math.max(0, deadline - (clock == null ? System.currentTimeMillis() : clock.millis()));
   }
 }

@@ -12,7 +12,8 @@ public final class ChildOutput {
   private ChildOutput() {
   }
 
-  public static void collect(Process child, List<String> into, String threadName) {
+  /** Answers the reader, which ends once the child's output is closed and every line of it is in {@code into}. */
+  public static Thread collect(Process child, List<String> into, String threadName) {
     Thread reader = new Thread(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
         String line;
@@ -25,5 +26,6 @@ public final class ChildOutput {
     }, threadName);
     reader.setDaemon(true);
     reader.start();
+    return reader;
   }
 }

@@ -1,7 +1,7 @@
 package dev.ratchet.testing;
 
 import dev.ratchet.runtime.AgentDefinition;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;

@@ -57,6 +57,20 @@ class JournalOpenErrorTest {
     }
   }
 
+  @Test
+  void aRatchetDeployedWithoutARedisUrlAsksForOne() {
+    // a library never starts a redis-server of its own: only `ratchet run` does (docs/ARCHITECTURE.md, Modules)
+    Vertx vertx = Vertx.vertx();
+    try {
+      Throwable error = catchThrowable(() -> await(Ratchet.deploy(vertx, RatchetOptions.create())));
+
+      assertThat(error).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("a Redis URL is required (redis.url or RATCHET_REDIS_URL)");
+    } finally {
+      await(vertx.close());
+    }
+  }
+
   private static void assertOpenFailsInWords(String socket) {
     Transport epoll = Transport.EPOLL != null && Transport.EPOLL.available() ? Transport.EPOLL : Transport.NIO;
     for (Transport onTransport : new Transport[] {Transport.NIO, epoll}) {

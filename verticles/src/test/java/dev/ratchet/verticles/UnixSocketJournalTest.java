@@ -6,7 +6,7 @@ import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.runtime.testing.Await;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

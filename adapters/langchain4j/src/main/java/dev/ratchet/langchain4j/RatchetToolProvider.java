@@ -12,7 +12,7 @@ import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolProviderRequest;
 import dev.langchain4j.service.tool.ToolProviderResult;
-import dev.ratchet.connectors.impl.LangChain4jSchemas;
+import dev.ratchet.model.langchain4j.LangChain4jSchemas;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;

@@ -2,10 +2,6 @@ package dev.ratchet.turns;
 
 import dev.ratchet.runtime.Ids;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -22,8 +18,6 @@ import java.util.List;
  */
 public final class TurnIds {
 
-  private static final int HEX_DIGITS = 32;
-
   private TurnIds() {
   }
 
@@ -36,20 +30,11 @@ public final class TurnIds {
       throw new IllegalArgumentException("a model response without an id needs an id on each of its tool calls "
           + "to name its turn");
     }
-    return "calls:sha256:" + digest(String.join("\n", toolCallIds));
+    return Ids.turnOfCalls(toolCallIds);
   }
 
   /** {@code id} itself when Ratchet accepts it as an id, else its {@code sha256:} form. */
   public static String sanitize(String id) {
-    return Ids.valid(id) ? id : "sha256:" + digest(id);
-  }
-
-  private static String digest(String text) {
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash).substring(0, HEX_DIGITS);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Ids.sanitized(id);
   }
 }

@@ -1,5 +1,6 @@
 package dev.ratchet.connectors.impl;
 
+import dev.ratchet.connectors.SchemaErrors;
 import io.vertx.core.json.JsonObject;
 import io.vertx.json.schema.Draft;
 import io.vertx.json.schema.JsonSchema;

@@ -3,6 +3,7 @@ package dev.ratchet.connectors.impl;
 import dev.ratchet.connectors.AgentSettings;
 import dev.ratchet.connectors.ConnectorManifest;
 import dev.ratchet.connectors.ManifestException;
+import dev.ratchet.connectors.SchemaErrors;
 import dev.ratchet.connectors.OperationDefinition;
 import dev.ratchet.connectors.OperationKind;
 import dev.ratchet.runtime.Outcome;

@@ -1,6 +1,6 @@
 package dev.ratchet.connectors.provider;
 
-import dev.ratchet.runtime.impl.WireNames;
+import dev.ratchet.runtime.WireNames;
 
 /**
  * Whose connections a provider's tools run with. {@code PER_AUTHOR} uses the agent author's

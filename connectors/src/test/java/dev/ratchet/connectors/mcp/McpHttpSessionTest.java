@@ -3,7 +3,7 @@ package dev.ratchet.connectors.mcp;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolResult;
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.eclipse.jetty.server.Server;

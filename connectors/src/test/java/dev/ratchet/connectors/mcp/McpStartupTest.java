@@ -1,7 +1,7 @@
 package dev.ratchet.connectors.mcp;
 
 import dev.ratchet.runtime.Tool;
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 import io.vertx.core.Future;
 import org.eclipse.jetty.server.Server;
 import org.junit.jupiter.api.AfterEach;

@@ -10,6 +10,8 @@ import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolNotSentException;
+import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
@@ -20,6 +22,7 @@ import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerResponse;
@@ -125,18 +128,20 @@ class OpenApiConnectionPoolTest {
     Node first = new Node();
     first.engine(holder, "node-1").submit(slow);
     Await.until(() -> slowReceived.get() == 1, 10);
-    first.engine(waiter, "node-1").submit(order);
+    Future<TurnResult> stale = first.engine(waiter, "node-1").submit(order);
     CallId queued = order.callId(waiter, 0);
     // the only connection is busy: the write waits in the pool, and the journal says it was not sent
     Await.until(() -> await(first.journal.inflightTurns(waiter)).size() == 1, 10);
-    sleep(300);
     assertThat(await(first.journal.callState(waiter, queued)).state().wireName()).isEqualTo("new");
 
     Node second = new Node();
     SessionEngine takeover = second.engine(waiter, "node-2");
     held.forEach(r -> r.setStatusCode(200).end("{}"));
     CallResult r = await(takeover.submit(order)).call(0);
-    sleep(300);
+    // the old node's write got a connection only once the session had moved: its start was refused
+    // and its turn ended there; then its connections close, so nothing of it can leave later
+    assertThat(((RatchetException) Await.failure(stale)).code()).isEqualTo("FENCED");
+    await(first.vertx.close());
 
     assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(r.result()).isEqualTo(new JsonObject().put("orderId", "o-1"));
@@ -167,13 +172,5 @@ class OpenApiConnectionPoolTest {
     nodes.add(vertx);
     assertThatThrownBy(() -> OpenApiConnector.parse(vertx, "shop", DOCUMENT, "shop.json", connection(0)))
         .isInstanceOf(ConnectionsException.class).hasMessageContaining("config.maxConnections");
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

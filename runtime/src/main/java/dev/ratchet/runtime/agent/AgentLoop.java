@@ -1,12 +1,11 @@
 package dev.ratchet.runtime.agent;
 
 import dev.ratchet.runtime.AgentDefinition;
-import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Ids;
-import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.RatchetClock;
 import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
@@ -21,7 +20,6 @@ import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.impl.Contexts;
 import dev.ratchet.runtime.impl.StepEvents;
 import dev.ratchet.runtime.impl.Timeouts;
-import dev.ratchet.runtime.journal.ConversationAppend;
 import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -33,7 +31,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +56,6 @@ public final class AgentLoop {
 
   private static final Logger LOG = LoggerFactory.getLogger(AgentLoop.class);
 
-  private final Vertx vertx;
   private final Context context;
   private final SessionJournal journal;
   private final SessionEngine engine;
@@ -68,11 +64,10 @@ public final class AgentLoop {
   private final Consumer<JsonObject> events;
   private final String sessionId;
 
-  /** The journal's conversation as far as this loop appended or read it, index for index. */
-  private final List<JsonObject> entries = new ArrayList<>();
+  private final RatchetClock clock;
+  private final Conversation conversation;
   private final Map<Long, TurnResult> results = new HashMap<>();
   private final List<Waiter> waiters = new ArrayList<>();
-  private Future<?> appends = Future.succeededFuture();
   private long step;
   private boolean running;
   /** The round waits for the engine to finish its tool turn, and for nothing else. */
@@ -82,12 +77,22 @@ public final class AgentLoop {
   private record Waiter(long index, Promise<AgentReply> promise) {
   }
 
+  /** A loop on its engine's clock ({@link SessionEngine#clock()}). */
   public AgentLoop(Vertx vertx, SessionJournal journal, SessionEngine engine, AgentDefinition agent, ToolCatalog catalog,
                    Consumer<JsonObject> events) {
+    this(vertx, journal, engine, agent, catalog, events, engine.clock());
+  }
+
+  /**
+   * A loop that reads the time and waits its model time-outs and retry back-offs on {@code clock},
+   * which should be its engine's.
+   */
+  public AgentLoop(Vertx vertx, SessionJournal journal, SessionEngine engine, AgentDefinition agent, ToolCatalog catalog,
+                   Consumer<JsonObject> events, RatchetClock clock) {
     if (agent.model() == null) {
       throw new IllegalArgumentException("agent '" + agent.name() + "' has no model");
     }
-    this.vertx = vertx;
+    this.clock = clock;
     this.context = vertx.getOrCreateContext();
     this.journal = journal;
     this.engine = engine;
@@ -95,6 +100,7 @@ public final class AgentLoop {
     this.catalog = catalog;
     this.events = events == null ? e -> { } : events;
     this.sessionId = engine.sessionId();
+    this.conversation = new Conversation(journal, sessionId);
   }
 
   /** The turn id of a loop step's tool calls: the same for every replay of the step. */
@@ -104,7 +110,7 @@ public final class AgentLoop {
 
   /** True when no round is running and no user message waits for an answer. */
   public boolean isIdle() {
-    return !running && !open();
+    return !running && !conversation.open();
   }
 
   /**
@@ -118,11 +124,10 @@ public final class AgentLoop {
   /** Rebuilds the conversation from the journal (after the engine started) and continues an open round. */
   public Future<Void> start() {
     return onContext(() -> journal.conversation(sessionId).compose(list -> {
-      entries.clear();
-      entries.addAll(list);
+      conversation.reset(list);
       step = 0;
       List<JsonObject> withTools = new ArrayList<>();
-      for (JsonObject e : entries) {
+      for (JsonObject e : conversation.entries()) {
         if ("model".equals(e.getString("type"))) {
           step = Math.max(step, e.getLong("step"));
           if (!e.getJsonObject("response").getJsonArray("toolCalls", new JsonArray()).isEmpty()) {
@@ -147,7 +152,7 @@ public final class AgentLoop {
       }
       return chain;
     }).onSuccess(v -> {
-      if (open()) {
+      if (conversation.open()) {
         LOG.info("session {}: continuing the agent loop at step {}", sessionId, step);
       }
       maybeRun();
@@ -189,16 +194,16 @@ public final class AgentLoop {
       if (stopped || engine.isFenced()) {
         return Future.failedFuture(engine.steps().notOwner());
       }
-      long now = System.currentTimeMillis();
+      long now = clock.millis();
       JsonObject entry = new JsonObject().put("type", "user").put("messageId", id).put("text", text).put("at", now);
       JsonObject data = new JsonObject().put("messageId", id).put("text", text);
-      return append(() -> engine.steps().messageUser(catalog.agent(), callerId, creator, id, entry, data))
+      return conversation.append(() -> engine.steps().messageUser(catalog.agent(), callerId, creator, id, entry, data))
           .map(appended -> {
             engine.callerAccepted(callerId);
             if (appended.created()) {
               emit(EventType.MESSAGE_USER.wireName(), null, data);
             }
-            JsonObject end = endCovering(appended.index());
+            JsonObject end = conversation.endCovering(appended.index());
             if (end != null) {
               return Future.succeededFuture(reply(end));
             }
@@ -213,7 +218,7 @@ public final class AgentLoop {
   // ------------------------------------------------------------------ the loop
 
   private void maybeRun() {
-    if (running || stopped || !open()) {
+    if (running || stopped || !conversation.open()) {
       return;
     }
     running = true;
@@ -242,11 +247,11 @@ public final class AgentLoop {
       round.tryFail(engine.steps().notOwner());
       return;
     }
-    int lastEnd = lastIndexOf("end");
+    int lastEnd = conversation.lastIndexOf("end");
     List<JsonObject> models = new ArrayList<>();
-    for (int i = lastEnd + 1; i < entries.size(); i++) {
-      if ("model".equals(entries.get(i).getString("type"))) {
-        models.add(entries.get(i));
+    for (int i = lastEnd + 1; i < conversation.size(); i++) {
+      if ("model".equals(conversation.get(i).getString("type"))) {
+        models.add(conversation.get(i));
       }
     }
     JsonObject last = models.isEmpty() ? null : models.get(models.size() - 1);
@@ -284,12 +289,13 @@ public final class AgentLoop {
   }
 
   private void runModel(Promise<Void> round, long nextStep, int attempt) {
-    long seen = entries.size();
-    ModelRequest request = new ModelRequest(messages(), ToolSpec.of(engine.catalog()));
+    long seen = conversation.size();
+    ModelRequest request = new ModelRequest(conversation.messages(agent.systemPrompt(), results),
+        ToolSpec.of(engine.catalog()));
     TraceSpan span = TurnTracer.current().modelCall(sessionId, agent.model().describe(), null)
         .attribute("ratchet.session.id", sessionId).attribute("ratchet.model.step", nextStep)
         .attribute("ratchet.attempt", attempt);
-    Timeouts.within(vertx, context, () -> agent.model().chat(request), agent.modelTimeout().toMillis(),
+    Timeouts.within(clock, context, () -> agent.model().chat(request), agent.modelTimeout().toMillis(),
         "the model").onComplete(ar -> {
       if (ar.succeeded() && ar.result() != null) {
         span.attribute("ratchet.model.tool_calls", ar.result().toolCalls().size());
@@ -328,18 +334,19 @@ public final class AgentLoop {
                 return;
               }
               emit(EventType.MODEL_ATTEMPT_FAILED.wireName(), turnId(nextStep), data);
-              vertx.setTimer(delay, t -> runModel(round, nextStep, attempt + 1));
+              clock.setTimer(delay, t -> runModel(round, nextStep, attempt + 1));
             });
         return;
       }
       String message = "the model failed " + attempt + " time(s): " + Redaction.scrub(error);
-      end(round, AgentReply.MODEL_FAILED, null, nextStep, message, entries.size(), EventType.MODEL_FAILED.wireName());
+      end(round, AgentReply.MODEL_FAILED, null, nextStep, message, conversation.size(),
+          EventType.MODEL_FAILED.wireName());
     });
   }
 
   private void record(Promise<Void> round, long nextStep, long seen, ModelResponse response, String traceparent) {
     String turnId = response.hasToolCalls() ? turnId(nextStep) : null;
-    long now = System.currentTimeMillis();
+    long now = clock.millis();
     JsonObject entry = new JsonObject().put("type", "model").put("step", nextStep).put("seen", seen)
         .put("response", response.toJson()).put("at", now);
     if (turnId != null) {
@@ -349,7 +356,7 @@ public final class AgentLoop {
       }
     }
     JsonObject data = response.toJson().put("step", nextStep).put("model", agent.model().describe());
-    append(() -> engine.steps().modelResponse(nextStep, turnId, entry, data))
+    conversation.append(() -> engine.steps().modelResponse(nextStep, turnId, entry, data))
         .onComplete(ar -> {
           if (ar.failed()) {
             round.tryFail(ar.cause());
@@ -366,7 +373,7 @@ public final class AgentLoop {
   private void end(Promise<Void> round, String status, String text, long atStep, String error, long covers,
                    String eventType) {
     JsonObject entry = new JsonObject().put("type", "end").put("status", status).put("step", atStep)
-        .put("covers", covers).put("at", System.currentTimeMillis());
+        .put("covers", covers).put("at", clock.millis());
     if (text != null) {
       entry.put("text", text);
     }
@@ -377,12 +384,12 @@ public final class AgentLoop {
     data.remove("type");
     data.remove("covers");
     String endId = "c" + covers;
-    append(() -> engine.steps().roundEnded(endId, eventType, entry, data)).onComplete(ar -> {
+    conversation.append(() -> engine.steps().roundEnded(endId, eventType, entry, data)).onComplete(ar -> {
       if (ar.failed()) {
         round.tryFail(ar.cause());
         return;
       }
-      AgentReply reply = reply(entries.get((int) ar.result().index()));
+      AgentReply reply = reply(conversation.get((int) ar.result().index()));
       if (ar.result().created()) {
         emit(eventType, null, reply.toJson());
       }
@@ -401,74 +408,6 @@ public final class AgentLoop {
 
   // ------------------------------------------------------------------ the conversation
 
-  /** The messages a model sees: each response placed right after the entries it saw. */
-  private List<ChatMessage> messages() {
-    List<ChatMessage> out = new ArrayList<>();
-    if (agent.systemPrompt() != null && !agent.systemPrompt().isBlank()) {
-      out.add(ChatMessage.system(agent.systemPrompt()));
-    }
-    List<Integer> order = new ArrayList<>();
-    for (int i = 0; i < entries.size(); i++) {
-      String type = entries.get(i).getString("type");
-      if ("user".equals(type) || "model".equals(type)) {
-        order.add(i);
-      }
-    }
-    order.sort(Comparator.comparingDouble(i -> {
-      JsonObject e = entries.get(i);
-      return "model".equals(e.getString("type")) ? e.getLong("seen") - 0.5 : i;
-    }));
-    for (int i : order) {
-      JsonObject e = entries.get(i);
-      if ("user".equals(e.getString("type"))) {
-        out.add(ChatMessage.user(e.getString("text")));
-        continue;
-      }
-      ModelResponse response = ModelResponse.fromJson(e.getJsonObject("response"));
-      out.add(ChatMessage.assistant(response.text(), response.toolCalls()));
-      TurnResult result = results.get(e.getLong("step"));
-      for (int c = 0; c < response.toolCalls().size(); c++) {
-        ToolCall call = response.toolCalls().get(c);
-        String content = result == null || c >= result.calls().size()
-            ? "{\"outcome\":\"failed\",\"error\":\"no result was recorded for this call\"}"
-            : toolContent(result.calls().get(c));
-        out.add(ChatMessage.toolResult(call.modelCallId(), call.name(), content));
-      }
-    }
-    return out;
-  }
-
-  /** A call's record as the model reads it: the result when it succeeded, else the outcome and the error. */
-  static String toolContent(CallResult r) {
-    if (r.outcome() == Outcome.SUCCEEDED) {
-      Object value = r.result();
-      JsonObject json = new JsonObject().put("outcome", "succeeded");
-      if (value != null) {
-        json.put("result", value);
-      }
-      return edited(r, json).encode();
-    }
-    JsonObject json = new JsonObject().put("outcome", r.outcome().wireName()).put("error", r.error());
-    if (r.skipped()) {
-      json.put("skipped", true);
-    }
-    return edited(r, json).encode();
-  }
-
-  /** Tells the model that a person changed its arguments before approving, and what the call ran with. */
-  private static JsonObject edited(CallResult r, JsonObject json) {
-    if (r.approval() == null || !r.approval().edited()) {
-      return json;
-    }
-    String reason = r.approval().reason();
-    json.put("edited", new JsonObject().put("by", r.approval().approver()).put("reason", reason)
-        .put("arguments", r.approval().editedArguments().copy()));
-    json.put("note", "a person (" + r.approval().approver() + ") edited the arguments before approving"
-        + (reason == null || reason.isBlank() ? "" : " (" + reason + ")") + "; the call ran with "
-        + r.approval().editedArguments().encode() + ", not the arguments you sent");
-    return json;
-  }
-
   /** Gives calls without a provider id one derived from the step, so results can be paired with them. */
   private static ModelResponse withCallIds(ModelResponse response, long step) {
     if (response.toolCalls().stream().allMatch(c -> c.modelCallId() != null && !c.modelCallId().isBlank())) {
@@ -483,84 +422,9 @@ public final class AgentLoop {
     return new ModelResponse(response.text(), calls);
   }
 
-  private boolean open() {
-    long covered = 0;
-    int lastEnd = lastIndexOf("end");
-    if (lastEnd >= 0) {
-      covered = entries.get(lastEnd).getLong("covers");
-    }
-    for (int i = (int) covered; i < entries.size(); i++) {
-      if ("user".equals(entries.get(i).getString("type"))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private int lastIndexOf(String type) {
-    for (int i = entries.size() - 1; i >= 0; i--) {
-      if (type.equals(entries.get(i).getString("type"))) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private JsonObject endCovering(long index) {
-    for (int i = (int) Math.min(entries.size() - 1, Integer.MAX_VALUE); i >= 0; i--) {
-      JsonObject e = entries.get(i);
-      if ("end".equals(e.getString("type")) && e.getLong("covers") > index) {
-        JsonObject first = e;
-        for (int j = i - 1; j >= 0; j--) {
-          JsonObject earlier = entries.get(j);
-          if ("end".equals(earlier.getString("type"))) {
-            if (earlier.getLong("covers") > index) {
-              first = earlier;
-            } else {
-              break;
-            }
-          }
-        }
-        return first;
-      }
-    }
-    return null;
-  }
-
   private AgentReply reply(JsonObject end) {
     return new AgentReply(sessionId, end.getString("status"), end.getString("text"), end.getLong("step", 0L),
         end.getString("error"));
-  }
-
-  /**
-   * Appends to the journal's conversation one at a time, so that the entries here stay the
-   * journal's list index for index.
-   */
-  private Future<ConversationAppend> append(Supplier<Future<ConversationAppend>> op) {
-    Promise<ConversationAppend> promise = Promise.promise();
-    appends = appends.transform(ignored -> {
-      Future<ConversationAppend> f = op.get().onComplete(ar -> {
-        if (ar.succeeded()) {
-          ConversationAppend a = ar.result();
-          if (a.index() == entries.size()) {
-            entries.add(a.entry());
-          } else if (a.index() > entries.size()) {
-            // another writer appended meanwhile (not expected under one owner): read the list again
-            LOG.warn("session {}: the conversation moved on elsewhere; reading it again", sessionId);
-          }
-        }
-      });
-      Future<ConversationAppend> synced = f.compose(a -> a.index() >= entries.size()
-          ? journal.conversation(sessionId).map(list -> {
-              entries.clear();
-              entries.addAll(list);
-              return a;
-            })
-          : Future.succeededFuture(a));
-      synced.onComplete(promise);
-      return synced.otherwiseEmpty();
-    });
-    return promise.future();
   }
 
   private void failWaiters(Throwable err) {
@@ -570,7 +434,7 @@ public final class AgentLoop {
   }
 
   private void emit(String type, String turnId, JsonObject data) {
-    StepEvents.emit(events, sessionId, type, turnId, null, data);
+    StepEvents.emit(events, clock.millis(), sessionId, type, turnId, null, data);
   }
 
   private <T> Future<T> onContext(Supplier<Future<T>> action) {

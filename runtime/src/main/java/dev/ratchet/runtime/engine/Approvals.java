@@ -99,7 +99,7 @@ final class Approvals {
     if (reason == null) {
       return Future.succeededFuture(null);
     }
-    long now = System.currentTimeMillis();
+    long now = engine.clock.millis();
     long requestedAt = known != null ? known.requestedAt() : now;
     long expiresAt = slot.prior.expiresAt() > 0 ? slot.prior.expiresAt()
         : engine.options.approvalTimeoutMillis() > 0 ? requestedAt + engine.options.approvalTimeoutMillis() : 0;
@@ -126,7 +126,7 @@ final class Approvals {
         writer.emit(EventType.APPROVAL_REQUESTED.wireName(), run.turn.turnId(), slot.callId.value(), request.toJson());
       }
       if (expiresAt > 0) {
-        engine.vertx.setTimer(Math.max(1, expiresAt - System.currentTimeMillis()), t -> expire(slot, request));
+        engine.clock.setTimer(Math.max(1, expiresAt - engine.clock.millis()), t -> expire(slot, request));
       }
       return waiter.future().andThen(ar -> TurnSpans.approvalEnded(wait, ar.result(), ar.cause()));
     });

@@ -103,7 +103,7 @@ final class Attempts {
           TurnSpans.attemptFailed(slot, attempt, Redaction.scrub(a.error), delay);
           LOG.info("{}: attempt {} of {} failed, retrying in {} ms", TurnSpans.ids(engine.sessionId, run, slot), attempt,
               tool.name(), delay);
-          engine.vertx.setTimer(Math.max(1, delay), t -> attempt(run, slot, attempt + 1, uncertain, approval));
+          engine.clock.setTimer(Math.max(1, delay), t -> attempt(run, slot, attempt + 1, uncertain, approval));
         });
         return;
       }
@@ -230,15 +230,15 @@ final class Attempts {
     long timeout = Math.max(1, tool.timeout().toMillis());
     if (beforeSend == null) {
       ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, attempt,
-          slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId(), null,
-          slot.span.traceparent());
-      return Timeouts.within(engine.vertx, engine.context, () -> tool.invoke(inv), timeout, tool.name());
+          slot.call.arguments().copy(), engine.clock.millis() + timeout, engine.callerId(), null,
+          slot.span.traceparent(), engine.clock);
+      return Timeouts.within(engine.clock, engine.context, () -> tool.invoke(inv), timeout, tool.name());
     }
     // the attempt's time starts again once it announces its sending: waiting for a connection is not the request's
-    return Timeouts.within(engine.vertx, engine.context, restart -> tool.invoke(new ToolInvocation(engine.sessionId,
-        slot.callId, slot.key, attempt, slot.call.arguments().copy(), System.currentTimeMillis() + timeout,
-        engine.callerId(), () -> beforeSend.get().onSuccess(v -> restart.run()), slot.span.traceparent())), timeout,
-        tool.name());
+    return Timeouts.within(engine.clock, engine.context, restart -> tool.invoke(new ToolInvocation(engine.sessionId,
+        slot.callId, slot.key, attempt, slot.call.arguments().copy(), engine.clock.millis() + timeout,
+        engine.callerId(), () -> beforeSend.get().onSuccess(v -> restart.run()), slot.span.traceparent(),
+        engine.clock)), timeout, tool.name());
   }
 
   /** The tool's reason why the call could never run, asked before anyone approves it; null when none or unknown. */
@@ -246,8 +246,8 @@ final class Attempts {
     Tool tool = slot.entry.tool();
     long timeout = Math.max(1, tool.timeout().toMillis());
     ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, 0,
-        slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId());
-    return Timeouts.within(engine.vertx, engine.context, () -> tool.cannotRun(inv), timeout, tool.name() + " check")
+        slot.call.arguments().copy(), engine.clock.millis() + timeout, engine.callerId(), null, null, engine.clock);
+    return Timeouts.within(engine.clock, engine.context, () -> tool.cannotRun(inv), timeout, tool.name() + " check")
         .otherwise((String) null);
   }
 
@@ -255,8 +255,8 @@ final class Attempts {
     Tool tool = slot.entry.tool();
     long timeout = Math.max(1, tool.timeout().toMillis());
     ToolInvocation inv = new ToolInvocation(engine.sessionId, slot.callId, slot.key, attempt,
-        slot.call.arguments().copy(), System.currentTimeMillis() + timeout, engine.callerId());
-    return Timeouts.within(engine.vertx, engine.context, () -> tool.lookup(inv), timeout, tool.name() + " lookup");
+        slot.call.arguments().copy(), engine.clock.millis() + timeout, engine.callerId(), null, null, engine.clock);
+    return Timeouts.within(engine.clock, engine.context, () -> tool.lookup(inv), timeout, tool.name() + " lookup");
   }
 
   static boolean announcesSending(CallSlot slot) {

@@ -5,6 +5,7 @@ import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CatalogVersions;
 import dev.ratchet.runtime.Ids;
+import dev.ratchet.runtime.RatchetClock;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
@@ -42,6 +43,7 @@ public final class SessionEngine {
   private static final Logger LOG = LoggerFactory.getLogger(SessionEngine.class);
 
   final Vertx vertx;
+  final RatchetClock clock;
   final Context context;
   final String sessionId;
   final CatalogVersions catalogs;
@@ -64,18 +66,36 @@ public final class SessionEngine {
     this(vertx, journal, sessionId, CatalogVersions.fixed(catalog), options, events);
   }
 
+  /** An engine for one catalogue, on {@code clock}. */
+  public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, ToolCatalog catalog,
+                       EngineOptions options, Consumer<JsonObject> events, RatchetClock clock) {
+    this(vertx, journal, sessionId, CatalogVersions.fixed(catalog), options, events, clock);
+  }
+
   /**
    * An engine whose new turns are validated against the agent's current catalogue, and whose
    * resumed turns against the version they were journaled with when it is still known.
    */
   public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, CatalogVersions catalogs,
                        EngineOptions options, Consumer<JsonObject> events) {
+    this(vertx, journal, sessionId, catalogs, options, events, RatchetClock.system(vertx));
+  }
+
+  /**
+   * As {@link #SessionEngine(Vertx, SessionJournal, String, CatalogVersions, EngineOptions, Consumer)}:
+   * every time the engine reads (approval expiry, call durations, the times in its steps and
+   * events) comes from {@code clock}, and every timer it waits on (approval time-outs, retry
+   * back-offs, call time-outs) is set on it (docs/ARCHITECTURE.md, "Time").
+   */
+  public SessionEngine(Vertx vertx, SessionJournal journal, String sessionId, CatalogVersions catalogs,
+                       EngineOptions options, Consumer<JsonObject> events, RatchetClock clock) {
     this.vertx = vertx;
+    this.clock = clock;
     this.context = vertx.getOrCreateContext();
     this.sessionId = sessionId;
     this.catalogs = catalogs;
     this.options = options;
-    this.writer = new StepWriter(vertx, journal, sessionId, options, events, this::fencedHere);
+    this.writer = new StepWriter(clock, journal, sessionId, options, events, this::fencedHere);
     this.submission = new Submission(this);
     this.runner = new TurnRunner(this);
     this.queue = new WriteQueue(this);
@@ -140,6 +160,11 @@ public final class SessionEngine {
   /** The catalogue a turn submitted now is validated against. */
   public ToolCatalog catalog() {
     return catalogs.current();
+  }
+
+  /** Where this engine reads the time and sets its timers; the session's agent loop uses it too. */
+  public RatchetClock clock() {
+    return clock;
   }
 
   /** The limits and timings this engine runs under. */

@@ -5,6 +5,7 @@ import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallEvent;
 import dev.ratchet.runtime.CallResult;
+import dev.ratchet.runtime.RatchetClock;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -16,7 +17,6 @@ import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.runtime.journal.SubmitAnswer;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +38,7 @@ public final class StepWriter {
 
   private static final Logger LOG = LoggerFactory.getLogger(StepWriter.class);
 
-  private final Vertx vertx;
+  private final RatchetClock clock;
   private final SessionJournal journal;
   private final String sessionId;
   private final EngineOptions options;
@@ -51,9 +51,9 @@ public final class StepWriter {
   private volatile boolean erased;
   private boolean stopped;
 
-  StepWriter(Vertx vertx, SessionJournal journal, String sessionId, EngineOptions options,
+  StepWriter(RatchetClock clock, SessionJournal journal, String sessionId, EngineOptions options,
              Consumer<JsonObject> events, Runnable onFenced) {
-    this.vertx = vertx;
+    this.clock = clock;
     this.journal = journal;
     this.sessionId = sessionId;
     this.options = options;
@@ -178,7 +178,7 @@ public final class StepWriter {
   /** Runs a journal step, retrying while the journal is unreachable; a fencing refusal stops the session (J4). */
   <T> Future<T> durably(String step, Supplier<Future<T>> op) {
     Promise<T> promise = Promise.promise();
-    long giveUpAt = System.currentTimeMillis() + options.journalRetryMillis();
+    long giveUpAt = clock.millis() + options.journalRetryMillis();
     durably(step, op, promise, giveUpAt, 50);
     return promise.future();
   }
@@ -197,9 +197,9 @@ public final class StepWriter {
       if (isFencing(err)) {
         markFenced(err);
         promise.tryFail(err);
-      } else if (isUnavailable(err) && System.currentTimeMillis() < giveUpAt && !stopped) {
+      } else if (isUnavailable(err) && clock.millis() < giveUpAt && !stopped) {
         LOG.warn("session {}: journal step {} failed ({}), retrying in {} ms", sessionId, step, err.getMessage(), delay);
-        vertx.setTimer(delay, t -> durably(step, op, promise, giveUpAt, Math.min(delay * 2, 2_000)));
+        clock.setTimer(delay, t -> durably(step, op, promise, giveUpAt, Math.min(delay * 2, 2_000)));
       } else {
         promise.tryFail(err);
       }
@@ -254,14 +254,14 @@ public final class StepWriter {
   /** Hands a step event to the session's listener, after its step was journaled. */
   public void emit(String type, String turnId, String callId, JsonObject data) {
     if (wants(type)) {
-      StepEvents.emit(events, sessionId, type, turnId, callId, data);
+      StepEvents.emit(events, clock.millis(), sessionId, type, turnId, callId, data);
     }
   }
 
   /** As {@link #emit(String, String, String, JsonObject)}, with data built only when the event is wanted. */
   public void emit(String type, String turnId, String callId, Supplier<JsonObject> data) {
     if (wants(type)) {
-      StepEvents.emit(events, sessionId, type, turnId, callId, data.get());
+      StepEvents.emit(events, clock.millis(), sessionId, type, turnId, callId, data.get());
     }
   }
 

@@ -78,7 +78,7 @@ final class Submission {
     ToolCatalog catalog = engine.catalogs.current();
     List<CallSlot> slots = slots(turn, catalog, Map.of());
     CallSlot first = run ? engine.queue.firstWriteToStartAtOnce(slots) : null;
-    long now = System.currentTimeMillis();
+    long now = engine.clock.millis();
     // the session stays in the recovery index until it is passivated, so only the recent-sessions
     // order needs refreshing; doing it at most every ten seconds spares two commands per turn when
     // thousands of sessions each take seconds per turn

@@ -187,9 +187,9 @@ final class TurnRunner {
    * Marks when a call starts running, so that its duration leaves out its wait in the write queue
    * and for approval. A write journaled as started before a restart ran since that start.
    */
-  private static void beginRunning(CallSlot slot) {
+  private void beginRunning(CallSlot slot) {
     if (!slot.prior.wasStarted() || slot.prior.startedAt() <= 0) {
-      slot.startedAt = System.currentTimeMillis();
+      slot.startedAt = engine.clock.millis();
     } else {
       slot.startedAt = slot.prior.startedAt();
     }
@@ -229,7 +229,7 @@ final class TurnRunner {
     }
     CallResult record = new CallResult(slot.index, slot.callId, slot.call.name(), slot.call.modelCallId(),
         slot.effectClass(), outcome, value, error, attempts, skipped, truncated, approval,
-        Math.max(0, System.currentTimeMillis() - slot.startedAt), null, Approvals.waited(approval));
+        Math.max(0, engine.clock.millis() - slot.startedAt), null, Approvals.waited(approval));
     if (slot.isWrite() && outcome != Outcome.SUCCEEDED && !skipped) {
       stopWrites(run, slot);
     }

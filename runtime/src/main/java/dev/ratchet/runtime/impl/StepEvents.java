@@ -15,11 +15,12 @@ public final class StepEvents {
   private StepEvents() {
   }
 
-  public static void emit(Consumer<JsonObject> listener, String sessionId, String type, String turnId, String callId,
-                          JsonObject data) {
+  /** Hands {@code listener} the event of a step written at {@code at} (epoch milliseconds of the session's clock). */
+  public static void emit(Consumer<JsonObject> listener, long at, String sessionId, String type, String turnId,
+                          String callId, JsonObject data) {
     // six fields at most: a map sized for them is never grown
     JsonObject event = new JsonObject(new LinkedHashMap<>(8)).put("type", type).put("sessionId", sessionId)
-        .put("at", System.currentTimeMillis());
+        .put("at", at);
     if (turnId != null) {
       event.put("turnId", turnId);
     }

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.impl;
 
+import dev.ratchet.runtime.RatchetClock;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -13,7 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * Bounds a tool's or a model's answer in time, completing on the session's context: the engine and
- * the agent loop both wait through it, so an answer never lands on another thread.
+ * the agent loop both wait through it, so an answer never lands on another thread. The time is the
+ * session's clock's ({@link RatchetClock}).
  */
 public final class Timeouts {
 
@@ -25,27 +27,27 @@ public final class Timeouts {
    * within {@code timeoutMillis}. A call that throws or answers no future fails the same way as one
    * whose future failed.
    */
-  public static <T> Future<T> within(Vertx vertx, Context context, Supplier<Future<T>> call, long timeoutMillis,
-                                     String what) {
-    return within(vertx, context, restart -> call.get(), timeoutMillis, what);
+  public static <T> Future<T> within(RatchetClock clock, Context context, Supplier<Future<T>> call,
+                                     long timeoutMillis, String what) {
+    return within(clock, context, restart -> call.get(), timeoutMillis, what);
   }
 
   /**
-   * Like {@link #within(Vertx, Context, Supplier, long, String)}, but {@code call} is handed a
+   * Like {@link #within(RatchetClock, Context, Supplier, long, String)}, but {@code call} is handed a
    * restart: running it gives the call its whole time again from that moment. A write that
    * announces its sending restarts the clock once it has its connection, so that time spent
    * waiting for the connection is never taken from the request (docs/ARCHITECTURE.md, J2).
    */
-  public static <T> Future<T> within(Vertx vertx, Context context, Function<Runnable, Future<T>> call,
+  public static <T> Future<T> within(RatchetClock clock, Context context, Function<Runnable, Future<T>> call,
                                      long timeoutMillis, String what) {
     long millis = Math.max(1, timeoutMillis);
     Promise<T> promise = Promise.promise();
     AtomicLong timer = new AtomicLong(-1);
     Runnable arm = () -> {
-      long previous = timer.getAndSet(vertx.setTimer(millis, t -> context.runOnContext(v -> promise.tryFail(
+      long previous = timer.getAndSet(clock.setTimer(millis, t -> context.runOnContext(v -> promise.tryFail(
           new TimeoutException(what + " did not answer within " + millis + " ms")))));
       if (previous >= 0) {
-        vertx.cancelTimer(previous);
+        clock.cancelTimer(previous);
       }
     };
     Runnable restart = () -> {
@@ -61,7 +63,7 @@ public final class Timeouts {
     }
     arm.run();
     f.onComplete(ar -> {
-      vertx.cancelTimer(timer.get());
+      clock.cancelTimer(timer.get());
       if (Vertx.currentContext() == context) {
         settle(promise, ar);
       } else {

@@ -7,6 +7,7 @@ import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.Outcome;
+import dev.ratchet.runtime.RatchetClock;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
@@ -40,6 +41,7 @@ import java.util.function.Supplier;
 public final class InMemoryJournal implements SessionJournal, JournalRetention {
 
   private final Vertx vertx;
+  private final RatchetClock clock;
   private final Map<String, MemorySession> sessions = new HashMap<>();
   /** Where each caller's turn runs (caller, agent, turn id); kept as long as this journal. */
   private final Map<String, String> turnHomes = new HashMap<>();
@@ -54,8 +56,9 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
 
   private final MemoryRetention retention = new MemoryRetention(sessions, recent);
 
-  private InMemoryJournal(Vertx vertx) {
+  private InMemoryJournal(Vertx vertx, RatchetClock clock) {
     this.vertx = vertx;
+    this.clock = clock;
   }
 
   /**
@@ -64,7 +67,15 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
    * Redis serves several nodes.
    */
   public static InMemoryJournal create(Vertx vertx) {
-    return new InMemoryJournal(vertx);
+    return create(vertx, RatchetClock.system(vertx));
+  }
+
+  /**
+   * As {@link #create(Vertx)}, reading the time of its steps and of approval expiry from
+   * {@code clock}: the engines over it should run on the same clock.
+   */
+  public static InMemoryJournal create(Vertx vertx, RatchetClock clock) {
+    return new InMemoryJournal(vertx, clock);
   }
 
   // ---------------------------------------------------------------- ownership
@@ -794,7 +805,7 @@ public final class InMemoryJournal implements SessionJournal, JournalRetention {
     return promise.future();
   }
 
-  private static long now() {
-    return System.currentTimeMillis();
+  private long now() {
+    return clock.millis();
   }
 }

@@ -1,6 +1,6 @@
 package dev.ratchet.runtime.journal;
 
-import dev.ratchet.runtime.impl.WireNames;
+import dev.ratchet.runtime.WireNames;
 
 /** The journal steps a call's transitions write; each is one atomic, fenced step (its Redis script's name). */
 public enum JournalStep {

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.retention;
 
+import dev.ratchet.runtime.RatchetClock;
 import dev.ratchet.runtime.journal.JournalRetention;
 import dev.ratchet.runtime.journal.RemovalPlan;
 import dev.ratchet.runtime.journal.SessionHistory;
@@ -65,6 +66,12 @@ public final class RetentionSweeper {
 
   public RetentionSweeper(Vertx vertx, JournalRetention journal, ArchiveSink archive, RetentionOptions options) {
     this(vertx, journal, archive, options, System::currentTimeMillis);
+  }
+
+  /** Reading the time from {@code clock}, the one the sessions run on. */
+  public RetentionSweeper(Vertx vertx, JournalRetention journal, ArchiveSink archive, RetentionOptions options,
+                          RatchetClock clock) {
+    this(vertx, journal, archive, options, clock::millis);
   }
 
   /** With a clock of its own, for tests of time windows. */

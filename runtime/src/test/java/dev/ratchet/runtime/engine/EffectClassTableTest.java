@@ -7,6 +7,7 @@ import dev.ratchet.runtime.ApprovalRule;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
+import dev.ratchet.runtime.MovableClock;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RetryPolicy;
 import dev.ratchet.runtime.StepKind;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -109,13 +111,23 @@ class EffectClassTableTest {
   }
 
   @Test
-  void aNonIdempotentWriteThatTimesOutIsAttemptedExactlyOnceAndIsOutcomeUnknown() throws Exception {
-    CallResult r = runOne(hanging(EffectClass.NON_IDEMPOTENT_WRITE));
-    assertThat(r.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
-    assertThat(r.attempts()).isEqualTo(1);
-    assertThat(r.error()).doesNotStartWith(CallResult.NOT_RUN_PREFIX);
-    Thread.sleep(150);
-    assertThat(provider.count("tool")).isEqualTo(1);
+  void aNonIdempotentWriteThatTimesOutIsAttemptedExactlyOnceAndIsOutcomeUnknown() {
+    try (EngineHarness moved = new EngineHarness(Instant.parse("2026-03-02T09:00:00Z"))) {
+      MovableClock clock = moved.movable();
+      SessionEngine engine = moved.engine(FunctionToolSource.create("t")
+          .tool(hanging(EffectClass.NON_IDEMPOTENT_WRITE)), EngineOptions.DEFAULT);
+      Future<TurnResult> turn = engine.submit(Turn.of("t1", call("tool", "1")));
+      await(clock.whenPending(1));
+      await(clock.advance(Duration.ofMillis(100)));
+      CallResult r = await(turn).call(0);
+      assertThat(r.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
+      assertThat(r.attempts()).isEqualTo(1);
+      assertThat(r.error()).doesNotStartWith(CallResult.NOT_RUN_PREFIX);
+      // no timer is left that could send it again, even an hour on
+      assertThat(clock.pendingTimers()).isZero();
+      await(clock.advance(Duration.ofHours(1)));
+      assertThat(provider.count("tool")).isEqualTo(1);
+    }
   }
 
   @Test

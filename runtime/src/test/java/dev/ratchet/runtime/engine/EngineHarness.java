@@ -2,6 +2,8 @@ package dev.ratchet.runtime.engine;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.MovableClock;
+import dev.ratchet.runtime.RatchetClock;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolSource;
 import dev.ratchet.runtime.journal.InMemoryJournal;
@@ -14,6 +16,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,17 +32,32 @@ final class EngineHarness implements AutoCloseable, AfterEachCallback {
 
   final Vertx vertx = Vertx.vertx();
   final SessionJournal journal;
+  /** Where the journal and the engines read the time and set their timers. */
+  final RatchetClock clock;
   final List<JsonObject> events = new CopyOnWriteArrayList<>();
   final String sessionId = "s-" + UUID.randomUUID();
 
   /** On the in-memory journal. */
   EngineHarness() {
-    journal = InMemoryJournal.create(vertx);
+    clock = RatchetClock.system(vertx);
+    journal = InMemoryJournal.create(vertx, clock);
+  }
+
+  /** On the in-memory journal, it and the engines on a clock standing at {@code start} until the test moves it. */
+  EngineHarness(Instant start) {
+    clock = MovableClock.startingAt(vertx, start);
+    journal = InMemoryJournal.create(vertx, clock);
   }
 
   /** On a real journal on {@code redis}. */
   EngineHarness(TestRedis redis) {
+    clock = RatchetClock.system(vertx);
     journal = await(RedisJournal.open(vertx, JournalOptions.of(redis.url()).withKeyPrefix(redis.keyPrefix())));
+  }
+
+  /** The clock the test moves, for a harness made with a start instant. */
+  MovableClock movable() {
+    return (MovableClock) clock;
   }
 
   /** The Redis journal, for a harness made with a {@link TestRedis}. */
@@ -53,7 +71,7 @@ final class EngineHarness implements AutoCloseable, AfterEachCallback {
 
   SessionEngine engine(AgentDefinition agent, EngineOptions options) {
     ToolCatalog catalog = await(ToolCatalog.resolve(vertx, agent));
-    SessionEngine engine = new SessionEngine(vertx, journal, sessionId, catalog, options, events::add);
+    SessionEngine engine = new SessionEngine(vertx, journal, sessionId, catalog, options, events::add, clock);
     await(engine.start("test-node"));
     return engine;
   }

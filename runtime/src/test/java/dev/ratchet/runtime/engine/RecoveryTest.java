@@ -124,14 +124,6 @@ class RecoveryTest {
     return EngineHarness.pending(journal, sessionId, expected);
   }
 
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   @Test
   void aNonIdempotentWriteStartedBeforeACrashIsOutcomeUnknownAfterRestartAndNeverResent() {
     Turn turn = Turn.of("t1", call("post", "1"));
@@ -143,7 +135,7 @@ class RecoveryTest {
     CallResult r = await(second.engine.submit(turn)).call(0);
     assertThat(r.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
     assertThat(r.error()).contains("not sent again").doesNotStartWith(CallResult.NOT_RUN_PREFIX);
-    sleep(100);
+    // the outcome is journaled after the call's last attempt: nothing of it can be sent later
     assertThat(provider.count("post")).isEqualTo(1);
     assertThat(await(second.journal.turnResult(sessionId, "t1")).call(0).outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
   }
@@ -232,7 +224,8 @@ class RecoveryTest {
     List<ApprovalRequest> after = pending(second.journal, 1);
     assertThat(after).hasSize(1);
     assertThat(after.get(0).toJson()).isEqualTo(before.toJson());
-    sleep(100);
+    // parked: the engine says the call waits for its decision and for nothing else
+    Await.until(() -> await(second.engine.onContext(() -> Future.succeededFuture(second.engine.isParked()))), 10);
     assertThat(result.isComplete()).isFalse();
     assertThat(provider.order).isEmpty();
 
@@ -241,7 +234,6 @@ class RecoveryTest {
     CallResult r = await(result).call(0);
     assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(r.approval().approver()).isEqualTo("alice");
-    sleep(100);
     assertThat(provider.count("refund")).isEqualTo(1);
     assertThat(pending(second.journal, 0)).isEmpty();
   }
@@ -314,7 +306,7 @@ class RecoveryTest {
         .tool(tool("refund", EffectClass.IDEMPOTENT_WRITE, RecoveryTest::ok)));
     Throwable err = failure(first.engine.submit(turn));
     assertThat(((RatchetException) err).code()).isEqualTo("FENCED");
-    sleep(100);
+    // the refused step carried the next write's start, and a write is sent only after its start is journaled
     assertThat(provider.order).containsExactly("note");
     assertThat(await(second.journal.callState(sessionId, turn.callId(sessionId, 1))).wasStarted())
         .as("the next write's start rode on the refused step, so it was not journaled either").isFalse();

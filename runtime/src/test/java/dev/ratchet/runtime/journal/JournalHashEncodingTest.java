@@ -6,7 +6,7 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;

@@ -1,9 +1,9 @@
 package dev.ratchet.runtime.journal;
 
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.impl.ChildEnvironment;
-import dev.ratchet.runtime.impl.FreePorts;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.host.ChildEnvironment;
+import dev.ratchet.host.FreePorts;
+import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.runtime.testing.RedisCli;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

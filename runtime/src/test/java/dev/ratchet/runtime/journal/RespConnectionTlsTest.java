@@ -1,6 +1,6 @@
 package dev.ratchet.runtime.journal;
 
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

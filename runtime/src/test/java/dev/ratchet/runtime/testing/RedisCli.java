@@ -1,6 +1,6 @@
 package dev.ratchet.runtime.testing;
 
-import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.host.ChildEnvironment;
 
 import java.io.File;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.ratchet.runtime.testing;
 
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

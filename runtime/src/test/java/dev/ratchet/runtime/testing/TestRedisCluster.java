@@ -1,10 +1,10 @@
 package dev.ratchet.runtime.testing;
 
-import dev.ratchet.runtime.impl.ChildEnvironment;
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.ChildEnvironment;
+import dev.ratchet.host.FreePorts;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisTopology;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

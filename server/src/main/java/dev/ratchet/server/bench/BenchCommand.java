@@ -5,7 +5,7 @@ import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.server.impl.TransportChoice;

@@ -2,7 +2,7 @@ package dev.ratchet.server.bench;
 
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import dev.ratchet.runtime.retention.RetentionPolicy;
 import dev.ratchet.runtime.retention.RetentionSweeper;

@@ -1,7 +1,7 @@
 package dev.ratchet.server.chaos;
 
-import dev.ratchet.runtime.impl.FreePorts;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.host.FreePorts;
+import dev.ratchet.embedded.RedisServerProcess;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

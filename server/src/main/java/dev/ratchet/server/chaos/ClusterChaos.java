@@ -1,9 +1,9 @@
 package dev.ratchet.server.chaos;
 
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 

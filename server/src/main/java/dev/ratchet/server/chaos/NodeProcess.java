@@ -1,6 +1,6 @@
 package dev.ratchet.server.chaos;
 
-import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.host.ChildEnvironment;
 import io.vertx.core.json.JsonObject;
 
 import java.io.BufferedReader;

@@ -3,7 +3,7 @@ package dev.ratchet.server.cli;
 import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.journal.SessionHistory;
-import dev.ratchet.runtime.redis.PrivateFiles;
+import dev.ratchet.host.PrivateFiles;
 import dev.ratchet.runtime.retention.ArchiveRecords;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

@@ -3,7 +3,7 @@ package dev.ratchet.server.cli;
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.VisibleText;
 import dev.ratchet.runtime.journal.RedisJournal;
-import dev.ratchet.verticles.http.impl.JournalReader;
+import dev.ratchet.verticles.http.JournalReader;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import picocli.CommandLine;

@@ -1,8 +1,8 @@
 package dev.ratchet.server.cli;
 
 import dev.ratchet.runtime.journal.RedisTopology;
-import dev.ratchet.runtime.redis.EmbeddedRedis;
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.EmbeddedRedis;
+import dev.ratchet.embedded.RedisServerProcess;
 import io.vertx.core.json.JsonObject;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.ratchet.server.cluster;
 
-import dev.ratchet.runtime.impl.ChildEnvironment;
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.ChildEnvironment;
+import dev.ratchet.host.FreePorts;
 import dev.ratchet.server.Main;
 import io.vertx.core.json.JsonObject;
 

@@ -1,6 +1,6 @@
 package dev.ratchet.server.cluster;
 
-import dev.ratchet.runtime.redis.RedisServerProcess;
+import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.server.bench.OrdersProvider;
 import dev.ratchet.verticles.http.PasswordHash;
 import io.vertx.core.Vertx;

@@ -1,6 +1,6 @@
 package dev.ratchet.server.demo;
 
-import dev.ratchet.connectors.LangChain4jModel;
+import dev.ratchet.model.langchain4j.LangChain4jModel;
 import dev.ratchet.runtime.agent.ChatModel;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,6 @@
 package dev.ratchet.server.cli;
 
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 import dev.ratchet.server.ChildOutput;
 import dev.ratchet.server.Main;
 import dev.ratchet.verticles.http.HttpOptions;
@@ -36,6 +36,7 @@ class AdminCredentialsTest {
   Path dir;
 
   private Process child;
+  private Thread reader;
   private final List<String> output = new CopyOnWriteArrayList<>();
 
   @AfterEach
@@ -64,7 +65,13 @@ class AdminCredentialsTest {
     env.put("RATCHET_REDIS_PORT", String.valueOf(FreePorts.next()));
     env.putAll(extraEnv);
     child = pb.start();
-    ChildOutput.collect(child, output, "run-output");
+    reader = ChildOutput.collect(child, output, "run-output");
+  }
+
+  /** Waits until the child's output is read to its end, so that what it does not contain is known. */
+  private void allOutput() throws InterruptedException {
+    reader.join(10_000);
+    assertThat(reader.isAlive()).as("the child's output read to its end").isFalse();
   }
 
   private String awaitLine(String prefix) throws InterruptedException {
@@ -76,7 +83,7 @@ class AdminCredentialsTest {
         }
       }
       if (!child.isAlive()) {
-        Thread.sleep(200);
+        reader.join(10_000);
         throw new AssertionError("ratchet run exited with " + child.exitValue() + ": " + output);
       }
       Thread.sleep(100);
@@ -133,7 +140,7 @@ class AdminCredentialsTest {
   void aShortAdminPasswordStopsTheStartWithOneClearLine() throws Exception {
     run(FreePorts.next(), Map.of("RATCHET_ADMIN_PASSWORD", "short-pass"));
     assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    Thread.sleep(200);
+    allOutput();
     assertThat(child.exitValue()).isEqualTo(1);
     assertThat(output).contains("Ratchet could not start: RATCHET_ADMIN_PASSWORD must be at least 12 characters long"
         + " (it has 10)");

@@ -1,6 +1,6 @@
 package dev.ratchet.server.cli;
 
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 import dev.ratchet.server.ChildOutput;
 import dev.ratchet.server.Main;
 import io.vertx.core.json.JsonArray;
@@ -247,7 +247,7 @@ class EmbeddedRedisRestartTest {
   }
 
   private static String findRedis() throws IOException {
-    return dev.ratchet.runtime.redis.RedisServerProcess.findBinary();
+    return dev.ratchet.embedded.RedisServerProcess.findBinary();
   }
 
   private static void until(BooleanSupplier condition, int seconds) throws InterruptedException {

@@ -1,6 +1,6 @@
 package dev.ratchet.server.cli;
 
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 import dev.ratchet.server.ChildOutput;
 import dev.ratchet.server.Main;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,6 @@
 package dev.ratchet.server.cluster;
 
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.impl.cluster.Placement;
 import io.vertx.core.json.JsonObject;

@@ -9,7 +9,7 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.agent.ScriptedModel;
-import dev.ratchet.runtime.impl.FreePorts;
+import dev.ratchet.host.FreePorts;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;

@@ -1,6 +1,6 @@
 package dev.ratchet.verticles.http;
 
-import dev.ratchet.runtime.impl.WireNames;
+import dev.ratchet.runtime.WireNames;
 
 import java.util.EnumSet;
 import java.util.Set;

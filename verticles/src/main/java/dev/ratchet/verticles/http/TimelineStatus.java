@@ -1,7 +1,7 @@
 package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.Outcome;
-import dev.ratchet.runtime.impl.WireNames;
+import dev.ratchet.runtime.WireNames;
 
 /**
  * The status of a call in a session's timeline (the HTTP API's {@code calls[].status}), with the

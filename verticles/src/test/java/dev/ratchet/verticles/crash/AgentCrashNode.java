@@ -1,6 +1,6 @@
 package dev.ratchet.verticles.crash;
 
-import dev.ratchet.connectors.LangChain4jModel;
+import dev.ratchet.model.langchain4j.LangChain4jModel;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;

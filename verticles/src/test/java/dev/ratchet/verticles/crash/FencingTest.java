@@ -88,7 +88,10 @@ class FencingTest {
     stale.signal("CONT"); // ...and the runtime runs again, believing it still owns the session
     JsonObject fenced = stale.await(j -> "fenced".equals(j.getString("event")), 30);
     assertThat(fenced.getString("session")).isEqualTo(session);
-    Thread.sleep(500); // room for anything the stale runtime might still try to send
+    // the stale runtime answers its submission once the turn ended there: it sends nothing of it after that
+    JsonObject ended = stale.await(j -> "error".equals(j.getString("event"))
+        || "result".equals(j.getString("event")), 30);
+    assertThat(ended.getString("event")).as(ended.encode()).isEqualTo("error");
     TurnResult journaled = await(journal.turnResult(session, turn.turnId()));
     assertThat(journaled.toJson()).isEqualTo(results);
     return journaled;

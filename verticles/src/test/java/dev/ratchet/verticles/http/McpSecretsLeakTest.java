@@ -11,7 +11,7 @@ import dev.ratchet.runtime.Redaction;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolResult;
-import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.host.ChildEnvironment;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.SecretSpellings;
 import dev.ratchet.runtime.testing.TestRedis;

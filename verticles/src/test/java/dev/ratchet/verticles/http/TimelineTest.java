@@ -1,7 +1,6 @@
 package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.CallId;
-import dev.ratchet.verticles.http.impl.JournalReader;
 import dev.ratchet.verticles.http.impl.Timeline;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,6 +1,6 @@
 package dev.ratchet.connectors.mcp.impl;
 
-import dev.ratchet.runtime.impl.ChildEnvironment;
+import dev.ratchet.host.ChildEnvironment;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;

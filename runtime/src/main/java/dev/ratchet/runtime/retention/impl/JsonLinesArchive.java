@@ -2,7 +2,7 @@ package dev.ratchet.runtime.retention.impl;
 
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.redis.PrivateFiles;
+import dev.ratchet.host.PrivateFiles;
 import dev.ratchet.runtime.retention.ArchiveSink;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -1,6 +1,6 @@
 package dev.ratchet.server.config.impl;
 
-import dev.ratchet.connectors.impl.SchemaErrors;
+import dev.ratchet.connectors.SchemaErrors;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.json.schema.Draft;

@@ -6,6 +6,7 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.http.JournalReader;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -3,6 +3,7 @@ package dev.ratchet.verticles.http.impl;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.http.JournalReader;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

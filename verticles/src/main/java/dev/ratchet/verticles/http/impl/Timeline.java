@@ -2,6 +2,7 @@ package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.EventType;
+import dev.ratchet.verticles.http.JournalReader;
 import dev.ratchet.verticles.http.TimelineStatus;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

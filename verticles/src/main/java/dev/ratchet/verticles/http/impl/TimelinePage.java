@@ -2,6 +2,7 @@ package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.journal.JournalQueries;
+import dev.ratchet.verticles.http.JournalReader;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

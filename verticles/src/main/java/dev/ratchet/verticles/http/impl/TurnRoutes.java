@@ -7,6 +7,7 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.verticles.StepEvents;
 import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.http.JournalReader;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.verticles.impl.ErrorCodes;

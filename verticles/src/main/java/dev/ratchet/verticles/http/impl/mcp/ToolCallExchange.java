@@ -9,9 +9,8 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.impl.Sha256;
-import dev.ratchet.verticles.StepEvents;
 import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.StepEvents;
 import dev.ratchet.verticles.http.impl.Principal;
 import dev.ratchet.verticles.http.impl.SessionAccess;
 import dev.ratchet.verticles.impl.ErrorCodes;
@@ -22,6 +21,7 @@ import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -191,7 +191,7 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
         throw invalid("'_meta." + callKey + "' must be the model's id of the tool call, a non-empty string");
       }
       // a one-call turn named by the model's call id, as every Ratchet client names it (docs/ADAPTERS.md, Turn ids)
-      return new Placement(Sha256.prefixedHex("calls:sha256:", 32, (String) callId), 0, 1, callKey);
+      return new Placement(Ids.turnOfCalls(List.of((String) callId)), 0, 1, callKey);
     }
     if (!(turn instanceof String)) {
       throw invalid("'_meta." + McpShapes.META_TURN + "' must be the turn id, a string, when "
