@@ -96,9 +96,10 @@ class ModuleBoundariesTest {
 
   @Test
   void theEngineAndTheAgentLoopUseTheJournalThroughItsPorts() {
-    noClasses().that().resideInAnyPackage("dev.ratchet.runtime.engine..", "dev.ratchet.runtime.agent..")
+    noClasses().that().resideInAnyPackage("dev.ratchet.runtime.engine..", "dev.ratchet.runtime.agent..",
+            "dev.ratchet.runtime.session..")
         .should().dependOnClassesThat(journalImplementations())
-        .because("the engine runs on any journal: Redis in production, in memory in rule tests")
+        .because("the engine and the session host run on any journal: Redis in production, in memory in tests")
         .check(classes);
   }
 

@@ -1,8 +1,9 @@
 package dev.ratchet.testing;
 
-import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.embedded.RedisServerProcess;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.runtime.AgentDefinition;
+import dev.ratchet.runtime.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -22,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Gives an application's JUnit 5 tests a real Redis and a {@link Ratchet} deployed on a Vert.x of
+ * Gives an application's JUnit 5 tests a real Redis and a {@link RatchetNode} deployed on a Vert.x of
  * their own, with the application's agents registered:
  * <pre>{@code
  * @RegisterExtension
@@ -39,7 +40,7 @@ import java.util.function.Consumer;
  * the test classpath. Each test class journals under a key prefix of its own, so classes sharing a
  * Redis never see each other's sessions. Everything is closed after the class, the Redis server
  * and its data included. Registered on a static field (or with {@code @ExtendWith}) it lives for the
- * class; on an instance field, for each test. Test methods may take a {@link Ratchet}, a
+ * class; on an instance field, for each test. Test methods may take a {@link Ratchet} or {@link RatchetNode}, a
  * {@link Vertx} or this extension as parameters.
  */
 public final class RatchetExtension
@@ -59,7 +60,7 @@ public final class RatchetExtension
   private String redisUrl;
   private String keyPrefix;
   private Vertx vertx;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
 
   /** For {@code @ExtendWith(RatchetExtension.class)}: no agents, the default options. */
   public RatchetExtension() {
@@ -120,7 +121,7 @@ public final class RatchetExtension
   }
 
   /** The Ratchet under test, with the agents registered. */
-  public Ratchet ratchet() {
+  public RatchetNode ratchet() {
     return running(ratchet);
   }
 
@@ -142,13 +143,13 @@ public final class RatchetExtension
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == Ratchet.class || type == Vertx.class || type == RatchetExtension.class;
+    return type == Ratchet.class || type == RatchetNode.class || type == Vertx.class || type == RatchetExtension.class;
   }
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     Class<?> type = parameter.getParameter().getType();
-    return type == Ratchet.class ? ratchet() : type == Vertx.class ? vertx() : this;
+    return type == Ratchet.class || type == RatchetNode.class ? ratchet() : type == Vertx.class ? vertx() : this;
   }
 
   private void start(String contextId) throws Exception {
@@ -165,7 +166,7 @@ public final class RatchetExtension
       RatchetOptions options = RatchetOptions.create().redisUrl(redisUrl).keyPrefix(keyPrefix);
       customisations.forEach(c -> c.accept(options));
       vertx = Vertx.vertx();
-      ratchet = await(Ratchet.deploy(vertx, options), "deploying Ratchet on " + redisUrl);
+      ratchet = await(RatchetNode.deploy(vertx, options), "deploying Ratchet on " + redisUrl);
       for (AgentDefinition agent : agents) {
         await(ratchet.register(agent), "registering agent " + agent.name());
       }

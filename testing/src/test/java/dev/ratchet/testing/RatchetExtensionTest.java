@@ -7,7 +7,7 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -74,7 +74,7 @@ class RatchetExtensionTest {
   }
 
   @Test
-  void testMethodsMayTakeTheRatchetAndItsVertx(Ratchet ratchet, Vertx vertx, RatchetExtension extension) {
+  void testMethodsMayTakeTheRatchetAndItsVertx(RatchetNode ratchet, Vertx vertx, RatchetExtension extension) {
     assertThat(ratchet).isSameAs(RATCHET.ratchet());
     assertThat(vertx).isSameAs(RATCHET.vertx());
     assertThat(extension).isSameAs(RATCHET);

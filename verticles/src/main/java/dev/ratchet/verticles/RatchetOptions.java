@@ -104,7 +104,7 @@ public final class RatchetOptions {
 
   /**
    * True: the node takes no session (and, in a cluster, joins no placement) until
-   * {@link Ratchet#markReady()}, so that an application registers its agents first. False, the
+   * {@link RatchetNode#markReady()}, so that an application registers its agents first. False, the
    * default: ready once deployed.
    */
   public RatchetOptions deferReady(boolean defer) {

@@ -34,12 +34,13 @@ class AgentMessagesTest {
 
   private final Vertx vertx = Vertx.vertx();
   private final AtomicInteger lookups = new AtomicInteger();
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private ScriptedModel model;
 
   @BeforeEach
   void start() {
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("shop").read("look_up_order", "Look up an order",
         new JsonObject("{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"}},\"required\":[\"orderId\"]}"),
         inv -> {
@@ -67,7 +68,7 @@ class AgentMessagesTest {
     assertThat(reply.text()).isEqualTo("It is open.");
     assertThat(lookups.get()).isEqualTo(1);
 
-    JsonArray messages = await(ratchet.conversation(session)).getJsonArray("messages");
+    JsonArray messages = await(ratchet.queries().conversation(session)).getJsonArray("messages");
     assertThat(messages.stream().map(m -> ((JsonObject) m).getString("role")).toList())
         .containsExactly("user", "assistant", "assistant", "assistant");
     assertThat(messages.getJsonObject(1).getJsonArray("results").getJsonObject(0).getString("outcome"))

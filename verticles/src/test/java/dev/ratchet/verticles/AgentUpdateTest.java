@@ -38,14 +38,15 @@ class AgentUpdateTest {
   static final TestRedis REDIS = new TestRedis();
 
   private Vertx vertx;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private final AtomicInteger oldRefunds = new AtomicInteger();
   private final AtomicInteger newRefunds = new AtomicInteger();
 
   @BeforeEach
   void deploy() {
     vertx = Vertx.vertx();
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
   }
 
   @AfterEach
@@ -110,8 +111,8 @@ class AgentUpdateTest {
 
     ToolCatalog updated = await(ratchet.update(second()));
     assertThat(updated.version()).isNotEqualTo(v1);
-    assertThat(ratchet.catalog("shop").version()).isEqualTo(updated.version());
-    assertThat(ratchet.catalog("shop").get("ship_status")).isNotNull();
+    assertThat(ratchet.queries().catalog("shop").version()).isEqualTo(updated.version());
+    assertThat(ratchet.queries().catalog("shop").get("ship_status")).isNotNull();
 
     // another session: this one's writes queue behind the refund that waits (rule 3)
     TurnResult next = await(ratchet.submit("shop", "s-update-2", Turn.of("t2",
@@ -150,13 +151,13 @@ class AgentUpdateTest {
     String v1 = await(ratchet.register(first())).version();
     Throwable refused = failure(ratchet.update(AgentDefinition.builder("shop").toolSource(failing()).build()));
     assertThat(refused).isInstanceOf(RatchetException.class).hasMessageContaining("the server is not reachable");
-    assertThat(ratchet.catalog("shop").version()).isEqualTo(v1);
+    assertThat(ratchet.queries().catalog("shop").version()).isEqualTo(v1);
 
     Throwable both = failure(ratchet.define(List.of(second(),
         AgentDefinition.builder("other").toolSource(failing()).build())));
     assertThat(both).hasMessageContaining("'broken'");
-    assertThat(ratchet.catalog("shop").version()).isEqualTo(v1);
-    assertThat(ratchet.agents()).containsExactly("shop");
+    assertThat(ratchet.queries().catalog("shop").version()).isEqualTo(v1);
+    assertThat(ratchet.queries().agents()).containsExactly("shop");
   }
 
   @Test
@@ -166,7 +167,7 @@ class AgentUpdateTest {
         .read("ping", "ping", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("pong"))).build();
     List<ToolCatalog> catalogs = await(ratchet.define(List.of(second(), other)));
     assertThat(catalogs).extracting(ToolCatalog::agent).containsExactly("shop", "other");
-    assertThat(ratchet.catalog("shop").version()).isNotEqualTo(v1);
+    assertThat(ratchet.queries().catalog("shop").version()).isNotEqualTo(v1);
     assertThat(await(ratchet.submit("other", "s-other", Turn.of("t1", new ToolCall("ping", null)))).call(0).result())
         .isEqualTo("pong");
     assertThat(failure(ratchet.define(List.of(other, other)))).hasMessageContaining("defined twice");

@@ -45,13 +45,14 @@ class EventBusFuzzTest {
   private static final String[] ADDRESSES = {Addresses.SUBMIT, Addresses.DECIDE, Addresses.PENDING, Addresses.RESULTS};
 
   private final Vertx vertx = Vertx.vertx();
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private ApprovalRequest pending;
   private JsonObject journaledBefore;
 
   @BeforeEach
   void start() {
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("fuzz")
         .read("look", "look", new JsonObject().put("type", "object").put("properties",
             new JsonObject().put("q", new JsonObject().put("type", "string"))), inv -> Future.succeededFuture("ok"))

@@ -33,13 +33,14 @@ class EventBusRulesTest {
   static final TestRedis REDIS = new TestRedis();
 
   private final Vertx vertx = Vertx.vertx();
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private ApprovalRequest pending;
   private volatile int looked;
 
   @BeforeEach
   void start() {
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("rules")
         .read("look", "look", new JsonObject().put("type", "object").put("required", new JsonArray().add("q"))
             .put("properties", new JsonObject().put("q", new JsonObject().put("type", "string"))), inv -> {
@@ -178,7 +179,8 @@ class EventBusRulesTest {
 
     // a restart: the new instance knows of the reply address only from the journal
     await(ratchet.close());
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     await(ratchet.register(AgentDefinition.builder("rules").toolSource(FunctionToolSource.create("rules")
         .tool(FunctionToolSource.define("pay", EffectClass.NON_IDEMPOTENT_WRITE).approval(ApprovalRule.always())
             .handler(inv -> Future.succeededFuture("paid")))).build()));

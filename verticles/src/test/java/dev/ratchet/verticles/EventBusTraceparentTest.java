@@ -25,11 +25,12 @@ class EventBusTraceparentTest {
   static final TestRedis REDIS = new TestRedis();
 
   private final Vertx vertx = Vertx.vertx();
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
 
   @BeforeEach
   void start() {
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("traced")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("seen"));
     await(ratchet.register(AgentDefinition.builder("traced").toolSource(tools).build()));

@@ -62,7 +62,7 @@ class JournalOpenErrorTest {
     // a library never starts a redis-server of its own: only `ratchet run` does (docs/ARCHITECTURE.md, Modules)
     Vertx vertx = Vertx.vertx();
     try {
-      Throwable error = catchThrowable(() -> await(Ratchet.deploy(vertx, RatchetOptions.create())));
+      Throwable error = catchThrowable(() -> await(RatchetNode.deploy(vertx, RatchetOptions.create())));
 
       assertThat(error).isInstanceOf(IllegalArgumentException.class)
           .hasMessage("a Redis URL is required (redis.url or RATCHET_REDIS_URL)");

@@ -6,10 +6,11 @@ import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -57,12 +58,12 @@ class ManySessionsTest {
     // a first node journals a turn in every session, starts its reads, which never answer, and dies
     Vertx first = Vertx.vertx();
     Map<String, AtomicInteger> firstRuns = new ConcurrentHashMap<>();
-    RatchetImpl crashed = (RatchetImpl) await(Ratchet.deploy(first, options(prefix)));
+    RatchetNodeImpl crashed = (RatchetNodeImpl) await(RatchetNode.deploy(first, options(prefix)));
     await(crashed.register(agent("main", false, firstRuns)));
     await(crashed.register(agent("other", false, firstRuns)));
     List<Future<?>> accepted = new ArrayList<>();
     for (int s = 0; s < SESSIONS; s++) {
-      accepted.add(crashed.accept(s % 10 == 0 ? "other" : "main", "m-" + s, turn));
+      accepted.add(crashed.accept(TurnRequest.of(s % 10 == 0 ? "other" : "main", "m-" + s, turn)));
     }
     await(Future.all(accepted), 60);
     Await.until(() -> firstRuns.size() == 2 * SESSIONS, 30);
@@ -71,7 +72,7 @@ class ManySessionsTest {
     Vertx vertx = Vertx.vertx();
     try {
       Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
-      Ratchet ratchet = await(Ratchet.deploy(vertx, options(prefix)));
+      RatchetNode ratchet = await(RatchetNode.deploy(vertx, options(prefix)));
       await(ratchet.register(agent("main", true, runs)), 60);
       int mine = SESSIONS - SESSIONS / 10;
       assertThat(ratchet.activeSessions()).isEqualTo(mine);
@@ -103,7 +104,8 @@ class ManySessionsTest {
     String prefix = REDIS.keyPrefix() + "-" + UUID.randomUUID().toString().substring(0, 6);
     Vertx vertx = Vertx.vertx();
     try {
-      RatchetImpl ratchet = (RatchetImpl) await(Ratchet.deploy(vertx, options(prefix).sessionIdleMillis(200)));
+      RatchetNodeImpl ratchet = (RatchetNodeImpl) await(RatchetNode.deploy(vertx, options(prefix)
+          .sessionIdleMillis(200)));
       // every read waits until all 200 sessions run, so that none is idle (and passivated) before they are counted
       Promise<Object> gate = Promise.promise();
       FunctionToolSource tools = FunctionToolSource.create("gated")
@@ -136,10 +138,11 @@ class ManySessionsTest {
       Promise<Object> answer = Promise.promise();
       FunctionToolSource tools = FunctionToolSource.create("slow")
           .tool(FunctionToolSource.define("read", EffectClass.READ).handler(inv -> answer.future()));
-      RatchetImpl ratchet = (RatchetImpl) await(Ratchet.deploy(vertx, options(prefix).sessionIdleMillis(600_000)));
+      RatchetNodeImpl ratchet = (RatchetNodeImpl) await(RatchetNode.deploy(vertx, options(prefix)
+          .sessionIdleMillis(600_000)));
       await(ratchet.register(AgentDefinition.builder("main").toolSource(tools).build()));
-      Future<Future<TurnResult>> accepted = ratchet.accept("main", "f-1", Turn.of("t1", new ToolCall("read", null)));
-      Future<TurnResult> result = await(accepted);
+      Future<TurnResult> result = await(ratchet.accept(TurnRequest.of("main", "f-1",
+          Turn.of("t1", new ToolCall("read", null))))).result();
       assertThat(ratchet.activeSessions()).isEqualTo(1);
 
       // another node takes the session over; this one learns it at its next append

@@ -41,7 +41,7 @@ class McpListChangedCatalogueTest {
   private Vertx vertx;
   private Server jetty;
   private McpToolSource mcp;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
 
   @BeforeEach
   void start() throws Exception {
@@ -50,7 +50,8 @@ class McpListChangedCatalogueTest {
     mcp = McpToolSource.create(vertx, McpServerConfig.http("remote", "http://127.0.0.1:" + TestMcpServer.port(jetty)
         + "/mcp").requestTimeout(Duration.ofSeconds(5)).reconnectBackoff(Duration.ofMillis(100),
         Duration.ofMillis(300)).build());
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
   }
 
   @AfterEach
@@ -68,15 +69,15 @@ class McpListChangedCatalogueTest {
             .handler(inv -> Future.succeededFuture("held")));
     String before = await(ratchet.register(AgentDefinition.builder("weather").toolSource(mcp).toolSource(local)
         .build())).version();
-    assertThat(ratchet.catalog("weather").get("late_tool")).isNull();
+    assertThat(ratchet.queries().catalog("weather").get("late_tool")).isNull();
 
     Future<TurnResult> inFlight = ratchet.submit("weather", "s-old", Turn.of("t1",
         new ToolCall("late_tool", new JsonObject()), new ToolCall("hold", null)));
     Await.until(() -> !await(ratchet.pendingApprovals()).isEmpty(), 10);
 
     TestMcpServer.addLateTool();
-    Await.until(() -> !ratchet.catalog("weather").version().equals(before), 10);
-    assertThat(ratchet.catalog("weather").get("late_tool").tool().effectClass()).isEqualTo(EffectClass.READ);
+    Await.until(() -> !ratchet.queries().catalog("weather").version().equals(before), 10);
+    assertThat(ratchet.queries().catalog("weather").get("late_tool").tool().effectClass()).isEqualTo(EffectClass.READ);
 
     TurnResult fresh = await(ratchet.submit("weather", "s-new", Turn.of("t1",
         new ToolCall("late_tool", new JsonObject()))));
@@ -90,7 +91,7 @@ class McpListChangedCatalogueTest {
     assertThat(old.call(1).result()).isEqualTo("held");
 
     assertThat(catalogueOf("s-old")).isEqualTo(before);
-    assertThat(catalogueOf("s-new")).isEqualTo(ratchet.catalog("weather").version());
+    assertThat(catalogueOf("s-new")).isEqualTo(ratchet.queries().catalog("weather").version());
   }
 
   private String catalogueOf(String sessionId) {

@@ -13,6 +13,7 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
@@ -42,7 +43,7 @@ class ProviderWriteThatCannotRunTest {
 
   private Vertx vertx;
   private FakeComposio composio;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
 
   @BeforeEach
   void start() {
@@ -56,7 +57,8 @@ class ProviderWriteThatCannotRunTest {
         .defaultScope(ConnectionScope.CALLER_SUPPLIED));
     ProviderToolSource tools = ProviderToolSource.perCaller(provider, List.of("GITHUB_CREATE_ISSUE"),
         Map.of("GITHUB_CREATE_ISSUE", ProviderToolConfig.pin(EffectClass.NON_IDEMPOTENT_WRITE, true)));
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     await(ratchet.register(AgentDefinition.builder("github-helper").toolSource(tools).build()));
   }
 
@@ -68,8 +70,9 @@ class ProviderWriteThatCannotRunTest {
   }
 
   private Future<TurnResult> createIssue(String session, String caller) {
-    return ratchet.submit("github-helper", session, caller, Turn.of("t1",
-        new ToolCall("GITHUB_CREATE_ISSUE", new JsonObject().put("owner", "o").put("repo", "r").put("title", "x"))));
+    return ratchet.submit(TurnRequest.of("github-helper", session, Turn.of("t1",
+        new ToolCall("GITHUB_CREATE_ISSUE", new JsonObject().put("owner", "o").put("repo", "r").put("title", "x"))))
+            .callerId(caller));
   }
 
   @Test

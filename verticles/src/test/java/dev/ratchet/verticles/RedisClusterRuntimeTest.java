@@ -46,10 +46,10 @@ class RedisClusterRuntimeTest {
     vertxes.forEach(v -> await(v.close()));
   }
 
-  private Ratchet deploy() {
+  private RatchetNode deploy() {
     Vertx vertx = Vertx.vertx();
     vertxes.add(vertx);
-    Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().keyPrefix(CLUSTER.keyPrefix())
+    RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().keyPrefix(CLUSTER.keyPrefix())
         .redisTopology(RedisTopology.cluster(CLUSTER.endpoints().subList(0, 1))).sessionIdleMillis(300)));
     await(ratchet.register(AgentDefinition.builder("shop").toolSource(FunctionToolSource.create("shop")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("order"))
@@ -69,7 +69,8 @@ class RedisClusterRuntimeTest {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setErr(new PrintStream(captured, true));
     try {
-      Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().keyPrefix(CLUSTER.keyPrefix() + "-w")
+      RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create()
+          .keyPrefix(CLUSTER.keyPrefix() + "-w")
           .redisTopology(RedisTopology.cluster(CLUSTER.endpoints())).waitReplicas(1, 200)));
       Await.until(() -> captured.toString().contains("replica(s) now"), 10);
       await(ratchet.close());
@@ -87,7 +88,7 @@ class RedisClusterRuntimeTest {
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setErr(new PrintStream(captured, true));
-    Ratchet ratchet;
+    RatchetNode ratchet;
     try {
       ratchet = deploy();
       Await.until(() -> captured.toString().contains("journal at"), 10);
@@ -111,7 +112,7 @@ class RedisClusterRuntimeTest {
     await(ratchet.close());
 
     // a new runtime on the same cluster: the approval still waits, and deciding it runs the refund once
-    Ratchet restarted = deploy();
+    RatchetNode restarted = deploy();
     Await.until(() -> !await(restarted.pendingApprovals()).isEmpty(), 10);
     await(restarted.decide(ApprovalDecision.approve(await(restarted.pendingApprovals()).get(0), "alice", "ok")));
     Await.until(() -> {

@@ -35,13 +35,13 @@ class SessionVerticlesTest {
   static final TestRedis REDIS = new TestRedis();
 
   private Vertx vertx;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private final AtomicInteger writes = new AtomicInteger();
 
   @BeforeEach
   void deploy() {
     vertx = Vertx.vertx();
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())
         .sessionIdleMillis(300)));
     FunctionToolSource tools = FunctionToolSource.create("shop")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("order"))

@@ -30,7 +30,7 @@ class UnixSocketJournalTest {
 
   private RedisServerProcess server;
   private Vertx vertx;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private final AtomicInteger writes = new AtomicInteger();
 
   @BeforeEach
@@ -41,7 +41,7 @@ class UnixSocketJournalTest {
 
   private void deployOn(Vertx vertx) {
     this.vertx = vertx;
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(server.unixSocketUrl().get())
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(server.unixSocketUrl().get())
         .keyPrefix("uds").sessionIdleMillis(300)));
     FunctionToolSource tools = FunctionToolSource.create("shop")
         .read("look", "look", new io.vertx.core.json.JsonObject().put("type", "object"),

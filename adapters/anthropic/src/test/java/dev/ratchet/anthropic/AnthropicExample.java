@@ -5,8 +5,8 @@ import com.anthropic.models.messages.ContentBlock;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.StopReason;
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.turns.RatchetTurns;
-import dev.ratchet.verticles.Ratchet;
 
 import java.util.stream.Collectors;
 

@@ -5,8 +5,8 @@ import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.turns.RatchetTurns;
-import dev.ratchet.verticles.Ratchet;
 
 import java.util.List;
 

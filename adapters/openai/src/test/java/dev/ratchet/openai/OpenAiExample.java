@@ -4,8 +4,8 @@ import com.openai.client.OpenAIClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionMessage;
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.turns.RatchetTurns;
-import dev.ratchet.verticles.Ratchet;
 
 import java.util.List;
 

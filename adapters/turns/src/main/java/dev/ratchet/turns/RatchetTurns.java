@@ -1,12 +1,12 @@
 package dev.ratchet.turns;
 
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.turns.impl.EmbeddedTurns;
 import dev.ratchet.turns.impl.HttpTurns;
-import dev.ratchet.verticles.Ratchet;
 
 import java.net.URI;
 import java.time.Duration;

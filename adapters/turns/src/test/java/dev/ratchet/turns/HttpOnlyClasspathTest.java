@@ -43,7 +43,7 @@ class HttpOnlyClasspathTest {
 
     ClassLoader platform = ClassLoader.getPlatformClassLoader();
     try (URLClassLoader httpOnly = new URLClassLoader(classpathWithoutVerticles(), platform)) {
-      assertThatThrownBy(() -> httpOnly.loadClass("dev.ratchet.verticles.Ratchet"))
+      assertThatThrownBy(() -> httpOnly.loadClass("dev.ratchet.verticles.RatchetNode"))
           .isInstanceOf(ClassNotFoundException.class);
       Class<?> turnsType = httpOnly.loadClass(RatchetTurns.class.getName());
       // linked the way compiled code links them: each method alone, as a call site does

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.agent;
 
+import dev.ratchet.runtime.Accepted;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
@@ -18,6 +19,7 @@ import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.engine.StepWriter;
 import dev.ratchet.runtime.engine.TurnLimits;
 import dev.ratchet.runtime.impl.Contexts;
+import dev.ratchet.runtime.impl.LogIds;
 import dev.ratchet.runtime.impl.StepEvents;
 import dev.ratchet.runtime.impl.Timeouts;
 import dev.ratchet.runtime.journal.SessionJournal;
@@ -68,6 +70,7 @@ public final class AgentLoop {
   private final Conversation conversation;
   private final Map<Long, TurnResult> results = new HashMap<>();
   private final List<Waiter> waiters = new ArrayList<>();
+  private final ReplyAddresses replyAddresses = new ReplyAddresses();
   private long step;
   private boolean running;
   /** The round waits for the engine to finish its tool turn, and for nothing else. */
@@ -101,6 +104,12 @@ public final class AgentLoop {
     this.events = events == null ? e -> { } : events;
     this.sessionId = engine.sessionId();
     this.conversation = new Conversation(journal, sessionId);
+  }
+
+  /** Where the replies to messages sent with a reply address go; set before {@link #start}. */
+  public AgentLoop replies(MessageReplies replies) {
+    replyAddresses.replies(replies);
+    return this;
   }
 
   /** The turn id of a loop step's tool calls: the same for every replay of the step. */
@@ -152,8 +161,9 @@ public final class AgentLoop {
       }
       return chain;
     }).onSuccess(v -> {
+      answerJournaledAddresses();
       if (conversation.open()) {
-        LOG.info("session {}: continuing the agent loop at step {}", sessionId, step);
+        LogIds.session(sessionId).info(LOG, "continuing the agent loop at step {}", step);
       }
       maybeRun();
     }));
@@ -167,10 +177,10 @@ public final class AgentLoop {
   }
 
   /**
-   * Journals a user message and answers, once it is journaled, the future of the reply that ends
+   * Journals a user message and answers, once it is journaled, with the future of the reply that ends
    * its round. A message id seen before is not appended again: it answers the same reply.
    */
-  public Future<Future<AgentReply>> accept(String messageId, String text) {
+  public Future<Accepted<AgentReply>> accept(String messageId, String text) {
     return accept(messageId, text, null);
   }
 
@@ -179,12 +189,27 @@ public final class AgentLoop {
    * creates the session with that caller; a session with another caller, or none, refuses the
    * message with {@code CALLER_MISMATCH}. Null accepts the session's own caller (trusted callers only).
    */
-  public Future<Future<AgentReply>> accept(String messageId, String text, String callerId) {
+  public Future<Accepted<AgentReply>> accept(String messageId, String text, String callerId) {
     return accept(messageId, text, callerId, null);
   }
 
   /** As {@link #accept(String, String, String)}; a session this message creates records {@code creator}. */
-  public Future<Future<AgentReply>> accept(String messageId, String text, String callerId, String creator) {
+  public Future<Accepted<AgentReply>> accept(String messageId, String text, String callerId, String creator) {
+    return accept(messageId, text, callerId, creator, null);
+  }
+
+  /**
+   * As {@link #accept(String, String, String, String)}; {@code replyAddress} (null: none) is journaled
+   * with a new message, and this node answers it through {@link #replies} when the message's round
+   * ends here (or at once when it ended before). docs/EVENT-BUS.md.
+   */
+  public Future<Accepted<AgentReply>> accept(String messageId, String text, String callerId, String creator,
+                                             String replyAddress) {
+    return journalMessage(messageId, text, callerId, creator, replyAddress).map(Accepted::new);
+  }
+
+  private Future<Future<AgentReply>> journalMessage(String messageId, String text, String callerId, String creator,
+                                                    String replyAddress) {
     RatchetException badId = messageId == null ? null : Ids.problem("messageId", messageId);
     if (badId != null) {
       return Future.failedFuture(badId);
@@ -196,6 +221,9 @@ public final class AgentLoop {
       }
       long now = clock.millis();
       JsonObject entry = new JsonObject().put("type", "user").put("messageId", id).put("text", text).put("at", now);
+      if (replyAddress != null) {
+        entry.put(ReplyAddresses.FIELD, replyAddress);
+      }
       JsonObject data = new JsonObject().put("messageId", id).put("text", text);
       return conversation.append(() -> engine.steps().messageUser(catalog.agent(), callerId, creator, id, entry, data))
           .map(appended -> {
@@ -204,13 +232,10 @@ public final class AgentLoop {
               emit(EventType.MESSAGE_USER.wireName(), null, data);
             }
             JsonObject end = conversation.endCovering(appended.index());
-            if (end != null) {
-              return Future.succeededFuture(reply(end));
-            }
-            Promise<AgentReply> promise = Promise.promise();
-            waiters.add(new Waiter(appended.index(), promise));
+            Future<AgentReply> reply = end != null ? Future.succeededFuture(reply(end)) : await(appended.index());
+            replyAddresses.answerWhenDone(replyAddress, id, reply);
             maybeRun();
-            return promise.future();
+            return reply;
           });
     });
   }
@@ -227,7 +252,7 @@ public final class AgentLoop {
     round.future().onComplete(ar -> {
       running = false;
       if (ar.failed()) {
-        LOG.warn("session {}: the agent loop stopped: {}", sessionId, VisibleText.escape(ar.cause().getMessage()));
+        LogIds.session(sessionId).warn(LOG, "the agent loop stopped: {}", VisibleText.escape(ar.cause().getMessage()));
         if (stopped || engine.isFenced() || StepWriter.isFencing(ar.cause())) {
           stopped = true;
           failWaiters(ar.cause());
@@ -425,6 +450,24 @@ public final class AgentLoop {
   private AgentReply reply(JsonObject end) {
     return new AgentReply(sessionId, end.getString("status"), end.getString("text"), end.getLong("step", 0L),
         end.getString("error"));
+  }
+
+  private Future<AgentReply> await(long index) {
+    Promise<AgentReply> promise = Promise.promise();
+    waiters.add(new Waiter(index, promise));
+    return promise.future();
+  }
+
+  /** After a restart or a takeover: the reply addresses journaled with the messages of the open round. */
+  private void answerJournaledAddresses() {
+    int lastEnd = conversation.lastIndexOf("end");
+    for (int i = lastEnd < 0 ? 0 : (int) (long) conversation.get(lastEnd).getLong("covers"); i < conversation.size();
+         i++) {
+      JsonObject e = conversation.get(i);
+      if ("user".equals(e.getString("type")) && e.getString(ReplyAddresses.FIELD) != null) {
+        replyAddresses.answerWhenDone(e.getString(ReplyAddresses.FIELD), e.getString("messageId"), await(i));
+      }
+    }
   }
 
   private void failWaiters(Throwable err) {

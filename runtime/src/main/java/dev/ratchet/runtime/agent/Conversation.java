@@ -4,6 +4,7 @@ import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.impl.LogIds;
 import dev.ratchet.runtime.journal.ConversationAppend;
 import dev.ratchet.runtime.journal.SessionJournal;
 import io.vertx.core.Future;
@@ -115,7 +116,7 @@ final class Conversation {
             entries.add(a.entry());
           } else if (a.index() > entries.size()) {
             // another writer appended meanwhile (not expected under one owner): read the list again
-            LOG.warn("session {}: the conversation moved on elsewhere; reading it again", sessionId);
+            LogIds.session(sessionId).warn(LOG, "the conversation moved on elsewhere; reading it again");
           }
         }
       });

@@ -101,7 +101,7 @@ final class Attempts {
           }
           writer.emit(EventType.CALL_ATTEMPT_FAILED.wireName(), run.turn.turnId(), slot.callId.value(), data);
           TurnSpans.attemptFailed(slot, attempt, Redaction.scrub(a.error), delay);
-          LOG.info("{}: attempt {} of {} failed, retrying in {} ms", TurnSpans.ids(engine.sessionId, run, slot), attempt,
+          TurnSpans.ids(engine.sessionId, run, slot).info(LOG, "attempt {} of {} failed, retrying in {} ms", attempt,
               tool.name(), delay);
           engine.clock.setTimer(Math.max(1, delay), t -> attempt(run, slot, attempt + 1, uncertain, approval));
         });

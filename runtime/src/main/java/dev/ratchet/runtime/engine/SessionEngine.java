@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.Accepted;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.CallId;
@@ -11,6 +12,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.Contexts;
+import dev.ratchet.runtime.impl.LogIds;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.InflightTurn;
 import dev.ratchet.runtime.journal.SessionJournal;
@@ -247,7 +249,7 @@ public final class SessionEngine {
       callerId = claimed.caller();
       for (InflightTurn t : claimed.inflight()) {
         // debug: a restart resumes thousands of turns at once, and the runtime logs how many sessions it resumed
-        LOG.debug("session {}: resuming turn {} ({} calls)", sessionId, t.turn().turnId(), t.turn().calls().size());
+        LogIds.turn(sessionId, t.turn().turnId()).debug(LOG, "resuming the turn ({} calls)", t.turn().calls().size());
         submission.resume(t, t.calls());
         answerWhenDone(t.turn().turnId(), t.replyAddress());
       }
@@ -269,19 +271,19 @@ public final class SessionEngine {
    * results. The future completes when every call has an outcome and the results are journaled.
    */
   public Future<TurnResult> submit(Turn turn) {
-    return accept(turn).compose(result -> result);
+    return accept(turn).compose(Accepted::result);
   }
 
   /** As {@link #submit(Turn)}, for the session of {@code callerId}; see {@link #accept(Turn, String)}. */
   public Future<TurnResult> submit(Turn turn, String callerId) {
-    return accept(turn, callerId).compose(result -> result);
+    return accept(turn, callerId).compose(Accepted::result);
   }
 
   /**
-   * Journals a turn and answers, once it is journaled, the future of its results. Lets a caller
+   * Journals a turn and answers, once it is journaled, with the future of its results. Lets a caller
    * acknowledge a submission before the turn (which may wait for approvals) completes.
    */
-  public Future<Future<TurnResult>> accept(Turn turn) {
+  public Future<Accepted<TurnResult>> accept(Turn turn) {
     return accept(turn, null);
   }
 
@@ -291,7 +293,7 @@ public final class SessionEngine {
    * {@code CALLER_MISMATCH} and journals nothing. Null accepts the session's own caller (trusted callers only).
    * A turn over the engine's limits ({@link TurnLimits}) is refused whole and journals nothing.
    */
-  public Future<Future<TurnResult>> accept(Turn turn, String callerId) {
+  public Future<Accepted<TurnResult>> accept(Turn turn, String callerId) {
     return accept(turn, callerId, null);
   }
 
@@ -299,7 +301,7 @@ public final class SessionEngine {
    * As {@link #accept(Turn, String)}; a session this turn creates records {@code creator}, the
    * name of the user or token that submitted it (null: none), for the four-eyes rule.
    */
-  public Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator) {
+  public Future<Accepted<TurnResult>> accept(Turn turn, String callerId, String creator) {
     return accept(turn, callerId, creator, null);
   }
 
@@ -308,32 +310,32 @@ public final class SessionEngine {
    * new turn, and this node answers it through {@link #replies} when the turn ends here (or at once
    * for a turn that completed before), as the node that resumes the turn after a takeover does.
    */
-  public Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator, String replyAddress) {
+  public Future<Accepted<TurnResult>> accept(Turn turn, String callerId, String creator, String replyAddress) {
     RatchetException overLimit = TurnLimits.problem(turn, options);
     if (overLimit != null) {
       return Future.failedFuture(overLimit);
     }
-    return onContext(() -> submission.accept(turn, callerId, creator, replyAddress, true));
+    return onContext(() -> submission.accept(turn, callerId, creator, replyAddress, true).map(Accepted::new));
   }
 
   /**
    * Journals a turn without running it here: the session's next owner resumes it with the others
    * in flight. A member leaving the cluster takes turns this way while its running turns park. The
-   * outer future completes once the turn is journaled; the inner one completes only for a turn
-   * that was already running here.
+   * future completes once the turn is journaled; its result completes only for a turn that was
+   * already running here.
    */
-  public Future<Future<TurnResult>> acceptForNextOwner(Turn turn, String callerId, String creator) {
+  public Future<Accepted<TurnResult>> acceptForNextOwner(Turn turn, String callerId, String creator) {
     return acceptForNextOwner(turn, callerId, creator, null);
   }
 
   /** As {@link #acceptForNextOwner(Turn, String, String)}, journaling {@code replyAddress} for the next owner. */
-  public Future<Future<TurnResult>> acceptForNextOwner(Turn turn, String callerId, String creator,
+  public Future<Accepted<TurnResult>> acceptForNextOwner(Turn turn, String callerId, String creator,
                                                        String replyAddress) {
     RatchetException overLimit = TurnLimits.problem(turn, options);
     if (overLimit != null) {
       return Future.failedFuture(overLimit);
     }
-    return onContext(() -> submission.accept(turn, callerId, creator, replyAddress, false));
+    return onContext(() -> submission.accept(turn, callerId, creator, replyAddress, false).map(Accepted::new));
   }
 
   /**

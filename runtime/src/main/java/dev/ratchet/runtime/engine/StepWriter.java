@@ -9,6 +9,7 @@ import dev.ratchet.runtime.RatchetClock;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.impl.LogIds;
 import dev.ratchet.runtime.impl.StepEvents;
 import dev.ratchet.runtime.journal.CallStart;
 import dev.ratchet.runtime.journal.CompletedCalls;
@@ -198,7 +199,8 @@ public final class StepWriter {
         markFenced(err);
         promise.tryFail(err);
       } else if (isUnavailable(err) && clock.millis() < giveUpAt && !stopped) {
-        LOG.warn("session {}: journal step {} failed ({}), retrying in {} ms", sessionId, step, err.getMessage(), delay);
+        LogIds.session(sessionId).warn(LOG, "journal step {} failed ({}), retrying in {} ms", step, err.getMessage(),
+            delay);
         clock.setTimer(delay, t -> durably(step, op, promise, giveUpAt, Math.min(delay * 2, 2_000)));
       } else {
         promise.tryFail(err);
@@ -222,9 +224,10 @@ public final class StepWriter {
       erased = RatchetException.is(err, ErrorCode.SESSION_ERASED);
       fenced = true;
       if (erased) {
-        LOG.warn("session {}: an operator erased it; this node stops running it", sessionId);
+        LogIds.session(sessionId).warn(LOG, "an operator erased it; this node stops running it");
       } else {
-        LOG.warn("session {}: another node took over (epoch {} is stale); this node stops running it", sessionId, epoch);
+        LogIds.session(sessionId).warn(LOG, "another node took over (epoch {} is stale); this node stops running it",
+            epoch);
       }
       onFenced.run();
       emit(EventType.SESSION_FENCED.wireName(), null, null, new JsonObject().put("epoch", epoch));

@@ -10,6 +10,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.impl.CanonicalJson;
+import dev.ratchet.runtime.impl.LogIds;
 import dev.ratchet.runtime.journal.CallStart;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.InflightTurn;
@@ -168,8 +169,8 @@ final class Submission {
     }
     ToolCatalog then = engine.catalogs.version(t.catalogue());
     if (then == null) {
-      LOG.warn("session {}: turn {} was validated against catalogue {} of agent {}, which this process does not"
-          + " know; its calls without an outcome are resolved in catalogue {}", engine.sessionId, t.turn().turnId(),
+      LogIds.turn(engine.sessionId, t.turn().turnId()).warn(LOG, "the turn was validated against catalogue {} of"
+          + " agent {}, which this process does not know; its calls without an outcome are resolved in catalogue {}",
           t.catalogue(), engine.catalogs.agent(), current.version());
       return current;
     }

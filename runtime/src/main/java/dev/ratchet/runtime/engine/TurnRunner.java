@@ -201,7 +201,7 @@ final class TurnRunner {
     try {
       slot.move(event);
     } catch (IllegalStateException e) {
-      LOG.error("{}: {}", TurnSpans.ids(engine.sessionId, run, slot), e.getMessage());
+      TurnSpans.ids(engine.sessionId, run, slot).error(LOG, "{}", e.getMessage());
       slot.done.tryFail(e);
       return;
     }
@@ -235,7 +235,7 @@ final class TurnRunner {
     }
     TurnSpans.callEnded(slot, record);
     if (outcome != Outcome.SUCCEEDED && LOG.isInfoEnabled()) {
-      LOG.info("{}: {} {} after {} attempt(s)", TurnSpans.ids(engine.sessionId, run, slot), slot.call.name(),
+      TurnSpans.ids(engine.sessionId, run, slot).info(LOG, "{} {} after {} attempt(s)", slot.call.name(),
           outcome.wireName(), attempts);
     }
     engine.writer.completed(run, slot, record);

@@ -5,6 +5,7 @@ import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.TraceSpan;
 import dev.ratchet.runtime.TurnTracer;
+import dev.ratchet.runtime.impl.LogIds;
 
 /**
  * The spans of a running turn, named and described as docs/OBSERVABILITY.md says: the OpenTelemetry
@@ -93,14 +94,9 @@ final class TurnSpans {
     slot.span.end();
   }
 
-  /**
-   * The ids a log line about a call carries, so that it can be found beside the call's trace:
-   * {@code session s turn t call c trace x} (no trace when nothing is traced).
-   */
-  static String ids(String sessionId, TurnRun run, CallSlot slot) {
-    String trace = slot.span.traceId();
-    return "session " + sessionId + " turn " + run.turn.turnId() + " call " + slot.callId.value()
-        + (trace == null ? "" : " trace " + trace);
+  /** The ids a log line about a call carries, so that it can be found beside the call's trace. */
+  static LogIds ids(String sessionId, TurnRun run, CallSlot slot) {
+    return new LogIds(sessionId, run.turn.turnId(), slot.callId.value(), slot.span.traceId());
   }
 
   static void turnEnded(TurnRun run, Throwable failure) {

@@ -37,7 +37,7 @@ final class WriteQueue {
       try {
         engine.runner.runWrite(run, slot);
       } catch (RuntimeException e) {
-        LOG.error("{}: the write could not be run", TurnSpans.ids(engine.sessionId, run, slot), e);
+        TurnSpans.ids(engine.sessionId, run, slot).error(LOG, "the write could not be run", e);
         slot.done.tryFail(e);
       }
       return slot.done.future().<Void>mapEmpty().otherwiseEmpty();

@@ -62,7 +62,7 @@ class AgentLoopClockTest {
     });
     AgentLoop loop = await(started.future());
 
-    Future<AgentReply> reply = await(loop.accept(null, "hello"));
+    Future<AgentReply> reply = await(loop.accept(null, "hello")).result();
     await(clock.whenPending(1));
     await(clock.advance(Duration.ofSeconds(30).minusMillis(1)));
     assertThat(events).noneMatch(e -> EventType.MODEL_ATTEMPT_FAILED.wireName().equals(e.getString("type")));

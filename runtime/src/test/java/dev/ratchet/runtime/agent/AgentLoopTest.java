@@ -106,7 +106,7 @@ class AgentLoopTest {
         ModelResponse.text("Order 1002 is open."));
     start(model, 5, RetryPolicy.NONE);
 
-    AgentReply reply = await(await(loop.accept(null, "where is order 1002?")));
+    AgentReply reply = await(await(loop.accept(null, "where is order 1002?")).result());
 
     assertThat(reply.status()).isEqualTo(AgentReply.ANSWERED);
     assertThat(reply.text()).isEqualTo("Order 1002 is open.");
@@ -134,7 +134,7 @@ class AgentLoopTest {
         ModelResponse.text("Sorry, let me try again."));
     start(model, 5, RetryPolicy.NONE);
 
-    await(await(loop.accept(null, "where is order 1002?")));
+    await(await(loop.accept(null, "where is order 1002?")).result());
 
     assertThat(lookups.get()).isZero();
     List<ChatMessage> second = model.requests().get(1).messages();
@@ -184,7 +184,7 @@ class AgentLoopTest {
     assertThat(first.calls()).isEqualTo(1);
     assertThat(second.calls()).isEqualTo(1);
     // the same message id answers the same reply without asking the model again
-    AgentReply again = await(await(loop.accept("m1", "cancel order 1002")));
+    AgentReply again = await(await(loop.accept("m1", "cancel order 1002")).result());
     assertThat(again.text()).isEqualTo("Order 1002 is cancelled.");
     assertThat(second.calls()).isEqualTo(1);
     assertThat(journaledTypes().stream().filter("model.response"::equals).count()).isEqualTo(2);
@@ -229,13 +229,13 @@ class AgentLoopTest {
     });
     start(model, 5, new RetryPolicy(2, Duration.ofMillis(5), Duration.ofMillis(10), 2.0));
 
-    AgentReply failed = await(await(loop.accept(null, "hello")));
+    AgentReply failed = await(await(loop.accept(null, "hello")).result());
     assertThat(failed.status()).isEqualTo(AgentReply.MODEL_FAILED);
     assertThat(failed.error()).contains("503 from the provider");
     assertThat(journaledTypes()).contains("model.attempt_failed", "model.failed");
     assertThat(loop.isIdle()).isTrue();
 
-    AgentReply ok = await(await(loop.accept(null, "again")));
+    AgentReply ok = await(await(loop.accept(null, "again")).result());
     assertThat(ok.text()).isEqualTo("done");
     assertThat(lookups.get()).isEqualTo(1);
     assertThat(attempts.get()).isEqualTo(4);
@@ -248,7 +248,7 @@ class AgentLoopTest {
         call("look_up_order", "100" + n.incrementAndGet(), null)));
     start(model, 2, RetryPolicy.NONE);
 
-    AgentReply reply = await(await(loop.accept(null, "loop forever")));
+    AgentReply reply = await(await(loop.accept(null, "loop forever")).result());
 
     assertThat(reply.status()).isEqualTo(AgentReply.TURN_LIMIT);
     assertThat(model.calls()).isEqualTo(2);

@@ -282,7 +282,7 @@ class InputLimitsTest {
     });
     AgentLoop loop = await(ready.future());
 
-    AgentReply reply = await(await(loop.accept("m-1", "refund everything")));
+    AgentReply reply = await(await(loop.accept("m-1", "refund everything")).result());
 
     assertThat(reply.status()).isEqualTo(AgentReply.MODEL_FAILED);
     assertThat(reply.error()).contains("TOO_MANY_CALLS").contains("at most 4");

@@ -220,7 +220,7 @@ class SessionCallerTest {
       engine.start("n").compose(x -> loop.start()).map(loop).onComplete(ready);
     });
     AgentLoop loop = await(ready.future());
-    await(await(loop.accept("m1", "look it up", "tenant-a")));
+    await(await(loop.accept("m1", "look it up", "tenant-a")).result());
     assertThat(seen).containsExactly("look:tenant-a");
     assertThat(await(node.journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("tenant-a");
 
@@ -233,8 +233,8 @@ class SessionCallerTest {
   void theSessionKeepsTheNameOfWhoCreatedItAndALaterTurnNeverChangesIt() {
     Node node = new Node();
     SessionEngine engine = node.start();
-    await(engine.accept(turn("t1", "look"), "tenant-a", "alice").compose(done -> done));
-    await(engine.accept(turn("t2", "look"), "tenant-a", "bea").compose(done -> done));
+    await(engine.accept(turn("t1", "look"), "tenant-a", "alice").compose(a -> a.result()));
+    await(engine.accept(turn("t2", "look"), "tenant-a", "bea").compose(a -> a.result()));
     await(engine.submit(turn("t3", "look")));
     JsonObject info = await(node.journal.sessionInfo(sessionId));
     assertThat(info.getString("creator")).isEqualTo("alice");

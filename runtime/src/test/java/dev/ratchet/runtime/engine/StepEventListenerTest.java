@@ -51,7 +51,7 @@ class StepEventListenerTest {
     await(engine.start("test-node"));
 
     TurnResult result = await(engine.accept(Turn.of("t1", new ToolCall("look", new JsonObject()),
-        new ToolCall("look", new JsonObject()))).compose(done -> done));
+        new ToolCall("look", new JsonObject()))).compose(done -> done.result()));
 
     assertThat(result.calls()).extracting(c -> c.outcome()).containsExactly(Outcome.SUCCEEDED, Outcome.SUCCEEDED);
     assertThat(heard).extracting(e -> e.getString("type")).containsExactly("turn.completed");

@@ -6,10 +6,10 @@ import dev.ratchet.runtime.Tool;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.embedded.RedisServerProcess;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.server.impl.TransportChoice;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -340,7 +340,7 @@ public final class BenchCommand implements Callable<Integer> {
     long t0 = System.currentTimeMillis();
     Vertx vertx = transport.vertx();
     try {
-      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
+      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
       Workload.Sessions warm = new Workload.Sessions(100);
@@ -351,7 +351,7 @@ public final class BenchCommand implements Callable<Integer> {
       Thread stats = new Thread(() -> {
         while (warming.get()) {
           try {
-            ((RatchetImpl) ratchet).redisJournal().commandStats().await();
+            ((RatchetNodeImpl) ratchet).redisJournal().commandStats().await();
             ratchet.journal().info("cpu").await();
           } catch (RuntimeException e) {
             // a statistics read that failed changes nothing in the warm-up
@@ -410,10 +410,10 @@ public final class BenchCommand implements Callable<Integer> {
       // and after Ratchet's phase, and the higher of the two is the one Ratchet is compared with
       AofQuiet.await(vertx, url);
       double ceilingBefore = FencedAppendCeiling.measure(vertx, url, n, ceilingMillis, pool);
-      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(pool)
+      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(pool)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
-      RedisJournal journal = ((RatchetImpl) ratchet).redisJournal();
+      RedisJournal journal = ((RatchetNodeImpl) ratchet).redisJournal();
       Workload.Sessions sessions = new Workload.Sessions(n);
       RewriteWatch rewrites = new RewriteWatch(vertx, ratchet);
       sessions.run(ratchet, mix, warmup * 1000L);
@@ -486,7 +486,7 @@ public final class BenchCommand implements Callable<Integer> {
       throws InterruptedException, IOException {
     Vertx vertx = transport.vertx();
     try {
-      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
+      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(64)
           .keyPrefix("bench-" + UUID.randomUUID().toString().substring(0, 6))).await();
       ratchet.register(Workload.agent()).await();
       OpenLoop load = new OpenLoop();
@@ -563,7 +563,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /** AOF rewrites Redis has done: a rewrite forks and competes for the cores, which shows in the tail. */
-  private static long aofRewrites(Ratchet ratchet) {
+  private static long aofRewrites(RatchetNode ratchet) {
     return Long.parseLong(ratchet.journal().info("persistence").await().getOrDefault("aof_rewrites", "0"));
   }
 

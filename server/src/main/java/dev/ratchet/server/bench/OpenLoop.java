@@ -1,7 +1,7 @@
 package dev.ratchet.server.bench;
 
 import dev.ratchet.runtime.Turn;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,7 +27,7 @@ final class OpenLoop {
    * One phase; phases of one instance reuse the same sessions (so a warm-up phase leaves them
    * deployed) and never reuse a turn id.
    */
-  Result run(Ratchet ratchet, Workload.Mix mix, double callsPerSec, int sessions, long millis)
+  Result run(RatchetNode ratchet, Workload.Mix mix, double callsPerSec, int sessions, long millis)
       throws InterruptedException {
     int perTurn = mix.calls.size();
     double turnsPerNano = callsPerSec / perTurn / 1e9;

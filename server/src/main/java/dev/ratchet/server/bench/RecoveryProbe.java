@@ -6,11 +6,12 @@ import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.server.impl.TransportChoice;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.StepEvents;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -55,7 +56,7 @@ final class RecoveryProbe {
   static Recovery recovery(TransportChoice transport, String redisUrl, int sessions) throws InterruptedException {
     String prefix = "bench-rec-" + UUID.randomUUID().toString().substring(0, 6);
     Vertx first = transport.vertx();
-    Ratchet crashed = Ratchet.deploy(first, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+    RatchetNode crashed = RatchetNode.deploy(first, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .maxPoolSize(32)).await();
     crashed.register(agent(false)).await();
     submitOneTurnEach(crashed, sessions, Turn.of("t1", new ToolCall("slow_read", null)), "r-", false);
@@ -74,7 +75,7 @@ final class RecoveryProbe {
       }
       ctx.next();
     });
-    Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .maxPoolSize(32)).await();
     TaskCpu redis0 = TaskCpu.ofRedis(ratchet.journal().info("cpu").await());
     long cpu0 = JvmCounters.processCpuNanos();
@@ -97,7 +98,7 @@ final class RecoveryProbe {
     Vertx vertx = transport.vertx();
     // idle long enough that the first session is still deployed when the last one has run its turn
     long idleMillis = Math.max(10_000, sessions * 3L / 2);
-    RatchetImpl ratchet = (RatchetImpl) Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl)
+    RatchetNodeImpl ratchet = (RatchetNodeImpl) RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl)
         .keyPrefix(prefix).maxPoolSize(32).sessionIdleMillis(idleMillis)).await();
     ratchet.register(agent(true)).await();
     // a session that came and went first, so that what every runtime holds once is in the baseline
@@ -131,11 +132,12 @@ final class RecoveryProbe {
    * Submits the turn in sessions {@code prefix0..}; waits until each is journaled, and with
    * {@code completed} until each has its results.
    */
-  private static void submitOneTurnEach(Ratchet ratchet, int sessions, Turn turn, String prefix, boolean completed) {
+  private static void submitOneTurnEach(RatchetNode ratchet, int sessions, Turn turn, String prefix,
+                                        boolean completed) {
     List<Future<?>> accepted = new ArrayList<>();
     for (int s = 0; s < sessions; s++) {
-      accepted.add(((RatchetImpl) ratchet).accept(Workload.AGENT, prefix + s, turn).compose(done ->
-          completed ? done : Future.succeededFuture()));
+      accepted.add(ratchet.accept(TurnRequest.of(Workload.AGENT, prefix + s, turn)).compose(done ->
+          completed ? done.result() : Future.succeededFuture()));
       if (accepted.size() % BATCH == 0) {
         Future.join(accepted.subList(accepted.size() - BATCH, accepted.size())).await();
       }

@@ -1,6 +1,6 @@
 package dev.ratchet.server.bench;
 
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import io.vertx.core.Vertx;
 
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ final class RewriteWatch {
   private long openSince = -1;
   private long lastSampleSentAt;
 
-  RewriteWatch(Vertx vertx, Ratchet ratchet) {
+  RewriteWatch(Vertx vertx, RatchetNode ratchet) {
     this.vertx = vertx;
     this.lastSampleSentAt = System.nanoTime();
     this.timer = vertx.setPeriodic(PERIOD_MS, id -> {

@@ -6,9 +6,9 @@ import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import dev.ratchet.runtime.retention.RetentionPolicy;
 import dev.ratchet.runtime.retention.RetentionSweeper;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -86,11 +86,11 @@ record SoakRun(Duration duration, double turnsPerSec, boolean retentionOn, int t
           .withDefaultPolicy(new RetentionPolicy(null, 2, Duration.ofMillis(idleMillis)))
           .withTombstoneWindow(window).withForgetAfter(window)
           .withSweepInterval(Duration.ofSeconds(1)).withArchiveDir(archiveDir.toString()).withSweepBatch(1000);
-      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(32)
+      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).maxPoolSize(32)
           .keyPrefix("soak-" + UUID.randomUUID().toString().substring(0, 6)).sessionIdleMillis(5_000)
           .retention(retention)).await();
       ratchet.register(Workload.agent()).await();
-      RatchetImpl impl = (RatchetImpl) ratchet;
+      RatchetNodeImpl impl = (RatchetNodeImpl) ratchet;
       RedisJournal journal = impl.redisJournal();
       if (own != null) {
         // rewrites at a size a run of minutes reaches, so that their durations can be seen
@@ -171,7 +171,7 @@ record SoakRun(Duration duration, double turnsPerSec, boolean retentionOn, int t
   }
 
   private JsonObject summary(JsonArray samples, Latencies first, Latencies second, long failed, Soak soak,
-                             RedisJournal journal, Ratchet ratchet, Path archiveDir) throws Exception {
+                             RedisJournal journal, RatchetNode ratchet, Path archiveDir) throws Exception {
     // after warm-up: from the sample nearest a fifth of the run
     int warm = Math.max(1, samples.size() / 5);
     JsonObject w = samples.getJsonObject(Math.min(warm, samples.size() - 1));
@@ -225,7 +225,7 @@ record SoakRun(Duration duration, double turnsPerSec, boolean retentionOn, int t
   }
 
   /** MEMORY USAGE of every key of one archived session, plus its entries in the session indexes; -1 when none is archived. */
-  private static long bytesOfOneArchivedSession(RedisJournal journal, Ratchet ratchet) {
+  private static long bytesOfOneArchivedSession(RedisJournal journal, RatchetNode ratchet) {
     List<String> recent = ratchet.journal().recentSessions(0, 2000).await();
     for (int i = recent.size() - 1; i >= 0; i--) {
       String id = recent.get(i);

@@ -8,9 +8,9 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import dev.ratchet.runtime.retention.RetentionPolicy;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -50,7 +50,8 @@ final class SweepProbe {
     Path archive = Files.createTempDirectory("ratchet-bench-archive");
     RedisServerProcess own = redisUrl == null ? RedisServerProcess.startTemporary("ratchet-bench", "everysec") : null;
     try {
-      Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(own == null ? redisUrl : own.url())
+      RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create()
+          .redisUrl(own == null ? redisUrl : own.url())
           .keyPrefix("sweep-" + UUID.randomUUID().toString().substring(0, 6))
           .retention(RetentionOptions.DISABLED.withArchiveDir(archive.toString()))).await();
       String payload = "x".repeat(1000);
@@ -65,7 +66,7 @@ final class SweepProbe {
         }
         ratchet.submit("sweep", session, new Turn("t" + t, list)).await();
       }
-      RatchetImpl impl = (RatchetImpl) ratchet;
+      RatchetNodeImpl impl = (RatchetNodeImpl) ratchet;
       impl.retention().policy("sweep", new RetentionPolicy(null, null, Duration.ofMillis(1)));
       Context loop = vertx.getOrCreateContext();
       AtomicLong stall = new AtomicLong();

@@ -5,7 +5,7 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
@@ -87,7 +87,7 @@ final class Workload {
     }
 
     /** Every session submits turns back to back for {@code millis}. */
-    Result run(Ratchet ratchet, Mix mix, long millis) {
+    Result run(RatchetNode ratchet, Mix mix, long millis) {
       long end = System.currentTimeMillis() + millis;
       AtomicLong turns = new AtomicLong();
       Latencies latencies = new Latencies();
@@ -104,7 +104,7 @@ final class Workload {
       return new Result(turns.get(), turns.get() * mix.calls.size(), elapsed, latencies, TOOL_NANOS.get() - tools0);
     }
 
-    private void loop(Ratchet ratchet, Mix mix, int s, long end, AtomicLong turns, Latencies latencies,
+    private void loop(RatchetNode ratchet, Mix mix, int s, long end, AtomicLong turns, Latencies latencies,
                       Promise<Void> done) {
       if (System.currentTimeMillis() >= end) {
         done.complete();

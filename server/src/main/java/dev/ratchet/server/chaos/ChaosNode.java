@@ -10,7 +10,7 @@ import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.server.cluster.ClusterSettings;
 import dev.ratchet.server.impl.TransportChoice;
 import dev.ratchet.verticles.Addresses;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.StepEvents;
 import io.vertx.core.Future;
@@ -62,7 +62,7 @@ public final class ChaosNode {
       }
       ctx.next();
     });
-    Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .nodeId("chaos-" + ProcessHandle.current().pid())).await();
     long recovering = System.currentTimeMillis();
     // registering the agent resumes every session it has in flight

@@ -13,7 +13,7 @@ import dev.ratchet.server.config.ToolProviders;
 import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.verticles.NotificationOptions;
 import dev.ratchet.verticles.NotificationsVerticle;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.server.demo.DemoShop;
 import dev.ratchet.verticles.http.HttpOptions;
@@ -125,13 +125,13 @@ public final class RunCommand implements Callable<Integer> {
     } else {
       vertx = transport.vertx();
     }
-    Ratchet ratchet;
+    RatchetNode ratchet;
     ShopService shop = null;
     AgentDirectoryLoader agents = null;
     ControlFiles control = ControlFiles.of(cfg);
     try {
       // ready only once the agent files are loaded: until then HTTP answers NOT_READY and no session is placed here
-      ratchet = Ratchet.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url).deferReady(true)).await();
+      ratchet = RatchetNode.deploy(vertx, RatchetOptions.fromConfig(cfg).redisUrl(redis.url).deferReady(true)).await();
     } catch (Exception e) {
       System.err.println("Ratchet could not start: " + e.getMessage());
       vertx.close();
@@ -234,7 +234,7 @@ public final class RunCommand implements Callable<Integer> {
     String dashboard = "http://" + dashboardHost(http.host()) + ":" + server.actualPort() + "/";
     System.out.println("Ratchet is ready: agents loaded, journal writable" + (clusterSettings.enabled()
         ? ", in the cluster's placement." : "."));
-    System.out.println("Ratchet is running (agents " + ratchet.agents() + ").");
+    System.out.println("Ratchet is running (agents " + ratchet.queries().agents() + ").");
     if (agents.agents().isEmpty()) {
       System.out.println("  No agent files in " + agentsDir.toAbsolutePath() + " (docs/CONFIGURATION.md, Agent files).");
     } else {
@@ -285,7 +285,7 @@ public final class RunCommand implements Callable<Integer> {
     return anyOrLoopback ? "localhost" : host.contains(":") ? "[" + host + "]" : host;
   }
 
-  private static void printDemo(ShopService shop, Ratchet ratchet, AgentDirectoryLoader agents, String dashboard,
+  private static void printDemo(ShopService shop, RatchetNode ratchet, AgentDirectoryLoader agents, String dashboard,
                                 AdminCredentials credentials) {
     System.out.println("Demo shop service: " + shop.baseUrl() + " (GET /stats shows what it did)");
     AgentDefinition agent = agents.agents().stream().filter(a -> a.name().equals(DemoShop.AGENT)).findFirst()
@@ -295,7 +295,7 @@ public final class RunCommand implements Callable<Integer> {
     }
     ChatModel model = agent.model();
     String described = model == null ? "none" : model.describe();
-    ToolCatalog catalog = ratchet.catalog(DemoShop.AGENT);
+    ToolCatalog catalog = ratchet.queries().catalog(DemoShop.AGENT);
     boolean slack = catalog != null && catalog.entries().stream().anyMatch(e -> e.tool().name().startsWith("slack_"));
     System.out.println("Demo agent '" + DemoShop.AGENT + "' (" + agent.origin() + ") with model: " + described
         + (described.startsWith("scripted") ? " (set RATCHET_MODEL=openai:gpt-4.1-mini and OPENAI_API_KEY"

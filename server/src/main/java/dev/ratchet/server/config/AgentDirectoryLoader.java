@@ -4,7 +4,7 @@ import dev.ratchet.connectors.Connections;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.server.reload.AgentLoader;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
@@ -33,7 +33,7 @@ public final class AgentDirectoryLoader implements AgentLoader {
   private static final Logger LOG = LoggerFactory.getLogger(AgentDirectoryLoader.class);
 
   private final Vertx vertx;
-  private final Ratchet ratchet;
+  private final RatchetNode ratchet;
   private final Path dir;
   private final Callable<List<Path>> files;
   private final Connections connections;
@@ -54,7 +54,7 @@ public final class AgentDirectoryLoader implements AgentLoader {
   }
 
   /** Loads the files {@code files} lists (read on a worker) of the directory {@code dir}. */
-  public AgentDirectoryLoader(Vertx vertx, Ratchet ratchet, Path dir, Callable<List<Path>> files,
+  public AgentDirectoryLoader(Vertx vertx, RatchetNode ratchet, Path dir, Callable<List<Path>> files,
                               Connections connections, AgentModels models) {
     this.vertx = vertx;
     this.ratchet = ratchet;
@@ -65,7 +65,7 @@ public final class AgentDirectoryLoader implements AgentLoader {
   }
 
   /** Loads every agent file of {@code dir}. */
-  public AgentDirectoryLoader(Vertx vertx, Ratchet ratchet, Path dir, Connections connections, AgentModels models) {
+  public AgentDirectoryLoader(Vertx vertx, RatchetNode ratchet, Path dir, Connections connections, AgentModels models) {
     this(vertx, ratchet, dir, () -> AgentFiles.files(dir), connections, models);
   }
 
@@ -102,7 +102,7 @@ public final class AgentDirectoryLoader implements AgentLoader {
         }
         List<WeakReference<ToolCatalog>> catalogs = new ArrayList<>();
         for (AgentDefinition agent : pending.agents()) {
-          ToolCatalog catalog = ratchet.catalog(agent.name());
+          ToolCatalog catalog = ratchet.queries().catalog(agent.name());
           if (catalog != null) {
             catalogs.add(new WeakReference<>(catalog));
           }

@@ -1,7 +1,7 @@
 package dev.ratchet.server.config;
 
 import dev.ratchet.runtime.AgentDefinition;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import io.vertx.core.Future;
 
 import java.util.ArrayList;
@@ -34,11 +34,11 @@ public final class LoadedAgents {
    * Registers every agent with the runtime. Fails, registering none, when one has the name of an
    * agent already registered (from Java): the error names both origins.
    */
-  public Future<Void> registerWith(Ratchet ratchet) {
+  public Future<Void> registerWith(RatchetNode ratchet) {
     List<AgentFileError> clashes = new ArrayList<>();
     for (AgentDefinition agent : agents) {
-      if (ratchet.agents().contains(agent.name())) {
-        var catalog = ratchet.catalog(agent.name());
+      if (ratchet.queries().agents().contains(agent.name())) {
+        var catalog = ratchet.queries().catalog(agent.name());
         String other = catalog == null ? "java" : catalog.origin();
         clashes.add(error(agent.origin(), "agent '" + agent.name() + "' is also registered from "
             + ("java".equals(other) ? "Java (Ratchet.register)" : other)));
@@ -55,19 +55,19 @@ public final class LoadedAgents {
   }
 
   /**
-   * Defines every agent with the runtime ({@link Ratchet#define}): an agent of an earlier load is
+   * Defines every agent with the runtime ({@link RatchetNode#define}): an agent of an earlier load is
    * replaced for new turns, a new one is registered, agents registered from Java stay. Fails,
    * changing nothing, when one has the name of an agent registered from Java: the error names both origins.
    */
-  public Future<Void> defineWith(Ratchet ratchet) {
+  public Future<Void> defineWith(RatchetNode ratchet) {
     return checkedAgainst(ratchet).compose(v -> ratchet.define(agents)).mapEmpty();
   }
 
   /** Fails with an {@link AgentFilesException} when an agent has the name of one registered from Java. */
-  public Future<LoadedAgents> checkedAgainst(Ratchet ratchet) {
+  public Future<LoadedAgents> checkedAgainst(RatchetNode ratchet) {
     List<AgentFileError> clashes = new ArrayList<>();
     for (AgentDefinition agent : agents) {
-      var catalog = ratchet.catalog(agent.name());
+      var catalog = ratchet.queries().catalog(agent.name());
       if (catalog != null && "java".equals(catalog.origin())) {
         clashes.add(error(agent.origin(), "agent '" + agent.name() + "' is also registered from Java (Ratchet.register)"));
       }

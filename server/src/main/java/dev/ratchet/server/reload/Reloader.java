@@ -2,7 +2,7 @@ package dev.ratchet.server.reload;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ToolCatalog;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reloads the agents' definitions without a restart: loads them all with the {@link AgentLoader}
- * and hands them to {@link Ratchet#define}, so new turns see the new catalogues and turns in flight
+ * and hands them to {@link RatchetNode#define}, so new turns see the new catalogues and turns in flight
  * finish with theirs. A load or a definition that fails changes nothing; either way the outcome is
  * logged and, when a report file is given, written to it (atomically) for {@code ratchet reload}.
  * Reloads run one at a time, in the order they were asked for.
@@ -28,13 +28,13 @@ public final class Reloader {
 
   private static final Logger LOG = LoggerFactory.getLogger(Reloader.class);
 
-  private final Ratchet ratchet;
+  private final RatchetNode ratchet;
   private final AgentLoader loader;
   private final Path reportFile;
   private final AtomicLong sequence = new AtomicLong();
   private Future<JsonObject> last = Future.succeededFuture();
 
-  public Reloader(Ratchet ratchet, AgentLoader loader, Path reportFile) {
+  public Reloader(RatchetNode ratchet, AgentLoader loader, Path reportFile) {
     this.ratchet = ratchet;
     this.loader = loader;
     this.reportFile = reportFile;

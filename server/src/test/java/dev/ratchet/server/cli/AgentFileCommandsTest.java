@@ -9,7 +9,7 @@ import dev.ratchet.server.CommandRun;
 import dev.ratchet.server.config.AgentFiles;
 import dev.ratchet.server.config.AgentFilesException;
 import dev.ratchet.server.config.LoadedAgents;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -89,7 +89,7 @@ class AgentFileCommandsTest {
         "2-shop.yaml", "# the shop again\nagent: shop\n");
     Vertx vertx = Vertx.vertx();
     try {
-      Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+      RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
           .keyPrefix(REDIS.keyPrefix())));
       await(ratchet.register(AgentDefinition.builder("shop").toolSource(FunctionToolSource.create("t")
           .tool(FunctionToolSource.define("cancel_order", EffectClass.NON_IDEMPOTENT_WRITE)
@@ -99,8 +99,8 @@ class AgentFileCommandsTest {
       assertThat(failure).isInstanceOf(AgentFilesException.class);
       assertThat(((AgentFilesException) failure).errors()).map(String::valueOf).containsExactly(
           agents.resolve("2-shop.yaml") + ":2: agent: agent 'shop' is also registered from Java (Ratchet.register)");
-      assertThat(ratchet.agents()).containsExactly("shop");
-      assertThat(ratchet.catalog("shop").origin()).isEqualTo("java");
+      assertThat(ratchet.queries().agents()).containsExactly("shop");
+      assertThat(ratchet.queries().catalog("shop").origin()).isEqualTo("java");
       await(ratchet.close());
     } finally {
       vertx.close().await();

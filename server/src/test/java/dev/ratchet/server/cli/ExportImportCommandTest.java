@@ -3,19 +3,20 @@ package dev.ratchet.server.cli;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.ErrorCode;
-import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.FunctionToolSource;
+import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import dev.ratchet.runtime.retention.RetentionPolicy;
 import dev.ratchet.runtime.retention.RetentionSweeper;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.server.CommandRun;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -50,13 +51,13 @@ class ExportImportCommandTest {
 
   private final AtomicInteger runs = new AtomicInteger();
 
-  private Ratchet deploy(Vertx vertx) {
+  private RatchetNode deploy(Vertx vertx) {
     return deploy(vertx, RetentionOptions.DISABLED.withArchiveDir(dir.resolve("archive").toString())
         .withDefaultPolicy(new RetentionPolicy(null, 1, null)));
   }
 
-  private Ratchet deploy(Vertx vertx, RetentionOptions retention) {
-    Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+  private RatchetNode deploy(Vertx vertx, RetentionOptions retention) {
+    RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
         .keyPrefix(REDIS.keyPrefix()).retention(retention)));
     await(ratchet.register(AgentDefinition.builder("shop").toolSource(FunctionToolSource.create("t")
         .tool(FunctionToolSource.define("cancel_order", EffectClass.NON_IDEMPOTENT_WRITE)
@@ -71,11 +72,11 @@ class ExportImportCommandTest {
   @Test
   void anArchivedSessionIsExportedWholeInspectedAndImportedBackWithoutRunningAnyToolAgain() throws Exception {
     Vertx vertx = Vertx.vertx();
-    Ratchet ratchet = deploy(vertx);
+    RatchetNode ratchet = deploy(vertx);
     for (String t : List.of("t1", "t2", "t3")) {
-      await(ratchet.submit("shop", "exported", "alice", turn(t)));
+      await(ratchet.submit(TurnRequest.of("shop", "exported", turn(t)).callerId("alice")));
     }
-    await(((RatchetImpl) ratchet).retention().check("exported", System.currentTimeMillis()));
+    await(((RatchetNodeImpl) ratchet).retention().check("exported", System.currentTimeMillis()));
     assertThat(await(ratchet.journal().turnResult("exported", "t1"))).isNull();
 
     Path conf = dir.resolve("ratchet.json");
@@ -110,9 +111,9 @@ class ExportImportCommandTest {
         .contains("imported session exported: 3 turns");
 
     Vertx again = Vertx.vertx();
-    Ratchet restarted = deploy(again);
+    RatchetNode restarted = deploy(again);
     try {
-      TurnResult first = await(restarted.submit("shop", "exported", "alice", turn("t1")));
+      TurnResult first = await(restarted.submit(TurnRequest.of("shop", "exported", turn("t1")).callerId("alice")));
       assertThat(first.calls().get(0).result()).isEqualTo("cancelled 1");
       assertThat(runs).hasValue(3);
     } finally {
@@ -124,15 +125,15 @@ class ExportImportCommandTest {
   @Test
   void aSessionRetentionForgotIsStillExportedAndInspectedFromTheArchiveAndItsIdIsRefused() throws Exception {
     Vertx vertx = Vertx.vertx();
-    Ratchet ratchet = deploy(vertx, RetentionOptions.DISABLED.withArchiveDir(dir.resolve("archive").toString())
+    RatchetNode ratchet = deploy(vertx, RetentionOptions.DISABLED.withArchiveDir(dir.resolve("archive").toString())
         .withDefaultPolicy(new RetentionPolicy(null, null, Duration.ofMinutes(1)))
         .withTombstoneWindow(Duration.ofHours(1)).withForgetAfter(Duration.ofHours(1)));
     try {
       for (String t : List.of("t1", "t2")) {
-        await(ratchet.submit("shop", "gone", "alice", turn(t)));
+        await(ratchet.submit(TurnRequest.of("shop", "gone", turn(t)).callerId("alice")));
       }
       long now = System.currentTimeMillis();
-      RetentionSweeper sweeper = ((RatchetImpl) ratchet).retention();
+      RetentionSweeper sweeper = ((RatchetNodeImpl) ratchet).retention();
       await(sweeper.check("gone", now + 120_000));
       await(sweeper.check("gone", now + 7_200_000));
       await(sweeper.check("gone", now + 7_200_001));
@@ -153,11 +154,11 @@ class ExportImportCommandTest {
           .contains("forgotten by the journal").containsSubsequence("[archived]", "turn.submitted");
 
       // the node still running the session is fenced first (FENCED: try again); then the id is refused
-      Throwable refused = failure(ratchet.submit("shop", "gone", "alice", turn("t1")));
+      Throwable refused = failure(ratchet.submit(TurnRequest.of("shop", "gone", turn("t1")).callerId("alice")));
       long deadline = System.currentTimeMillis() + 15_000;
       while (RatchetException.is(refused, ErrorCode.FENCED) && System.currentTimeMillis() < deadline) {
         Thread.sleep(200);
-        refused = failure(ratchet.submit("shop", "gone", "alice", turn("t1")));
+        refused = failure(ratchet.submit(TurnRequest.of("shop", "gone", turn("t1")).callerId("alice")));
       }
       assertThat(refused).isInstanceOf(RatchetException.class).hasMessageContaining("forgotten");
       assertThat(((RatchetException) refused).errorCode()).isEqualTo(ErrorCode.SESSION_FORGOTTEN);

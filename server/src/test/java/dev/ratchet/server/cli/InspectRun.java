@@ -6,7 +6,7 @@ import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.server.CommandRun;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -44,7 +44,7 @@ record InspectRun(int code, String out, String err) {
   /** Journals one completed turn, t1 of {@code sessionId}: a {@code cancel_order} write that answered "cancelled". */
   static void journalCancelledOrder(RatchetOptions options, String sessionId) {
     Vertx vertx = Vertx.vertx();
-    Ratchet ratchet = await(Ratchet.deploy(vertx, options));
+    RatchetNode ratchet = await(RatchetNode.deploy(vertx, options));
     await(ratchet.register(AgentDefinition.builder("shop").toolSource(FunctionToolSource.create("t")
         .tool(FunctionToolSource.define("cancel_order", EffectClass.NON_IDEMPOTENT_WRITE)
             .handler(inv -> Future.succeededFuture("cancelled")))).build()));

@@ -24,6 +24,8 @@ import java.util.List;
  * It reads commands on stdin and says what it hears on stdout, one line each:
  * {@code submit <session> <turnId> <orderId>} (a cancellation with a reply address of its own) answers {@code accepted <session> <status>} or {@code refused <session> <error>};
  * {@code results <session> <turnId>} answers {@code results <session> <json>} or {@code results <session> <error>};
+ * {@code message <session> <messageId>} (a user message to agent {@code chat}, with the reply address) answers
+ * {@code accepted <session> <status>} or {@code refused <session> <error>};
  * each message on the reply address prints {@code reply <json>}.
  */
 public final class BusAgent {
@@ -57,6 +59,12 @@ public final class BusAgent {
         vertx.eventBus().<JsonObject>request(Addresses.SUBMIT, new JsonObject().put("agent", "orders")
                 .put("sessionId", w[1]).put("replyAddress", replies).put("turn", turn),
                 new DeliveryOptions().setSendTimeout(60_000))
+            .onSuccess(r -> say("accepted " + w[1] + " " + r.body().getString("status")))
+            .onFailure(err -> say("refused " + w[1] + " " + describe(err)));
+      } else if ("message".equals(w[0])) {
+        vertx.eventBus().<JsonObject>request(Addresses.MESSAGES_SEND, new JsonObject().put("agent", "chat")
+                .put("sessionId", w[1]).put("messageId", w[2]).put("text", "hello from " + w[1])
+                .put("replyAddress", replies), new DeliveryOptions().setSendTimeout(60_000))
             .onSuccess(r -> say("accepted " + w[1] + " " + r.body().getString("status")))
             .onFailure(err -> say("refused " + w[1] + " " + describe(err)));
       } else if ("results".equals(w[0])) {

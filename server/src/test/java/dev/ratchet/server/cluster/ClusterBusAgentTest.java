@@ -1,24 +1,17 @@
 package dev.ratchet.server.cluster;
 
-import dev.ratchet.host.FreePorts;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.impl.cluster.Placement;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -46,13 +39,13 @@ class ClusterBusAgentTest {
   Path dir;
 
   private ClusterRun cluster;
-  private final List<Process> agents = new CopyOnWriteArrayList<>();
+  private final List<BusAgentProcess> agents = new CopyOnWriteArrayList<>();
   private final List<String> heard = new CopyOnWriteArrayList<>();
 
   @AfterEach
   void stop() throws Exception {
-    for (Process agent : agents) {
-      agent.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    for (BusAgentProcess agent : agents) {
+      agent.close();
     }
     if (cluster != null) {
       cluster.close();
@@ -70,17 +63,10 @@ class ClusterBusAgentTest {
     assertThat(cluster.members.get(0).output()).contains("the event bus over mutual TLS").doesNotContain(STORE_PASSWORD);
     MemberProcess killed = cluster.members.get(0);
     MemberProcess survivor = cluster.members.get(1);
-    Set<String> nodes = Set.of(ClusterRun.nodeId(killed), ClusterRun.nodeId(survivor));
-    OutputStream commands = startAgent(heard, dir.resolve("cluster.p12"), trust);
+    BusAgentProcess commands = startAgent(heard, dir.resolve("cluster.p12"), trust);
 
     // sessions that placement spreads evenly over both members, each with a write that waits for approval
-    List<String> sessions = new ArrayList<>();
-    Map<String, Integer> placed = new HashMap<>();
-    for (int i = 0; sessions.size() < 2 * SESSIONS_PER_MEMBER; i++) {
-      if (placed.merge(Placement.owner("bus-" + i, nodes), 1, Integer::sum) <= SESSIONS_PER_MEMBER) {
-        sessions.add("bus-" + i);
-      }
-    }
+    List<String> sessions = ClusterRun.spread("bus-", SESSIONS_PER_MEMBER, killed, survivor);
     for (String session : sessions) {
       command(commands, "submit " + session + " t1 order-" + session);
     }
@@ -120,7 +106,7 @@ class ClusterBusAgentTest {
 
     // a JVM without a certificate the members trust joins Hazelcast but reaches no one on the event bus
     List<String> rogueHeard = new CopyOnWriteArrayList<>();
-    OutputStream rogueCommands = startAgent(rogueHeard, rogue, trust);
+    BusAgentProcess rogueCommands = startAgent(rogueHeard, rogue, trust);
     command(rogueCommands, "results " + resent + " t1");
     cluster.until(() -> rogueHeard.stream().anyMatch(l -> l.startsWith("results ")), 30);
     String refused = rogueHeard.stream().filter(l -> l.startsWith("results ")).findFirst().orElseThrow();
@@ -156,36 +142,14 @@ class ClusterBusAgentTest {
   }
 
   /** Starts a {@link BusAgent} with the key store {@code keyStore}; what it says goes to {@code heard}. */
-  private OutputStream startAgent(List<String> heard, Path keyStore, Path trust) throws Exception {
-    String members = String.join(",", cluster.members.stream().map(m -> "127.0.0.1:" + m.clusterPort).toList());
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process agent = new ProcessBuilder(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
-        System.getProperty("java.class.path"), BusAgent.class.getName(), String.valueOf(FreePorts.next()), members,
-        keyStore.toString(), trust.toString(), STORE_PASSWORD).redirectErrorStream(true).start();
+  private BusAgentProcess startAgent(List<String> heard, Path keyStore, Path trust) throws Exception {
+    BusAgentProcess agent = new BusAgentProcess(cluster, heard, keyStore.toString(), trust.toString(), STORE_PASSWORD);
     agents.add(agent);
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(agent.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-          heard.add(line);
-        }
-      } catch (java.io.IOException e) {
-        // the agent ended
-      }
-    }, "bus-agent");
-    reader.setDaemon(true);
-    reader.start();
-    cluster.until(() -> {
-      if (!agent.isAlive()) {
-        throw new AssertionError("the agent ended: " + String.join("\n", heard));
-      }
-      return heard.contains("joined");
-    }, 60);
-    return agent.getOutputStream();
+    return agent;
   }
 
-  private static void command(OutputStream commands, String line) throws java.io.IOException {
-    commands.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-    commands.flush();
+  private static void command(BusAgentProcess agent, String line) throws java.io.IOException {
+    agent.command(line);
   }
 
   private long count(String prefix) {

@@ -3,6 +3,7 @@ package dev.ratchet.server.cluster;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.server.bench.OrdersProvider;
 import dev.ratchet.verticles.http.PasswordHash;
+import dev.ratchet.verticles.impl.cluster.Placement;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -12,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -152,6 +155,22 @@ final class ClusterRun implements AutoCloseable {
     return sessions.stream().map(JsonObject.class::cast).filter(s -> session.equals(s.getString("sessionId")))
         .findFirst().orElseThrow(() -> new AssertionError("no session " + session + " in " + sessions.encode()))
         .getString("node");
+  }
+
+  /** Session ids {@code prefix<n>} that placement gives {@code perMember} to each of {@code members}. */
+  static List<String> spread(String prefix, int perMember, MemberProcess... members) {
+    Set<String> nodes = new HashSet<>();
+    for (MemberProcess m : members) {
+      nodes.add(nodeId(m));
+    }
+    List<String> sessions = new ArrayList<>();
+    Map<String, Integer> placed = new HashMap<>();
+    for (int i = 0; sessions.size() < members.length * perMember; i++) {
+      if (placed.merge(Placement.owner(prefix + i, nodes), 1, Integer::sum) <= perMember) {
+        sessions.add(prefix + i);
+      }
+    }
+    return sessions;
   }
 
   static String nodeId(MemberProcess m) {

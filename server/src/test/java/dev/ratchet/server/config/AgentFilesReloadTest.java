@@ -11,7 +11,7 @@ import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.server.demo.DemoShop;
 import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.server.reload.Reloader;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -43,7 +43,7 @@ class AgentFilesReloadTest {
   Path tmp;
 
   private Vertx vertx;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private ShopService shop;
   private Path agents;
   private Path spec;
@@ -53,7 +53,8 @@ class AgentFilesReloadTest {
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     shop = await(DemoShop.start(vertx));
     agents = Files.createDirectories(tmp.resolve("agents"));
     spec = Path.of("conf/specs/shop.json");
@@ -109,7 +110,7 @@ class AgentFilesReloadTest {
     write("shop.yaml", shopAgent("lookUpOrder, cancelOrder"));
     JsonObject second = await(reloader.reload("test"));
     assertThat(second.getString("status")).as(second.encode()).isEqualTo("reloaded");
-    String version = ratchet.catalog("order-support").version();
+    String version = ratchet.queries().catalog("order-support").version();
     assertThat(version).isNotEqualTo(first.getJsonArray("agents").getJsonObject(0).getString("catalogue"));
     TurnResult after = cancel("s-after", "1002");
     assertThat(after.call(0).outcome().wireName()).as(after.toJson().encode()).isEqualTo("succeeded");
@@ -121,7 +122,7 @@ class AgentFilesReloadTest {
     assertThat(broken.getString("status")).isEqualTo("failed");
     assertThat(broken.getString("error")).contains(agents.resolve("shop.yaml") + ":").contains("operationz");
     assertThat(Files.readString(tmp.resolve("reload.json"))).contains("operationz");
-    assertThat(ratchet.catalog("order-support").version()).isEqualTo(version);
+    assertThat(ratchet.queries().catalog("order-support").version()).isEqualTo(version);
     TurnResult stillServed = cancel("s-still", "1001");
     assertThat(stillServed.call(0).outcome().wireName()).isEqualTo("succeeded");
     assertThat(shop.stats().getInteger("cancellations")).isEqualTo(2);
@@ -134,8 +135,8 @@ class AgentFilesReloadTest {
     await(ratchet.register(fromJava));
     write("shop.yaml", shopAgent("lookUpOrder, cancelOrder"));
     assertThat(await(reloader.reload("test")).getString("status")).isEqualTo("reloaded");
-    assertThat(ratchet.agents()).containsExactlyInAnyOrder("java-agent", "order-support");
-    String version = ratchet.catalog("order-support").version();
+    assertThat(ratchet.queries().agents()).containsExactlyInAnyOrder("java-agent", "order-support");
+    String version = ratchet.queries().catalog("order-support").version();
 
     write("clash.yaml", shopAgent("lookUpOrder").replace("agent: order-support", "agent: java-agent"));
     write("shop.yaml", shopAgent("lookUpOrder"));
@@ -143,8 +144,8 @@ class AgentFilesReloadTest {
     assertThat(refused.getString("status")).isEqualTo("failed");
     assertThat(refused.getString("error")).contains(agents.resolve("clash.yaml") + ":1")
         .contains("agent 'java-agent' is also registered from Java");
-    assertThat(ratchet.catalog("java-agent").origin()).isEqualTo("java");
-    assertThat(ratchet.catalog("order-support").version()).isEqualTo(version);
+    assertThat(ratchet.queries().catalog("java-agent").origin()).isEqualTo("java");
+    assertThat(ratchet.queries().catalog("order-support").version()).isEqualTo(version);
     assertThat(await(ratchet.submit("java-agent", "s-java", Turn.of("t1", new ToolCall("ping", null)))).call(0)
         .result()).isEqualTo("pong");
   }

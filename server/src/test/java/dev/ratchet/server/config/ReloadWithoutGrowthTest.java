@@ -12,7 +12,7 @@ import dev.ratchet.runtime.agent.ScriptedModel;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.server.reload.Reloader;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -51,7 +51,7 @@ class ReloadWithoutGrowthTest {
   Path tmp;
 
   private Vertx vertx;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private Path agents;
   private Path spec;
   private AgentDirectoryLoader loader;
@@ -60,7 +60,8 @@ class ReloadWithoutGrowthTest {
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     agents = Files.createDirectories(tmp.resolve("agents"));
     spec = tmp.resolve("items.json");
     JsonObject paths = new JsonObject();
@@ -110,25 +111,25 @@ class ReloadWithoutGrowthTest {
   void fiftyReloadsOfThreeHundredToolsKeepOnlyWhatTurnsStillUse() throws Exception {
     writeAgent(0);
     assertThat(await(reloader.reload("start")).getString("status")).isEqualTo("reloaded");
-    assertThat(ratchet.catalog("items").entries()).hasSize(301);
+    assertThat(ratchet.queries().catalog("items").entries()).hasSize(301);
     // a write waiting for approval, validated against the first catalogue
     Future<TurnResult> waiting = ratchet.submit("items", "s1", Turn.of("t1", new ToolCall("items_create_item",
         new JsonObject().put("body", new JsonObject().put("name", "lamp")))));
     Await.until(() -> !await(ratchet.pendingApprovals()).isEmpty(), 10);
-    WeakReference<ToolCatalog> usedByTheWaitingTurn = new WeakReference<>(ratchet.catalog("items"));
+    WeakReference<ToolCatalog> usedByTheWaitingTurn = new WeakReference<>(ratchet.queries().catalog("items"));
 
     List<WeakReference<ToolCatalog>> replaced = new ArrayList<>();
     List<WeakReference<Object>> replacedDefinitions = new ArrayList<>();
     for (int n = 1; n <= RELOADS; n++) {
       if (n > 1) {
-        replaced.add(new WeakReference<>(ratchet.catalog("items")));
+        replaced.add(new WeakReference<>(ratchet.queries().catalog("items")));
         replacedDefinitions.add(new WeakReference<>(loader.agents().get(0)));
       }
       writeAgent(n);
       JsonObject report = await(reloader.reload("reload " + n));
       assertThat(report.getString("status")).as(report.encode()).isEqualTo("reloaded");
     }
-    assertThat(ratchet.catalog("items").get("shelf_" + RELOADS)).isNotNull();
+    assertThat(ratchet.queries().catalog("items").get("shelf_" + RELOADS)).isNotNull();
 
     // one more reload lets go of the loads whose catalogues were collected meanwhile
     collect(replaced);

@@ -9,7 +9,7 @@ import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.server.CommandRun;
 import dev.ratchet.server.cli.ReloadCommand;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -37,7 +37,7 @@ class ReloadTest {
   Path tmp;
 
   private Vertx vertx;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private Path agents;
   private Path data;
   private JsonDirectoryLoader loader;
@@ -47,7 +47,8 @@ class ReloadTest {
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     agents = Files.createDirectories(tmp.resolve("agents"));
     data = Files.createDirectories(tmp.resolve("data"));
     loader = new JsonDirectoryLoader(agents);
@@ -95,13 +96,13 @@ class ReloadTest {
     write("shop.json", "shop", tool("look", "read", "v1"),
         tool("cancel", "non_idempotent_write", "cancelled by v1").put("approval", "always"));
     assertThat(await(reloader.reload("start")).getString("status")).isEqualTo("reloaded");
-    String v1 = ratchet.catalog("shop").version();
+    String v1 = ratchet.queries().catalog("shop").version();
     Future<TurnResult> waiting = ratchet.submit("shop", "s1", Turn.of("t1", new ToolCall("cancel", null)));
     Await.until(() -> !await(ratchet.pendingApprovals()).isEmpty(), 10);
 
     watch = DirectoryWatch.start(vertx, reloader, loader.watched(), 100);
     write("shop.json", "shop", tool("look", "read", "v2"), tool("cancel", "non_idempotent_write", "cancelled by v2"));
-    Await.until(() -> !ratchet.catalog("shop").version().equals(v1), 20);
+    Await.until(() -> !ratchet.queries().catalog("shop").version().equals(v1), 20);
     // the report is written once the new definitions are in place, a moment after they are
     Await.until(() -> "file change".equals(reportOrEmpty().getString("trigger")), 20);
 
@@ -118,7 +119,7 @@ class ReloadTest {
   void aFileThatFailsToLoadChangesNothingAndTheReportSaysWhy() throws Exception {
     write("shop.json", "shop", tool("look", "read", "v1"));
     await(reloader.reload("start"));
-    String v1 = ratchet.catalog("shop").version();
+    String v1 = ratchet.queries().catalog("shop").version();
     watch = DirectoryWatch.start(vertx, reloader, loader.watched(), 100);
 
     Files.writeString(agents.resolve("broken.json"), "{\"agent\": \"other\", \"tools\": 7}");
@@ -130,8 +131,8 @@ class ReloadTest {
       }
     }, 20);
     assertThat(report().getString("error")).contains("broken.json");
-    assertThat(ratchet.catalog("shop").version()).isEqualTo(v1);
-    assertThat(ratchet.agents()).containsExactly("shop");
+    assertThat(ratchet.queries().catalog("shop").version()).isEqualTo(v1);
+    assertThat(ratchet.queries().agents()).containsExactly("shop");
     assertThat(await(ratchet.submit("shop", "s3", Turn.of("t1", new ToolCall("look", null)))).call(0).result())
         .isEqualTo("v1");
   }
@@ -140,7 +141,7 @@ class ReloadTest {
   void ratchetReloadAsksTheServerOfTheDataDirectoryAndPrintsTheOutcome() throws Exception {
     write("shop.json", "shop", tool("look", "read", "v1"));
     await(reloader.reload("start"));
-    String v1 = ratchet.catalog("shop").version();
+    String v1 = ratchet.queries().catalog("shop").version();
     ControlFiles control = new ControlFiles(data);
     Path config = tmp.resolve("ratchet.json");
     Files.writeString(config, new JsonObject().put("redis", new JsonObject().put("embedded",
@@ -156,7 +157,7 @@ class ReloadTest {
     write("shop.json", "shop", tool("look", "read", "v2"), tool("ship", "read", "shipped"));
     String[] ok = reload(config);
     assertThat(ok[0]).as(ok[2]).isEqualTo("0");
-    String v2 = ratchet.catalog("shop").version();
+    String v2 = ratchet.queries().catalog("shop").version();
     assertThat(v2).isNotEqualTo(v1);
     assertThat(ok[1]).contains("reloaded: 1 agent(s)").contains("shop (catalogue " + v2 + ")");
     assertThat(report().getString("trigger")).isEqualTo("ratchet reload");
@@ -166,7 +167,7 @@ class ReloadTest {
     String[] failed = reload(config);
     assertThat(failed[0]).isEqualTo("1");
     assertThat(failed[2]).contains("reload failed, nothing changed: shop.json:");
-    assertThat(ratchet.catalog("shop").version()).isEqualTo(v2);
+    assertThat(ratchet.queries().catalog("shop").version()).isEqualTo(v2);
     requests.close();
     control.removePid();
     assertThat(control.pid()).doesNotExist();

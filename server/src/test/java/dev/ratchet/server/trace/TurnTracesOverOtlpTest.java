@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ratchet run} with the standard OTEL_* variables pointing at a local OTLP/HTTP collector:
  * the spans of a turn of two reads and an approved write arrive as protobuf, in one tree, under
  * the OpenTelemetry names for generative AI; a caller's {@code traceparent} reaches the provider
- * and survives a kill -9 of the runtime.
+ * (over HTTP, OpenAPI and MCP alike) and survives a kill -9 of the runtime.
  */
 class TurnTracesOverOtlpTest {
 
@@ -36,6 +36,8 @@ class TurnTracesOverOtlpTest {
   private static final String PASSWORD = "trace-test-password";
   private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
   private static final String TRACEPARENT = "00-" + TRACE_ID + "-00f067aa0ba902b7-01";
+  /** An order id the provider answers with 500, every time. */
+  private static final String FAILING = "5000";
 
   @TempDir
   Path dir;
@@ -44,6 +46,7 @@ class TurnTracesOverOtlpTest {
   private final RunChild run = new RunChild(TOKEN, PASSWORD);
   private final RunApi api = new RunApi(run);
   private final OtlpReceiver collector = new OtlpReceiver();
+  private final McpHttpProvider mcp = new McpHttpProvider();
   /** The {@code traceparent} of each request the provider received, by path. */
   private final List<String[]> providerRequests = new CopyOnWriteArrayList<>();
 
@@ -130,6 +133,41 @@ class TurnTracesOverOtlpTest {
   }
 
   @Test
+  void aCallersTraceparentReachesAnMcpServerOverHttpWithEachToolsCallInTheSpanOfItsCall() throws Exception {
+    start();
+    submit("s-4", "t4", "lookup", Map.of("traceparent", TRACEPARENT), new JsonArray()
+        .add(new JsonObject().put("name", "look_up").put("arguments", new JsonObject().put("q", "a")))
+        .add(new JsonObject().put("name", "look_up").put("arguments", new JsonObject().put("q", "b"))));
+    assertThat(outcomes(result("s-4", "t4"))).containsExactly("succeeded", "succeeded");
+
+    Received turn = awaitSpan("ratchet.turn", "t4");
+    assertThat(turn.traceId()).isEqualTo(TRACE_ID);
+    List<Received> calls = children(turn);
+    assertThat(calls).hasSize(2);
+    assertThat(mcp.calls).hasSize(2);
+    for (Received call : calls) {
+      String sent = "00-" + TRACE_ID + "-" + call.spanId() + "-01";
+      // the HTTP header, and the same in the request's _meta, as MCP has it for any transport
+      assertThat(mcp.calls).contains(new McpHttpProvider.Call(sent, sent));
+    }
+  }
+
+  @Test
+  void theLogLinesAboutAFailingCallCarryItsSessionTurnCallAndTraceIds() throws Exception {
+    start();
+    submit("s-5", "t5", Map.of("traceparent", TRACEPARENT), new JsonArray().add(call("orders_get_order", FAILING)));
+    JsonObject results = result("s-5", "t5");
+    assertThat(outcomes(results)).containsExactly("failed");
+    String callId = results.getJsonArray("results").getJsonObject(0).getString("callId");
+
+    // ratchet run's own logging, as an operator reads it: each retried attempt, then the outcome
+    String ids = "session=s-5 turn=t5 call=" + callId + " trace=" + TRACE_ID;
+    run.until(() -> run.output().stream()
+        .anyMatch(l -> l.contains(ids) && l.contains("failed after 3 attempt(s)")), 30);
+    assertThat(run.output()).filteredOn(l -> l.contains(ids) && l.contains("retrying")).hasSize(2);
+  }
+
+  @Test
   void aMalformedTraceparentStartsANewTraceAndTheTurnStillRuns() throws Exception {
     start();
     submit("s-3", "t3", Map.of("traceparent", "00-not-a-trace-01"), new JsonArray()
@@ -163,6 +201,7 @@ class TurnTracesOverOtlpTest {
 
   private void start() throws Exception {
     collector.start(vertx);
+    mcp.start(vertx);
     int orders = vertx.createHttpServer().requestHandler(this::orders).listen(0, "127.0.0.1").await().actualPort();
     Path agents = Files.createDirectories(dir.resolve("agents"));
     Files.createDirectories(dir.resolve("specs"));
@@ -176,6 +215,7 @@ class TurnTracesOverOtlpTest {
             approval:
               cancelOrder: always
         """);
+    Files.writeString(agents.resolve("lookup.yaml"), "agent: lookup\ntools:\n  - mcp: { url: " + mcp.url() + " }\n");
     Map<String, String> env = new HashMap<>();
     env.put("RATCHET_AGENTS_DIR", agents.toString());
     env.put("RATCHET_CONNECTION_ORDERS_API_CONNECTOR", "openapi");
@@ -194,6 +234,10 @@ class TurnTracesOverOtlpTest {
   private void orders(HttpServerRequest req) {
     req.body().onSuccess(body -> {
       providerRequests.add(new String[] {req.path(), req.getHeader("traceparent")});
+      if (req.path().contains("/" + FAILING)) {
+        req.response().setStatusCode(500).end();
+        return;
+      }
       req.response().putHeader("Content-Type", "application/json").end(new JsonObject().put("ok", true).encode());
     });
   }
@@ -204,9 +248,14 @@ class TurnTracesOverOtlpTest {
   }
 
   private void submit(String session, String turnId, Map<String, String> headers, JsonArray calls) throws Exception {
+    submit(session, turnId, "orders", headers, calls);
+  }
+
+  private void submit(String session, String turnId, String agent, Map<String, String> headers, JsonArray calls)
+      throws Exception {
     Map<String, String> all = new HashMap<>(headers);
     all.put("Authorization", "Bearer " + TOKEN);
-    HttpResponse<String> r = api.post("/api/sessions/" + session + "/turns", new JsonObject().put("agent", "orders")
+    HttpResponse<String> r = api.post("/api/sessions/" + session + "/turns", new JsonObject().put("agent", agent)
         .put("turn", new JsonObject().put("turnId", turnId).put("calls", calls)), all);
     assertThat(r.statusCode()).as(r.body()).isIn(200, 202);
   }

@@ -2,7 +2,7 @@ package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.journal.JournalOptions;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.http.impl.ApprovalRoutes;
 import dev.ratchet.verticles.http.impl.RetentionRoutes;
@@ -59,14 +59,14 @@ public final class HttpServerVerticle extends VerticleBase {
   private static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
       + " object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
-  private final Ratchet ratchet;
+  private final RatchetNode ratchet;
   private final HttpOptions options;
   private HttpServer server;
   private RatchetMetrics metrics;
   private SessionStore sessionStore;
   private java.util.Map<String, dev.ratchet.connectors.provider.ToolProvider> providers = java.util.Map.of();
 
-  public HttpServerVerticle(Ratchet ratchet, HttpOptions options) {
+  public HttpServerVerticle(RatchetNode ratchet, HttpOptions options) {
     this.ratchet = ratchet;
     this.options = options;
   }

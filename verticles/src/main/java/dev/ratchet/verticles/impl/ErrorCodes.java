@@ -1,8 +1,8 @@
 package dev.ratchet.verticles.impl;
 
+import dev.ratchet.runtime.DecisionResult;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.journal.DecisionAnswer;
 
 /**
  * One mapping from Ratchet's failures to {@link ErrorCode}s and their HTTP-style statuses, shared by the event-bus API and
@@ -14,7 +14,7 @@ public final class ErrorCodes {
   }
 
   /** A refused decision as the error a caller sees. */
-  public static RatchetException refusal(DecisionAnswer answer) {
+  public static RatchetException refusal(DecisionResult answer) {
     switch (answer) {
       case STALE:
         return new RatchetException(ErrorCode.STALE_DECISION, "the decision names arguments other than the ones this call"

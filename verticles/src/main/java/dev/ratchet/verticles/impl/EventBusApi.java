@@ -1,13 +1,16 @@
 package dev.ratchet.verticles.impl;
 
+import dev.ratchet.runtime.Accepted;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
+import dev.ratchet.runtime.DecisionResult;
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.MessageRequest;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
-import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.verticles.Addresses;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
@@ -29,9 +32,9 @@ import java.util.function.Function;
  */
 final class EventBusApi extends VerticleBase {
 
-  private final RatchetImpl ratchet;
+  private final RatchetNodeImpl ratchet;
 
-  EventBusApi(RatchetImpl ratchet) {
+  EventBusApi(RatchetNodeImpl ratchet) {
     this.ratchet = ratchet;
   }
 
@@ -74,12 +77,20 @@ final class EventBusApi extends VerticleBase {
     String messageId = string(body, "messageId", false);
     String replyAddress = string(body, "replyAddress", false);
     String callerId = string(body, "callerId", false);
-    answer(msg, ratchet.acceptMessage(agent, sessionId, callerId, messageId, text),
-        new JsonObject().put("sessionId", sessionId), replyAddress, "answered", "reply", AgentReply::toJson);
+    // the member that runs the session answers replyAddress, journaled with the message, not this one
+    answer(msg, ratchet.acceptMessage(MessageRequest.of(agent, sessionId, text).callerId(callerId)
+        .messageId(messageId), replyAddress),
+        new JsonObject().put("sessionId", sessionId), "answered", "reply", AgentReply::toJson);
+  }
+
+  /** What a message's reply address receives: the reply, or why its round could not end. */
+  static JsonObject messageReply(String sessionId, String messageId, AsyncResult<AgentReply> outcome) {
+    return outcome(outcome, "answered", "reply", AgentReply::toJson).put("sessionId", sessionId)
+        .put("messageId", messageId);
   }
 
   private void conversation(Message<Object> msg, JsonObject body) {
-    reply(msg, ratchet.conversation(string(body, "sessionId", true)), conversation -> conversation);
+    reply(msg, ratchet.queries().conversation(string(body, "sessionId", true)), conversation -> conversation);
   }
 
   private void submit(Message<Object> msg, JsonObject body) {
@@ -98,8 +109,8 @@ final class EventBusApi extends VerticleBase {
     }
     EdgeRules.checkTurn(turn);
     // the member that runs the session answers replyAddress, journaled with the turn, not this one
-    answer(msg, ratchet.accept(agent, sessionId, callerId, null, turn, replyAddress),
-        new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId()), null, "completed",
+    answer(msg, ratchet.accept(TurnRequest.of(agent, sessionId, turn).callerId(callerId), replyAddress),
+        new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId()), "completed",
         "results", TurnResult::toJson);
   }
 
@@ -111,24 +122,20 @@ final class EventBusApi extends VerticleBase {
 
   /**
    * Answers an accepted turn or message: with its outcome when that is already there, else as
-   * {@code accepted}; the outcome, or its failure, goes to {@code replyAddress} when one is named.
+   * {@code accepted}. Its reply address is answered by the member that runs the session.
    */
-  private <T> void answer(Message<Object> msg, Future<Future<T>> accepted, JsonObject ids, String replyAddress,
-                          String doneStatus, String field, Function<T, JsonObject> json) {
+  private <T> void answer(Message<Object> msg, Future<Accepted<T>> accepted, JsonObject ids, String doneStatus,
+                          String field, Function<T, JsonObject> json) {
     accepted.onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
         return;
       }
-      Future<T> outcome = ar.result();
+      Future<T> outcome = ar.result().result();
       if (outcome.isComplete() && outcome.succeeded()) {
         msg.reply(new JsonObject().put("status", doneStatus).mergeIn(ids).put(field, json.apply(outcome.result())));
       } else {
         msg.reply(new JsonObject().put("status", "accepted").mergeIn(ids));
-      }
-      if (replyAddress != null) {
-        outcome.onComplete(done -> vertx.eventBus().send(replyAddress,
-            outcome(done, doneStatus, field, json).mergeIn(ids)));
       }
     });
   }
@@ -147,7 +154,7 @@ final class EventBusApi extends VerticleBase {
     ratchet.decide(decision).onComplete(ar -> {
       if (ar.failed()) {
         fail(msg, ar.cause());
-      } else if (ar.result() == DecisionAnswer.ACCEPTED) {
+      } else if (ar.result() == DecisionResult.ACCEPTED) {
         msg.reply(new JsonObject().put("status", "accepted"));
       } else {
         fail(msg, refusal(ar.result()));
@@ -193,7 +200,7 @@ final class EventBusApi extends VerticleBase {
     });
   }
 
-  private static RatchetException refusal(DecisionAnswer answer) {
+  private static RatchetException refusal(DecisionResult answer) {
     return ErrorCodes.refusal(answer);
   }
 

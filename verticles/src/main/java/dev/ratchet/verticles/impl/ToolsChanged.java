@@ -3,6 +3,8 @@ package dev.ratchet.verticles.impl;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolSource;
+import dev.ratchet.runtime.session.AgentTable;
+import dev.ratchet.runtime.session.AgentVersions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
@@ -24,11 +26,11 @@ final class ToolsChanged {
   private static final Logger LOG = LoggerFactory.getLogger(ToolsChanged.class);
 
   private final Vertx vertx;
-  private final Map<String, AgentVersions> agents;
+  private final AgentTable agents;
   private final Map<String, Set<ToolSource>> followed = new ConcurrentHashMap<>();
   private final Map<String, Future<Void>> refreshing = new ConcurrentHashMap<>();
 
-  ToolsChanged(Vertx vertx, Map<String, AgentVersions> agents) {
+  ToolsChanged(Vertx vertx, AgentTable agents) {
     this.vertx = vertx;
     this.agents = agents;
   }

@@ -6,7 +6,7 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.RetryPolicy;
 import dev.ratchet.runtime.ToolResult;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.StepEvents;
 import io.vertx.core.Vertx;
@@ -55,7 +55,7 @@ public final class AgentCrashNode {
       }
       ctx.next();
     });
-    Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .nodeId("agent-crash-node-" + ProcessHandle.current().pid())).await();
     FunctionToolSource tools = FunctionToolSource.create("provider")
         .tool(FunctionToolSource.define("pay", EffectClass.NON_IDEMPOTENT_WRITE).description("Pay an amount")

@@ -7,7 +7,7 @@ import dev.ratchet.connectors.mcp.McpServerConfig;
 import dev.ratchet.connectors.mcp.McpToolSource;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ToolPolicy;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -41,7 +41,7 @@ public final class ConnectorCrashNode {
     String target = args[3];
     Vertx vertx = Vertx.vertx();
     NodeProtocol.printCompletedTurnsAndFencing(vertx);
-    Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .nodeId("connector-crash-node-" + ProcessHandle.current().pid())).await();
     switch (kind) {
       case "slack": {

@@ -6,7 +6,7 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolResult;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -32,7 +32,7 @@ public final class CrashNode {
     Vertx vertx = Vertx.vertx();
     WebClient http = WebClient.create(vertx);
     NodeProtocol.printCompletedTurnsAndFencing(vertx);
-    Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .nodeId("crash-node-" + ProcessHandle.current().pid())).await();
     ratchet.register(agent(http, provider)).await();
     NodeProtocol.print(new JsonObject().put("event", "ready"));

@@ -3,7 +3,7 @@ package dev.ratchet.verticles.crash;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.Turn;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.StepEvents;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -49,7 +49,7 @@ final class NodeProtocol {
    * Answers {@code submit} and {@code approve} commands until stdin closes; a submitted turn goes to
    * the agent that {@code agentOf} names for its command.
    */
-  static void serve(Ratchet ratchet, Function<JsonObject, String> agentOf) throws IOException {
+  static void serve(RatchetNode ratchet, Function<JsonObject, String> agentOf) throws IOException {
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
     String line;
     while ((line = in.readLine()) != null) {

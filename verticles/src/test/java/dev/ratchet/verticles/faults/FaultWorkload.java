@@ -5,8 +5,9 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -62,10 +63,10 @@ final class FaultWorkload {
   }
 
   /** Submits one turn, remembering whether it was acknowledged or refused. */
-  void submit(Ratchet ratchet, String session, String turnId) {
-    ((dev.ratchet.verticles.impl.RatchetImpl) ratchet).accept("faults", session, turn(turnId)).onComplete(ar -> {
+  void submit(RatchetNode ratchet, String session, String turnId) {
+    ratchet.accept(TurnRequest.of("faults", session, turn(turnId))).onComplete(ar -> {
       if (ar.succeeded()) {
-        acknowledged.put(session + "/" + turnId, ar.result());
+        acknowledged.put(session + "/" + turnId, ar.result().result());
         refused.remove(session + "/" + turnId);
       } else {
         refusals.incrementAndGet();

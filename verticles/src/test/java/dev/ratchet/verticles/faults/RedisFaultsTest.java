@@ -3,13 +3,14 @@ package dev.ratchet.verticles.faults;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.host.FreePorts;
 import dev.ratchet.runtime.journal.JournalOptions;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.embedded.RedisServerProcess;
 import dev.ratchet.runtime.testing.Await;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -61,8 +62,8 @@ class RedisFaultsTest {
     return server;
   }
 
-  private Ratchet ratchet(String url, FaultWorkload workload) {
-    Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(url).keyPrefix("faults")));
+  private RatchetNode ratchet(String url, FaultWorkload workload) {
+    RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).keyPrefix("faults")));
     cleanup.add(() -> ratchet.close().await());
     await(ratchet.register(workload.agent(vertx)));
     return ratchet;
@@ -70,13 +71,13 @@ class RedisFaultsTest {
 
   /** Submits turns round-robin over a few sessions, one every {@code everyMillis}, until told to stop. */
   private static final class Load extends Thread {
-    private final Ratchet ratchet;
+    private final RatchetNode ratchet;
     private final FaultWorkload workload;
     private final long everyMillis;
     volatile boolean running = true;
     int submitted;
 
-    Load(Ratchet ratchet, FaultWorkload workload, long everyMillis) {
+    Load(RatchetNode ratchet, FaultWorkload workload, long everyMillis) {
       this.ratchet = ratchet;
       this.workload = workload;
       this.everyMillis = everyMillis;
@@ -103,7 +104,7 @@ class RedisFaultsTest {
   }
 
   /** Every acknowledged turn completes with one outcome per call, and no write took effect twice. */
-  private void assertAllCompleteOnce(Ratchet ratchet, FaultWorkload workload, int seconds) {
+  private void assertAllCompleteOnce(RatchetNode ratchet, FaultWorkload workload, int seconds) {
     // a caller submits a refused turn again (the same turn id runs at most once)
     long deadline = System.currentTimeMillis() + seconds * 1000L;
     while (!(workload.refused.isEmpty()
@@ -138,7 +139,7 @@ class RedisFaultsTest {
   void aRedisKilledAndRestartedWithAofAlwaysLosesNoAcknowledgedStep() throws Exception {
     RedisServerProcess server = redis("always");
     FaultWorkload workload = new FaultWorkload();
-    Ratchet ratchet = ratchet(server.url(), workload);
+    RatchetNode ratchet = ratchet(server.url(), workload);
     Load load = new Load(ratchet, workload, 10);
     load.start();
     Await.until(() -> workload.acknowledged.values().stream().filter(Future::succeeded).count() >= 40, 30);
@@ -180,7 +181,7 @@ class RedisFaultsTest {
     int outage = Integer.getInteger("ratchet.outage.seconds", 4);
     RedisServerProcess server = redis("always");
     FaultWorkload workload = new FaultWorkload();
-    Ratchet ratchet = ratchet(server.url(), workload);
+    RatchetNode ratchet = ratchet(server.url(), workload);
     Load load = new Load(ratchet, workload, 20);
     load.start();
     Await.until(() -> workload.acknowledged.size() >= 20, 30);
@@ -195,8 +196,8 @@ class RedisFaultsTest {
     assertThat(((RatchetException) pingFailure).code()).isEqualTo("JOURNAL_UNAVAILABLE");
     assertThat(System.currentTimeMillis() - pingStarted).isLessThan(5_000);
     // a new turn gets a clear error rather than hanging
-    Throwable refused = Await.failure(((dev.ratchet.verticles.impl.RatchetImpl) ratchet)
-        .accept("faults", "during-outage", FaultWorkload.turn("t-outage")));
+    Throwable refused = Await.failure(ratchet
+        .accept(TurnRequest.of("faults", "during-outage", FaultWorkload.turn("t-outage"))));
     assertThat(((RatchetException) refused).code()).isEqualTo("JOURNAL_UNAVAILABLE");
     long sleep = outage * 1000L - (System.currentTimeMillis() - down);
     if (sleep > 0) {
@@ -220,7 +221,7 @@ class RedisFaultsTest {
   void connectionsCutUnderLoadAreReopenedAndNoStepIsLostOrSentTwice() throws Exception {
     RedisServerProcess server = redis("everysec");
     FaultWorkload workload = new FaultWorkload();
-    Ratchet ratchet = ratchet(server.url(), workload);
+    RatchetNode ratchet = ratchet(server.url(), workload);
     Load load = new Load(ratchet, workload, 5);
     load.start();
     RedisJournal killer = await(RedisJournal.open(vertx, JournalOptions.of(server.url()).withKeyPrefix("faults")));
@@ -243,7 +244,7 @@ class RedisFaultsTest {
     java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
     System.setErr(new java.io.PrintStream(captured, true));
     try {
-      Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(server.url())
+      RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(server.url())
           .keyPrefix("faults")));
       cleanup.add(() -> ratchet.close().await());
       Await.until(() -> captured.toString().contains("journal at"), 10);

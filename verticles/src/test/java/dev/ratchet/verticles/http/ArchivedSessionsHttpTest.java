@@ -4,7 +4,7 @@ import dev.ratchet.runtime.retention.ArchiveSink;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import dev.ratchet.runtime.retention.RetentionPolicy;
 import dev.ratchet.runtime.retention.RetentionSweeper;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,8 @@ class ArchivedSessionsHttpTest {
 
   @BeforeAll
   static void start() {
-    ((RatchetImpl) SHOP.runtime().ratchet).retention().policy("shop", new RetentionPolicy(null, null, Duration.ofMinutes(1)));
+    ((RatchetNodeImpl) SHOP.runtime().ratchet).retention().policy("shop", new RetentionPolicy(null, null,
+        Duration.ofMinutes(1)));
   }
 
   @Test
@@ -44,7 +45,7 @@ class ArchivedSessionsHttpTest {
     assertThat(agent.get("/api/sessions/" + s + "/turns/t1?wait=20").status()).isEqualTo(200);
     // charge_card's provider times out: outcome_unknown holds the turn (J9) until a person reconciles it
     Http ana = Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD);
-    await(((RatchetImpl) SHOP.runtime().ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
+    await(((RatchetNodeImpl) SHOP.runtime().ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
     assertThat(ana.get("/api/sessions/" + s).json().getValue("archivedAt")).isNull();
     String callId = ana.get("/api/sessions/" + s).json().getJsonArray("turns").getJsonObject(0)
         .getJsonArray("calls").getJsonObject(0).getString("callId");
@@ -52,7 +53,7 @@ class ArchivedSessionsHttpTest {
         .put("outcome", "failed").put("note", "no charge at the provider")).status()).isEqualTo(200);
     int writes = SHOP.runtime().writes.size();
 
-    await(((RatchetImpl) SHOP.runtime().ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
+    await(((RatchetNodeImpl) SHOP.runtime().ratchet).retention().check(s, System.currentTimeMillis() + 3_600_000));
 
     JsonObject listed = ana.get("/api/sessions?limit=200").json().getJsonArray("sessions").stream()
         .map(o -> (JsonObject) o).filter(o -> s.equals(o.getString("sessionId"))).findFirst().orElseThrow();
@@ -69,7 +70,8 @@ class ArchivedSessionsHttpTest {
     assertThat(SHOP.runtime().writes).hasSize(writes);
 
     // eight days on, past the seven-day tombstone window
-    await(((RatchetImpl) SHOP.runtime().ratchet).retention().check(s, System.currentTimeMillis() + Duration.ofDays(8).toMillis()));
+    await(((RatchetNodeImpl) SHOP.runtime().ratchet).retention().check(s,
+        System.currentTimeMillis() + Duration.ofDays(8).toMillis()));
     Http.Answer expired = agent.post("/api/sessions/" + s + "/turns", body);
     assertThat(expired.status()).as(expired.body()).isEqualTo(410);
     assertThat(expired.json().getString("code")).isEqualTo("TURN_EXPIRED");
@@ -86,7 +88,8 @@ class ArchivedSessionsHttpTest {
     JsonObject body = HttpApiTest.turn("t1", HttpApiTest.call("look_up_order", new JsonObject().put("id", "o-1")));
     assertThat(agent.post("/api/sessions/" + s + "/turns", body).status()).isIn(200, 202);
     assertThat(agent.get("/api/sessions/" + s + "/turns/t1?wait=20").status()).isEqualTo(200);
-    RetentionSweeper forgetting = new RetentionSweeper(SHOP.runtime().vertx, ((RatchetImpl) SHOP.runtime().ratchet).redisJournal(),
+    RetentionSweeper forgetting = new RetentionSweeper(SHOP.runtime().vertx,
+        ((RatchetNodeImpl) SHOP.runtime().ratchet).redisJournal(),
         ArchiveSink.jsonLines(SHOP.runtime().vertx, archiveDir, 1024 * 1024), RetentionOptions.DISABLED.withEnabled(true)
         .withDefaultPolicy(new RetentionPolicy(null, null, Duration.ofMinutes(1)))
         .withTombstoneWindow(Duration.ofHours(1)).withForgetAfter(Duration.ofHours(1)));

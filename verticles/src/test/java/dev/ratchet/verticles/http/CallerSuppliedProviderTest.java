@@ -13,9 +13,10 @@ import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -47,7 +48,7 @@ class CallerSuppliedProviderTest {
 
   private Vertx vertx;
   private FakeComposio composio;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private String base;
 
   @BeforeEach
@@ -63,7 +64,7 @@ class CallerSuppliedProviderTest {
     ProviderToolSource tools = ProviderToolSource.perCaller(provider, List.of("GITHUB_GET_REPO", "GITHUB_CREATE_ISSUE"),
         Map.of("GITHUB_CREATE_ISSUE", ProviderToolConfig.pin(EffectClass.NON_IDEMPOTENT_WRITE, false)));
     // sessions passivate quickly, so later turns also run in a session verticle that read its caller back
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())
         .sessionIdleMillis(200)));
     await(ratchet.register(AgentDefinition.builder("github-helper").toolSource(tools).build()));
     HttpServerVerticle server = new HttpServerVerticle(ratchet, HttpOptions.create().port(0).host("127.0.0.1")
@@ -102,7 +103,7 @@ class CallerSuppliedProviderTest {
         + e.getString("account")).toList();
   }
 
-  private static void waitForPassivation(Ratchet ratchet) {
+  private static void waitForPassivation(RatchetNode ratchet) {
     long deadline = System.currentTimeMillis() + 10_000;
     while (ratchet.activeSessions() > 0 && System.currentTimeMillis() < deadline) {
       try {
@@ -185,7 +186,8 @@ class CallerSuppliedProviderTest {
   void theTrustedJavaApiNamesTheCallerAndALaterSubmitWithoutOneKeepsIt() {
     String session = "java-" + UUID.randomUUID();
     Turn first = new Turn("t1", List.of(new ToolCall("GITHUB_GET_REPO", new JsonObject().put("title", "r"))));
-    assertThat(await(ratchet.submit("github-helper", session, "tenant-b", first)).calls().get(0).outcome())
+    assertThat(await(ratchet.submit(TurnRequest.of("github-helper", session, first).callerId("tenant-b"))).calls()
+        .get(0).outcome())
         .isEqualTo(Outcome.SUCCEEDED);
     Turn second = new Turn("t2", List.of(new ToolCall("GITHUB_GET_REPO", new JsonObject().put("title", "r"))));
     assertThat(await(ratchet.submit("github-helper", session, second)).calls().get(0).outcome())

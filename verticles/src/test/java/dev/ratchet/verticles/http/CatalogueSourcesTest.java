@@ -7,7 +7,7 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -33,7 +33,7 @@ class CatalogueSourcesTest {
     Server mcpServer = TestMcpServer.startHttp(0, false);
     Vertx vertx = Vertx.vertx();
     try {
-      Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+      RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
           .keyPrefix(REDIS.keyPrefix())));
       McpToolSource mcp = McpToolSource.create(vertx, McpServerConfig.http("notes",
           "http://127.0.0.1:" + TestMcpServer.port(mcpServer) + "/mcp").healthCheckInterval(Duration.ofMillis(300))

@@ -1,6 +1,11 @@
 package dev.ratchet.verticles.http;
 
+import dev.ratchet.runtime.TurnRequest;
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -14,13 +19,9 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.UUID;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+
 
 /** The dashboard in headless Chromium against a runtime on real Redis. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -122,8 +123,8 @@ class DashboardBrowserTest {
     HttpApiTest.base = base;
     String theirs = submit("t1", HttpApiTest.call("refund_order", new JsonObject().put("order", "T-0")));
     String mine = "tenant-t-" + UUID.randomUUID().toString().substring(0, 8);
-    SHOP.runtime().ratchet.submit("shop", mine, "tenant-t", dev.ratchet.runtime.Turn.of("t1",
-        new dev.ratchet.runtime.ToolCall("refund_order", new JsonObject().put("order", "T-1"))));
+    SHOP.runtime().ratchet.submit(TurnRequest.of("shop", mine, dev.ratchet.runtime.Turn.of("t1",
+        new dev.ratchet.runtime.ToolCall("refund_order", new JsonObject().put("order", "T-1")))).callerId("tenant-t"));
     HttpApiTest.awaitPending(Http.login(base, "ana", ShopRuntime.PASSWORD), theirs);
     HttpApiTest.awaitPending(Http.login(base, "ana", ShopRuntime.PASSWORD), mine);
 

@@ -6,7 +6,7 @@ import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.Addresses;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Future;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
@@ -85,7 +85,7 @@ class HttpInputLimitsTest {
 
   /** The Redis keys of the session: none when nothing of it was ever journaled. */
   static List<String> keysOf(String sessionId) {
-    Response keys = await(((RatchetImpl) runtime.ratchet).redisJournal().send(Request.cmd(Command.KEYS)
+    Response keys = await(((RatchetNodeImpl) runtime.ratchet).redisJournal().send(Request.cmd(Command.KEYS)
         .arg(REDIS.keyPrefix() + ":{" + sessionId + "}*")));
     List<String> out = new ArrayList<>();
     keys.forEach(k -> out.add(k.toString()));

@@ -2,7 +2,7 @@ package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Vertx;
 
@@ -17,12 +17,12 @@ import static dev.ratchet.runtime.testing.Await.await;
 public abstract class HttpRuntime implements AutoCloseable {
 
   protected final Vertx vertx = Vertx.vertx();
-  protected final Ratchet ratchet;
+  protected final RatchetNode ratchet;
   protected HttpServerVerticle server;
 
   /** The runtime on {@code redis}, with the options changed by {@code tune}. */
   protected HttpRuntime(TestRedis redis, UnaryOperator<RatchetOptions> tune) {
-    ratchet = await(Ratchet.deploy(vertx, tune.apply(RatchetOptions.create().redisUrl(redis.url())
+    ratchet = await(RatchetNode.deploy(vertx, tune.apply(RatchetOptions.create().redisUrl(redis.url())
         .keyPrefix(redis.keyPrefix()))));
   }
 

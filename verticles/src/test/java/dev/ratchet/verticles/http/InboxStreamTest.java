@@ -2,6 +2,7 @@ package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,8 +69,8 @@ class InboxStreamTest {
       assertThat(a.status()).as(a.body()).isIn(200, 202);
       HttpApiTest.awaitPending(Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD), theirs);
       String mine = "tenant-t-" + UUID.randomUUID().toString().substring(0, 8);
-      SHOP.runtime().ratchet.submit("shop", mine, "tenant-t",
-          Turn.of("t1", new ToolCall("refund_order", new JsonObject().put("order", "T-live"))));
+      SHOP.runtime().ratchet.submit(TurnRequest.of("shop", mine, Turn.of("t1", new ToolCall("refund_order",
+          new JsonObject().put("order", "T-live")))).callerId("tenant-t"));
 
       List<JsonObject> seen = inboxEvents(lines, inbox -> inbox.encode().contains(mine));
       JsonObject last = seen.get(seen.size() - 1);

@@ -1,7 +1,7 @@
 package dev.ratchet.verticles.http;
 
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import dev.ratchet.verticles.http.impl.RatchetMetrics;
 import io.vertx.core.Vertx;
@@ -28,14 +28,15 @@ class JournalRedisMetricsTest {
   static final TestRedis REDIS = TestRedis.withOwnServer();
 
   private Vertx vertx;
-  private Ratchet ratchet;
+  private RatchetNode ratchet;
   private RatchetMetrics metrics;
   private Redis admin;
 
   @BeforeEach
   void deploy() {
     vertx = Vertx.vertx();
-    ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())));
+    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+        .keyPrefix(REDIS.keyPrefix())));
     metrics = new RatchetMetrics(vertx, ratchet);
     admin = Redis.createClient(vertx, REDIS.url());
   }

@@ -3,7 +3,7 @@ package dev.ratchet.verticles.http;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.verticles.http.impl.AuthHandler;
 import dev.ratchet.verticles.http.impl.PrefixedSessionRedis;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
@@ -52,7 +52,8 @@ class LoginSessionRestartTest {
         .get(URI.create(base)).stream().filter(c -> c.getName().equals(AuthHandler.SESSION_COOKIE))
         .map(HttpCookie::getValue).findFirst().orElseThrow();
     String key = PrefixedSessionRedis.key(REDIS.keyPrefix(), cookie);
-    assertThat(await(((RatchetImpl) shop.ratchet).redisJournal().send(Request.cmd(Command.PTTL).arg(key))).toLong()).isPositive();
+    assertThat(await(((RatchetNodeImpl) shop.ratchet).redisJournal().send(Request.cmd(Command.PTTL).arg(key)))
+        .toLong()).isPositive();
 
     shop.close();
     shop = new ShopRuntime(REDIS, o -> o.port(port));
@@ -80,9 +81,11 @@ class LoginSessionRestartTest {
         .get(URI.create(shop.baseUrl())).stream().filter(c -> c.getName().equals(AuthHandler.SESSION_COOKIE))
         .map(HttpCookie::getValue).findFirst().orElseThrow();
     JsonArray keys = new JsonArray();
-    await(((RatchetImpl) shop.ratchet).redisJournal().send(Request.cmd(Command.KEYS).arg(REDIS.keyPrefix() + ":http-session:*")))
+    await(((RatchetNodeImpl) shop.ratchet).redisJournal().send(Request.cmd(Command.KEYS)
+        .arg(REDIS.keyPrefix() + ":http-session:*")))
         .forEach(k -> keys.add(k.toString()));
     assertThat(keys).containsExactly(REDIS.keyPrefix() + ":http-session:" + cookie);
-    assertThat(await(((RatchetImpl) shop.ratchet).redisJournal().send(Request.cmd(Command.EXISTS).arg(cookie))).toLong()).isZero();
+    assertThat(await(((RatchetNodeImpl) shop.ratchet).redisJournal().send(Request.cmd(Command.EXISTS).arg(cookie)))
+        .toLong()).isZero();
   }
 }

@@ -15,9 +15,9 @@ import dev.ratchet.host.ChildEnvironment;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.SecretSpellings;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -149,7 +149,7 @@ class McpSecretsLeakTest {
     // the log as it is written, before any redacting stream: what Ratchet and the SDK log must already be clean
     System.setErr(new PrintStream(new Tee(originalErr, log), true, StandardCharsets.UTF_8));
     try {
-      Ratchet ratchet = await(Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
+      RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
           .keyPrefix(REDIS.keyPrefix())));
       // Java functions that hand the secret back: the engine scrubs what no tool source did
       FunctionToolSource local = FunctionToolSource.create("local")
@@ -191,7 +191,7 @@ class McpSecretsLeakTest {
       seen.append(results.body());
       seen.append(http.get("/api/sessions/" + session).body());
       seen.append(http.get("/api/agents/leaky/tools").body());
-      seen.append(journal(((RatchetImpl) ratchet).redisJournal()));
+      seen.append(journal(((RatchetNodeImpl) ratchet).redisJournal()));
       await(ratchet.close());
       System.err.flush();
       seen.append(log.toString(StandardCharsets.UTF_8));

@@ -1,6 +1,6 @@
 package dev.ratchet.verticles.http;
 
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -79,7 +79,7 @@ class SessionErasureTest {
     long before = System.currentTimeMillis();
     assertThat(Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD).delete("/api/sessions/" + s).status()).isEqualTo(200);
 
-    List<JsonObject> audit = await(((RatchetImpl) SHOP.runtime().ratchet).redisJournal().audit(10_000));
+    List<JsonObject> audit = await(((RatchetNodeImpl) SHOP.runtime().ratchet).redisJournal().audit(10_000));
     assertThat(audit).filteredOn(a -> s.equals(a.getString("session"))).singleElement().satisfies(a -> {
       assertThat(a.getString("who")).isEqualTo("ana");
       assertThat(a.getString("action")).isEqualTo("erase");

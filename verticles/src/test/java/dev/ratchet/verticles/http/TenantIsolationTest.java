@@ -11,7 +11,7 @@ import dev.ratchet.runtime.agent.ModelResponse;
 import dev.ratchet.runtime.agent.ScriptedModel;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.impl.RatchetImpl;
+import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -225,7 +225,7 @@ class TenantIsolationTest {
 
   @Test
   void aTenantsRequestReachesItsInboxEvenBehindAThousandOfAnotherTenant() {
-    RedisJournal journal = ((RatchetImpl) shop.ratchet).redisJournal();
+    RedisJournal journal = ((RatchetNodeImpl) shop.ratchet).redisJournal();
     String a = tenantASessionWithAPendingWrite();
     String flood = newId("flood");
     try {

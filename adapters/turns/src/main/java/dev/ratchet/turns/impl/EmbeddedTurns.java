@@ -1,10 +1,11 @@
 package dev.ratchet.turns.impl;
 
+import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.turns.AgentTool;
 import dev.ratchet.turns.RatchetTurns;
-import dev.ratchet.verticles.Ratchet;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,13 +16,13 @@ public record EmbeddedTurns(Ratchet ratchet, String agent, String callerId) impl
 
   @Override
   public CompletionStage<TurnResult> submit(String sessionId, Turn turn) {
-    return ratchet.submit(agent, sessionId, callerId, turn).toCompletionStage();
+    return ratchet.submit(TurnRequest.of(agent, sessionId, turn).callerId(callerId)).toCompletionStage();
   }
 
   @Override
   public CompletionStage<List<AgentTool>> tools() {
     try {
-      return CompletableFuture.completedFuture(ratchet.catalog(agent).entries().stream()
+      return CompletableFuture.completedFuture(ratchet.queries().catalog(agent).entries().stream()
           .map(e -> AgentTool.fromJson(e.toJson())).toList());
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);

@@ -3,7 +3,7 @@ package dev.ratchet.turns.testing;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.turns.RatchetTurns;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Vertx;
 
@@ -16,16 +16,16 @@ import java.util.List;
 public final class EmbeddedShop implements AutoCloseable {
 
   private final Vertx vertx;
-  private final Ratchet ratchet;
+  private final RatchetNode ratchet;
 
-  private EmbeddedShop(Vertx vertx, Ratchet ratchet) {
+  private EmbeddedShop(Vertx vertx, RatchetNode ratchet) {
     this.vertx = vertx;
     this.ratchet = ratchet;
   }
 
   public static EmbeddedShop start(String redisUrl, String keyPrefix, String providerUrl, String nodeId) {
     Vertx vertx = Vertx.vertx();
-    Ratchet ratchet = Ratchet.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(keyPrefix)
+    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(keyPrefix)
         .nodeId(nodeId)).await();
     ratchet.register(Shop.agent(vertx, providerUrl)).await();
     return new EmbeddedShop(vertx, ratchet);
@@ -35,7 +35,7 @@ public final class EmbeddedShop implements AutoCloseable {
     return vertx;
   }
 
-  public Ratchet ratchet() {
+  public RatchetNode ratchet() {
     return ratchet;
   }
 

@@ -7,6 +7,7 @@ import dev.ratchet.runtime.ToolInvocation;
 import dev.ratchet.runtime.ToolNotSentException;
 import dev.ratchet.runtime.ToolResult;
 import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.spec.McpError;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -62,7 +63,8 @@ record McpCall(Vertx vertx, McpConnection connection, String server, Duration in
     }
     ObservedTransport transport = connection.transport();
     ObservedTransport.Trace trace = new ObservedTransport.Trace(method);
-    mono = mono.contextWrite(Context.of(ObservedTransport.TRACE, trace));
+    mono = mono.contextWrite(Context.of(ObservedTransport.TRACE, trace, McpTransportContext.KEY,
+        McpClients.transportContext(invocation)));
     return Future.fromCompletionStage(mono.toFuture(), vertx.getOrCreateContext()).transform(ar -> {
       if (ar.succeeded()) {
         return Future.succeededFuture(onAnswer.apply(ar.result()));

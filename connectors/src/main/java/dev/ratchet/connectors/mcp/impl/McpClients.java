@@ -3,9 +3,11 @@ package dev.ratchet.connectors.mcp.impl;
 import dev.ratchet.connectors.mcp.McpServerConfig;
 import dev.ratchet.connectors.mcp.McpTransportKind;
 import dev.ratchet.runtime.Redaction;
+import dev.ratchet.runtime.ToolInvocation;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
@@ -23,7 +25,16 @@ final class McpClients {
 
   private static final Logger LOG = LoggerFactory.getLogger(McpClients.class);
 
+  /** The W3C header, and the key of the transport context that carries it to the request. */
+  static final String TRACEPARENT = "traceparent";
+
   private McpClients() {
+  }
+
+  /** What the HTTP transport reads while it sends a request made for {@code invocation}: its traceparent. */
+  static McpTransportContext transportContext(ToolInvocation invocation) {
+    return invocation == null || invocation.traceparent() == null ? McpTransportContext.EMPTY
+        : McpTransportContext.create(Map.of(TRACEPARENT, invocation.traceparent()));
   }
 
   /** A client and the stdio transport behind it (null for HTTP), so the caller can watch the process. */
@@ -55,6 +66,10 @@ final class McpClients {
           .httpRequestCustomizer((builder, method, target, body, context) -> {
             config.plainHeaders().forEach(builder::setHeader);
             config.headers().forEach((name, secret) -> builder.setHeader(name, secret.reveal()));
+            if (context != null && context.get(TRACEPARENT) instanceof String traceparent) {
+              // the provider's own spans join the call's trace (docs/OBSERVABILITY.md)
+              builder.setHeader(TRACEPARENT, traceparent);
+            }
           })
           .build();
     }

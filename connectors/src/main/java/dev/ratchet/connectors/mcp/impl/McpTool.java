@@ -60,7 +60,11 @@ final class McpTool extends DescribedTool {
   public Future<ToolResult> invoke(ToolInvocation invocation) {
     return call.run(invocation, effect, "tools/call", client -> {
       checkCredentials.run();
-      Map<String, Object> meta = Map.of(IDEMPOTENCY_KEY_META, invocation.idempotencyKey().value());
+      // _meta.traceparent carries the trace over any transport, stdio included (docs/OBSERVABILITY.md)
+      Map<String, Object> meta = invocation.traceparent() == null
+          ? Map.of(IDEMPOTENCY_KEY_META, invocation.idempotencyKey().value())
+          : Map.of(IDEMPOTENCY_KEY_META, invocation.idempotencyKey().value(), McpClients.TRACEPARENT,
+              invocation.traceparent());
       return client.callTool(new McpSchema.CallToolRequest(remoteName, JsonBridge.toMap(invocation.arguments()), meta));
     }, result -> McpOutcomes.fromCallResult(result));
   }

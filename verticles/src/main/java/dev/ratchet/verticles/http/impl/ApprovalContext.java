@@ -5,7 +5,7 @@ import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.journal.JournalQueries;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.JournalReader;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -30,7 +30,7 @@ final class ApprovalContext {
   }
 
   /** Each request as JSON with its {@code context}, in the order given. */
-  static Future<List<JsonObject>> of(Ratchet ratchet, List<ApprovalRequest> requests) {
+  static Future<List<JsonObject>> of(RatchetNode ratchet, List<ApprovalRequest> requests) {
     Map<String, Future<JsonObject>> timelines = new LinkedHashMap<>();
     for (ApprovalRequest r : requests) {
       timelines.computeIfAbsent(r.sessionId(), id -> timeline(ratchet.journal(), id, requests));
@@ -83,9 +83,9 @@ final class ApprovalContext {
         .map(events -> Timeline.build(sessionId, info, events)));
   }
 
-  static JsonObject context(Ratchet ratchet, ApprovalRequest r, JsonObject timeline) {
+  static JsonObject context(RatchetNode ratchet, ApprovalRequest r, JsonObject timeline) {
     JsonObject c = new JsonObject();
-    ToolCatalog catalog = ratchet.catalog(r.agent());
+    ToolCatalog catalog = ratchet.queries().catalog(r.agent());
     ToolCatalog.Entry entry = catalog == null ? null : catalog.get(r.tool());
     if (entry != null && entry.tool().description() != null && !entry.tool().description().isBlank()) {
       c.put("toolDescription", entry.tool().description());

@@ -3,10 +3,10 @@ package dev.ratchet.verticles.http.impl;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
+import dev.ratchet.runtime.DecisionResult;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.journal.DecisionAnswer;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.impl.EdgeRules;
 import dev.ratchet.verticles.impl.ErrorCodes;
@@ -27,7 +27,7 @@ import java.util.Map;
  * ({@code arguments}: the edited arguments of an approval, for a tool that allows edits). The
  * approver is always the caller's own name.
  */
-public record ApprovalRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAccess access, boolean fourEyes) {
+public record ApprovalRoutes(RatchetNode ratchet, RatchetMetrics metrics, SessionAccess access, boolean fourEyes) {
 
   /** Most requests one answer lists (an operator's: the oldest across every tenant). */
   static final int MAX_SHOWN = 1_000;
@@ -123,7 +123,7 @@ public record ApprovalRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAcc
     }).onComplete(ar -> {
       if (ar.failed()) {
         Replies.fail(ctx, ar.cause());
-      } else if (ar.result() != DecisionAnswer.ACCEPTED) {
+      } else if (ar.result() != DecisionResult.ACCEPTED) {
         Replies.fail(ctx, ErrorCodes.refusal(ar.result()));
       } else {
         metrics.journalAppend("decide", System.nanoTime() - started);

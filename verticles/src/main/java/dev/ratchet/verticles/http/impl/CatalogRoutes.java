@@ -2,7 +2,7 @@ package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.ToolCatalog;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The tool catalogue: {@code GET /api/agents} and {@code GET /api/agents/:agent/tools}. */
-public record CatalogRoutes(Ratchet ratchet) {
+public record CatalogRoutes(RatchetNode ratchet) {
 
   public void mount(Router router) {
     router.get("/api/agents").handler(AuthHandler.require(Role.Permission.READ_CATALOG)).handler(this::agents);
@@ -23,11 +23,11 @@ public record CatalogRoutes(Ratchet ratchet) {
   }
 
   private void agents(RoutingContext ctx) {
-    List<String> names = ratchet.agents();
+    List<String> names = ratchet.queries().agents();
     names.sort(String::compareTo);
     List<Future<JsonObject>> described = new ArrayList<>();
     for (String name : names) {
-      ToolCatalog catalog = ratchet.catalog(name);
+      ToolCatalog catalog = ratchet.queries().catalog(name);
       described.add(catalog == null ? Future.succeededFuture(new JsonObject().put("name", name).put("tools", 0))
           : describe(ctx.vertx(), name, catalog));
     }
@@ -60,7 +60,7 @@ public record CatalogRoutes(Ratchet ratchet) {
 
   private void tools(RoutingContext ctx) {
     String agent = ctx.pathParam("agent");
-    ToolCatalog catalog = ratchet.catalog(agent);
+    ToolCatalog catalog = ratchet.queries().catalog(agent);
     if (catalog == null && !ratchet.ready()) {
       Replies.error(ctx, ErrorCode.NOT_READY, "this member is still loading its agents; try again shortly");
       return;

@@ -2,7 +2,7 @@ package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.Addresses;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.JournalReader;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Future;
@@ -19,7 +19,7 @@ import io.vertx.ext.web.RoutingContext;
  * and each event's SSE id is its journal id ({@code Last-Event-ID} resumes after it). A slow poll
  * catches appends whose live message went elsewhere (another node, a reconnect).
  */
-public record EventStream(Vertx vertx, Ratchet ratchet, SessionAccess access) {
+public record EventStream(Vertx vertx, RatchetNode ratchet, SessionAccess access) {
 
   static final long POLL_MILLIS = 5_000;
   static final long HEARTBEAT_MILLIS = 15_000;

@@ -2,7 +2,7 @@ package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.verticles.ClusterStatus;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.Role;
 import io.netty.util.concurrent.EventExecutor;
 import io.vertx.core.Future;
@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * random node id and how many members there are) and {@code GET /metrics} (Prometheus text; a
  * login or token that sees every tenant, {@code "tenants": "*"}).
  */
-public record HealthRoutes(Ratchet ratchet, RatchetMetrics metrics) {
+public record HealthRoutes(RatchetNode ratchet, RatchetMetrics metrics) {
 
   static final long TIMEOUT_MILLIS = 2_000;
 
@@ -86,7 +86,7 @@ public record HealthRoutes(Ratchet ratchet, RatchetMetrics metrics) {
           waiting.add("placement");
         }
       }
-      body.put("agents", ratchet.agents().size());
+      body.put("agents", ratchet.queries().agents().size());
       if (cluster.clustered()) {
         body.put("cluster", new JsonObject().put("node", cluster.node()).put("members", cluster.members().size())
             .put("placement", ratchet.ready() ? "joined" : "not joined"));

@@ -1,8 +1,10 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.Accepted;
+import dev.ratchet.runtime.MessageRequest;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.agent.AgentReply;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -17,7 +19,7 @@ import io.vertx.ext.web.RoutingContext;
  * (agents with role {@code agent}, and approvers, who may chat with the agent in the dashboard), and
  * {@code GET /api/sessions/:sessionId/messages} reads the conversation.
  */
-public record MessageRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access) {
+public record MessageRoutes(Vertx vertx, RatchetNode ratchet, SessionAccess access) {
 
   static final int MAX_WAIT_SECONDS = 60;
   /** Agents send messages, and so do approvers, who may chat with the agent in the dashboard. */
@@ -54,14 +56,15 @@ public record MessageRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access) 
     Principal principal = AuthHandler.principal(ctx);
     // the session's caller is who authenticated, never what the body says
     String callerId = principal.callerId();
-    Future<Future<AgentReply>> accepted = access.mayUse(principal, sessionId).compose(v ->
-        ratchet.acceptMessage(agent, sessionId, callerId, principal.name(), messageId, text));
+    Future<Accepted<AgentReply>> accepted = access.mayUse(principal, sessionId).compose(v ->
+        ratchet.acceptMessage(MessageRequest.of(agent, sessionId, text).callerId(callerId).creator(principal.name())
+            .messageId(messageId)));
     accepted.onComplete(ar -> {
       if (ar.failed()) {
         access.edgeError(principal, sessionId, ar.cause()).onComplete(err -> Replies.fail(ctx, err.result()));
         return;
       }
-      Future<AgentReply> reply = ar.result();
+      Future<AgentReply> reply = ar.result().result();
       JsonObject answer = new JsonObject().put("sessionId", sessionId)
           .put("conversationUrl", "/api/sessions/" + sessionId + "/messages")
           .put("eventsUrl", "/api/sessions/" + sessionId + "/events");
@@ -91,7 +94,7 @@ public record MessageRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access) 
 
   private void conversation(RoutingContext ctx) {
     String sessionId = ctx.pathParam("sessionId");
-    access.visible(AuthHandler.principal(ctx), sessionId).compose(info -> ratchet.conversation(sessionId))
+    access.visible(AuthHandler.principal(ctx), sessionId).compose(info -> ratchet.queries().conversation(sessionId))
         .onComplete(Replies.ok(ctx));
   }
 }

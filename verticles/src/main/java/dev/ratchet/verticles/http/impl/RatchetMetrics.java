@@ -1,7 +1,7 @@
 package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.EventType;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.StepEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -49,13 +49,13 @@ public final class RatchetMetrics {
   private final Handler<DeliveryContext<Object>> interceptor = this::intercept;
   /** Ends this interceptor's count as a listener of every session's step events. */
   private Runnable hearing = () -> { };
-  private final Ratchet ratchet;
+  private final RatchetNode ratchet;
   private final AtomicLong lastForkMicros = new AtomicLong();
   private final AtomicLong aofRewriting = new AtomicLong();
   private final AtomicLong redisUsedMemory = new AtomicLong();
   private long refresh;
 
-  public RatchetMetrics(Vertx vertx, Ratchet ratchet) {
+  public RatchetMetrics(Vertx vertx, RatchetNode ratchet) {
     this.vertx = vertx;
     this.ratchet = ratchet;
     MeterRegistry shared = BackendRegistries.getDefaultNow();

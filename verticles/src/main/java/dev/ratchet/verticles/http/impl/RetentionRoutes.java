@@ -1,6 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -13,7 +13,7 @@ import io.vertx.ext.web.RoutingContext;
  * is audited by the runtime with the principal's name. {@code GET /api/retention} shows the
  * retention settings, per agent.
  */
-public record RetentionRoutes(Ratchet ratchet, SessionAccess access) {
+public record RetentionRoutes(RatchetNode ratchet, SessionAccess access) {
 
   public void mount(Router router) {
     router.delete("/api/sessions/:sessionId").handler(this::erase);

@@ -3,7 +3,7 @@ package dev.ratchet.verticles.http.impl;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.Role;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -15,7 +15,7 @@ import io.vertx.ext.web.RoutingContext;
  * {@code POST /api/sessions/:id/calls/:callId/reconcile}, each for the principal's tenants only
  * ({@link SessionAccess}, {@link SessionList}).
  */
-public record SessionRoutes(Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
+public record SessionRoutes(RatchetNode ratchet, RatchetMetrics metrics, SessionAccess access) {
 
   static final int MAX_LIMIT = 200;
 

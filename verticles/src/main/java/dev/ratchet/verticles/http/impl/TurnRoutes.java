@@ -1,12 +1,14 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.runtime.Accepted;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.StepEvents;
-import dev.ratchet.verticles.Ratchet;
 import dev.ratchet.verticles.http.JournalReader;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.impl.EdgeRules;
@@ -24,7 +26,7 @@ import io.vertx.ext.web.RoutingContext;
  * Submitting turns and reading their results:
  * {@code POST /api/sessions/:sessionId/turns} and {@code GET /api/sessions/:sessionId/turns/:turnId[?wait=s]}.
  */
-public record TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, SessionAccess access) {
+public record TurnRoutes(Vertx vertx, RatchetNode ratchet, RatchetMetrics metrics, SessionAccess access) {
 
   static final int MAX_WAIT_SECONDS = 60;
 
@@ -64,15 +66,16 @@ public record TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, S
     // the session's caller is who authenticated, never what the body says
     String callerId = principal.callerId();
     // the creator's name is kept with a session it creates, for the four-eyes rule
-    Future<Future<TurnResult>> accepted = access.mayUse(principal, sessionId)
-        .compose(v -> accept(agent, sessionId, callerId, principal.name(), turn));
+    Future<Accepted<TurnResult>> accepted = access.mayUse(principal, sessionId)
+        .compose(v -> ratchet.accept(TurnRequest.of(agent, sessionId, turn).callerId(callerId)
+            .creator(principal.name())));
     accepted.onComplete(ar -> {
       if (ar.failed()) {
         access.edgeError(principal, sessionId, ar.cause()).onComplete(err -> Replies.fail(ctx, err.result()));
         return;
       }
       metrics.journalAppend("submit", System.nanoTime() - started);
-      Future<TurnResult> result = ar.result();
+      Future<TurnResult> result = ar.result().result();
       JsonObject answer = new JsonObject().put("sessionId", sessionId).put("turnId", turn.turnId());
       withReconciled(sessionId, turn.turnId(), answer).onComplete(done -> {
         if (result.isComplete() && result.succeeded()) {
@@ -84,12 +87,6 @@ public record TurnRoutes(Vertx vertx, Ratchet ratchet, RatchetMetrics metrics, S
         }
       });
     });
-  }
-
-  /** Answers once the turn is journaled; the inner future completes with the results. */
-  private Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator,
-                                            Turn turn) {
-    return ratchet.accept(agent, sessionId, callerId, creator, turn);
   }
 
   private void result(RoutingContext ctx) {

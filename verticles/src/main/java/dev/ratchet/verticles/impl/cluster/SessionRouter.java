@@ -1,9 +1,11 @@
 package dev.ratchet.verticles.impl.cluster;
 
+import dev.ratchet.runtime.Accepted;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.MessageRequest;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.journal.JournalQueries;
@@ -40,11 +42,9 @@ public final class SessionRouter {
 
   /** Answers the local node's part of a forwarded request. */
   public interface Local {
-    Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn,
-                                      String replyAddress);
+    Future<Accepted<TurnResult>> accept(TurnRequest request, String replyAddress);
 
-    Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
-                                             String messageId, String text);
+    Future<Accepted<AgentReply>> acceptMessage(MessageRequest request, String answerTo);
 
     /** Whether this node runs the session now (or is starting it). */
     boolean holds(String sessionId);
@@ -84,7 +84,8 @@ public final class SessionRouter {
     if (!members.clustered()) {
       return Future.succeededFuture();
     }
-    consumer = vertx.eventBus().consumer(address(members.self()), this::handle);
+    consumer = vertx.eventBus().consumer(address(members.self()), new OwnerSide(vertx, members, local,
+        this::forwardOn));
     // its registration alone matters: it tells the other members that this one may own sessions
     owning = vertx.eventBus().consumer(ClusterMembers.OWNERS_ADDRESS, msg -> { });
     return consumer.completion().compose(v -> owning.completion());
@@ -129,53 +130,52 @@ public final class SessionRouter {
    * Accepts the turn on the member that runs its session; {@code replyAddress} (null: none) travels
    * with it, and that member (or the one that resumes the turn after it dies) answers it.
    */
-  public Future<Future<TurnResult>> accept(String agent, String sessionId, String callerId, String creator, Turn turn,
-                                           String replyAddress) {
-    return accept(turnRequest(agent, sessionId, callerId, creator, turn, replyAddress), turn, REPLACEMENTS);
+  public Future<Accepted<TurnResult>> accept(TurnRequest turn, String replyAddress) {
+    return accept(turnRequest(turn, replyAddress), turn, replyAddress, REPLACEMENTS);
   }
 
-  private Future<Future<TurnResult>> accept(JsonObject request, Turn turn, int replacements) {
-    String agent = request.getString("agent");
-    String sessionId = request.getString("sessionId");
-    String callerId = request.getString("callerId");
-    String creator = request.getString("creator");
-    String replyAddress = request.getString("replyAddress");
+  private Future<Accepted<TurnResult>> accept(JsonObject request, TurnRequest turn, String replyAddress,
+                                              int replacements) {
+    String sessionId = turn.sessionId();
+    String turnId = turn.turn().turnId();
     return target(sessionId).compose(node -> {
       if (node == null || node.equals(members.self())) {
         if (!members.leaving()) {
-          return local.accept(agent, sessionId, callerId, creator, turn, replyAddress);
+          return local.accept(turn, replyAddress);
         }
         // a leaving member journals the turn for the session's next owner, or passes it on once handed over
-        return local.accept(agent, sessionId, callerId, creator, turn, replyAddress)
-            .map(journaled -> awaitResult(sessionId, turn.turnId()))
+        return local.accept(turn, replyAddress)
+            .map(journaled -> new Accepted<>(awaitResult(sessionId, turnId)))
             .recover(err -> local.holds(sessionId) || node == null ? Future.failedFuture(err)
                 : target(sessionId).compose(next -> next == null || next.equals(members.self()) ? Future.failedFuture(err)
-                    : forward(next, request).map(journaled -> results(journaled, sessionId, turn.turnId()))));
+                    : forward(next, request).map(journaled -> results(journaled, sessionId, turnId))));
       }
       // the same turn id again on the next owner is safe: a turn already journaled is not run twice (rule 1)
-      return toOwner(node, request, journaled -> results(journaled, sessionId, turn.turnId()), replacements,
-          () -> accept(request, turn, replacements - 1));
+      return toOwner(node, request, journaled -> results(journaled, sessionId, turnId), replacements,
+          () -> accept(request, turn, replyAddress, replacements - 1));
     });
   }
 
-  private static JsonObject turnRequest(String agent, String sessionId, String callerId, String creator, Turn turn,
-                                        String replyAddress) {
-    return new JsonObject().put("op", "turn").put("agent", agent).put("sessionId", sessionId)
-        .put("callerId", callerId).put("creator", creator).put("turn", turn.toJsonWithTrace()).put("replyAddress", replyAddress);
+  private static JsonObject turnRequest(TurnRequest t, String replyAddress) {
+    return new JsonObject().put("op", "turn").put("agent", t.agent()).put("sessionId", t.sessionId())
+        .put("callerId", t.callerId()).put("creator", t.creator()).put("turn", t.turn().toJsonWithTrace())
+        .put("replyAddress", replyAddress);
   }
 
-  public Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
-                                                  String messageId, String text) {
+  /**
+   * Accepts the message on the member that runs its session; {@code answerTo} (null: none) travels
+   * with it, and that member (or the one that continues its round after it dies) answers it.
+   */
+  public Future<Accepted<AgentReply>> acceptMessage(MessageRequest message, String answerTo) {
     // an id of its own, so that the message sent again to the next owner is journaled once
-    String id = messageId != null ? messageId : UUID.randomUUID().toString();
-    return acceptMessage(agent, sessionId, callerId, creator, id, text, REPLACEMENTS);
+    String id = message.messageId() != null ? message.messageId() : UUID.randomUUID().toString();
+    return acceptMessage(message.messageId(id), answerTo, REPLACEMENTS);
   }
 
-  private Future<Future<AgentReply>> acceptMessage(String agent, String sessionId, String callerId, String creator,
-                                                   String messageId, String text, int replacements) {
-    return target(sessionId).compose(node -> {
+  private Future<Accepted<AgentReply>> acceptMessage(MessageRequest m, String answerTo, int replacements) {
+    return target(m.sessionId()).compose(node -> {
       if (node == null || node.equals(members.self())) {
-        return local.acceptMessage(agent, sessionId, callerId, creator, messageId, text);
+        return local.acceptMessage(m, answerTo);
       }
       String replyAddress = "ratchet.node." + members.self() + ".reply." + UUID.randomUUID();
       Promise<AgentReply> reply = Promise.promise();
@@ -188,13 +188,14 @@ public final class SessionRouter {
         }
       });
       reply.future().onComplete(done -> replies.unregister());
-      JsonObject request = new JsonObject().put("op", "message").put("agent", agent).put("sessionId", sessionId)
-          .put("callerId", callerId).put("creator", creator).put("messageId", messageId).put("text", text)
+      JsonObject request = new JsonObject().put("op", "message").put("agent", m.agent())
+          .put("sessionId", m.sessionId()).put("callerId", m.callerId()).put("creator", m.creator())
+          .put("messageId", m.messageId()).put("text", m.text()).put("answerTo", answerTo)
           .put("replyAddress", replyAddress);
       return replies.completion()
-          .compose(v -> toOwner(node, request, journaled -> reply.future(), replacements, () -> {
+          .compose(v -> toOwner(node, request, journaled -> new Accepted<>(reply.future()), replacements, () -> {
             replies.unregister();
-            return acceptMessage(agent, sessionId, callerId, creator, messageId, text, replacements - 1);
+            return acceptMessage(m, answerTo, replacements - 1);
           }))
           .onFailure(err -> replies.unregister());
     });
@@ -257,61 +258,7 @@ public final class SessionRouter {
         .recover(err -> Future.failedFuture(Forwarded.error(err, node)));
   }
 
-  private void handle(Message<JsonObject> msg) {
-    JsonObject r = msg.body();
-    String agent = r.getString("agent");
-    String sessionId = r.getString("sessionId");
-    String op = r.getString("op");
-    if ("resume".equals(op)) {
-      local.resume(agent, sessionId).onSuccess(v -> msg.reply(new JsonObject())).onFailure(err -> Forwarded.fail(msg, err));
-      return;
-    }
-    if (members.leaving() && !local.holds(sessionId)) {
-      passOn(msg);
-      return;
-    }
-    if ("turn".equals(op)) {
-      local.accept(agent, sessionId, r.getString("callerId"), r.getString("creator"), Turn.fromJson(r.getJsonObject("turn")),
-              r.getString("replyAddress"))
-          // a turn that completed before answers with its results, so a resent turn id is answered completed at once
-          .onSuccess(result -> msg.reply(result.isComplete() && result.succeeded() && result.result() != null
-              ? new JsonObject().put("results", result.result().toJson()) : new JsonObject()))
-          .onFailure(err -> failOrPassOn(msg, err));
-      return;
-    }
-    String replyAddress = r.getString("replyAddress");
-    local.acceptMessage(agent, sessionId, r.getString("callerId"), r.getString("creator"), r.getString("messageId"),
-            r.getString("text"))
-        .onSuccess(reply -> {
-          msg.reply(new JsonObject());
-          reply.onComplete(ar -> {
-            if (ar.failed() && members.leaving() && !local.holds(sessionId)) {
-              // handed over mid-round: the next owner answers the same message id with the same reply
-              forwardOn(r).onFailure(err -> vertx.eventBus().send(replyAddress,
-                  new JsonObject().put("error", Forwarded.encode(err))));
-              return;
-            }
-            vertx.eventBus().send(replyAddress, ar.succeeded() ? ar.result().toJson()
-                : new JsonObject().put("error", Forwarded.encode(ar.cause())));
-          });
-        })
-        .onFailure(err -> failOrPassOn(msg, err));
-  }
-
-  /** Fails the request, unless this member handed its session over meanwhile: then the next owner answers it. */
-  private void failOrPassOn(Message<JsonObject> msg, Throwable err) {
-    if (members.leaving() && !local.holds(msg.body().getString("sessionId"))) {
-      passOn(msg);
-    } else {
-      Forwarded.fail(msg, err);
-    }
-  }
-
-  /** A request for a session this leaving member no longer holds goes on to the member that runs it now. */
-  private void passOn(Message<JsonObject> msg) {
-    forwardOn(msg.body()).onSuccess(msg::reply).onFailure(err -> Forwarded.fail(msg, err));
-  }
-
+  /** Forwards a request to the member that runs its session now; fails when that is this one. */
   private Future<JsonObject> forwardOn(JsonObject request) {
     return target(request.getString("sessionId")).compose(node -> node == null || node.equals(members.self())
         ? Future.failedFuture(new RatchetException(ErrorCode.NODE_UNAVAILABLE, "member " + members.self()
@@ -320,9 +267,10 @@ public final class SessionRouter {
   }
 
   /** The results the owner answered a forwarded turn with, when it had them already; else once the journal has them. */
-  private Future<TurnResult> results(JsonObject answer, String sessionId, String turnId) {
+  private Accepted<TurnResult> results(JsonObject answer, String sessionId, String turnId) {
     JsonObject results = answer.getJsonObject("results");
-    return results != null ? Future.succeededFuture(TurnResult.fromJson(results)) : awaitResult(sessionId, turnId);
+    return new Accepted<>(results != null ? Future.succeededFuture(TurnResult.fromJson(results))
+        : awaitResult(sessionId, turnId));
   }
 
   /** The turn's results once the journal has them: listens for its completion first, then looks. */

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.ToolCatalog;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.http.impl.AuthHandler;
 import dev.ratchet.verticles.http.impl.Principal;
@@ -42,7 +42,7 @@ public final class McpRoutes {
   /** MCP sessions ended with DELETE that this process remembers, so their id answers 404 afterwards. */
   private static final int ENDED_REMEMBERED = 10_000;
 
-  private final Ratchet ratchet;
+  private final RatchetNode ratchet;
   private final ToolCallExchange calls;
   private final Set<String> ended = Collections.synchronizedSet(Collections.newSetFromMap(
       new LinkedHashMap<String, Boolean>() {
@@ -53,7 +53,7 @@ public final class McpRoutes {
       }));
 
   /** The routes; a waiting call reports progress every {@code progressMillis} (http.mcpProgressMillis). */
-  public McpRoutes(Vertx vertx, Ratchet ratchet, SessionAccess access, long progressMillis) {
+  public McpRoutes(Vertx vertx, RatchetNode ratchet, SessionAccess access, long progressMillis) {
     this.ratchet = ratchet;
     this.calls = new ToolCallExchange(vertx, ratchet, access, new TurnGatherer(vertx, TurnGatherer.WAIT_MILLIS),
         progressMillis);
@@ -68,7 +68,7 @@ public final class McpRoutes {
 
   private void post(RoutingContext ctx) {
     String agent = ctx.pathParam("agent");
-    ToolCatalog catalog = ratchet.catalog(agent);
+    ToolCatalog catalog = ratchet.queries().catalog(agent);
     if (catalog == null && !ratchet.ready()) {
       ctx.response().putHeader("Retry-After", Replies.RETRY_AFTER_SECONDS);
       httpError(ctx, 503, JsonRpc.error(null, JsonRpc.INTERNAL_ERROR, "this member is still loading its agents;"

@@ -2,14 +2,15 @@ package dev.ratchet.verticles.http.impl.mcp;
 
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
-import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.EventType;
+import dev.ratchet.runtime.Ids;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
+import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.verticles.Ratchet;
+import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.StepEvents;
 import dev.ratchet.verticles.http.impl.Principal;
 import dev.ratchet.verticles.http.impl.SessionAccess;
@@ -31,7 +32,7 @@ import java.util.UUID;
  * answers with its record. While it waits for a person's approval the SSE stream stays open
  * and, when the client sent a {@code progressToken}, carries {@code notifications/progress}.
  */
-record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, TurnGatherer gatherer,
+record ToolCallExchange(Vertx vertx, RatchetNode ratchet, SessionAccess access, TurnGatherer gatherer,
                         long progressMillis) {
 
   private static final Logger LOG = LoggerFactory.getLogger(ToolCallExchange.class);
@@ -98,7 +99,7 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
     }
     Object progressToken = m.getValue("progressToken");
     // the W3C header of the request, else the one MCP clients put in _meta (docs/OBSERVABILITY.md)
-    String traceparent = where.traceparent() != null ? where.traceparent()
+    String traceparent = Turn.validTraceparent(where.traceparent()) != null ? where.traceparent()
         : m.getValue("traceparent") instanceof String t ? t : null;
     ToolCall call = new ToolCall((String) name, (JsonObject) arguments);
     sessionOf(agent, where, principal, placement).compose(sessionId -> access.mayUse(principal, sessionId)
@@ -151,7 +152,7 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
             .compose(submitted -> fromJournal(done, submitted, placement, call));
       }
       String key = principal.callerId() + "\n" + agent + "\n" + sessionId + "\n" + placement.turnId();
-      return gatherer.join(key, placement.turnId(), placement.index(), placement.count(), call,
+      return gatherer.join(key, placement.turnId(), placement.index(), placement.count(), call, traceparent,
           turn -> submit(agent, sessionId, principal, turn));
     });
   }
@@ -174,7 +175,8 @@ record ToolCallExchange(Vertx vertx, Ratchet ratchet, SessionAccess access, Turn
   }
 
   private Future<TurnResult> submit(String agent, String sessionId, Principal principal, Turn turn) {
-    return ratchet.accept(agent, sessionId, principal.callerId(), principal.name(), turn).compose(inner -> inner);
+    return ratchet.submit(TurnRequest.of(agent, sessionId, turn).callerId(principal.callerId())
+        .creator(principal.name()));
   }
 
   private static Placement placement(JsonObject meta) {

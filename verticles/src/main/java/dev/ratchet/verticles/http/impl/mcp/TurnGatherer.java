@@ -23,7 +23,9 @@ import java.util.function.Function;
  * whole (so its writes keep the model's order and a failed write skips the later ones, rules 3
  * and 5), and each request is answered with its own call's record. A turn whose calls do not all
  * arrive within the wait, or whose calls disagree on the count or on what an index holds, fails
- * every request waiting for it with {@code TURN_INCOMPLETE}; nothing of it is journaled.
+ * every request waiting for it with {@code TURN_INCOMPLETE}; nothing of it is journaled. The turn
+ * runs in the trace of its lowest-index call that carries a valid {@code traceparent}, so that the
+ * choice does not depend on the order in which the requests arrive (docs/OBSERVABILITY.md).
  */
 final class TurnGatherer {
 
@@ -42,10 +44,10 @@ final class TurnGatherer {
   /**
    * Adds call {@code index} of {@code count} to turn {@code turnId} under {@code key} (which names
    * the caller, agent and session), and completes with that call's record once the gathered turn
-   * has run through {@code submit}.
+   * has run through {@code submit}; {@code traceparent} is the one the call's request carried, or null.
    */
   synchronized Future<CallResult> join(String key, String turnId, int index, int count, ToolCall call,
-                                       Function<Turn, Future<TurnResult>> submit) {
+                                       String traceparent, Function<Turn, Future<TurnResult>> submit) {
     Gathering g = open.get(key);
     if (g == null) {
       g = new Gathering(key, turnId, count);
@@ -64,6 +66,11 @@ final class TurnGatherer {
           + " (" + g.calls[index].name() + "); each call of a model response needs its own dev.ratchet/index"));
     }
     g.calls[index] = call;
+    String valid = Turn.validTraceparent(traceparent);
+    if (valid != null && index < g.tracedIndex) {
+      g.tracedIndex = index;
+      g.traceparent = valid;
+    }
     Promise<CallResult> answer = Promise.promise();
     g.waiters.add(new Waiter(index, answer));
     if (Arrays.stream(g.calls).allMatch(c -> c != null)) {
@@ -72,7 +79,7 @@ final class TurnGatherer {
       Gathering complete = g;
       Future<TurnResult> ran;
       try {
-        ran = submit.apply(new Turn(turnId, List.of(g.calls)));
+        ran = submit.apply(new Turn(turnId, List.of(g.calls), g.traceparent));
       } catch (RuntimeException e) {
         ran = Future.failedFuture(e);
       }
@@ -127,6 +134,8 @@ final class TurnGatherer {
     final ToolCall[] calls;
     final List<Waiter> waiters = new ArrayList<>();
     long timer;
+    int tracedIndex = Integer.MAX_VALUE;
+    String traceparent;
 
     Gathering(String key, String turnId, int count) {
       this.key = key;

@@ -1,4 +1,4 @@
-package dev.ratchet.verticles.impl;
+package dev.ratchet.runtime.session;
 
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CatalogVersions;
@@ -15,7 +15,7 @@ import java.util.Map;
  * that reloads do not accumulate catalogues. At most the latest {@link #KEPT_VERSIONS} are looked
  * up: a turn whose catalogue is gone resumes with the current one, as after a restart.
  */
-final class AgentVersions implements CatalogVersions {
+public final class AgentVersions implements CatalogVersions {
 
   static final int KEPT_VERSIONS = 32;
 
@@ -29,7 +29,7 @@ final class AgentVersions implements CatalogVersions {
     }
   };
 
-  AgentVersions(AgentDefinition definition, ToolCatalog catalog) {
+  public AgentVersions(AgentDefinition definition, ToolCatalog catalog) {
     this.agent = definition.name();
     install(definition, catalog);
   }
@@ -54,12 +54,12 @@ final class AgentVersions implements CatalogVersions {
   }
 
   /** The definition sessions started from now on use (model, loop settings, tool sources). */
-  AgentDefinition definition() {
+  public AgentDefinition definition() {
     return definition;
   }
 
   /** Makes this definition and catalogue the current ones; answers whether the catalogue's version changed. */
-  synchronized boolean install(AgentDefinition definition, ToolCatalog catalog) {
+  public synchronized boolean install(AgentDefinition definition, ToolCatalog catalog) {
     boolean changed = current == null || !current.version().equals(catalog.version());
     this.definition = definition;
     this.current = catalog;
@@ -67,8 +67,11 @@ final class AgentVersions implements CatalogVersions {
     return changed;
   }
 
-  /** As {@link #install}, only while {@code definition} is still the current one: a replaced definition's refresh is dropped. */
-  synchronized boolean refresh(AgentDefinition definition, ToolCatalog catalog) {
+  /**
+   * As {@link #install}, only while {@code definition} is still the current one: a replaced
+   * definition's refresh is dropped.
+   */
+  public synchronized boolean refresh(AgentDefinition definition, ToolCatalog catalog) {
     return this.definition == definition && install(definition, catalog);
   }
 }

@@ -1,48 +1,34 @@
-package dev.ratchet.verticles.impl;
+package dev.ratchet.runtime.session;
 
+import dev.ratchet.runtime.Accepted;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.ErrorCode;
-import dev.ratchet.runtime.EventType;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentLoop;
 import dev.ratchet.runtime.agent.AgentReply;
-import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.engine.StepEventListener;
-import dev.ratchet.runtime.journal.SessionJournal;
-import dev.ratchet.verticles.Addresses;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
-import io.vertx.core.eventbus.DeliveryOptions;
-import io.vertx.core.json.JsonObject;
-
-import java.util.function.Consumer;
 
 /**
  * The one verticle that runs a session: it owns the session's engine (and so its write queue and
  * fencing epoch) on its own event loop, and asks to be passivated when the manager's sweep finds it
  * idle long enough (or fenced).
  */
-final class SessionVerticle extends VerticleBase {
+public final class SessionVerticle extends VerticleBase {
 
-  private final SessionJournal journal;
+  private final SessionManager host;
   private final String sessionId;
   private final AgentVersions catalog;
-  private final EngineOptions options;
-  private final String nodeId;
-  private final long idleMillis;
-  private final Consumer<SessionVerticle> onIdle;
   private SessionEngine engine;
   private AgentLoop loop;
 
-  private volatile long lastActivity = System.currentTimeMillis();
-  /** Default delivery, shared: publishing reads it and never changes it. */
-  private static final DeliveryOptions PUBLISH = new DeliveryOptions();
+  private volatile long lastActivity;
 
   private int accepting;
   private volatile boolean closing;
@@ -59,15 +45,11 @@ final class SessionVerticle extends VerticleBase {
     BUSY
   }
 
-  SessionVerticle(SessionJournal journal, String sessionId, AgentVersions catalog, EngineOptions options,
-                  String nodeId, long idleMillis, Consumer<SessionVerticle> onIdle) {
-    this.journal = journal;
+  SessionVerticle(SessionManager host, String sessionId, AgentVersions catalog) {
+    this.host = host;
     this.sessionId = sessionId;
     this.catalog = catalog;
-    this.options = options;
-    this.nodeId = nodeId;
-    this.idleMillis = idleMillis;
-    this.onIdle = onIdle;
+    this.lastActivity = host.clock.millis();
   }
 
   String sessionId() {
@@ -80,38 +62,23 @@ final class SessionVerticle extends VerticleBase {
 
   @Override
   public Future<?> start() {
-    String events = Addresses.events(sessionId);
-    EventAudience audience = new EventAudience(vertx);
-    engine = new SessionEngine(vertx, journal, sessionId, catalog, options, new StepEventListener() {
-      @Override
-      public boolean wants(String type) {
-        return audience.any(events) || EventType.APPROVAL_REQUESTED.wireName().equals(type);
-      }
-
-      @Override
-      public void accept(JsonObject event) {
-        if (audience.any(events)) {
-          vertx.eventBus().publish(events, event, PUBLISH);
-        }
-        ApprovalNotice.publish(vertx, sessionId, event);
-      }
-    });
+    StepEventListener events = host.hooks.events(sessionId);
+    engine = new SessionEngine(vertx, host.journal, sessionId, catalog, host.options, events, host.clock);
     // this node answers the reply addresses of the turns it runs, those it resumes included (docs/EVENT-BUS.md)
-    engine.replies((address, turnId, outcome) ->
-        vertx.eventBus().send(address, EventBusApi.turnReply(sessionId, turnId, outcome)));
+    engine.replies(host.hooks.replies(sessionId));
     // the loop's settings (model, limits) are the definition's when the session starts; its tools follow each turn
     AgentDefinition definition = catalog.definition();
     if (definition != null && definition.model() != null) {
-      loop = new AgentLoop(vertx, journal, engine, definition, catalog.current(), event -> {
-        lastActivity = System.currentTimeMillis();
-        if (audience.any(events)) {
-          vertx.eventBus().publish(events, event);
+      loop = new AgentLoop(vertx, host.journal, engine, definition, catalog.current(), event -> {
+        lastActivity = host.clock.millis();
+        if (events.wants(event.getString("type"))) {
+          events.accept(event);
         }
-      });
+      }).replies(host.hooks.messageReplies(sessionId));
     }
-    return engine.start(nodeId)
+    return engine.start(host.nodeId)
         .compose(v -> loop == null ? Future.succeededFuture() : loop.start())
-        .onSuccess(v -> lastActivity = System.currentTimeMillis());
+        .onSuccess(v -> lastActivity = host.clock.millis());
   }
 
   /**
@@ -119,7 +86,7 @@ final class SessionVerticle extends VerticleBase {
    * thread, so that the manager's sweep visits a session's context only when it may be done.
    */
   boolean mayBeDone(long now) {
-    return !closing && (engine.isFenced() || now - lastActivity >= idleMillis);
+    return !closing && (engine.isFenced() || now - lastActivity >= host.idleMillis);
   }
 
   /** On this verticle's context: asks to be passivated when idle long enough, or at once when fenced. */
@@ -129,10 +96,10 @@ final class SessionVerticle extends VerticleBase {
         return;
       }
       boolean idle = accepting == 0 && engine.isIdle() && (loop == null || loop.isIdle())
-          && System.currentTimeMillis() - lastActivity >= idleMillis;
+          && host.clock.millis() - lastActivity >= host.idleMillis;
       if (idle || engine.isFenced()) {
         closing = true;
-        onIdle.accept(this);
+        host.passivate(this);
       }
     });
   }
@@ -162,22 +129,22 @@ final class SessionVerticle extends VerticleBase {
   public Future<?> stop() {
     boolean idle = engine.isIdle() && !engine.isFenced() && (loop == null || loop.isIdle());
     return (loop == null ? Future.<Void>succeededFuture() : loop.stop()).compose(v -> engine.stop())
-        .compose(v -> idle ? journal.markIdle(sessionId) : Future.succeededFuture())
+        .compose(v -> idle ? host.journal.markIdle(sessionId) : Future.succeededFuture())
         .otherwiseEmpty();
   }
 
   /** Wakes a write of this session that waits for the approval decision journaled for {@code callId}. */
   void approvalDecided(CallId callId) {
-    lastActivity = System.currentTimeMillis();
+    lastActivity = host.clock.millis();
     engine.approvalChanged(callId);
   }
 
   /**
-   * Journals the turn; the outer future completes once journaled, the inner one with the results,
-   * which also go to {@code replyAddress} (null: none).
+   * Journals the turn; completes once journaled, with the future of its results, which also go to
+   * {@code replyAddress} (null: none).
    */
-  Future<Future<TurnResult>> accept(Turn turn, String callerId, String creator, String replyAddress) {
-    Promise<Future<TurnResult>> accepted = Promise.promise();
+  Future<Accepted<TurnResult>> accept(Turn turn, String callerId, String creator, String replyAddress) {
+    Promise<Accepted<TurnResult>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
         // lost the race with passivation: the manager deploys a fresh verticle and tries again
@@ -185,14 +152,14 @@ final class SessionVerticle extends VerticleBase {
         return;
       }
       accepting++;
-      lastActivity = System.currentTimeMillis();
+      lastActivity = host.clock.millis();
       (leaving ? engine.acceptForNextOwner(turn, callerId, creator, replyAddress)
           : engine.accept(turn, callerId, creator, replyAddress))
           .onComplete(ar -> {
         accepting--;
-        lastActivity = System.currentTimeMillis();
+        lastActivity = host.clock.millis();
         if (ar.succeeded()) {
-          ar.result().onComplete(done -> lastActivity = System.currentTimeMillis());
+          ar.result().result().onComplete(done -> lastActivity = host.clock.millis());
         }
         accepted.handle(ar);
       });
@@ -200,9 +167,13 @@ final class SessionVerticle extends VerticleBase {
     return accepted.future();
   }
 
-  /** Journals a user message for the agent loop; the outer future completes once journaled, the inner with the reply. */
-  Future<Future<AgentReply>> message(String messageId, String text, String callerId, String creator) {
-    Promise<Future<AgentReply>> accepted = Promise.promise();
+  /**
+   * Journals a user message for the agent loop; completes once journaled, with the
+   * future of the reply, which also goes to {@code replyAddress} (null: none).
+   */
+  Future<Accepted<AgentReply>> message(String messageId, String text, String callerId, String creator,
+                                     String replyAddress) {
+    Promise<Accepted<AgentReply>> accepted = Promise.promise();
     context.runOnContext(v -> {
       if (closing) {
         accepted.fail(new RatchetException(ErrorCode.PASSIVATED, "session " + sessionId + " is being passivated"));
@@ -214,10 +185,10 @@ final class SessionVerticle extends VerticleBase {
         return;
       }
       accepting++;
-      lastActivity = System.currentTimeMillis();
-      loop.accept(messageId, text, callerId, creator).onComplete(ar -> {
+      lastActivity = host.clock.millis();
+      loop.accept(messageId, text, callerId, creator, replyAddress).onComplete(ar -> {
         accepting--;
-        lastActivity = System.currentTimeMillis();
+        lastActivity = host.clock.millis();
         accepted.handle(ar);
       });
     });

@@ -1,30 +1,29 @@
-package dev.ratchet.verticles.impl;
+package dev.ratchet.runtime.session;
 
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.ErrorCode;
+import dev.ratchet.runtime.RatchetClock;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.journal.SessionJournal;
-import dev.ratchet.verticles.Addresses;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.MessageConsumer;
-import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 
 /**
  * Routes work to session verticles: deploys one on the first message for a session, and
  * passivates it when idle (one sweep over all sessions finds the idle ones). A session being
  * passivated is redeployed only once its verticle has fully stopped, so two verticles never run
- * one session on this node.
+ * one session on this node. Both a deployed node and an in-memory Ratchet host their sessions here.
  */
-final class SessionManager {
+public final class SessionManager {
 
   private static final Logger LOG = LoggerFactory.getLogger(SessionManager.class);
 
@@ -32,43 +31,46 @@ final class SessionManager {
   }
 
   private final Vertx vertx;
-  private final SessionJournal journal;
-  private final EngineOptions options;
-  private final String nodeId;
-  private final long idleMillis;
+  final SessionJournal journal;
+  final EngineOptions options;
+  final String nodeId;
+  final long idleMillis;
+  final SessionHooks hooks;
+  final RatchetClock clock;
   private final io.vertx.core.Context home;
   private final Map<String, Deployment> sessions = new ConcurrentHashMap<>();
   private final Map<String, Future<Void>> passivating = new ConcurrentHashMap<>();
   private final long sweepTimer;
-  private final MessageConsumer<JsonObject> decisions;
   private volatile boolean leaving;
   private final java.util.concurrent.atomic.AtomicInteger handingOver = new java.util.concurrent.atomic.AtomicInteger();
 
-  SessionManager(Vertx vertx, SessionJournal journal, EngineOptions options, String nodeId, long idleMillis) {
+  /**
+   * Sessions of owner {@code nodeId} on {@code journal}, passivated after {@code idleMillis} without
+   * work; what they produce beyond the journal goes to {@code hooks}.
+   */
+  public SessionManager(Vertx vertx, SessionJournal journal, EngineOptions options, String nodeId, long idleMillis,
+                        SessionHooks hooks, RatchetClock clock) {
     this.vertx = vertx;
     this.journal = journal;
     this.options = options;
     this.nodeId = nodeId;
     this.idleMillis = idleMillis;
+    this.hooks = hooks;
+    this.clock = clock;
     this.home = vertx.getOrCreateContext();
     long period = Math.max(50, Math.min(idleMillis / 2, 5_000));
     this.sweepTimer = vertx.setPeriodic(period, t -> sweep());
-    // one consumer for the node rather than one per session: a restart deploys thousands of sessions at once
-    this.decisions = vertx.eventBus().consumer(Addresses.APPROVAL_DECIDED, msg -> approvalDecided(msg.body()));
   }
 
-  /** Hands a journaled decision to its session if it runs here, or once it has started if it is starting. */
-  private void approvalDecided(JsonObject decision) {
-    Deployment d = sessions.get(decision.getString("sessionId", ""));
-    String callId = decision.getString("callId");
-    if (d != null && callId != null) {
-      d.verticle().onSuccess(v -> v.approvalDecided(new CallId(callId)));
+  /**
+   * Hands a journaled decision to its session if it runs here, or once it has started if it is
+   * starting: whichever node journaled the decision, the session's owner is told this way.
+   */
+  public void approvalDecided(String sessionId, CallId callId) {
+    Deployment d = sessions.get(sessionId);
+    if (d != null) {
+      d.verticle().onSuccess(v -> v.approvalDecided(callId));
     }
-  }
-
-  /** Completes once this node listens for approval decisions. */
-  Future<Void> ready() {
-    return decisions.completion();
   }
 
   /**
@@ -76,7 +78,7 @@ final class SessionManager {
    * session that may be idle long enough or fenced; the session then asks to be passivated.
    */
   private void sweep() {
-    long now = System.currentTimeMillis();
+    long now = clock.millis();
     for (Deployment d : sessions.values()) {
       Future<SessionVerticle> v = d.verticle();
       if (v.succeeded() && v.result().mayBeDone(now)) {
@@ -85,17 +87,17 @@ final class SessionManager {
     }
   }
 
-  int active() {
+  public int active() {
     return sessions.size();
   }
 
   /** Sessions this manager holds anything for: deployed, deploying or being passivated. */
-  int tracked() {
+  public int tracked() {
     return sessions.size() + passivating.size();
   }
 
   /** Whether this node runs the session now, or is starting it. */
-  boolean holds(String sessionId) {
+  public boolean holds(String sessionId) {
     return sessions.containsKey(sessionId);
   }
 
@@ -103,7 +105,7 @@ final class SessionManager {
    * The session's verticle, deployed (and its in-flight turns resumed) if it is not running. A
    * node leaving the cluster starts no session: it fails with {@code NODE_UNAVAILABLE}.
    */
-  Future<SessionVerticle> session(String sessionId, AgentVersions catalog) {
+  public Future<SessionVerticle> session(String sessionId, AgentVersions catalog) {
     if (leaving && !sessions.containsKey(sessionId)) {
       return Future.failedFuture(new RatchetException(ErrorCode.NODE_UNAVAILABLE, "this member is leaving the"
           + " cluster and starts no session; session '" + sessionId + "' runs on another member"));
@@ -130,7 +132,7 @@ final class SessionManager {
   }
 
   /** The session's verticle if it runs on this node now. */
-  SessionVerticle running(String sessionId) {
+  public SessionVerticle running(String sessionId) {
     Deployment d = sessions.get(sessionId);
     return d != null && d.verticle().succeeded() ? d.verticle().result() : null;
   }
@@ -138,8 +140,7 @@ final class SessionManager {
   private void deploy(String sessionId, AgentVersions catalog, Deployment deployment, Promise<SessionVerticle> ready,
                       Promise<String> deploymentId) {
     Future<Void> before = passivating.getOrDefault(sessionId, Future.succeededFuture());
-    SessionVerticle verticle = new SessionVerticle(journal, sessionId, catalog, options, nodeId, idleMillis,
-        this::passivate);
+    SessionVerticle verticle = new SessionVerticle(this, sessionId, catalog);
     before.otherwiseEmpty()
         .compose(v -> deployFromHome(verticle))
         .onComplete(deploymentId)
@@ -192,7 +193,7 @@ final class SessionManager {
    * after {@code timeoutMillis} with the count of those still here: {@link #close} stops them as a
    * crash would, and the other members take them over.
    */
-  Future<Integer> leave(long timeoutMillis, java.util.function.BiFunction<String, String, Future<?>> handOver) {
+  public Future<Integer> leave(long timeoutMillis, BiFunction<String, String, Future<?>> handOver) {
     leaving = true;
     long deadline = System.currentTimeMillis() + timeoutMillis;
     Promise<Integer> left = Promise.promise();
@@ -202,7 +203,7 @@ final class SessionManager {
 
   static final long LEAVE_CHECK_MILLIS = 100;
 
-  private void leaveStep(long deadline, java.util.function.BiFunction<String, String, Future<?>> handOver,
+  private void leaveStep(long deadline, BiFunction<String, String, Future<?>> handOver,
                          Promise<Integer> left) {
     if (sessions.isEmpty() && passivating.isEmpty() && handingOver.get() == 0
         || System.currentTimeMillis() >= deadline) {
@@ -227,7 +228,7 @@ final class SessionManager {
    * Stops the session's verticle if it runs here, without waiting for it to be idle: an erased
    * session's next request then finds the erasure when it claims the session again.
    */
-  Future<Void> stop(String sessionId) {
+  public Future<Void> stop(String sessionId) {
     SessionVerticle v = running(sessionId);
     if (v == null) {
       return Future.succeededFuture();
@@ -237,13 +238,12 @@ final class SessionManager {
     return stopped.future();
   }
 
-  private void passivate(SessionVerticle verticle) {
+  void passivate(SessionVerticle verticle) {
     stopThen(verticle, () -> { });
   }
 
-  Future<Void> close() {
+  public Future<Void> close() {
     vertx.cancelTimer(sweepTimer);
-    decisions.unregister();
     Future<?>[] all = sessions.values().stream().map(d -> d.id().compose(vertx::undeploy).otherwiseEmpty())
         .toArray(Future[]::new);
     sessions.clear();
