@@ -6,6 +6,7 @@ import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.Ratchet;
 import dev.ratchet.runtime.ToolCatalog;
+import dev.ratchet.runtime.journal.JournalDiagnostics;
 import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Future;
@@ -50,8 +51,11 @@ public interface RatchetNode extends Ratchet {
   /** Records a person's finding for an outcome_unknown call, with who made it. */
   Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note);
 
-  /** The journal's read side with its health: what the HTTP API, the dashboard and the CLI show. */
+  /** The journal's read side: what the HTTP API, the dashboard and the CLI show. */
   JournalQueries journal();
+
+  /** The journal store's health and figures, for the health endpoints and the metrics. */
+  JournalDiagnostics diagnostics();
 
   /** The options it was deployed with. */
   RatchetOptions options();

@@ -1,5 +1,6 @@
 package dev.ratchet.verticles;
 
+import dev.ratchet.runtime.journal.ClaimedSession;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
@@ -123,7 +124,7 @@ class ManySessionsTest {
       Await.until(() -> ratchet.activeSessions() == 0 && ratchet.trackedSessions() == 0, 30);
       Await.until(() -> vertx.deploymentIDs().size() == deploymentsBefore, 10);
       // idle sessions leave the recovery index: a restart has nothing to resume
-      Await.until(() -> await(ratchet.redisJournal().activeSessions()).isEmpty(), 10);
+      Await.until(() -> await(ratchet.redisJournal().queries().activeSessions()).isEmpty(), 10);
       await(ratchet.close());
     } finally {
       await(vertx.close());
@@ -146,7 +147,7 @@ class ManySessionsTest {
       assertThat(ratchet.activeSessions()).isEqualTo(1);
 
       // another node takes the session over; this one learns it at its next append
-      await(ratchet.redisJournal().claim("f-1", "node-2"));
+      await(ratchet.redisJournal().claim("f-1", "node-2").map(ClaimedSession::epoch));
       vertx.runOnContext(v -> answer.complete("late"));
 
       assertThat(((dev.ratchet.runtime.RatchetException) Await.failure(result)).code()).isEqualTo("FENCED");

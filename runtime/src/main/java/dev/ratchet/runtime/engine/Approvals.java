@@ -16,6 +16,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.journal.CallState;
 import dev.ratchet.runtime.journal.DecisionAnswer;
 import dev.ratchet.runtime.journal.SessionJournal;
+import dev.ratchet.runtime.journal.Verdict;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 
@@ -62,8 +63,8 @@ final class Approvals {
     ApprovalStatus to = ApprovalStatus.PENDING.decide(decision.approved() ? ApprovalStatus.APPROVED
         : ApprovalStatus.REJECTED);
     if (!decision.edited()) {
-      return journal.approvalDecided(sessionId, decision.callId(), decision.argumentsHash(), to.wireName(),
-          decision.approver(), decision.reason());
+      return journal.approvalDecided(sessionId, decision.callId(), new Verdict(decision.argumentsHash(),
+          to.wireName(), decision.approver(), decision.reason()));
     }
     return journal.approvalRequest(sessionId, decision.callId()).compose(request -> {
       if (request == null) {
@@ -81,8 +82,8 @@ final class Approvals {
         return Future.failedFuture(new RatchetException(ErrorCode.INVALID_REQUEST,
             "the edited arguments are not valid for tool '" + request.tool() + "': " + problem));
       }
-      return journal.approvalDecided(sessionId, decision.callId(), decision.argumentsHash(), to.wireName(),
-          decision.approver(), decision.reason(), decision.arguments());
+      return journal.approvalDecided(sessionId, decision.callId(), new Verdict(decision.argumentsHash(),
+          to.wireName(), decision.approver(), decision.reason(), decision.arguments()));
     });
   }
 
@@ -149,8 +150,8 @@ final class Approvals {
     if (!waiters.containsKey(slot.callId.value())) {
       return;
     }
-    writer.journal().approvalDecided(engine.sessionId, slot.callId, request.argumentsHash(),
-        ApprovalStatus.PENDING.decide(ApprovalStatus.EXPIRED).wireName(), "ratchet", "approval expired")
+    writer.journal().approvalDecided(engine.sessionId, slot.callId, new Verdict(request.argumentsHash(),
+        ApprovalStatus.PENDING.decide(ApprovalStatus.EXPIRED).wireName(), "ratchet", "approval expired"))
         .onComplete(ar -> changed(slot.callId));
   }
 

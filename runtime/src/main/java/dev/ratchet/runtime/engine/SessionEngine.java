@@ -244,7 +244,7 @@ public final class SessionEngine {
     if (badId != null) {
       return Future.failedFuture(badId);
     }
-    return onContext(() -> writer.journal().claimAndLoad(sessionId, owner).map(claimed -> {
+    return onContext(() -> writer.journal().claim(sessionId, owner).map(claimed -> {
       writer.epoch(claimed.epoch());
       callerId = claimed.caller();
       for (InflightTurn t : claimed.inflight()) {

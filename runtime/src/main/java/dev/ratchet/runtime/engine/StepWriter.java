@@ -16,6 +16,8 @@ import dev.ratchet.runtime.journal.CompletedCalls;
 import dev.ratchet.runtime.journal.ConversationAppend;
 import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.runtime.journal.SubmitAnswer;
+import dev.ratchet.runtime.journal.TurnSubmission;
+import dev.ratchet.runtime.journal.UserMessage;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.json.JsonObject;
@@ -100,8 +102,8 @@ public final class StepWriter {
   /** Journals a turn (rule 1); {@code firstWrite} rides along as started when the turn is new. */
   Future<SubmitAnswer> submitTurn(String agent, String callerId, String creator, Turn turn, String catalogue,
                                   String replyAddress, boolean index, CallStart firstWrite) {
-    return journal.submitTurn(sessionId, epoch, agent, callerId, creator, turn, catalogue, replyAddress, index,
-            firstWrite)
+    return journal.submitTurn(new TurnSubmission(sessionId, epoch, agent, callerId, creator, turn, catalogue,
+            replyAddress, index, firstWrite))
         .recover(this::noteFencing);
   }
 
@@ -110,7 +112,8 @@ public final class StepWriter {
    * Answers the call's record when it already had an outcome (then nothing may be sent), else null.
    */
   Future<CallResult> callStarted(String turnId, CallSlot slot, int attempt, JsonObject data) {
-    return durably("call_started", () -> journal.callStarted(sessionId, epoch, turnId, slot.callId, attempt, data))
+    return durably("call_started", () -> journal.callStarted(sessionId, epoch, turnId,
+        new CallStart(slot.callId, attempt, data)))
         .map(record -> {
           if (record != null) {
             slot.settled();
@@ -160,7 +163,7 @@ public final class StepWriter {
   /** Appends a user message once per id (the agent loop's step). */
   public Future<ConversationAppend> messageUser(String agent, String callerId, String creator, String messageId,
                                                 JsonObject entry, JsonObject eventData) {
-    return journal.messageUser(sessionId, epoch, agent, callerId, creator, messageId, entry, eventData)
+    return journal.messageUser(new UserMessage(sessionId, epoch, agent, callerId, creator, messageId, entry, eventData))
         .recover(this::noteFencing);
   }
 

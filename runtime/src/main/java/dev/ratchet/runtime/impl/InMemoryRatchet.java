@@ -47,7 +47,7 @@ public final class InMemoryRatchet implements Ratchet {
     this.sessions = new SessionManager(vertx, journal, EngineOptions.DEFAULT, "memory", IDLE_MILLIS,
         SessionHooks.NONE, clock);
     this.intake = new SessionIntake(sessions, agents);
-    this.queries = new SessionQueries(journal, agents);
+    this.queries = new SessionQueries(journal.queries(), agents);
   }
 
   @Override
@@ -85,7 +85,7 @@ public final class InMemoryRatchet implements Ratchet {
 
   @Override
   public Future<List<ApprovalRequest>> pendingApprovals() {
-    return journal.pendingApprovals(1000);
+    return journal.queries().pendingApprovals(1000);
   }
 
   @Override

@@ -11,7 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The read side of the journal: what the HTTP API, the dashboard and the CLI show. Reads take no
+ * The journal's read side, a port of its own beside {@link SessionJournal}: what the HTTP API, the
+ * dashboard, the CLI and recovery's choice of sessions read. Reads take no
  * epoch and never change what a session holds; they see every step acknowledged before they were
  * sent. A read of a session the journal does not know answers empty (an empty object or list, or
  * null where so stated), never fails for that reason.
@@ -79,22 +80,21 @@ public interface JournalQueries {
   /** How long {@link #turnHome} remembers where a turn runs. */
   long TURN_HOME_MILLIS = 7L * 24 * 3600 * 1000;
 
-  // ---------------------------------------------------------------- health and figures
+  /** The session's current epoch; 0 when it was never claimed. */
+  Future<Long> currentEpoch(String sessionId);
 
-  /** Succeeds when the journal's store answers a read. */
-  Future<Void> reachable();
-
-  /** Succeeds when the journal's store accepts writes: a probe that touches no session. */
-  Future<Void> ping();
+  /** Turns journaled but not completed, oldest first, with each call's state. */
+  Future<List<InflightTurn>> inflightTurns(String sessionId);
 
   /**
-   * The store's own figures of one section, for metrics and the benchmark: for Redis, the fields of
-   * {@code INFO section}; empty for a store that keeps none.
+   * Sessions that may have work in flight: listed by a submit or a user message, until
+   * {@link SessionJournal#markIdle}.
    */
-  default Future<Map<String, String>> info(String section) {
-    return Future.succeededFuture(Map.of());
-  }
+  Future<List<String>> activeSessions();
 
-  /** Where the journal is, for logs and errors, with any password hidden. */
-  String describe();
+  /**
+   * The sessions among {@code sessionIds} with work in flight: a turn not completed, or a round of
+   * the agent loop not ended. A session of {@link #activeSessions} without either has nothing to resume.
+   */
+  Future<List<String>> withWorkInFlight(List<String> sessionIds);
 }

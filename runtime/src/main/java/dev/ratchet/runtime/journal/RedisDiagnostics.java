@@ -9,21 +9,34 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** What the Redis journal tells of Redis itself: health, persistence, INFO figures. */
-record RedisDiagnostics(RedisConnections redis, JournalKeys keys) {
+/**
+ * What the Redis journal tells of Redis itself: health, persistence, replicas and INFO figures, for
+ * the health endpoints, the start-up line, the CLI and the benchmark.
+ */
+public final class RedisDiagnostics implements JournalDiagnostics {
 
-  Future<Void> reachable() {
+  private final RedisConnections redis;
+  private final JournalKeys keys;
+
+  RedisDiagnostics(RedisConnections redis, JournalKeys keys) {
+    this.redis = redis;
+    this.keys = keys;
+  }
+
+  @Override
+  public Future<Void> reachable() {
     return send(Request.cmd(Command.PING)).mapEmpty();
   }
 
   /** Whether Redis answers and accepts writes. */
-  Future<Void> ping() {
+  @Override
+  public Future<Void> ping() {
     return send(Request.cmd(Command.SET).arg(keys.session("health") + ":ping").arg(now()).arg("PX").arg(60_000))
         .mapEmpty();
   }
 
   /** What the server guarantees for an acknowledged step: AOF on/off and its fsync policy. */
-  Future<Persistence> persistence() {
+  public Future<Persistence> persistence() {
     Future<Response> aof = send(Request.cmd(Command.CONFIG).arg("GET").arg("appendonly"));
     Future<Response> fsync = send(Request.cmd(Command.CONFIG).arg("GET").arg("appendfsync"));
     Future<Response> info = send(Request.cmd(Command.INFO).arg("server"));
@@ -38,7 +51,7 @@ record RedisDiagnostics(RedisConnections redis, JournalKeys keys) {
   }
 
   /** The fewest replicas a master of the journal has now ({@code connected_slaves}); 0 without any. */
-  Future<Long> fewestReplicas() {
+  public Future<Long> fewestReplicas() {
     return redis.onEveryMaster(Request.cmd(Command.INFO).arg("replication")).map(replies -> {
       long fewest = Long.MAX_VALUE;
       for (Response r : replies) {
@@ -50,7 +63,7 @@ record RedisDiagnostics(RedisConnections redis, JournalKeys keys) {
   }
 
   /** INFO commandstats as a map from command name to calls, for the benchmark. */
-  Future<Map<String, Long>> commandStats() {
+  public Future<Map<String, Long>> commandStats() {
     return send(Request.cmd(Command.INFO).arg("commandstats")).map(r -> {
       Map<String, Long> map = new HashMap<>();
       for (String line : r.toString().split("\r?\n")) {
@@ -68,7 +81,8 @@ record RedisDiagnostics(RedisConnections redis, JournalKeys keys) {
   }
 
   /** One INFO section as a map of its fields. */
-  Future<Map<String, String>> info(String section) {
+  @Override
+  public Future<Map<String, String>> info(String section) {
     return send(Request.cmd(Command.INFO).arg(section)).map(r -> {
       Map<String, String> map = new HashMap<>();
       for (String line : r.toString().split("\r?\n")) {
@@ -79,6 +93,12 @@ record RedisDiagnostics(RedisConnections redis, JournalKeys keys) {
       }
       return map;
     });
+  }
+
+  /** The Redis URL with any password hidden. */
+  @Override
+  public String describe() {
+    return redis.describe();
   }
 
   private static String configValue(Response r) {

@@ -25,9 +25,10 @@ import java.util.Map;
 import static dev.ratchet.runtime.journal.RedisConnections.PIPELINE;
 
 /** The Redis journal's reads: plain commands and pipelines, no script; what {@link JournalQueries} answers. */
-record RedisQueries(RedisConnections redis, JournalKeys keys) {
+record RedisQueries(RedisConnections redis, JournalKeys keys) implements JournalQueries {
 
-  Future<Long> currentEpoch(String sessionId) {
+  @Override
+  public Future<Long> currentEpoch(String sessionId) {
     return send(Request.cmd(Command.HGET).arg(keys.meta(sessionId)).arg("epoch"))
         .map(r -> r == null ? 0L : r.toLong());
   }
@@ -69,7 +70,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
   }
 
   /** A completed turn's results, or null when the turn is unknown or still running. */
-  Future<TurnResult> turnResult(String sessionId, String turnId) {
+  @Override
+  public Future<TurnResult> turnResult(String sessionId, String turnId) {
     return send(Request.cmd(Command.HMGET).arg(keys.turn(sessionId, turnId)).arg("status").arg("results").arg("spec"))
         .compose(r -> {
           if (r.get(0) == null || !"completed".equals(r.get(0).toString())) {
@@ -82,7 +84,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
         });
   }
 
-  Future<String> turnStatus(String sessionId, String turnId) {
+  @Override
+  public Future<String> turnStatus(String sessionId, String turnId) {
     return send(Request.cmd(Command.HGET).arg(keys.turn(sessionId, turnId)).arg("status"))
         .map(r -> r == null ? null : r.toString());
   }
@@ -110,7 +113,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
   }
 
   /** Turns journaled but not completed, with each call's state: what recovery resumes. */
-  Future<List<InflightTurn>> inflightTurns(String sessionId) {
+  @Override
+  public Future<List<InflightTurn>> inflightTurns(String sessionId) {
     return send(Request.cmd(Command.SMEMBERS).arg(keys.inflight(sessionId))).compose(members -> {
       List<Future<Response>> reads = new ArrayList<>();
       for (Response m : members) {
@@ -137,7 +141,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
     });
   }
 
-  Future<CallState> callState(String sessionId, CallId callId) {
+  @Override
+  public Future<CallState> callState(String sessionId, CallId callId) {
     return send(callStateRequest(sessionId, callId.value())).map(r -> callStateOf(callId.value(), r));
   }
 
@@ -168,7 +173,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
   }
 
   /** Pending approvals across sessions, oldest first. */
-  Future<List<ApprovalRequest>> pendingApprovals(int limit) {
+  @Override
+  public Future<List<ApprovalRequest>> pendingApprovals(int limit) {
     return send(Request.cmd(Command.ZRANGE).arg(keys.pendingApprovals()).arg(0).arg(Math.max(0, limit - 1)))
         .compose(members -> {
           List<Future<ApprovalRequest>> loads = new ArrayList<>();
@@ -207,13 +213,19 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
   }
 
   /** The approval request a call journaled, or null. */
+  @Override
+  public Future<ApprovalRequest> approvalRequest(String sessionId, CallId callId) {
+    return approvalRequest(sessionId, callId.value());
+  }
+
   Future<ApprovalRequest> approvalRequest(String sessionId, String callId) {
     return send(Request.cmd(Command.HGET).arg(keys.call(sessionId, callId)).arg("approvalRequest"))
         .map(r -> r == null ? null : ApprovalRequest.fromJson(new JsonObject(r.toString())));
   }
 
   /** A session's conversation entries in order ({@code type}: user, model, end). */
-  Future<List<JsonObject>> conversation(String sessionId) {
+  @Override
+  public Future<List<JsonObject>> conversation(String sessionId) {
     return send(Request.cmd(Command.LRANGE).arg(keys.conversation(sessionId)).arg(0).arg(-1)).map(r -> {
       List<JsonObject> list = new ArrayList<>();
       if (r != null) {
@@ -228,7 +240,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
    * {@code count} of them after the event {@code afterId} (from the start when null). Fewer than
    * {@code count} means there are no more for now.
    */
-  Future<List<JsonObject>> events(String sessionId, String afterId, int count) {
+  @Override
+  public Future<List<JsonObject>> events(String sessionId, String afterId, int count) {
     StepEntries.After after = StepEntries.After.of(afterId);
     String start = after == null ? "-" : after.rangeStart();
     int entries = after == null ? count : after.entriesFor(count);
@@ -296,7 +309,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
    * Session metadata: agent, epoch, owner, createdAt, updatedAt, caller and creator (each when it
    * has one); empty when unknown.
    */
-  Future<JsonObject> sessionInfo(String sessionId) {
+  @Override
+  public Future<JsonObject> sessionInfo(String sessionId) {
     return send(Request.cmd(Command.HMGET).arg(keys.meta(sessionId)).arg("agent").arg("epoch").arg("owner")
         .arg("createdAt").arg("updatedAt").arg("caller").arg("creator").arg("archivedAt")).map(r -> {
           JsonObject json = new JsonObject();
@@ -312,7 +326,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
   }
 
   /** Sessions by last activity, most recent first. */
-  Future<List<String>> recentSessions(int offset, int limit) {
+  @Override
+  public Future<List<String>> recentSessions(int offset, int limit) {
     return send(Request.cmd(Command.ZREVRANGE).arg(keys.recentSessions()).arg(offset).arg(offset + limit - 1))
         .map(r -> {
           List<String> list = new ArrayList<>();
@@ -325,7 +340,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
    * The agent of each of these sessions (sessions the journal does not know are left out), read in
    * pipelines of {@value RedisConnections#PIPELINE} commands: one round trip per pipeline, not per session.
    */
-  Future<Map<String, String>> sessionAgents(List<String> sessionIds) {
+  @Override
+  public Future<Map<String, String>> sessionAgents(List<String> sessionIds) {
     List<Future<List<Response>>> chunks = new ArrayList<>();
     for (int from = 0; from < sessionIds.size(); from += PIPELINE) {
       List<Request> reads = new ArrayList<>();
@@ -350,7 +366,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
   }
 
   /** Sessions that may have turns in flight. */
-  Future<List<String>> activeSessions() {
+  @Override
+  public Future<List<String>> activeSessions() {
     return send(Request.cmd(Command.SMEMBERS).arg(keys.activeSessions())).map(r -> {
       List<String> list = new ArrayList<>();
       r.forEach(m -> list.add(m.toString()));
@@ -362,7 +379,8 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
    * Sessions with a turn in flight or an open round: a pipeline reads each one's in-flight count and
    * the tail of its conversation; only a conversation whose tail does not tell is read whole.
    */
-  Future<List<String>> withWorkInFlight(List<String> sessionIds) {
+  @Override
+  public Future<List<String>> withWorkInFlight(List<String> sessionIds) {
     List<Future<List<Response>>> chunks = new ArrayList<>();
     for (int from = 0; from < sessionIds.size(); from += PIPELINE) {
       List<Request> reads = new ArrayList<>();
@@ -400,6 +418,20 @@ record RedisQueries(RedisConnections redis, JournalKeys keys) {
         return ids;
       });
     });
+  }
+
+  @Override
+  public Future<Turn> submittedTurn(String sessionId, String turnId) {
+    return send(Request.cmd(Command.HGET).arg(keys.turn(sessionId, turnId)).arg("spec"))
+        .map(spec -> spec == null ? null : Turn.fromJson(new JsonObject(spec.toString())));
+  }
+
+  @Override
+  public Future<String> turnHome(String callerId, String agent, String turnId, String sessionId) {
+    String key = keys.turnHome(callerId, agent, turnId);
+    return redis.pipeline(List.of(Request.cmd(Command.SET).arg(key).arg(sessionId).arg("NX").arg("PX")
+            .arg(TURN_HOME_MILLIS), Request.cmd(Command.GET).arg(key)), false)
+        .map(replies -> replies.get(1) == null ? sessionId : replies.get(1).toString());
   }
 
   private static String str(Response r) {

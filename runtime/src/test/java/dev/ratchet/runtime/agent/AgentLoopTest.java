@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.agent;
 
+import dev.ratchet.runtime.journal.JournalPorts;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
@@ -92,7 +93,8 @@ class AgentLoopTest {
   }
 
   private List<String> journaledTypes() {
-    return await(journal.events(session, null, 1000)).stream().map(e -> e.getString("type")).toList();
+    return await(JournalPorts.queries(journal).events(session, null,
+        1000)).stream().map(e -> e.getString("type")).toList();
   }
 
   private static ToolCall call(String tool, String orderId, String id) {
@@ -141,7 +143,7 @@ class AgentLoopTest {
     assertThat(second.get(2).toolCalls().get(0).argumentsText()).isEqualTo(broken);
     String result = second.get(3).text();
     assertThat(result).contains("the arguments are not valid JSON").contains("line 1, column");
-    JsonObject journaled = await(journal.events(session, null, 1000)).stream()
+    JsonObject journaled = await(JournalPorts.queries(journal).events(session, null, 1000)).stream()
         .filter(e -> "model.response".equals(e.getString("type"))).findFirst().orElseThrow();
     assertThat(journaled.encode()).contains("\"rawArguments\":" + io.vertx.core.json.Json.encode(broken));
   }
@@ -258,6 +260,6 @@ class AgentLoopTest {
   }
 
   private List<ApprovalRequest> pending() {
-    return await(journal.pendingApprovals(100)).stream().filter(r -> r.sessionId().equals(session)).toList();
+    return await(JournalPorts.queries(journal).pendingApprovals(100)).stream().filter(r -> r.sessionId().equals(session)).toList();
   }
 }

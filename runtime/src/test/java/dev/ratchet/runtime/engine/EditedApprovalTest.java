@@ -87,9 +87,9 @@ class EditedApprovalTest {
   }
 
   private ApprovalRequest pending(RedisJournal journal) {
-    Await.until(() -> !await(journal.pendingApprovals(1000)).stream()
+    Await.until(() -> !await(journal.queries().pendingApprovals(1000)).stream()
         .filter(r -> r.sessionId().equals(sessionId)).toList().isEmpty(), 10);
-    return await(journal.pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(sessionId))
+    return await(journal.queries().pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(sessionId))
         .findFirst().orElseThrow();
   }
 

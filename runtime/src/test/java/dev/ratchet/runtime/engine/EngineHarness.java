@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.journal.JournalPorts;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.MovableClock;
@@ -84,7 +85,7 @@ final class EngineHarness implements AutoCloseable, AfterEachCallback {
   static List<ApprovalRequest> pending(SessionJournal journal, String sessionId, int expected) {
     long deadline = System.currentTimeMillis() + 10_000;
     while (true) {
-      List<ApprovalRequest> pending = await(journal.pendingApprovals(1000)).stream()
+      List<ApprovalRequest> pending = await(JournalPorts.queries(journal).pendingApprovals(1000)).stream()
           .filter(r -> r.sessionId().equals(sessionId)).toList();
       if (pending.size() >= expected || System.currentTimeMillis() > deadline) {
         return pending;

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.journal.JournalPorts;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.EffectClass;
@@ -250,7 +251,7 @@ class InputLimitsTest {
     SessionEngine second = h.engine(hanging, EngineOptions.DEFAULT.withMaxCallsPerTurn(10_000));
 
     assertThat(second).isNotNull();
-    assertThat(await(h.journal.sessionInfo(h.sessionId)).getLong("epoch")).isEqualTo(2L);
+    assertThat(await(JournalPorts.queries(h.journal).sessionInfo(h.sessionId)).getLong("epoch")).isEqualTo(2L);
   }
 
   @Test
@@ -287,7 +288,8 @@ class InputLimitsTest {
     assertThat(reply.status()).isEqualTo(AgentReply.MODEL_FAILED);
     assertThat(reply.error()).contains("TOO_MANY_CALLS").contains("at most 4");
     assertThat(provider.order).isEmpty();
-    List<String> types = await(h.journal.events(h.sessionId, null, 100)).stream().map(e -> e.getString("type")).toList();
+    List<String> types = await(JournalPorts.queries(h.journal).events(h.sessionId, null,
+        100)).stream().map(e -> e.getString("type")).toList();
     assertThat(types).doesNotContain("model.response", "turn.submitted");
     assertThat(refused(loop.accept("m\n2", "again")).code()).isEqualTo("INVALID_ID");
   }

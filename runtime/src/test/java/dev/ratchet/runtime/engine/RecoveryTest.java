@@ -1,5 +1,7 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.journal.JournalPorts;
+import dev.ratchet.runtime.journal.ClaimedSession;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
@@ -254,7 +256,7 @@ class RecoveryTest {
         RecoveryTest::ok)));
     assertThat(second.engine.epoch()).isGreaterThan(staleEpoch);
     assertThat(await(second.engine.submit(turn)).call(0).outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
-    int events = await(second.journal.events(sessionId, null, 10_000)).size();
+    int events = await(JournalPorts.queries(second.journal).events(sessionId, null, 10_000)).size();
 
     // the first node's tool answers late: its completion is refused and its turn fails as fenced
     first.vertx.runOnContext(v -> inFlight.complete(new JsonObject().put("late", true)));
@@ -272,7 +274,7 @@ class RecoveryTest {
     Throwable submitErr = failure(first.engine.submit(Turn.of("t2", call("post", "2"))));
     assertThat(((RatchetException) submitErr).code()).isEqualTo("FENCED");
     assertThat(await(second.journal.inflightTurns(sessionId))).isEmpty();
-    assertThat(await(second.journal.events(sessionId, null, 10_000))).hasSize(events);
+    assertThat(await(JournalPorts.queries(second.journal).events(sessionId, null, 10_000))).hasSize(events);
     assertThat(provider.count("post")).isEqualTo(1);
   }
 
@@ -302,7 +304,7 @@ class RecoveryTest {
     first.start("node-1", FunctionToolSource.create("t")
         // another node takes the session over while the first write's request is out
         .tool(tool("note", EffectClass.NON_IDEMPOTENT_WRITE,
-            inv -> second.journal.claim(sessionId, "node-2").compose(e -> ok(inv))))
+            inv -> second.journal.claim(sessionId, "node-2").map(ClaimedSession::epoch).compose(e -> ok(inv))))
         .tool(tool("refund", EffectClass.IDEMPOTENT_WRITE, RecoveryTest::ok)));
     Throwable err = failure(first.engine.submit(turn));
     assertThat(((RatchetException) err).code()).isEqualTo("FENCED");

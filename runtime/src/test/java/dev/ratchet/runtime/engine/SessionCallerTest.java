@@ -1,5 +1,8 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.journal.JournalPorts;
+import dev.ratchet.runtime.journal.ClaimedSession;
+import dev.ratchet.runtime.journal.TurnSubmission;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
@@ -113,7 +116,7 @@ class SessionCallerTest {
   }
 
   private int eventCount(SessionJournal journal) {
-    return await(journal.events(sessionId, null, 10_000)).size();
+    return await(JournalPorts.queries(journal).events(sessionId, null, 10_000)).size();
   }
 
   @Test
@@ -124,7 +127,7 @@ class SessionCallerTest {
     assertThat(r.calls()).allSatisfy(c -> assertThat(c.outcome()).isEqualTo(Outcome.SUCCEEDED));
     assertThat(seen).containsExactlyInAnyOrder("look:tenant-a", "refund:tenant-a");
     assertThat(engine.callerId()).isEqualTo("tenant-a");
-    assertThat(await(first.journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("tenant-a");
+    assertThat(await(JournalPorts.queries(first.journal).sessionInfo(sessionId)).getString("caller")).isEqualTo("tenant-a");
 
     // same caller again, and no caller (the trusted Java API): both run as the session's caller
     await(engine.submit(turn("t2", "look"), "tenant-a"));
@@ -160,7 +163,7 @@ class SessionCallerTest {
     assertThat(seen).isEmpty();
     assertThat(eventCount(node.journal)).isEqualTo(before);
     assertThat(await(node.journal.turnResult(sessionId, "t2"))).isNull();
-    assertThat(await(node.journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("tenant-a");
+    assertThat(await(JournalPorts.queries(node.journal).sessionInfo(sessionId)).getString("caller")).isEqualTo("tenant-a");
   }
 
   @Test
@@ -169,7 +172,7 @@ class SessionCallerTest {
     SessionEngine engine = node.start();
     await(engine.submit(turn("t1", "look")));
     assertThat(seen).containsExactly("look:null");
-    assertThat(await(node.journal.sessionInfo(sessionId)).containsKey("caller")).isFalse();
+    assertThat(await(JournalPorts.queries(node.journal).sessionInfo(sessionId)).containsKey("caller")).isFalse();
 
     Throwable refused = failure(engine.submit(turn("t2", "look"), "tenant-a"));
     assertThat(((RatchetException) refused).code()).isEqualTo("CALLER_MISMATCH");
@@ -222,7 +225,7 @@ class SessionCallerTest {
     AgentLoop loop = await(ready.future());
     await(await(loop.accept("m1", "look it up", "tenant-a")).result());
     assertThat(seen).containsExactly("look:tenant-a");
-    assertThat(await(node.journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("tenant-a");
+    assertThat(await(JournalPorts.queries(node.journal).sessionInfo(sessionId)).getString("caller")).isEqualTo("tenant-a");
 
     Throwable refused = failure(loop.accept("m2", "and again", "tenant-b"));
     assertThat(((RatchetException) refused).code()).isEqualTo("CALLER_MISMATCH");
@@ -236,15 +239,16 @@ class SessionCallerTest {
     await(engine.accept(turn("t1", "look"), "tenant-a", "alice").compose(a -> a.result()));
     await(engine.accept(turn("t2", "look"), "tenant-a", "bea").compose(a -> a.result()));
     await(engine.submit(turn("t3", "look")));
-    JsonObject info = await(node.journal.sessionInfo(sessionId));
+    JsonObject info = await(JournalPorts.queries(node.journal).sessionInfo(sessionId));
     assertThat(info.getString("creator")).isEqualTo("alice");
     assertThat(info.getString("caller")).isEqualTo("tenant-a");
 
     // the trusted Java API names no creator: the session has none
     String other = "java-" + UUID.randomUUID();
-    long epoch = await(node.journal.claim(other, "n"));
-    await(node.journal.submitTurn(other, epoch, "caller-agent", "tenant-a", turn("t1", "look")));
-    assertThat(await(node.journal.sessionInfo(other)).containsKey("creator")).isFalse();
+    long epoch = await(node.journal.claim(other, "n").map(ClaimedSession::epoch));
+    await(node.journal.submitTurn(TurnSubmission.of(other, epoch, "caller-agent", turn("t1", "look"))
+        .withCaller("tenant-a")));
+    assertThat(await(JournalPorts.queries(node.journal).sessionInfo(other)).containsKey("creator")).isFalse();
   }
 
   private static void sleep(long ms) {

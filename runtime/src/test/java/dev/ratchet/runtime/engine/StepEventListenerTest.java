@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.journal.JournalPorts;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
@@ -56,7 +57,8 @@ class StepEventListenerTest {
     assertThat(result.calls()).extracting(c -> c.outcome()).containsExactly(Outcome.SUCCEEDED, Outcome.SUCCEEDED);
     assertThat(heard).extracting(e -> e.getString("type")).containsExactly("turn.completed");
     assertThat(heard.get(0).getJsonObject("data")).isEqualTo(result.toJson());
-    assertThat(await(h.journal.events(h.sessionId, null, 100))).extracting(e -> e.getString("type"))
+    assertThat(await(JournalPorts.queries(h.journal).events(h.sessionId, null,
+        100))).extracting(e -> e.getString("type"))
         .containsExactly("session.claimed", "turn.submitted", "call.completed", "call.completed", "turn.completed");
   }
 }

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.journal.JournalPorts;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
@@ -233,7 +234,7 @@ class TurnRulesPropertyTest {
       // the calls node 1 had started (journaled call_started) when it died: in flight at the crash
       java.util.Set<String> inFlightAtCrash = new java.util.HashSet<>();
       int claims = 0;
-      for (JsonObject e : await(live.journal.events(sessionId, null, 10_000))) {
+      for (JsonObject e : await(JournalPorts.queries(live.journal).events(sessionId, null, 10_000))) {
         if ("session.claimed".equals(e.getString("type"))) {
           claims++;
         } else if ("call.started".equals(e.getString("type")) && claims == 1) {
@@ -254,7 +255,7 @@ class TurnRulesPropertyTest {
 
       // J1: one call.completed step per call
       Map<String, Integer> completions = new java.util.HashMap<>();
-      for (JsonObject e : await(live.journal.events(sessionId, null, 10_000))) {
+      for (JsonObject e : await(JournalPorts.queries(live.journal).events(sessionId, null, 10_000))) {
         if ("call.completed".equals(e.getString("type"))) {
           completions.merge(e.getString("call"), 1, Integer::sum);
         }
@@ -283,7 +284,7 @@ class TurnRulesPropertyTest {
 
   private static void decide(SessionJournal journal, SessionEngine engine, String sessionId, List<Spec> specs,
                              Turn turn) {
-    for (ApprovalRequest r : await(journal.pendingApprovals(1000))) {
+    for (ApprovalRequest r : await(JournalPorts.queries(journal).pendingApprovals(1000))) {
       if (!r.sessionId().equals(sessionId)) {
         continue;
       }

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.engine;
 
+import dev.ratchet.runtime.journal.JournalPorts;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.ApprovalRule;
@@ -452,7 +453,7 @@ class TurnRulesTest {
     await(engine.submit(Turn.of("t1", call("note", "1"))));
     assertThat(h.events).extracting(e -> e.getString("type"))
         .containsSubsequence("turn.submitted", "call.started", "call.completed", "turn.completed");
-    List<JsonObject> journaled = await(h.journal.events(h.sessionId, null, 100));
+    List<JsonObject> journaled = await(JournalPorts.queries(h.journal).events(h.sessionId, null, 100));
     assertThat(journaled).extracting(e -> e.getString("type"))
         .containsSubsequence("session.claimed", "turn.submitted", "call.started", "call.completed", "turn.completed");
   }

@@ -27,8 +27,8 @@ final class FailoverTurns {
     List<String> acknowledged = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       String session = prefix + i;
-      long epoch = await(journal.claim(session, "node-1"));
-      await(journal.submitTurn(session, epoch, AGENT, turnOf(session)));
+      long epoch = await(journal.claim(session, "node-1").map(ClaimedSession::epoch));
+      await(journal.submitTurn(TurnSubmission.of(session, epoch, AGENT, turnOf(session))));
       acknowledged.add(session);
     }
     return acknowledged;

@@ -5,13 +5,10 @@ import io.vertx.core.Vertx;
 /** The journal TCK against the in-memory journal. */
 class InMemoryJournalContractTest extends SessionJournalContract {
 
-  @Override
-  protected SessionJournal open(Vertx vertx) {
-    return InMemoryJournal.create(vertx);
-  }
+  private final InMemoryJournals journals = new InMemoryJournals();
 
   @Override
-  protected boolean persistsAcrossInstances() {
-    return false;
+  protected SessionJournal open(Vertx vertx) {
+    return journals.open(vertx);
   }
 }

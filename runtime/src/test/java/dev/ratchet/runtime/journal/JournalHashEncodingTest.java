@@ -30,12 +30,13 @@ class JournalHashEncodingTest {
       Vertx vertx = Vertx.vertx();
       try {
         RedisJournal journal = await(RedisJournal.open(vertx, JournalOptions.of(redis.url())));
-        long epoch = await(journal.claim("s1", "node-1"));
+        long epoch = await(journal.claim("s1", "node-1").map(ClaimedSession::epoch));
         Turn turn = new Turn("t1", List.of(new ToolCall("look", null)));
-        await(journal.submitTurn("s1", epoch, "agent", turn));
+        await(journal.submitTurn(TurnSubmission.of("s1", epoch, "agent", turn)));
         CallResult record = new CallResult(0, turn.callId("s1", 0), "look", null, EffectClass.READ,
             Outcome.SUCCEEDED, new JsonObject().put("order", "x".repeat(400)), null, 1, false, false, null, 3, null);
-        await(journal.callsCompleted("s1", epoch, "t1", List.of(record), new TurnResult("s1", "t1", List.of(record))));
+        await(journal.callsCompleted("s1", epoch, "t1", List.of(record), new TurnResult("s1", "t1",
+            List.of(record)), null, noText -> null));
 
         String key = new JournalKeys(JournalOptions.of(redis.url()).keyPrefix()).call("s1", record.callId().value());
         assertThat(await(journal.send(Request.cmd(Command.HSTRLEN).arg(key).arg("record"))).toInteger())

@@ -21,7 +21,7 @@ class PersistenceTest {
       Vertx vertx = Vertx.vertx();
       try {
         RedisJournal journal = await(RedisJournal.open(vertx, JournalOptions.of(redis.url())));
-        Persistence safe = await(journal.persistence());
+        Persistence safe = await(journal.diagnostics().persistence());
         assertThat(safe.aofEnabled()).isTrue();
         assertThat(safe.mayEvictJournal()).isFalse();
         assertThat(safe.atRisk()).isFalse();
@@ -30,10 +30,10 @@ class PersistenceTest {
         // keys without a TTL are never evicted by a volatile-* policy
         config(journal, "maxmemory", "1gb");
         config(journal, "maxmemory-policy", "volatile-lru");
-        assertThat(await(journal.persistence()).atRisk()).isFalse();
+        assertThat(await(journal.diagnostics().persistence()).atRisk()).isFalse();
 
         config(journal, "maxmemory-policy", "allkeys-lru");
-        Persistence risky = await(journal.persistence());
+        Persistence risky = await(journal.diagnostics().persistence());
         assertThat(risky.maxmemory()).isEqualTo(1L << 30);
         assertThat(risky.mayEvictJournal()).isTrue();
         assertThat(risky.atRisk()).isTrue();

@@ -36,7 +36,7 @@ class Redis62CompatibilityTest {
       Vertx vertx = Vertx.vertx();
       try {
         RedisJournal journal = await(RedisJournal.open(vertx, JournalOptions.of(redis.url())));
-        Persistence persistence = await(journal.persistence());
+        Persistence persistence = await(journal.diagnostics().persistence());
         assertThat(persistence.redisVersion()).startsWith("6.2");
         assertThat(persistence.aofEnabled()).isTrue();
         assertThat(persistence.appendfsync()).isEqualTo("always");
@@ -50,12 +50,12 @@ class Redis62CompatibilityTest {
         await(engine.start("node"));
         Future<TurnResult> pending = engine.submit(new Turn("t1", List.of(new ToolCall("look", null),
             new ToolCall("cancel", null))));
-        Await.until(() -> !await(journal.pendingApprovals(10)).isEmpty(), 10);
-        ApprovalRequest request = await(journal.pendingApprovals(10)).get(0);
+        Await.until(() -> !await(journal.queries().pendingApprovals(10)).isEmpty(), 10);
+        ApprovalRequest request = await(journal.queries().pendingApprovals(10)).get(0);
         await(engine.decide(ApprovalDecision.approve(request, "alice", "ok")));
         TurnResult result = await(pending);
         assertThat(result.calls()).extracting(c -> c.outcome()).containsExactly(Outcome.SUCCEEDED, Outcome.SUCCEEDED);
-        assertThat(await(journal.events("s62", null, 100))).extracting(e -> e.getString("type"))
+        assertThat(await(journal.queries().events("s62", null, 100))).extracting(e -> e.getString("type"))
             .containsSubsequence("turn.submitted", "approval.requested", "approval.decided", "call.started",
                 "turn.completed");
         journal.close();

@@ -52,7 +52,7 @@ class RedisClusterFailoverTest {
     JournalOptions options = CLUSTER.journalOptions().withTopology(RedisTopology.cluster(CLUSTER.endpoints()))
         .withWaitReplicas(1, 2_000);
     RedisJournal journal = await(RedisJournal.open(vertx, options));
-    assertThat(await(journal.fewestReplicas())).as("replicas of the fewest-replicated master").isEqualTo(1);
+    assertThat(await(journal.diagnostics().fewestReplicas())).as("replicas of the fewest-replicated master").isEqualTo(1);
     // new steps after the kill wait less: on the promoted replica, left without a replica, each waits in vain
     RedisJournal after = await(RedisJournal.open(vertx, options.withWaitReplicas(1, 300)));
     List<String> sessions = new ArrayList<>();
@@ -60,8 +60,9 @@ class RedisClusterFailoverTest {
     for (int i = 0; i < 30; i++) {
       String session = "s-" + i;
       sessions.add(session);
-      long epoch = await(journal.claim(session, "node-1"));
-      submitted.add(journal.submitTurn(session, epoch, AGENT, "caller-1", null, turnOf(session), null, true, null));
+      long epoch = await(journal.claim(session, "node-1").map(ClaimedSession::epoch));
+      submitted.add(journal.submitTurn(TurnSubmission.of(session, epoch, AGENT, turnOf(session))
+          .withCaller("caller-1")));
     }
     await(Future.all(submitted));
 
@@ -86,7 +87,7 @@ class RedisClusterFailoverTest {
         if (!outcomes.containsKey(session)) {
           claims.put(session, journal.inflightTurns(session).compose(turns -> {
             assertThat(turns).as(session).extracting(t -> t.turn().turnId()).containsExactly("t1");
-            return after.claim(session, "node-2");
+            return after.claim(session, "node-2").map(ClaimedSession::epoch);
           }));
         }
       }
@@ -106,12 +107,12 @@ class RedisClusterFailoverTest {
       }
     }
     for (String session : sessions) {
-      assertThat(await(journal.currentEpoch(session))).as(session + ": claimed before the kill and after")
+      assertThat(await(journal.queries().currentEpoch(session))).as(session + ": claimed before the kill and after")
           .isGreaterThanOrEqualTo(2);
     }
     long notReplicated = outcomes.values().stream().filter("JOURNAL_NOT_REPLICATED"::equals).count();
     assertThat(notReplicated).as("sessions on the promoted replica").isPositive().isLessThan(sessions.size());
-    assertThat(await(journal.activeSessions())).containsAll(sessions);
+    assertThat(await(journal.queries().activeSessions())).containsAll(sessions);
     after.close();
     journal.close();
   }

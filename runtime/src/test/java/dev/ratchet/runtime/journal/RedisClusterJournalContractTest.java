@@ -31,11 +31,6 @@ class RedisClusterJournalContractTest extends SessionJournalContract {
     return await(RedisJournal.open(vertx, CLUSTER.journalOptions()));
   }
 
-  @Override
-  protected boolean persistsAcrossInstances() {
-    return true;
-  }
-
   @Test
   void theJournalsScriptsAreLoadedOnEveryMaster() throws Exception {
     for (int port : CLUSTER.ports()) {
@@ -56,8 +51,8 @@ class RedisClusterJournalContractTest extends SessionJournalContract {
       }
       for (int i = 0; i < 10; i++) {
         String id = sessionId + "-" + i;
-        long epoch = await(opened.claim(id, "node-1"));
-        assertThat(await(opened.submitTurn(id, epoch, AGENT, "caller-1", null, turn("t1", "a"), null, true, null))
+        long epoch = await(opened.claim(id, "node-1").map(ClaimedSession::epoch));
+        assertThat(await(opened.submitTurn(TurnSubmission.of(id, epoch, AGENT, turn("t1", "a")).withCaller("caller-1")))
             .status()).isEqualTo(SubmitAnswer.Status.NEW);
       }
     } finally {
@@ -77,28 +72,28 @@ class RedisClusterJournalContractTest extends SessionJournalContract {
     assertThat(slots).as("the sessions' masters").hasSize(3);
     List<Future<SubmitAnswer>> submitted = new ArrayList<>();
     for (String id : ids) {
-      long epoch = await(journal.claim(id, "node-1"));
+      long epoch = await(journal.claim(id, "node-1").map(ClaimedSession::epoch));
       // a new session's turn writes the global indexes (on their own masters) before the turn
-      submitted.add(journal.submitTurn(id, epoch, AGENT, "caller-1", null, turn("t1", "a"), null, true, null));
+      submitted.add(journal.submitTurn(TurnSubmission.of(id, epoch, AGENT, turn("t1", "a")).withCaller("caller-1")));
     }
     await(Future.all(submitted));
 
-    Map<String, String> agents = await(journal.sessionAgents(ids));
+    Map<String, String> agents = await(queries.sessionAgents(ids));
     assertThat(agents).hasSize(ids.size()).containsValue(AGENT);
-    assertThat(await(journal.activeSessions())).containsAll(ids);
-    assertThat(await(journal.recentSessions(0, 10_000))).containsAll(ids);
+    assertThat(await(queries.activeSessions())).containsAll(ids);
+    assertThat(await(queries.recentSessions(0, 10_000))).containsAll(ids);
   }
 
   @Test
   void withWaitReplicasAStepOnAMasterWithoutReplicasFailsWithJournalNotReplicated() {
     RedisJournal waiting = await(RedisJournal.open(vertx, CLUSTER.journalOptions().withWaitReplicas(1, 100)));
     try {
-      long epoch = await(journal.claim(sessionId, "node-1"));
+      long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
       Throwable err = dev.ratchet.runtime.testing.Await.failure(
-          waiting.submitTurn(sessionId, epoch, AGENT, "caller-1", null, turn("t1", "a"), null, true, null));
+          waiting.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "a")).withCaller("caller-1")));
       assertThat(((dev.ratchet.runtime.RatchetException) err).code()).isEqualTo("JOURNAL_NOT_REPLICATED");
       assertThat(waiting.replication()).contains("waits until 1 replica(s) hold it");
-      assertThat(await(waiting.fewestReplicas())).as("replicas of the fewest-replicated master").isZero();
+      assertThat(await(waiting.diagnostics().fewestReplicas())).as("replicas of the fewest-replicated master").isZero();
     } finally {
       waiting.close();
     }

@@ -34,11 +34,6 @@ class RedisJournalContractTest extends SessionJournalContract {
     return await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
   }
 
-  @Override
-  protected boolean persistsAcrossInstances() {
-    return true;
-  }
-
   private RedisJournal redis() {
     return (RedisJournal) journal;
   }
@@ -53,7 +48,7 @@ class RedisJournalContractTest extends SessionJournalContract {
       io.vertx.core.Promise<Void> sent = io.vertx.core.Promise.promise();
       vertx.getOrCreateContext().runOnContext(v -> {
         for (int i = 0; i < 1_500; i++) {
-          claims.add(small.claimAndLoad(sessionId + "-" + i, "node-1"));
+          claims.add(small.claim(sessionId + "-" + i, "node-1"));
         }
         sent.complete();
       });
@@ -99,13 +94,15 @@ class RedisJournalContractTest extends SessionJournalContract {
 
   @Test
   void aFlushedScriptCacheFallsBackToEval() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     await(redis().send(Request.cmd(Command.SCRIPT).arg("FLUSH")));
     Turn t = turn("t1", "a");
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).status()).isEqualTo(SubmitAnswer.Status.NEW);
-    assertThat(await(journal.claim(sessionId, "node-2"))).isEqualTo(epoch + 1);
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).status()).isEqualTo(SubmitAnswer.Status.NEW);
+    assertThat(await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch))).isEqualTo(epoch + 1);
     // fencing still holds through the fallback
-    assertThat(code(journal.callStarted(sessionId, epoch, "t1", t.callId(sessionId, 0), 1, new JsonObject())))
+    assertThat(code(journal.callStarted(sessionId, epoch, "t1", new CallStart(t.callId(sessionId, 0), 1,
+        new JsonObject()))))
         .isEqualTo("FENCED");
   }
 
@@ -113,7 +110,7 @@ class RedisJournalContractTest extends SessionJournalContract {
   void everyKeyOfASessionIsHashTaggedWithItsId() {
     Turn t = turn("t1", "a", "b");
     long epoch = submitted(t);
-    await(journal.callStarted(sessionId, epoch, "t1", t.callId(sessionId, 0), 1, new JsonObject()));
+    await(journal.callStarted(sessionId, epoch, "t1", new CallStart(t.callId(sessionId, 0), 1, new JsonObject())));
     await(journal.approvalRequested(epoch, approvalRequest(t, 1)));
 
     String prefix = REDIS.keyPrefix();
@@ -145,13 +142,13 @@ class RedisJournalContractTest extends SessionJournalContract {
 
   @Test
   void theStreamHoldsNeitherACallsRecordNorATurnsSpecWhichTheirHashesHold() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     String text = "a long message for the channel ".repeat(40);
     Turn t = new Turn("t1", List.of(new ToolCall("post", new JsonObject().put("text", text)), new ToolCall("look",
         new JsonObject())));
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)));
     CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "the provider timed out at step seven");
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null, null, noText -> null));
 
     Response stream = await(redis().send(Request.cmd(Command.XRANGE)
         .arg(new JournalKeys(REDIS.keyPrefix()).events(sessionId)).arg("-").arg("+")));
@@ -165,7 +162,8 @@ class RedisJournalContractTest extends SessionJournalContract {
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "x", null);
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "y", null);
     TurnResult result = new TurnResult(sessionId, "t1", List.of(a, b));
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), result)).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), result, null,
+        noText -> null)).turnCompleted()).isTrue();
 
     assertAnsweredFromItsCallsRecords(result);
   }
@@ -176,7 +174,7 @@ class RedisJournalContractTest extends SessionJournalContract {
     long epoch = submitted(t);
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "x", null);
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "y", null);
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), null, null, noText -> null));
     TurnResult result = new TurnResult(sessionId, "t1", List.of(a, b));
     await(journal.turnCompleted(sessionId, epoch, result));
 
@@ -188,13 +186,14 @@ class RedisJournalContractTest extends SessionJournalContract {
     Turn t = turn("t1", "a");
     long epoch = submitted(t);
     CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null));
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null, null, noText -> null));
     await(journal.reconcile(sessionId, t.callId(sessionId, 0), Outcome.SUCCEEDED, "ops", "found at the provider"));
     TurnResult delivered = new TurnResult(sessionId, "t1", List.of(unknown));
     await(journal.turnCompleted(sessionId, epoch, delivered));
 
     assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(delivered.toJson());
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).results().toJson()).isEqualTo(delivered.toJson());
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).results().toJson()).isEqualTo(delivered.toJson());
   }
 
   /** The turn answers its results, and its hash holds no copy of them. */

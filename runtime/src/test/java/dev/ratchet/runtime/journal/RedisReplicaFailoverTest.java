@@ -107,9 +107,9 @@ class RedisReplicaFailoverTest {
         int step = e.getValue();
         Turn turn = turnOf(session);
         CallId call = turn.callId(session, 0);
-        assertThat(await(promoted.currentEpoch(session))).as(session + " claimed").isEqualTo(1);
+        assertThat(await(promoted.queries().currentEpoch(session))).as(session + " claimed").isEqualTo(1);
         if (step >= 2) {
-          assertThat(await(promoted.sessionInfo(session)).getString("agent")).as(session + " turn").isEqualTo(AGENT);
+          assertThat(await(promoted.queries().sessionInfo(session)).getString("agent")).as(session + " turn").isEqualTo(AGENT);
         }
         CallState state = await(promoted.callState(session, call));
         if (step >= 3) {
@@ -139,7 +139,7 @@ class RedisReplicaFailoverTest {
     // the replica takes nothing now: steps reach the master alone
     List<Future<Long>> behind = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      behind.add(journal.claim("behind-" + i, "node-1"));
+      behind.add(journal.claim("behind-" + i, "node-1").map(ClaimedSession::epoch));
     }
     await(Future.join(behind).otherwiseEmpty());
     for (Future<Long> step : behind) {
@@ -153,7 +153,7 @@ class RedisReplicaFailoverTest {
     try {
       RedisJournal onPromoted = journal(promoted.url(), 0, 0);
       for (String session : acknowledged) {
-        assertThat(await(onPromoted.currentEpoch(session))).as(session).isEqualTo(1);
+        assertThat(await(onPromoted.queries().currentEpoch(session))).as(session).isEqualTo(1);
         assertThat(await(onPromoted.inflightTurns(session))).as(session).hasSize(1);
       }
       onPromoted.close();
@@ -166,11 +166,11 @@ class RedisReplicaFailoverTest {
   @Test
   void aStepTheReplicaDoesNotTakeInTimeFailsWithJournalNotReplicated() throws Exception {
     RedisJournal journal = journal(master.url(), 1, 1_000);
-    long epoch = await(journal.claim("s-1", "node-1"));
+    long epoch = await(journal.claim("s-1", "node-1").map(ClaimedSession::epoch));
     stopReplica("-STOP");
     try {
       long started = System.currentTimeMillis();
-      Throwable err = failure(journal.submitTurn("s-1", epoch, AGENT, turnOf("s-1")));
+      Throwable err = failure(journal.submitTurn(TurnSubmission.of("s-1", epoch, AGENT, turnOf("s-1"))));
       assertThat(err).isInstanceOf(RatchetException.class);
       assertThat(((RatchetException) err).code()).isEqualTo("JOURNAL_NOT_REPLICATED");
       assertThat(err.getMessage()).contains("0 of the 1 replica(s)").contains("1000 ms");
@@ -186,10 +186,10 @@ class RedisReplicaFailoverTest {
   @Test
   void withoutWaitReplicasAStepIsAcknowledgedByTheMasterAlone() throws Exception {
     RedisJournal journal = journal(master.url(), 0, 0);
-    long epoch = await(journal.claim("s-1", "node-1"));
+    long epoch = await(journal.claim("s-1", "node-1").map(ClaimedSession::epoch));
     stopReplica("-STOP");
     try {
-      assertThat(await(journal.submitTurn("s-1", epoch, AGENT, turnOf("s-1"))).status())
+      assertThat(await(journal.submitTurn(TurnSubmission.of("s-1", epoch, AGENT, turnOf("s-1")))).status())
           .isEqualTo(SubmitAnswer.Status.NEW);
     } finally {
       stopReplica("-CONT");
@@ -207,16 +207,17 @@ class RedisReplicaFailoverTest {
   private void steps(RedisJournal journal, String session, Map<String, Integer> acknowledged, AtomicInteger acks) {
     Turn turn = turnOf(session);
     CallId call = turn.callId(session, 0);
-    journal.claim(session, "node-1").compose(epoch -> {
+    journal.claim(session, "node-1").map(ClaimedSession::epoch).compose(epoch -> {
       ack(session, 1, acknowledged, acks);
-      return journal.submitTurn(session, epoch, AGENT, turn)
+      return journal.submitTurn(TurnSubmission.of(session, epoch, AGENT, turn))
           .compose(s -> {
             ack(session, 2, acknowledged, acks);
-            return journal.callStarted(session, epoch, turn.turnId(), call, 1, new JsonObject());
+            return journal.callStarted(session, epoch, turn.turnId(), new CallStart(call, 1, new JsonObject()));
           })
           .compose(s -> {
             ack(session, 3, acknowledged, acks);
-            return journal.callCompleted(session, epoch, turn.turnId(), new CallResult(0, call, "write", null,
+            return JournalFixture.completed(journal, session, epoch, turn.turnId(), new CallResult(0, call,
+                "write", null,
                 EffectClass.NON_IDEMPOTENT_WRITE, Outcome.SUCCEEDED, "ok", null, 1, false, false, null, 5, null));
           })
           .onSuccess(r -> ack(session, 4, acknowledged, acks));

@@ -1,5 +1,6 @@
 package dev.ratchet.runtime.journal;
 
+import java.util.List;
 import dev.ratchet.runtime.testing.TestRedis;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -28,9 +29,10 @@ class RedisRetentionContractTest extends RetentionContract {
 
   @Test
   void erasureLeavesNoKeyOfTheSessionInRedisButTheMarkThatRefusesItsId() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", new dev.ratchet.runtime.Turn("t1",
-        java.util.List.of(new dev.ratchet.runtime.ToolCall("send", new io.vertx.core.json.JsonObject())))));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, new dev.ratchet.runtime.Turn("t1",
+        java.util.List.of(new dev.ratchet.runtime.ToolCall("send", new io.vertx.core.json.JsonObject()))))
+            .withCaller("alice")));
     assertThat(keysOfSession()).isPositive();
     assertThat(await(retention.erase(sessionId, "ops"))).isTrue();
     RedisJournal redis = (RedisJournal) journal;
@@ -42,17 +44,18 @@ class RedisRetentionContractTest extends RetentionContract {
 
   @Test
   void expiredTurnIdsCostNineBytesEachAndAForgottenSessionLeavesNoKeyInRedis() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     for (String t : java.util.List.of("t1", "t2", "t3")) {
-      await(journal.submitTurn(sessionId, epoch, AGENT, "alice", new dev.ratchet.runtime.Turn(t,
-          java.util.List.of(new dev.ratchet.runtime.ToolCall("send", new io.vertx.core.json.JsonObject())))));
+      await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, new dev.ratchet.runtime.Turn(t,
+          java.util.List.of(new dev.ratchet.runtime.ToolCall("send", new io.vertx.core.json.JsonObject()))))
+              .withCaller("alice")));
       dev.ratchet.runtime.Turn turn = new dev.ratchet.runtime.Turn(t,
           java.util.List.of(new dev.ratchet.runtime.ToolCall("send", new io.vertx.core.json.JsonObject())));
       dev.ratchet.runtime.CallResult r = new dev.ratchet.runtime.CallResult(0, turn.callId(sessionId, 0), "send", null,
           dev.ratchet.runtime.EffectClass.READ, dev.ratchet.runtime.Outcome.SUCCEEDED, "ok", null, 1, false, false,
           null, 5, null);
       await(journal.callsCompleted(sessionId, epoch, t, java.util.List.of(r),
-          new dev.ratchet.runtime.TurnResult(sessionId, t, java.util.List.of(r))));
+          new dev.ratchet.runtime.TurnResult(sessionId, t, java.util.List.of(r)), null, noText -> null));
     }
     long now = System.currentTimeMillis();
     dev.ratchet.runtime.retention.RetentionSweeper sweeper = new dev.ratchet.runtime.retention.RetentionSweeper(vertx,

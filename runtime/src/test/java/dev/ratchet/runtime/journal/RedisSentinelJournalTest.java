@@ -99,7 +99,7 @@ class RedisSentinelJournalTest {
     long deadline = System.currentTimeMillis() + 15_000;
     Long epoch = null;
     while (epoch == null && System.currentTimeMillis() < deadline) {
-      Future<Long> read = journal.currentEpoch(acknowledged.get(0));
+      Future<Long> read = journal.queries().currentEpoch(acknowledged.get(0));
       try {
         epoch = await(read, 5);
       } catch (RuntimeException e) {

@@ -46,6 +46,7 @@ public abstract class RetentionContract {
   protected Vertx vertx;
   protected SessionJournal journal;
   protected JournalRetention retention;
+  protected JournalQueries queries;
   protected ArchiveSink archive;
   protected String sessionId;
   @TempDir
@@ -57,7 +58,8 @@ public abstract class RetentionContract {
   void setUp() {
     vertx = Vertx.vertx();
     journal = open(vertx);
-    retention = (JournalRetention) journal;
+    retention = JournalPorts.retention(journal);
+    queries = JournalPorts.queries(journal);
     archive = ArchiveSink.jsonLines(vertx, archiveDir, 1024 * 1024);
     sessionId = "s-" + UUID.randomUUID();
   }
@@ -103,15 +105,16 @@ public abstract class RetentionContract {
   /** Submits and completes a one-call turn with {@code outcome}; answers the epoch. */
   private long completed(long epoch, String turnId, Outcome outcome) {
     Turn t = turn(turnId, "send");
-    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCaller("alice")));
     CallResult r = record(t, 0, outcome, outcome == Outcome.SUCCEEDED ? new JsonObject().put("sent", turnId) : null);
-    await(journal.callsCompleted(sessionId, epoch, turnId, List.of(r), new TurnResult(sessionId, turnId, List.of(r))));
+    await(journal.callsCompleted(sessionId, epoch, turnId, List.of(r), new TurnResult(sessionId, turnId,
+        List.of(r)), null, noText -> null));
     return epoch;
   }
 
   /** Claims the session and completes these turns, each with one call that succeeded; answers the epoch. */
   private long claimedWithSucceeded(String... turnIds) {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     for (String turnId : turnIds) {
       completed(epoch, turnId, Outcome.SUCCEEDED);
     }
@@ -136,13 +139,14 @@ public abstract class RetentionContract {
 
     assertThat(turnIds()).containsExactly("t4", "t5");
     assertThat(await(journal.turnResult(sessionId, "t1"))).isNull();
-    assertThat(await(journal.events(sessionId, null, 1000))).noneMatch(e -> "t1".equals(e.getString("turn")));
+    assertThat(await(queries.events(sessionId, null, 1000))).noneMatch(e -> "t1".equals(e.getString("turn")));
     List<JsonObject> archived = await(archive.read(sessionId));
     assertThat(archived).extracting(r -> r.getString("turn")).containsExactly("t1", "t2", "t3");
     assertThat(archived.get(0).getJsonObject("results").getJsonArray("results").getJsonObject(0)
         .getJsonObject("result")).isEqualTo(new JsonObject().put("sent", "t1"));
 
-    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t1", "send")));
+    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1",
+        "send")).withCaller("alice")));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
     assertThat(again.results().calls()).singleElement().satisfies(c -> {
       assertThat(c.outcome()).isEqualTo(Outcome.SUCCEEDED);
@@ -161,7 +165,7 @@ public abstract class RetentionContract {
 
     String other = sessionId;
     sessionId = other + "-b";
-    long e2 = await(journal.claim(sessionId, "node-1"));
+    long e2 = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     completed(e2, "fresh", Outcome.SUCCEEDED);
     await(sweeper(new RetentionPolicy(Duration.ofMinutes(30), null, null)).check(sessionId, now()));
     assertThat(turnIds()).containsExactly("fresh");
@@ -169,31 +173,31 @@ public abstract class RetentionContract {
 
   @Test
   void aTurnWithACallWithoutAFinalOutcomeIsNeverRemoved() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("running", "send", "send");
-    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
-    await(journal.callStarted(sessionId, epoch, "running", t.callId(sessionId, 0), 1, new JsonObject()));
-    await(journal.callCompleted(sessionId, epoch, "running", record(t, 1, Outcome.SUCCEEDED, "x")));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCaller("alice")));
+    await(journal.callStarted(sessionId, epoch, "running", new CallStart(t.callId(sessionId, 0), 1, new JsonObject())));
+    await(JournalFixture.completed(journal, sessionId, epoch, "running", record(t, 1, Outcome.SUCCEEDED, "x")));
 
     await(sweeper(new RetentionPolicy(Duration.ZERO, 0, Duration.ofMinutes(1))).check(sessionId, now() + HOUR));
 
     assertThat(turnIds()).containsExactly("running");
     assertThat(await(journal.callState(sessionId, t.callId(sessionId, 0))).state()).isEqualTo(CallStatus.STARTED);
     assertThat(await(journal.inflightTurns(sessionId))).hasSize(1);
-    assertThat(await(journal.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
+    assertThat(await(queries.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
     assertThat(await(archive.read(sessionId))).isEmpty();
   }
 
   @Test
   void anOutcomeUnknownIsNeverRemovedUntilAPersonReconcilesIt() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     completed(epoch, "unknown", Outcome.OUTCOME_UNKNOWN);
     completed(epoch, "known", Outcome.SUCCEEDED);
     RetentionSweeper sweeper = sweeper(new RetentionPolicy(Duration.ZERO, 0, Duration.ofMinutes(1)));
 
     await(sweeper.check(sessionId, now() + HOUR));
     assertThat(turnIds()).containsExactly("unknown");
-    assertThat(await(journal.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
+    assertThat(await(queries.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
 
     await(journal.reconcile(sessionId, turn("unknown", "send").callId(sessionId, 0), Outcome.FAILED, "ops", "checked"));
     await(sweeper.check(sessionId, now() + 2 * HOUR));
@@ -202,9 +206,9 @@ public abstract class RetentionContract {
 
   @Test
   void aPendingApprovalIsNeverRemoved() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("asks", "send");
-    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCaller("alice")));
     JsonObject args = t.calls().get(0).arguments();
     await(journal.approvalRequested(epoch, new ApprovalRequest(AGENT, sessionId, "asks", t.callId(sessionId, 0), "send",
         EffectClass.NON_IDEMPOTENT_WRITE, args, IdempotencyKey.argumentsHash(args), "approval required", now(), 0)));
@@ -212,7 +216,7 @@ public abstract class RetentionContract {
     await(sweeper(new RetentionPolicy(Duration.ZERO, 0, Duration.ofMinutes(1))).check(sessionId, now() + HOUR));
 
     assertThat(turnIds()).containsExactly("asks");
-    assertThat(await(journal.pendingApprovals(100))).anyMatch(a -> a.sessionId().equals(sessionId));
+    assertThat(await(queries.pendingApprovals(100))).anyMatch(a -> a.sessionId().equals(sessionId));
   }
 
   @Test
@@ -221,37 +225,41 @@ public abstract class RetentionContract {
 
     await(sweeper(new RetentionPolicy(null, null, Duration.ofMinutes(10))).check(sessionId, now() + HOUR));
 
-    JsonObject info = await(journal.sessionInfo(sessionId));
+    JsonObject info = await(queries.sessionInfo(sessionId));
     assertThat(info.getString("caller")).isEqualTo("alice");
     assertThat(info.getString("agent")).isEqualTo(AGENT);
     assertThat(info.getLong("epoch")).isEqualTo(epoch);
     assertThat(info.getLong("archivedAt")).isNotNull();
     assertThat(turnIds()).isEmpty();
-    assertThat(await(journal.events(sessionId, null, 100))).isEmpty();
+    assertThat(await(queries.events(sessionId, null, 100))).isEmpty();
     assertThat(await(archive.read(sessionId))).extracting(r -> r.getString("kind")).containsExactly("turn", "turn", "session");
     // the session lives on: its caller still owns it, and a new claim fences the old owner
-    assertThat(await(journal.claim(sessionId, "node-2"))).isEqualTo(epoch + 1);
-    assertThat(failure(journal.submitTurn(sessionId, epoch + 1, AGENT, "mallory", turn("t3", "send"))))
+    assertThat(await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch))).isEqualTo(epoch + 1);
+    assertThat(failure(journal.submitTurn(TurnSubmission.of(sessionId, epoch + 1, AGENT, turn("t3", "send"))
+        .withCaller("mallory"))))
         .isInstanceOf(RatchetException.class).hasMessageContaining("another caller");
-    assertThat(await(journal.submitTurn(sessionId, epoch + 1, AGENT, "alice", turn("t1", "send"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch + 1, AGENT, turn("t1", "send"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.COMPLETED);
   }
 
   @Test
   void aTombstoneAnswersEveryCallAsJournaledSaveItsResultAndHoldsNeitherResultsNorWhatTheSpecGivesBack() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("t1", "send", "fetch");
-    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCaller("alice")));
     List<CallResult> records = List.of(record(t, 0, Outcome.SUCCEEDED, new JsonObject().put("sent", "secret-result")),
         record(t, 1, Outcome.FAILED, null));
-    await(journal.callsCompleted(sessionId, epoch, "t1", records, new TurnResult(sessionId, "t1", records)));
+    await(journal.callsCompleted(sessionId, epoch, "t1", records, new TurnResult(sessionId, "t1", records),
+        null, noText -> null));
     TurnResult original = await(journal.turnResult(sessionId, "t1"));
     await(sweeper(new RetentionPolicy(null, 0, null)).check(sessionId, now()));
 
     JsonObject stone = await(retention.history(sessionId)).tombstones().get("t1");
     assertThat(stone.encode()).doesNotContain("secret-result").doesNotContain(t.callId(sessionId, 0).value())
         .doesNotContain("\"tool\"");
-    TurnResult answered = await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t)).results();
+    TurnResult answered = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)
+        .withCaller("alice"))).results();
     assertThat(answered.turnId()).isEqualTo("t1");
     assertThat(answered.calls()).hasSize(2);
     for (int i = 0; i < 2; i++) {
@@ -267,7 +275,8 @@ public abstract class RetentionContract {
     await(sweeper(new RetentionPolicy(null, 0, null)).check(sessionId, now()));
     assertThat(turnIds()).isEmpty();
 
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t1", "delete"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "delete"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.CONFLICT);
   }
 
@@ -282,10 +291,12 @@ public abstract class RetentionContract {
     await(sweeper.check(sessionId, now() + 2 * HOUR));
     assertThat(await(retention.history(sessionId)).tombstones()).isEmpty();
 
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t1", "send"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "send"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.EXPIRED);
     assertThat(turnIds()).isEmpty();
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t2", "send"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t2", "send"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.NEW);
   }
 
@@ -331,11 +342,12 @@ public abstract class RetentionContract {
     assertThat(await(sweeper.erase(sessionId, "ops"))).isTrue();
     assertThat(await(retention.importSession(history))).isEqualTo(2);
 
-    long e2 = await(journal.claim(sessionId, "node-1"));
-    SubmitAnswer again = await(journal.submitTurn(sessionId, e2, AGENT, "alice", turn("t1", "send")));
+    long e2 = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
+    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, e2, AGENT, turn("t1", "send"))
+        .withCaller("alice")));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
     assertThat(again.results().calls().get(0).result()).isEqualTo(new JsonObject().put("sent", "t1"));
-    assertThat(await(journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
+    assertThat(await(queries.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
   }
 
   @Test
@@ -347,19 +359,21 @@ public abstract class RetentionContract {
 
     assertThat(await(sweeper.erase(sessionId, "operator-1"))).isTrue();
 
-    assertThat(await(journal.sessionInfo(sessionId))).isEqualTo(new JsonObject());
+    assertThat(await(queries.sessionInfo(sessionId))).isEqualTo(new JsonObject());
     assertThat(await(retention.history(sessionId))).isNull();
     assertThat(await(archive.read(sessionId))).isEmpty();
-    assertThat(await(journal.recentSessions(0, 1000))).doesNotContain(sessionId);
+    assertThat(await(queries.recentSessions(0, 1000))).doesNotContain(sessionId);
     // nothing of the session is left to answer from, and its id is not started again
+    assertThat(failure(journal.claim(sessionId,
+        "node-1").map(ClaimedSession::epoch))).isInstanceOf(RatchetException.class)
+        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
     assertThat(failure(journal.claim(sessionId, "node-1"))).isInstanceOf(RatchetException.class)
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
-    assertThat(failure(journal.claimAndLoad(sessionId, "node-1"))).isInstanceOf(RatchetException.class)
-        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
-    assertThat(failure(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t3", "send"))))
+    assertThat(failure(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t3", "send"))
+        .withCaller("alice"))))
         .as("the owner at the erasure is told the session was erased, not that another node took it")
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_ERASED));
-    assertThat(await(journal.sessionInfo(sessionId))).isEqualTo(new JsonObject());
+    assertThat(await(queries.sessionInfo(sessionId))).isEqualTo(new JsonObject());
     List<JsonObject> audit = await(retention.audit(1000));
     assertThat(audit).filteredOn(a -> sessionId.equals(a.getString("session"))).singleElement().satisfies(a -> {
       assertThat(a.getString("action")).isEqualTo("erase");
@@ -387,34 +401,36 @@ public abstract class RetentionContract {
     long t0 = now();
     // an hour on: archived whole; its tombstone answers t1 within the window
     await(sweeper.check(sessionId, t0 + HOUR));
-    assertThat(await(journal.sessionInfo(sessionId)).getLong("archivedAt")).isEqualTo(t0 + HOUR);
+    assertThat(await(queries.sessionInfo(sessionId)).getLong("archivedAt")).isEqualTo(t0 + HOUR);
     // the tombstone has expired, but forgetAfter has not passed since the session was archived
     await(sweeper.check(sessionId, t0 + 2 * HOUR + 60_000));
-    assertThat(await(journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
+    assertThat(await(queries.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
     assertThat(sweeper.stats().sessionsForgotten).isZero();
 
     await(sweeper.check(sessionId, t0 + 3 * HOUR + 60_000));
 
     assertThat(sweeper.stats().sessionsForgotten).isEqualTo(1);
     assertThat(await(retention.history(sessionId))).isNull();
-    assertThat(await(journal.sessionInfo(sessionId))).isEqualTo(new JsonObject());
-    assertThat(await(journal.recentSessions(0, 1000))).doesNotContain(sessionId);
+    assertThat(await(queries.sessionInfo(sessionId))).isEqualTo(new JsonObject());
+    assertThat(await(queries.recentSessions(0, 1000))).doesNotContain(sessionId);
     assertThat(await(retention.due(Long.MAX_VALUE, 1000))).doesNotContain(sessionId);
     // the archive keeps the session's history
     assertThat(await(archive.read(sessionId))).extracting(r -> r.getString("kind")).containsExactly("turn", "session");
     // its id is refused, by any node, and nothing of it is created again: neither t1 nor a new turn runs
+    assertThat(failure(journal.claim(sessionId,
+        "node-2").map(ClaimedSession::epoch))).isInstanceOf(RatchetException.class)
+        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_FORGOTTEN));
     assertThat(failure(journal.claim(sessionId, "node-2"))).isInstanceOf(RatchetException.class)
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_FORGOTTEN));
-    assertThat(failure(journal.claimAndLoad(sessionId, "node-2"))).isInstanceOf(RatchetException.class)
-        .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.SESSION_FORGOTTEN));
-    assertThat(await(journal.sessionInfo(sessionId))).isEqualTo(new JsonObject());
+    assertThat(await(queries.sessionInfo(sessionId))).isEqualTo(new JsonObject());
     // the old owner is fenced: the meta with its epoch is gone, so none of its writes lands
-    assertThat(failure(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t2", "send"))))
+    assertThat(failure(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t2", "send"))
+        .withCaller("alice"))))
         .isInstanceOf(RatchetException.class)
         .satisfies(e -> assertThat(((RatchetException) e).errorCode()).isEqualTo(ErrorCode.FENCED));
     // other sessions start as before
     String other = sessionId + "-new";
-    assertThat(await(journal.claim(other, "node-1"))).isEqualTo(1L);
+    assertThat(await(journal.claim(other, "node-1").map(ClaimedSession::epoch))).isEqualTo(1L);
   }
 
   @Test
@@ -423,19 +439,20 @@ public abstract class RetentionContract {
     RetentionSweeper sweeper = forgetting();
     long t0 = now();
     await(sweeper.check(sessionId, t0 + HOUR));
-    long archivedAt = await(journal.sessionInfo(sessionId)).getLong("archivedAt");
-    long seen = await(journal.sessionInfo(sessionId)).getLong("updatedAt");
+    long archivedAt = await(queries.sessionInfo(sessionId)).getLong("archivedAt");
+    long seen = await(queries.sessionInfo(sessionId)).getLong("updatedAt");
     // the tombstone of t1 has not expired: the step refuses to forget whatever the sweeper read
     assertThat(await(retention.forget(sessionId, epoch, seen, archivedAt))).isFalse();
-    assertThat(await(journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
+    assertThat(await(queries.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
 
     // a new turn after the archive: the session is live again and is not forgotten
     completed(epoch, "t2", Outcome.SUCCEEDED);
     await(sweeper.check(sessionId, t0 + 10 * HOUR));
     await(sweeper.check(sessionId, t0 + 10 * HOUR + 1));
-    assertThat(await(journal.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
+    assertThat(await(queries.sessionInfo(sessionId)).getString("caller")).isEqualTo("alice");
     assertThat(sweeper.stats().sessionsForgotten).isZero();
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, "alice", turn("t2", "send"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t2", "send"))
+        .withCaller("alice"))).status())
         .isEqualTo(SubmitAnswer.Status.COMPLETED);
   }
 
@@ -446,27 +463,27 @@ public abstract class RetentionContract {
     long t0 = now();
     await(sweeper.check(sessionId, t0 + HOUR));
     await(sweeper.check(sessionId, t0 + 2 * HOUR + 60_000));
-    JsonObject info = await(journal.sessionInfo(sessionId));
-    await(journal.claim(sessionId, "node-2"));
+    JsonObject info = await(queries.sessionInfo(sessionId));
+    await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch));
 
     assertThat(failure(retention.forget(sessionId, epoch, info.getLong("updatedAt"), Long.MAX_VALUE)))
         .isInstanceOf(RatchetException.class);
-    assertThat(await(journal.sessionInfo(sessionId)).getLong("epoch")).isEqualTo(epoch + 1);
+    assertThat(await(queries.sessionInfo(sessionId)).getLong("epoch")).isEqualTo(epoch + 1);
   }
 
   @Test
   void anUnarchivedSessionIsNeverForgottenWhateverItsAge() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("running", "send");
-    await(journal.submitTurn(sessionId, epoch, AGENT, "alice", t));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t).withCaller("alice")));
     RetentionSweeper sweeper = forgetting();
     for (int h = 1; h <= 5; h++) {
       await(sweeper.check(sessionId, now() + h * 10 * HOUR));
     }
     assertThat(sweeper.stats().sessionsForgotten).isZero();
-    assertThat(await(journal.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
+    assertThat(await(queries.sessionInfo(sessionId)).containsKey("archivedAt")).isFalse();
     assertThat(await(journal.inflightTurns(sessionId))).hasSize(1);
-    long info = await(journal.sessionInfo(sessionId)).getLong("updatedAt");
+    long info = await(queries.sessionInfo(sessionId)).getLong("updatedAt");
     assertThat(await(retention.forget(sessionId, epoch, info, Long.MAX_VALUE))).isFalse();
   }
 

@@ -7,126 +7,53 @@ import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.IdempotencyKey;
 import dev.ratchet.runtime.Outcome;
 import dev.ratchet.runtime.RatchetException;
-import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 import static dev.ratchet.runtime.testing.Await.await;
 import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The journal TCK: the contract of {@link SessionJournal} (fencing, idempotent transitions, recovery
  * input, approvals, events), which every implementation's test extends with {@link #open} and its
  * capabilities. What one store adds (its layout, its connections) is tested by that store's subclass.
  */
-public abstract class SessionJournalContract {
-
-  protected static final String AGENT = "test-agent";
-
-  protected Vertx vertx;
-  protected SessionJournal journal;
-  protected String sessionId;
-
-  /** A journal of the implementation under test; one opened after another closed sees what it journaled, if it {@link #persistsAcrossInstances}. */
-  protected abstract SessionJournal open(Vertx vertx);
-
-  /** Whether a journal opened after another was closed holds what that one journaled (a shared store). */
-  protected abstract boolean persistsAcrossInstances();
-
-  @BeforeEach
-  void setUp() {
-    vertx = Vertx.vertx();
-    journal = open(vertx);
-    sessionId = "s-" + UUID.randomUUID();
-  }
-
-  @AfterEach
-  void tearDown() {
-    journal.close();
-    await(vertx.close());
-  }
-
-  protected static Turn turn(String turnId, String... tools) {
-    List<ToolCall> calls = new ArrayList<>();
-    for (int i = 0; i < tools.length; i++) {
-      calls.add(new ToolCall(tools[i], new JsonObject().put("n", i)));
-    }
-    return new Turn(turnId, calls);
-  }
-
-  protected CallResult record(Turn turn, int index, Outcome outcome, Object value, String error) {
-    return new CallResult(index, turn.callId(sessionId, index), turn.calls().get(index).name(), null,
-        EffectClass.NON_IDEMPOTENT_WRITE, outcome, value, error, 1, false, false, null, 5, null);
-  }
-
-  protected ApprovalRequest approvalRequest(Turn turn, int index) {
-    JsonObject args = turn.calls().get(index).arguments();
-    return new ApprovalRequest(AGENT, sessionId, turn.turnId(), turn.callId(sessionId, index),
-        turn.calls().get(index).name(), EffectClass.NON_IDEMPOTENT_WRITE, args, IdempotencyKey.argumentsHash(args),
-        "approval required by tool", System.currentTimeMillis(), 0);
-  }
-
-  /** Claims the session as {@code node-1} and submits the turn; the epoch it was submitted in. */
-  protected long submitted(Turn turn) {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    await(journal.submitTurn(sessionId, epoch, AGENT, turn));
-    return epoch;
-  }
-
-  /** Journals the approval request of the turn's call at {@code index}; that request. */
-  protected ApprovalRequest asked(long epoch, Turn turn, int index) {
-    ApprovalRequest request = approvalRequest(turn, index);
-    await(journal.approvalRequested(epoch, request));
-    return request;
-  }
-
-  protected int eventCount() {
-    return await(journal.events(sessionId, null, 10_000)).size();
-  }
-
-  protected static String code(Future<?> f) {
-    Throwable err = failure(f);
-    assertThat(err).isInstanceOf(RatchetException.class);
-    return ((RatchetException) err).code();
-  }
+public abstract class SessionJournalContract extends JournalFixture {
 
   @Test
   void claimingASessionIncrementsItsEpochAndRecordsTheOwner() {
-    long first = await(journal.claim(sessionId, "node-1"));
-    long second = await(journal.claim(sessionId, "node-2"));
+    long first = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
+    long second = await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch));
     assertThat(second).isEqualTo(first + 1);
-    assertThat(await(journal.currentEpoch(sessionId))).isEqualTo(second);
-    assertThat(await(journal.sessionInfo(sessionId)).getString("owner")).isEqualTo("node-2");
+    assertThat(await(queries.currentEpoch(sessionId))).isEqualTo(second);
+    assertThat(await(queries.sessionInfo(sessionId)).getString("owner")).isEqualTo("node-2");
   }
 
   @Test
   void everyAppendWithAStaleEpochIsRefusedAsFencedAndChangesNothing() {
     Turn t = turn("t1", "a", "b");
     long stale = submitted(t);
-    long fresh = await(journal.claim(sessionId, "node-2"));
+    long fresh = await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch));
     assertThat(fresh).isGreaterThan(stale);
     int before = eventCount();
 
     assertThat(code(journal.appendEvent(sessionId, stale, "call.attempt_failed", "t1", null, new JsonObject())))
         .isEqualTo("FENCED");
-    assertThat(code(journal.submitTurn(sessionId, stale, AGENT, turn("t2", "a")))).isEqualTo("FENCED");
-    assertThat(code(journal.callStarted(sessionId, stale, "t1", t.callId(sessionId, 0), 1, new JsonObject())))
+    assertThat(code(journal.submitTurn(TurnSubmission.of(sessionId, stale, AGENT, turn("t2",
+        "a"))))).isEqualTo("FENCED");
+    assertThat(code(journal.callStarted(sessionId, stale, "t1", new CallStart(t.callId(sessionId, 0), 1,
+        new JsonObject()))))
         .isEqualTo("FENCED");
-    assertThat(code(journal.callCompleted(sessionId, stale, "t1", record(t, 1, Outcome.SUCCEEDED, "x", null))))
+    assertThat(code(completed(journal, sessionId, stale, "t1", record(t, 1, Outcome.SUCCEEDED, "x", null))))
         .isEqualTo("FENCED");
     assertThat(code(journal.approvalRequested(stale, approvalRequest(t, 0)))).isEqualTo("FENCED");
     assertThat(code(journal.turnCompleted(sessionId, stale, new TurnResult(sessionId, "t1", List.of(
@@ -145,18 +72,19 @@ public abstract class SessionJournalContract {
 
   @Test
   void aTurnsTraceparentIsJournaledWithItAndIsNoPartOfItsIdentity() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     Turn t = turn("t1", "a").withTraceparent(traceparent);
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).status()).isEqualTo(SubmitAnswer.Status.NEW);
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).status()).isEqualTo(SubmitAnswer.Status.NEW);
 
     // a resume reads it back; the same calls under another trace, or none, are the same turn
     assertThat(await(journal.inflightTurns(sessionId))).singleElement()
         .satisfies(i -> assertThat(i.turn().traceparent()).isEqualTo(traceparent));
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, turn("t1", "a"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "a")))).status())
         .isEqualTo(SubmitAnswer.Status.RUNNING);
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT,
-        turn("t1", "a").withTraceparent("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "a")
+        .withTraceparent("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")))).status())
         .isEqualTo(SubmitAnswer.Status.RUNNING);
     assertThat(await(journal.inflightTurns(sessionId))).singleElement()
         .satisfies(i -> assertThat(i.turn().traceparent()).isEqualTo(traceparent));
@@ -164,14 +92,16 @@ public abstract class SessionJournalContract {
 
   @Test
   void submittingATurnIsIdempotentAndAnswersTheFirstResults() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("t1", "a");
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).status()).isEqualTo(SubmitAnswer.Status.NEW);
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, t)).status()).isEqualTo(SubmitAnswer.Status.RUNNING);
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).status()).isEqualTo(SubmitAnswer.Status.NEW);
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT,
+        t))).status()).isEqualTo(SubmitAnswer.Status.RUNNING);
 
     TurnResult results = new TurnResult(sessionId, "t1", List.of(record(t, 0, Outcome.SUCCEEDED, "first", null)));
     await(journal.turnCompleted(sessionId, epoch, results));
-    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
     assertThat(again.results().toJson()).isEqualTo(results.toJson());
 
@@ -179,53 +109,27 @@ public abstract class SessionJournalContract {
     TurnResult other = new TurnResult(sessionId, "t1", List.of(record(t, 0, Outcome.FAILED, null, "second")));
     assertThat(await(journal.turnCompleted(sessionId, epoch, other)).toJson()).isEqualTo(results.toJson());
 
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, turn("t1", "b"))).status())
+    assertThat(await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, turn("t1", "b")))).status())
         .isEqualTo(SubmitAnswer.Status.CONFLICT);
     assertThat(await(journal.inflightTurns(sessionId))).isEmpty();
   }
 
   @Test
-  void onlySessionsWithATurnInFlightOrAnOpenRoundHaveWorkInFlight() {
-    Turn t = turn("t1", "a");
-    long epoch = submitted(t);
-    String looping = sessionId + "-loop";
-    String idle = sessionId + "-idle";
-    String unknown = sessionId + "-none";
-    long loopEpoch = await(journal.claim(looping, "node-1"));
-    await(journal.messageUser(looping, loopEpoch, AGENT, "m1", new JsonObject().put("type", "user")
-        .put("messageId", "m1").put("text", "hi"), new JsonObject()));
-    long idleEpoch = await(journal.claim(idle, "node-1"));
-    await(journal.messageUser(idle, idleEpoch, AGENT, "m1", new JsonObject().put("type", "user")
-        .put("messageId", "m1").put("text", "hi"), new JsonObject()));
-    await(journal.roundEnded(idle, idleEpoch, "c1", "message.assistant", new JsonObject().put("type", "end")
-        .put("covers", 1L).put("text", "hello"), new JsonObject()));
-    List<String> all = List.of(sessionId, looping, idle, unknown);
-    assertThat(await(journal.withWorkInFlight(all))).containsExactlyInAnyOrder(sessionId, looping);
-
-    await(journal.turnCompleted(sessionId, epoch, new TurnResult(sessionId, "t1",
-        List.of(record(t, 0, Outcome.SUCCEEDED, "done", null)))));
-    // a message that came while the last round was answered: the end does not cover it
-    await(journal.messageUser(idle, idleEpoch, AGENT, "m2", new JsonObject().put("type", "user")
-        .put("messageId", "m2").put("text", "and?"), new JsonObject()));
-    await(journal.roundEnded(idle, idleEpoch, "c2", "message.assistant", new JsonObject().put("type", "end")
-        .put("covers", 2L).put("text", "again"), new JsonObject()));
-    assertThat(await(journal.withWorkInFlight(all))).containsExactlyInAnyOrder(looping, idle);
-  }
-
-  @Test
   void aTurnRecordsTheCatalogueVersionItWasValidatedAgainstWhichIsNotPartOfItsIdentity() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("t1", "a");
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, null, null, t, "catalogue-1", true, null)).status())
+    assertThat(await(journal.submitTurn(new TurnSubmission(sessionId, epoch, AGENT, null, null, t,
+        "catalogue-1", null, true, null))).status())
         .isEqualTo(SubmitAnswer.Status.NEW);
     // the same turn submitted again after the agent's catalogue changed is the same turn (rule 1)
-    assertThat(await(journal.submitTurn(sessionId, epoch, AGENT, null, null, t, "catalogue-2", true, null)).status())
+    assertThat(await(journal.submitTurn(new TurnSubmission(sessionId, epoch, AGENT, null, null, t,
+        "catalogue-2", null, true, null))).status())
         .isEqualTo(SubmitAnswer.Status.RUNNING);
     assertThat(await(journal.inflightTurns(sessionId))).singleElement()
         .satisfies(inflight -> assertThat(inflight.catalogue()).isEqualTo("catalogue-1"));
-    assertThat(await(journal.claimAndLoad(sessionId, "node-2")).inflight()).singleElement()
+    assertThat(await(journal.claim(sessionId, "node-2")).inflight()).singleElement()
         .satisfies(inflight -> assertThat(inflight.catalogue()).isEqualTo("catalogue-1"));
-    JsonObject submitted = await(journal.events(sessionId, null, 100)).stream()
+    JsonObject submitted = await(queries.events(sessionId, null, 100)).stream()
         .filter(e -> "turn.submitted".equals(e.getString("type"))).findFirst().orElseThrow().getJsonObject("data");
     assertThat(submitted.getString("catalogue")).isEqualTo("catalogue-1");
     assertThat(Turn.fromJson(submitted).toJson()).isEqualTo(t.toJson());
@@ -237,11 +141,12 @@ public abstract class SessionJournalContract {
     long epoch = submitted(t);
     CallResult first = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
     CallResult second = record(t, 0, Outcome.SUCCEEDED, "late", null);
-    assertThat(await(journal.callCompleted(sessionId, epoch, "t1", first)).toJson()).isEqualTo(first.toJson());
-    assertThat(await(journal.callCompleted(sessionId, epoch, "t1", second)).toJson()).isEqualTo(first.toJson());
+    assertThat(await(completed(journal, sessionId, epoch, "t1", first)).toJson()).isEqualTo(first.toJson());
+    assertThat(await(completed(journal, sessionId, epoch, "t1", second)).toJson()).isEqualTo(first.toJson());
     CallState state = await(journal.callState(sessionId, t.callId(sessionId, 0)));
     assertThat(state.record().outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
-    assertThat(await(journal.events(sessionId, null, 100))).filteredOn(e -> "call.completed".equals(e.getString("type")))
+    assertThat(await(queries.events(sessionId, null,
+        100))).filteredOn(e -> "call.completed".equals(e.getString("type")))
         .hasSize(1);
   }
 
@@ -251,7 +156,7 @@ public abstract class SessionJournalContract {
     long epoch = submitted(t);
     CallId unknownId = t.callId(sessionId, 0);
     await(journal.callsCompleted(sessionId, epoch, "t1", List.of(record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out"),
-        record(t, 1, Outcome.SUCCEEDED, "x", null)), null));
+        record(t, 1, Outcome.SUCCEEDED, "x", null)), null, null, noText -> null));
 
     assertThat(await(journal.callState(sessionId, unknownId)).state().wireName()).isEqualTo("done");
     assertThat(code(journal.reconcile(sessionId, t.callId(sessionId, 1), Outcome.FAILED, "ops", "no")))
@@ -261,7 +166,8 @@ public abstract class SessionJournalContract {
     assertThat(await(journal.reconcile(sessionId, unknownId, Outcome.FAILED, "ops", "refund never arrived")).outcome())
         .isEqualTo(Outcome.FAILED);
     assertThat(await(journal.callState(sessionId, unknownId)).record().outcome()).isEqualTo(Outcome.FAILED);
-    assertThat(await(journal.events(sessionId, null, 100))).filteredOn(e -> "call.reconciled".equals(e.getString("type")))
+    assertThat(await(queries.events(sessionId, null,
+        100))).filteredOn(e -> "call.reconciled".equals(e.getString("type")))
         .singleElement().satisfies(e -> assertThat(e.getString("turn")).isEqualTo("t1"));
   }
 
@@ -271,11 +177,11 @@ public abstract class SessionJournalContract {
     long epoch = submitted(t);
     CallResult unknown = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "the provider timed out at step seven");
     CallResult look = record(t, 1, Outcome.SUCCEEDED, "x", null);
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null));
-    await(journal.callCompleted(sessionId, epoch, "t1", look));
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(unknown), null, null, noText -> null));
+    await(completed(journal, sessionId, epoch, "t1", look));
     await(journal.reconcile(sessionId, unknown.callId(), Outcome.SUCCEEDED, "ops", "found at the provider"));
 
-    List<JsonObject> completed = await(journal.events(sessionId, null, 100)).stream()
+    List<JsonObject> completed = await(queries.events(sessionId, null, 100)).stream()
         .filter(e -> "call.completed".equals(e.getString("type"))).toList();
     JsonObject first = unknown.toJson();
     first.remove("result");
@@ -293,7 +199,8 @@ public abstract class SessionJournalContract {
     CallResult look = record(t, 0, Outcome.SUCCEEDED, "found", null);
     CallResult refund = record(t, 1, Outcome.OUTCOME_UNKNOWN, null, "timed out");
     TurnResult first = new TurnResult(sessionId, "t1", List.of(look, refund));
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look, refund), first)).turnCompleted())
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look, refund), first, null,
+        noText -> null)).turnCompleted())
         .isTrue();
 
     await(journal.reconcile(sessionId, t.callId(sessionId, 1), Outcome.SUCCEEDED, "ops", "refund found"));
@@ -301,7 +208,7 @@ public abstract class SessionJournalContract {
     assertThat(await(journal.callState(sessionId, t.callId(sessionId, 1))).record().outcome())
         .isEqualTo(Outcome.SUCCEEDED);
     assertThat(await(journal.turnResult(sessionId, "t1")).toJson()).isEqualTo(first.toJson());
-    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
     assertThat(again.results().toJson()).isEqualTo(first.toJson());
   }
@@ -311,11 +218,11 @@ public abstract class SessionJournalContract {
     Turn t = turn("t1", "refund", "look");
     long epoch = submitted(t);
     CallResult refund = record(t, 0, Outcome.OUTCOME_UNKNOWN, null, "timed out");
-    await(journal.callCompleted(sessionId, epoch, "t1", refund));
+    await(completed(journal, sessionId, epoch, "t1", refund));
     CallResult reconciled = await(journal.reconcile(sessionId, t.callId(sessionId, 0), Outcome.FAILED, "ops", "none"));
     CallResult look = record(t, 1, Outcome.SUCCEEDED, "x", null);
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look),
-        new TurnResult(sessionId, "t1", List.of(reconciled, look))));
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(look), new TurnResult(sessionId, "t1",
+        List.of(reconciled, look)), null, noText -> null));
 
     assertThat(await(journal.turnResult(sessionId, "t1")).call(0).outcome()).isEqualTo(Outcome.FAILED);
   }
@@ -325,31 +232,33 @@ public abstract class SessionJournalContract {
     Turn t = turn("t1", "a", "b", "c");
     long epoch = submitted(t);
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "first", null);
-    await(journal.callCompleted(sessionId, epoch, "t1", a));
+    await(completed(journal, sessionId, epoch, "t1", a));
 
     CallResult aAgain = record(t, 0, Outcome.FAILED, null, "second");
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "b", null);
     CallResult c = record(t, 2, Outcome.SUCCEEDED, "c", null);
     TurnResult provisional = new TurnResult(sessionId, "t1", List.of(aAgain, b, c));
-    CompletedCalls answer = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aAgain, b, c), provisional));
+    CompletedCalls answer = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aAgain, b, c),
+        provisional, null, noText -> null));
     assertThat(answer.records().get(0).result()).isEqualTo("first");
     assertThat(answer.records().get(1).result()).isEqualTo("b");
     assertThat(answer.turnCompleted()).isFalse();
     assertThat(await(journal.turnResult(sessionId, "t1"))).isNull();
 
     Turn t2 = turn("t2", "a", "b");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t2));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t2)));
     CallResult x = record(t2, 0, Outcome.SUCCEEDED, "x", null);
     CallResult y = record(t2, 1, Outcome.OUTCOME_UNKNOWN, null, "timeout");
     TurnResult done = new TurnResult(sessionId, "t2", List.of(x, y));
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t2", List.of(x, y), done)).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t2", List.of(x, y), done, null,
+        noText -> null)).turnCompleted()).isTrue();
     assertThat(await(journal.turnResult(sessionId, "t2")).toJson()).isEqualTo(done.toJson());
     assertThat(await(journal.inflightTurns(sessionId))).extracting(i -> i.turn().turnId()).containsExactly("t1");
 
-    long newer = await(journal.claim(sessionId, "node-2"));
+    long newer = await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch));
     assertThat(newer).isGreaterThan(epoch);
     Throwable fenced = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(record(t, 2, Outcome.FAILED,
-        null, "late")), null));
+        null, "late")), null, null, noText -> null));
     assertThat(((RatchetException) fenced).code()).isEqualTo("FENCED");
   }
 
@@ -360,14 +269,14 @@ public abstract class SessionJournalContract {
     CallResult a = record(t, 0, Outcome.SUCCEEDED, "ok", null);
     CallResult b = record(t, 1, Outcome.SUCCEEDED, "ok", null);
     // b's outcome was never journaled: the turn's results cannot be put together from the journal
-    Throwable err = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(a),
-        new TurnResult(sessionId, "t1", List.of(a, b))));
+    Throwable err = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(a), new TurnResult(sessionId,
+        "t1", List.of(a, b)), null, noText -> null));
     assertThat(err).hasMessageContaining("INCOMPLETE");
     assertThat(await(journal.callState(sessionId, a.callId())).isDone()).isFalse();
     assertThat(await(journal.turnResult(sessionId, "t1"))).isNull();
 
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b),
-        new TurnResult(sessionId, "t1", List.of(a, b)))).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), new TurnResult(sessionId,
+        "t1", List.of(a, b)), null, noText -> null)).turnCompleted()).isTrue();
     assertThat(await(journal.turnResult(sessionId, "t1")).toJson())
         .isEqualTo(new TurnResult(sessionId, "t1", List.of(a, b)).toJson());
   }
@@ -379,8 +288,8 @@ public abstract class SessionJournalContract {
     JsonObject value = new JsonObject().put("text", "héllo \"quoted\"").put("n", List.of(1, 2, 3));
     CallResult a = record(t, 0, Outcome.SUCCEEDED, value, null);
     CallResult b = record(t, 1, Outcome.FAILED, null, "no");
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), null));
-    List<JsonObject> completed = await(journal.events(sessionId, null, 100)).stream()
+    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), null, null, noText -> null));
+    List<JsonObject> completed = await(queries.events(sessionId, null, 100)).stream()
         .filter(e -> "call.completed".equals(e.getString("type"))).toList();
     assertThat(completed).hasSize(2);
     JsonObject first = completed.get(0).getJsonObject("data");
@@ -396,26 +305,27 @@ public abstract class SessionJournalContract {
 
   @Test
   void aCompletedTurnsEventCarriesEachCallsOutcomeWhileTheTurnAnswersItsResultsWhole() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     JsonObject value = new JsonObject().put("text", "héllo \"quoted\"").put("n", List.of(1, 2, 3));
     // completed with the group commit of its last outcomes; the first call's outcome was journaled a step before
     Turn t1 = turn("t1", "a", "b", "c");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t1));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t1)));
     CallResult a = record(t1, 0, Outcome.SUCCEEDED, value, null);
     CallResult b = record(t1, 1, Outcome.FAILED, null, "no");
     CallResult c = record(t1, 2, Outcome.SUCCEEDED, new JsonArray().add("x").add(2), null);
-    await(journal.callCompleted(sessionId, epoch, "t1", a));
+    await(completed(journal, sessionId, epoch, "t1", a));
     TurnResult r1 = new TurnResult(sessionId, "t1", List.of(a, b, c));
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(b, c), r1)).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(b, c), r1, null,
+        noText -> null)).turnCompleted()).isTrue();
     // completed on its own, as when every outcome was journaled before
     Turn t2 = turn("t2", "a");
-    await(journal.submitTurn(sessionId, epoch, AGENT, t2));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t2)));
     CallResult d = record(t2, 0, Outcome.SUCCEEDED, "done", null);
-    await(journal.callCompleted(sessionId, epoch, "t2", d));
+    await(completed(journal, sessionId, epoch, "t2", d));
     TurnResult r2 = new TurnResult(sessionId, "t2", List.of(d));
     await(journal.turnCompleted(sessionId, epoch, r2));
 
-    List<JsonObject> completed = await(journal.events(sessionId, null, 100)).stream()
+    List<JsonObject> completed = await(queries.events(sessionId, null, 100)).stream()
         .filter(e -> "turn.completed".equals(e.getString("type"))).toList();
     assertThat(completed).extracting(e -> e.getString("turn")).containsExactly("t1", "t2");
     JsonObject data = completed.get(0).getJsonObject("data");
@@ -434,133 +344,68 @@ public abstract class SessionJournalContract {
     }
     assertThat(await(journal.turnCompleted(sessionId, epoch, new TurnResult(sessionId, "t1",
         List.of(record(t1, 0, Outcome.FAILED, null, "other"))))).toJson()).isEqualTo(r1.toJson());
-    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, t1));
+    SubmitAnswer again = await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t1)));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.COMPLETED);
     assertThat(again.results().call(0).result()).isEqualTo(value);
   }
 
   @Test
   void aWriteStartedAlongWithAnotherStepIsJournaledStartedOnlyWhenThatStepIsNew() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn t = turn("t1", "a", "b", "c");
     CallId a = t.callId(sessionId, 0);
     CallId b = t.callId(sessionId, 1);
-    SubmitAnswer submitted = await(journal.submitTurn(sessionId, epoch, AGENT, null, t, false,
-        new CallStart(a, 1, new JsonObject().put("attempt", 1))));
+    SubmitAnswer submitted = await(journal.submitTurn(new TurnSubmission(sessionId, epoch, AGENT, null, null, t,
+        null, null, false, new CallStart(a, 1, new JsonObject().put("attempt", 1)))));
     assertThat(submitted.status()).isEqualTo(SubmitAnswer.Status.NEW);
     assertThat(submitted.writeStarted()).isTrue();
     assertThat(await(journal.callState(sessionId, a)).wasStarted()).isTrue();
-    assertThat(await(journal.events(sessionId, null, 100))).extracting(e -> e.getString("type"))
+    assertThat(await(queries.events(sessionId, null, 100))).extracting(e -> e.getString("type"))
         .containsExactly("session.claimed", "turn.submitted", "call.started");
 
-    SubmitAnswer again = await(journal.submitTurn(sessionId, epoch, AGENT, null, t, false, new CallStart(b, 1, new JsonObject())));
+    SubmitAnswer again = await(journal.submitTurn(new TurnSubmission(sessionId, epoch, AGENT, null, null, t,
+        null, null, false, new CallStart(b, 1, new JsonObject()))));
     assertThat(again.status()).isEqualTo(SubmitAnswer.Status.RUNNING);
     assertThat(again.writeStarted()).isFalse();
     assertThat(await(journal.callState(sessionId, b)).wasStarted()).isFalse();
 
     CallResult aDone = record(t, 0, Outcome.SUCCEEDED, "a", null);
     CompletedCalls first = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aDone), null,
-        new CallStart(b, 1, new JsonObject())));
+        new CallStart(b, 1, new JsonObject()), noText -> null));
     assertThat(first.nextWriteStarted()).isTrue();
     assertThat(await(journal.callState(sessionId, b)).wasStarted()).isTrue();
 
     // a replayed step (its outcome was journaled already) starts nothing
     CallId c = t.callId(sessionId, 2);
     CompletedCalls replay = await(journal.callsCompleted(sessionId, epoch, "t1", List.of(aDone), null,
-        new CallStart(c, 1, new JsonObject())));
+        new CallStart(c, 1, new JsonObject()), noText -> null));
     assertThat(replay.nextWriteStarted()).isFalse();
     assertThat(await(journal.callState(sessionId, c)).wasStarted()).isFalse();
 
-    long newer = await(journal.claim(sessionId, "node-2"));
+    long newer = await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch));
     assertThat(newer).isGreaterThan(epoch);
-    Throwable fenced = failure(journal.callsCompleted(sessionId, epoch, "t1",
-        List.of(record(t, 1, Outcome.SUCCEEDED, "b", null)), null, new CallStart(c, 1, new JsonObject())));
+    Throwable fenced = failure(journal.callsCompleted(sessionId, epoch, "t1", List.of(record(t, 1,
+        Outcome.SUCCEEDED, "b", null)), null, new CallStart(c, 1, new JsonObject()), noText -> null));
     assertThat(((RatchetException) fenced).code()).isEqualTo("FENCED");
     assertThat(await(journal.callState(sessionId, c)).wasStarted()).isFalse();
   }
 
-  /**
-   * Four steps after a claim, of a turn of two reads and two writes: the submit with the first
-   * write's start, a group commit with the next write's start, and a group commit completing the turn.
-   */
-  protected Turn fourSteps() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    Turn t = turn("t1", "r1", "r2", "w1", "w2");
-    CallId w1 = t.callId(sessionId, 2);
-    CallId w2 = t.callId(sessionId, 3);
-    await(journal.submitTurn(sessionId, epoch, AGENT, null, t, false,
-        new CallStart(w1, 1, new JsonObject().put("attempt", 1))));
-    List<CallResult> step = List.of(record(t, 0, Outcome.SUCCEEDED, "r1", null),
-        record(t, 1, Outcome.SUCCEEDED, "r2", null), record(t, 2, Outcome.SUCCEEDED, "w1", null));
-    await(journal.callsCompleted(sessionId, epoch, "t1", step, null, new CallStart(w2, 1, new JsonObject())));
-    CallResult last = record(t, 3, Outcome.FAILED, null, "no");
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(last),
-        new TurnResult(sessionId, "t1", List.of(step.get(0), step.get(1), step.get(2), last))));
-    return t;
-  }
-
-  @Test
-  void aStepsEventsReadBackInOrderFromAfterAnyOfThem() {
-    Turn t = fourSteps();
-    CallId w1 = t.callId(sessionId, 2);
-    CallId w2 = t.callId(sessionId, 3);
-    List<CallId> step = List.of(t.callId(sessionId, 0), t.callId(sessionId, 1));
-
-    List<JsonObject> all = await(journal.events(sessionId, null, 100));
-    assertThat(all).extracting(e -> e.getString("type")).containsExactly("session.claimed", "turn.submitted",
-        "call.started", "call.completed", "call.completed", "call.completed", "call.started", "call.completed",
-        "turn.completed");
-    assertThat(all).extracting(e -> e.getString("call")).containsExactly(null, null, w1.value(),
-        step.get(0).value(), step.get(1).value(), w1.value(), w2.value(), w2.value(), null);
-    assertThat(all.subList(1, all.size())).allMatch(e -> "t1".equals(e.getString("turn")) && e.getLong("at") > 0);
-    assertThat(all).extracting(e -> e.getString("id")).doesNotHaveDuplicates();
-    assertThat(all.get(1).getJsonObject("data")).isEqualTo(t.toJson());
-
-    // a reader that pages, however small its pages, sees every event once, in order
-    for (int page = 1; page <= 4; page++) {
-      List<JsonObject> read = new ArrayList<>();
-      String after = null;
-      while (true) {
-        List<JsonObject> got = await(journal.events(sessionId, after, page));
-        assertThat(got.size()).isLessThanOrEqualTo(page);
-        read.addAll(got);
-        if (got.size() < page) {
-          break;
-        }
-        after = got.get(got.size() - 1).getString("id");
-      }
-      assertThat(read).as("pages of %d", page).isEqualTo(all);
-    }
-  }
-
-  @Test
-  void aTurnsSubmittedEventCarriesItsSpec() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
-    String text = "a long message for the channel ".repeat(40);
-    Turn t = new Turn("t1", List.of(new ToolCall("post", new JsonObject().put("text", text))));
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
-
-    JsonObject submitted = await(journal.events(sessionId, null, 10)).stream()
-        .filter(e -> "turn.submitted".equals(e.getString("type"))).findFirst().orElseThrow();
-    assertThat(submitted.getJsonObject("data")).isEqualTo(t.toJson());
-    assertThat(submitted.getString("turn")).isEqualTo("t1");
-  }
-
   @Test
   void aGroupCommitOfThousandsOfCallsJournalsEveryCallsEvent() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     String[] tools = new String[2_500];
     java.util.Arrays.fill(tools, "read");
     Turn t = turn("t1", tools);
-    await(journal.submitTurn(sessionId, epoch, AGENT, t));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)));
     List<CallResult> records = new ArrayList<>();
     for (int i = 0; i < tools.length; i++) {
       records.add(record(t, i, Outcome.SUCCEEDED, i, null));
     }
     TurnResult result = new TurnResult(sessionId, "t1", records);
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", records, result)).turnCompleted()).isTrue();
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", records, result, null,
+        noText -> null)).turnCompleted()).isTrue();
 
-    List<JsonObject> completed = await(journal.events(sessionId, null, 10_000)).stream()
+    List<JsonObject> completed = await(queries.events(sessionId, null, 10_000)).stream()
         .filter(e -> "call.completed".equals(e.getString("type"))).toList();
     assertThat(completed).extracting(e -> e.getJsonObject("data").getInteger("index"))
         .containsExactlyElementsOf(java.util.stream.IntStream.range(0, tools.length).boxed().toList());
@@ -573,7 +418,7 @@ public abstract class SessionJournalContract {
     long epoch = submitted(t);
     CallId id = t.callId(sessionId, 0);
     long before = System.currentTimeMillis();
-    await(journal.callStarted(sessionId, epoch, "t1", id, 2, new JsonObject()));
+    await(journal.callStarted(sessionId, epoch, "t1", new CallStart(id, 2, new JsonObject())));
     CallState state = await(journal.callState(sessionId, id));
     assertThat(state.attempts()).isEqualTo(2);
     assertThat(state.startedAt()).isBetween(before - 1_000, System.currentTimeMillis() + 1_000);
@@ -582,7 +427,7 @@ public abstract class SessionJournalContract {
 
     CallResult done = new CallResult(0, id, "a", null, EffectClass.IDEMPOTENT_WRITE, Outcome.SUCCEEDED, "ok", null,
         2, false, false, null, 5, null, 900);
-    await(journal.callCompleted(sessionId, epoch, "t1", done));
+    await(completed(journal, sessionId, epoch, "t1", done));
     assertThat(await(journal.callState(sessionId, id)).record().approvalWaitMillis()).isEqualTo(900);
   }
 
@@ -591,13 +436,13 @@ public abstract class SessionJournalContract {
     Turn t = turn("t1", "a");
     long epoch = submitted(t);
     CallId id = t.callId(sessionId, 0);
-    assertThat(await(journal.callStarted(sessionId, epoch, "t1", id, 1, new JsonObject()))).isNull();
+    assertThat(await(journal.callStarted(sessionId, epoch, "t1", new CallStart(id, 1, new JsonObject())))).isNull();
     assertThat(await(journal.callState(sessionId, id)).wasStarted()).isTrue();
     CallResult done = record(t, 0, Outcome.SUCCEEDED, "ok", null);
-    await(journal.callCompleted(sessionId, epoch, "t1", done));
+    await(completed(journal, sessionId, epoch, "t1", done));
     int before = eventCount();
 
-    CallResult answer = await(journal.callStarted(sessionId, epoch, "t1", id, 2, new JsonObject()));
+    CallResult answer = await(journal.callStarted(sessionId, epoch, "t1", new CallStart(id, 2, new JsonObject())));
     assertThat(answer).isNotNull();
     assertThat(answer.toJson()).isEqualTo(done.toJson());
     CallState state = await(journal.callState(sessionId, id));
@@ -612,22 +457,22 @@ public abstract class SessionJournalContract {
    */
   private void submitWithCallsInEachState(long epoch, Turn open, Turn... later) {
     Turn closed = turn("closed", "a");
-    await(journal.submitTurn(sessionId, epoch, AGENT, open));
-    await(journal.submitTurn(sessionId, epoch, AGENT, closed));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, open)));
+    await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, closed)));
     for (Turn t : later) {
-      await(journal.submitTurn(sessionId, epoch, AGENT, t));
+      await(journal.submitTurn(TurnSubmission.of(sessionId, epoch, AGENT, t)));
     }
     await(journal.turnCompleted(sessionId, epoch, new TurnResult(sessionId, "closed",
         List.of(record(closed, 0, Outcome.SUCCEEDED, "x", null)))));
     String turnId = open.turnId();
-    await(journal.callStarted(sessionId, epoch, turnId, open.callId(sessionId, 0), 1, new JsonObject()));
-    await(journal.callCompleted(sessionId, epoch, turnId, record(open, 1, Outcome.SUCCEEDED, "done", null)));
+    await(journal.callStarted(sessionId, epoch, turnId, new CallStart(open.callId(sessionId, 0), 1, new JsonObject())));
+    await(completed(journal, sessionId, epoch, turnId, record(open, 1, Outcome.SUCCEEDED, "done", null)));
     assertThat(await(journal.approvalRequested(epoch, approvalRequest(open, 2)))).isEqualTo("pending");
   }
 
   @Test
   void inflightTurnsListsSubmittedButNotCompletedTurnsWithEachCallsState() {
-    long epoch = await(journal.claim(sessionId, "node-1"));
+    long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn open = turn("open", "a", "b", "c", "d");
     submitWithCallsInEachState(epoch, open);
 
@@ -652,19 +497,19 @@ public abstract class SessionJournalContract {
   }
 
   @Test
-  void claimAndLoadFencesTheOldOwnerAndAnswersWhatInflightTurnsAnswers() {
-    long old = await(journal.claim(sessionId, "node-1"));
+  void aClaimFencesTheOldOwnerAndAnswersWhatInflightTurnsAnswers() {
+    long old = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     Turn first = turn("first", "a", "b", "c");
     submitWithCallsInEachState(old, first, turn("second", "a"));
     List<InflightTurn> expected = await(journal.inflightTurns(sessionId));
     int before = eventCount();
 
-    ClaimedSession claimed = await(journal.claimAndLoad(sessionId, "node-2"));
+    ClaimedSession claimed = await(journal.claim(sessionId, "node-2"));
 
     assertThat(claimed.epoch()).isEqualTo(old + 1);
-    assertThat(await(journal.currentEpoch(sessionId))).isEqualTo(claimed.epoch());
-    assertThat(await(journal.sessionInfo(sessionId)).getString("owner")).isEqualTo("node-2");
-    assertThat(await(journal.events(sessionId, null, 10_000)).get(before).getString("type"))
+    assertThat(await(queries.currentEpoch(sessionId))).isEqualTo(claimed.epoch());
+    assertThat(await(queries.sessionInfo(sessionId)).getString("owner")).isEqualTo("node-2");
+    assertThat(await(queries.events(sessionId, null, 10_000)).get(before).getString("type"))
         .isEqualTo("session.claimed");
     assertThat(claimed.inflight()).extracting(t -> t.turn().turnId()).containsExactly("first", "second");
     assertThat(claimed.inflight()).isEqualTo(expected);
@@ -675,20 +520,21 @@ public abstract class SessionJournalContract {
     assertThat(claimed.inflight().get(0).calls().get(first.callId(sessionId, 2).value()).approval().status())
         .isEqualTo("pending");
     // the old owner is fenced
-    assertThat(code(journal.submitTurn(sessionId, old, AGENT, turn("late", "a")))).isEqualTo("FENCED");
+    assertThat(code(journal.submitTurn(TurnSubmission.of(sessionId, old, AGENT, turn("late",
+        "a"))))).isEqualTo("FENCED");
   }
 
   @Test
-  void claimAndLoadOfManySessionsAtOnceAnswersEachItsOwnTurns() {
+  void claimingManySessionsAtOnceAnswersEachItsOwnTurns() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 1200; i++) {
       String id = sessionId + "-" + i;
       ids.add(id);
-      long epoch = await(journal.claim(id, "node-1"));
-      await(journal.submitTurn(id, epoch, AGENT, turn("t-" + i, "a", "b")));
+      long epoch = await(journal.claim(id, "node-1").map(ClaimedSession::epoch));
+      await(journal.submitTurn(TurnSubmission.of(id, epoch, AGENT, turn("t-" + i, "a", "b"))));
     }
     List<Future<ClaimedSession>> all = new ArrayList<>();
-    ids.forEach(id -> all.add(journal.claimAndLoad(id, "node-2")));
+    ids.forEach(id -> all.add(journal.claim(id, "node-2")));
     await(Future.all(all));
     for (int i = 0; i < ids.size(); i++) {
       ClaimedSession c = all.get(i).result();
@@ -700,31 +546,10 @@ public abstract class SessionJournalContract {
   }
 
   @Test
-  void claimAndLoadOfASessionWithNothingInFlightAnswersNoTurn() {
-    ClaimedSession claimed = await(journal.claimAndLoad(sessionId, "node-1"));
+  void claimingASessionWithNothingInFlightAnswersNoTurn() {
+    ClaimedSession claimed = await(journal.claim(sessionId, "node-1"));
     assertThat(claimed.epoch()).isEqualTo(1);
     assertThat(claimed.inflight()).isEmpty();
-  }
-
-  @Test
-  void sessionAgentsReadsTheAgentOfEverySessionTheJournalKnows() {
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < 1100; i++) {
-      String id = sessionId + "-" + i;
-      ids.add(id);
-      if (i % 3 != 0) {
-        long epoch = await(journal.claim(id, "node-1"));
-        await(journal.submitTurn(id, epoch, i % 3 == 1 ? AGENT : "other", turn("t", "a")));
-      }
-    }
-    java.util.Map<String, String> agents = await(journal.sessionAgents(ids));
-    for (int i = 0; i < ids.size(); i++) {
-      if (i % 3 == 0) {
-        assertThat(agents).doesNotContainKey(ids.get(i));
-      } else {
-        assertThat(agents).containsEntry(ids.get(i), i % 3 == 1 ? AGENT : "other");
-      }
-    }
   }
 
   @Test
@@ -737,17 +562,21 @@ public abstract class SessionJournalContract {
     assertThat(pending()).extracting(ApprovalRequest::callId).containsExactly(request.callId());
     assertThat(pending().get(0).argumentsHash()).isEqualTo(request.argumentsHash());
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), "other-hash", "approved", "eve", null)))
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new Verdict("other-hash", "approved", "eve", null))))
         .isEqualTo(DecisionAnswer.STALE);
-    assertThat(await(journal.approvalDecided(sessionId, new CallId("call_nope"), request.argumentsHash(), "approved",
-        "eve", null))).isEqualTo(DecisionAnswer.UNKNOWN_CALL);
+    assertThat(await(journal.approvalDecided(sessionId, new CallId("call_nope"),
+        new Verdict(request.argumentsHash(), "approved", "eve",
+        null)))).isEqualTo(DecisionAnswer.UNKNOWN_CALL);
     assertThat(pending()).as("refused decisions leave it pending").hasSize(1);
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
-        "ok"))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new Verdict(request.argumentsHash(), "approved", "alice",
+        "ok")))).isEqualTo(DecisionAnswer.ACCEPTED);
     assertThat(pending()).isEmpty();
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "rejected", "eve",
-        "no"))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new Verdict(request.argumentsHash(), "rejected", "eve",
+        "no")))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
     CallState state = await(journal.callState(sessionId, request.callId()));
     assertThat(state.approval().status()).isEqualTo("approved");
     assertThat(state.approval().approver()).isEqualTo("alice");
@@ -764,12 +593,14 @@ public abstract class SessionJournalContract {
     JsonObject edited = new JsonObject().put("n", 7).put("note", "{}").put("empty", new JsonObject())
         .put("amount", 12.5);
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), "other-hash", "approved", "alice", "x",
-        edited))).as("an edit still names the arguments it was shown").isEqualTo(DecisionAnswer.STALE);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new Verdict("other-hash", "approved", "alice", "x",
+        edited)))).as("an edit still names the arguments it was shown").isEqualTo(DecisionAnswer.STALE);
     assertThat(await(journal.callState(sessionId, request.callId())).approval().edited()).isFalse();
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
-        "customer asked for 7", edited))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new Verdict(request.argumentsHash(), "approved", "alice", "customer asked for 7",
+        edited)))).isEqualTo(DecisionAnswer.ACCEPTED);
     CallState state = await(journal.callState(sessionId, request.callId()));
     assertThat(state.approval().editedArguments()).isEqualTo(edited);
     assertThat(state.approval().originalArgumentsHash()).isEqualTo(request.argumentsHash());
@@ -779,7 +610,7 @@ public abstract class SessionJournalContract {
     assertThat(await(journal.approvalRequest(sessionId, request.callId())).arguments())
         .as("the request keeps the arguments the model sent").isEqualTo(t.calls().get(0).arguments());
 
-    JsonObject decided = await(journal.events(sessionId, null, 100)).stream()
+    JsonObject decided = await(queries.events(sessionId, null, 100)).stream()
         .filter(e -> "approval.decided".equals(e.getString("type"))).findFirst().orElseThrow().getJsonObject("data");
     assertThat(decided.getJsonObject("editedArguments")).isEqualTo(edited);
     assertThat(decided.getString("originalArgumentsHash")).isEqualTo(request.argumentsHash());
@@ -787,7 +618,7 @@ public abstract class SessionJournalContract {
     assertThat(decided.getString("reason")).isEqualTo("customer asked for 7");
 
     // the call's record carries the edit, so whoever reads the result knows the arguments changed
-    CallResult r = await(journal.callCompleted(sessionId, epoch, "t1", new CallResult(0, request.callId(), "refund",
+    CallResult r = await(completed(journal, sessionId, epoch, "t1", new CallResult(0, request.callId(), "refund",
         null, EffectClass.NON_IDEMPOTENT_WRITE, Outcome.SUCCEEDED, "done", null, 1, false, false, state.approval(),
         5, null)));
     JsonObject json = await(journal.callState(sessionId, request.callId())).record().toJson();
@@ -801,8 +632,9 @@ public abstract class SessionJournalContract {
     Turn t = turn("t1", "refund");
     long epoch = submitted(t);
     ApprovalRequest request = asked(epoch, t, 0);
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "rejected", "bob",
-        "no", new JsonObject().put("n", 9)))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new Verdict(request.argumentsHash(), "rejected", "bob", "no", new JsonObject().put("n",
+        9))))).isEqualTo(DecisionAnswer.ACCEPTED);
     assertThat(await(journal.callState(sessionId, request.callId())).approval().edited()).isFalse();
   }
 
@@ -818,13 +650,15 @@ public abstract class SessionJournalContract {
     assertThat(pending()).hasSize(1);
     sleepMillis(100);
 
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
-        null))).isEqualTo(DecisionAnswer.EXPIRED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new Verdict(request.argumentsHash(), "approved", "alice",
+        null)))).isEqualTo(DecisionAnswer.EXPIRED);
     // fails closed: the journal and the inbox agree that nobody can approve it any more
     assertThat(pending()).isEmpty();
     assertThat(await(journal.callState(sessionId, request.callId())).approval().status()).isEqualTo("expired");
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
-        null))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new Verdict(request.argumentsHash(), "approved", "alice",
+        null)))).isEqualTo(DecisionAnswer.ALREADY_DECIDED);
   }
 
   private static void sleepMillis(long millis) {
@@ -836,23 +670,24 @@ public abstract class SessionJournalContract {
   }
 
   private List<ApprovalRequest> pending() {
-    return await(journal.pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(sessionId)).toList();
+    return await(queries.pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(sessionId)).toList();
   }
 
   @Test
   void aPendingApprovalSurvivesClosingAndReopeningTheJournal() {
-    assumeTrue(persistsAcrossInstances(), "a journal that keeps nothing once closed");
     Turn t = turn("t1", "refund");
     long epoch = submitted(t);
     ApprovalRequest request = asked(epoch, t, 0);
     journal.close();
 
     journal = open(vertx);
+    queries = JournalPorts.queries(journal);
     List<ApprovalRequest> pending = pending();
     assertThat(pending).hasSize(1);
     assertThat(pending.get(0).toJson()).isEqualTo(request.toJson());
     assertThat(await(journal.callState(sessionId, request.callId())).approval().status()).isEqualTo("pending");
-    assertThat(await(journal.approvalDecided(sessionId, request.callId(), request.argumentsHash(), "approved", "alice",
-        null))).isEqualTo(DecisionAnswer.ACCEPTED);
+    assertThat(await(journal.approvalDecided(sessionId, request.callId(),
+        new Verdict(request.argumentsHash(), "approved", "alice",
+        null)))).isEqualTo(DecisionAnswer.ACCEPTED);
   }
 }

@@ -1,5 +1,7 @@
 package dev.ratchet.runtime.retention;
 
+import dev.ratchet.runtime.journal.ClaimedSession;
+import dev.ratchet.runtime.journal.TurnSubmission;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Outcome;
@@ -48,22 +50,24 @@ class LargeSessionSweepTest {
   void aSessionOfThousandsOfTurnsIsSweptInTimeLinearInItsEvents() throws Exception {
     InMemoryJournal journal = InMemoryJournal.create(vertx);
     String session = "large-1";
-    long epoch = await(journal.claim(session, "node-1"));
+    long epoch = await(journal.claim(session, "node-1").map(ClaimedSession::epoch));
     for (int t = 0; t < TURNS; t++) {
       List<ToolCall> calls = new ArrayList<>();
       for (int c = 0; c < CALLS; c++) {
         calls.add(new ToolCall("look_up", new JsonObject().put("c", c)));
       }
       Turn turn = new Turn("t" + t, calls);
-      await(journal.submitTurn(session, epoch, "agent", turn));
+      await(journal.submitTurn(TurnSubmission.of(session, epoch, "agent", turn)));
       List<CallResult> records = new ArrayList<>();
       for (int c = 0; c < CALLS; c++) {
         records.add(new CallResult(c, turn.callId(session, c), "look_up", null, EffectClass.READ, Outcome.SUCCEEDED,
             "ok", null, 1, false, false, null, 1, null));
       }
-      await(journal.callsCompleted(session, epoch, turn.turnId(), records, new TurnResult(session, turn.turnId(), records)));
+      await(journal.callsCompleted(session, epoch, turn.turnId(), records, new TurnResult(session,
+          turn.turnId(), records), null, noText -> null));
     }
-    RetentionSweeper sweeper = new RetentionSweeper(vertx, journal, ArchiveSink.jsonLines(vertx, archiveDir, 1L << 30),
+    RetentionSweeper sweeper = new RetentionSweeper(vertx, journal.retention(), ArchiveSink.jsonLines(vertx,
+        archiveDir, 1L << 30),
         RetentionOptions.DISABLED.withEnabled(true).withDefaultPolicy(new RetentionPolicy(null, 1, null))
             .withTombstoneWindow(Duration.ofHours(1)));
 

@@ -351,8 +351,8 @@ public final class BenchCommand implements Callable<Integer> {
       Thread stats = new Thread(() -> {
         while (warming.get()) {
           try {
-            ((RatchetNodeImpl) ratchet).redisJournal().commandStats().await();
-            ratchet.journal().info("cpu").await();
+            ((RatchetNodeImpl) ratchet).redisJournal().diagnostics().commandStats().await();
+            ratchet.diagnostics().info("cpu").await();
           } catch (RuntimeException e) {
             // a statistics read that failed changes nothing in the warm-up
           }
@@ -418,9 +418,9 @@ public final class BenchCommand implements Callable<Integer> {
       RewriteWatch rewrites = new RewriteWatch(vertx, ratchet);
       sessions.run(ratchet, mix, warmup * 1000L);
       AofQuiet.await(vertx, url);
-      Map<String, Long> before = journal.commandStats().await();
-      Map<String, String> stats0 = journal.info("stats").await();
-      TaskCpu redis0 = TaskCpu.ofRedis(journal.info("cpu").await());
+      Map<String, Long> before = journal.diagnostics().commandStats().await();
+      Map<String, String> stats0 = journal.diagnostics().info("stats").await();
+      TaskCpu redis0 = TaskCpu.ofRedis(journal.diagnostics().info("cpu").await());
       long jvmCpu0 = JvmCounters.processCpuNanos();
       TaskCpu jvmTask0 = TaskCpu.ofThisProcess();
       JvmCounters jvm0 = JvmCounters.now();
@@ -432,9 +432,9 @@ public final class BenchCommand implements Callable<Integer> {
       JvmCounters jvm = JvmCounters.now().since(jvm0);
       long jvmCpu = JvmCounters.processCpuNanos() - jvmCpu0;
       TaskCpu jvmTask = TaskCpu.ofThisProcess().since(jvmTask0);
-      TaskCpu redis = TaskCpu.ofRedis(journal.info("cpu").await()).since(redis0);
-      Map<String, String> stats1 = journal.info("stats").await();
-      Map<String, Long> after = journal.commandStats().await();
+      TaskCpu redis = TaskCpu.ofRedis(journal.diagnostics().info("cpu").await()).since(redis0);
+      Map<String, String> stats1 = journal.diagnostics().info("stats").await();
+      Map<String, Long> after = journal.diagnostics().commandStats().await();
       long executed = 0;
       for (Map.Entry<String, Long> e : after.entrySet()) {
         if (!e.getKey().equals("info")) {
@@ -495,7 +495,7 @@ public final class BenchCommand implements Callable<Integer> {
       long rewrites0 = aofRewrites(ratchet);
       // a rewrite started before the phase may run through it: sampled, not counted
       watch.measureFromNow();
-      TaskCpu redis0 = TaskCpu.ofRedis(ratchet.journal().info("cpu").await());
+      TaskCpu redis0 = TaskCpu.ofRedis(ratchet.diagnostics().info("cpu").await());
       long jvmCpu0 = JvmCounters.processCpuNanos();
       TaskCpu jvmTask0 = TaskCpu.ofThisProcess();
       JvmCounters jvm0 = JvmCounters.now();
@@ -506,7 +506,7 @@ public final class BenchCommand implements Callable<Integer> {
       long damonMillis = damon.cpuMillis() - damon0;
       long jvmCpu = JvmCounters.processCpuNanos() - jvmCpu0;
       double jvmKernelShare = TaskCpu.ofThisProcess().since(jvmTask0).kernelShare();
-      TaskCpu redis = TaskCpu.ofRedis(ratchet.journal().info("cpu").await()).since(redis0);
+      TaskCpu redis = TaskCpu.ofRedis(ratchet.diagnostics().info("cpu").await()).since(redis0);
       double redisKernelShare = redis.kernelShare();
       long calls = Math.max(1, r.completedCalls());
       double jvmMicrosPerCall = jvmCpu / 1e3 / calls;
@@ -564,7 +564,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** AOF rewrites Redis has done: a rewrite forks and competes for the cores, which shows in the tail. */
   private static long aofRewrites(RatchetNode ratchet) {
-    return Long.parseLong(ratchet.journal().info("persistence").await().getOrDefault("aof_rewrites", "0"));
+    return Long.parseLong(ratchet.diagnostics().info("persistence").await().getOrDefault("aof_rewrites", "0"));
   }
 
   /** "{@code <lead>38 %<what> in the kernel}", or nothing where the share is unknown. */

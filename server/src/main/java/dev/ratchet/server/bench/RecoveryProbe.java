@@ -77,14 +77,14 @@ final class RecoveryProbe {
     });
     RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
         .maxPoolSize(32)).await();
-    TaskCpu redis0 = TaskCpu.ofRedis(ratchet.journal().info("cpu").await());
+    TaskCpu redis0 = TaskCpu.ofRedis(ratchet.diagnostics().info("cpu").await());
     long cpu0 = JvmCounters.processCpuNanos();
     long t0 = System.nanoTime();
     ratchet.register(agent(true)).await();
     boolean all = resumed.await(120, TimeUnit.SECONDS);
     long resumeMillis = (System.nanoTime() - t0) / 1_000_000;
     long jvmCpuMillis = (JvmCounters.processCpuNanos() - cpu0) / 1_000_000;
-    long redisCpuMillis = TaskCpu.ofRedis(ratchet.journal().info("cpu").await()).since(redis0).totalMillis();
+    long redisCpuMillis = TaskCpu.ofRedis(ratchet.diagnostics().info("cpu").await()).since(redis0).totalMillis();
     if (!all) {
       System.out.println("recovery: only " + seen.get() + " of " + sessions + " turns resumed within 120 s");
     }

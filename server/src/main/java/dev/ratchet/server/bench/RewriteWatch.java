@@ -28,7 +28,7 @@ final class RewriteWatch {
     this.lastSampleSentAt = System.nanoTime();
     this.timer = vertx.setPeriodic(PERIOD_MS, id -> {
       long sentAt = System.nanoTime();
-      ratchet.journal().info("persistence").onSuccess(info -> sample(sentAt,
+      ratchet.diagnostics().info("persistence").onSuccess(info -> sample(sentAt,
           "1".equals(info.get("aof_rewrite_in_progress"))));
     });
   }

@@ -260,7 +260,7 @@ record SoakRun(Duration duration, double turnsPerSec, boolean retentionOn, int t
     Soak(Vertx vertx, RedisJournal journal) {
       this.vertx = vertx;
       this.journal = journal;
-      this.timer = vertx.setPeriodic(250, t -> journal.info("persistence").onSuccess(p -> {
+      this.timer = vertx.setPeriodic(250, t -> journal.diagnostics().info("persistence").onSuccess(p -> {
         boolean now = "1".equals(p.get("aof_rewrite_in_progress"));
         if (rewriting && !now) {
           rewriteSeconds.add(Long.parseLong(p.getOrDefault("aof_last_rewrite_time_sec", "-1")));
@@ -270,8 +270,8 @@ record SoakRun(Duration duration, double turnsPerSec, boolean retentionOn, int t
     }
 
     JsonObject sample(long elapsedNanos, long turns, RetentionSweeper sweeper) {
-      Map<String, String> memory = journal.info("memory").await();
-      Map<String, String> persistence = journal.info("persistence").await();
+      Map<String, String> memory = journal.diagnostics().info("memory").await();
+      Map<String, String> persistence = journal.diagnostics().info("persistence").await();
       long keys = journal.send(Request.cmd(Command.DBSIZE)).await().toLong();
       return new JsonObject().put("elapsedS", elapsedNanos / 1e9)
           .put("usedMemory", Long.parseLong(memory.getOrDefault("used_memory", "0")))

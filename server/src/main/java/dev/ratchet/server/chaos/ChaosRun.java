@@ -278,7 +278,7 @@ public final class ChaosRun {
 
   /** Decides every pending approval through the runtime: about three in four approved. */
   void decideApprovals(RedisJournal journal, Child child) throws IOException {
-    List<ApprovalRequest> pending = journal.pendingApprovals(1000).await();
+    List<ApprovalRequest> pending = journal.queries().pendingApprovals(1000).await();
     for (ApprovalRequest r : pending) {
       if (child.decidedHere.add(r.callId().value())) {
         boolean approve = decisions.computeIfAbsent(r.callId().value(), id -> random.nextInt(4) != 0);
@@ -367,7 +367,7 @@ public final class ChaosRun {
       Set<String> started = new java.util.HashSet<>();
       String after = null;
       while (true) {
-        List<JsonObject> events = journal.events(sessionId, after, 1000).await();
+        List<JsonObject> events = journal.queries().events(sessionId, after, 1000).await();
         for (JsonObject e : events) {
           String type = e.getString("type");
           String call = e.getString("call");
@@ -413,7 +413,7 @@ public final class ChaosRun {
       }
       verifyTurn(s, result, provider);
     }
-    report.pendingLeft = journal.pendingApprovals(1000).await().size();
+    report.pendingLeft = journal.queries().pendingApprovals(1000).await().size();
     if (report.pendingLeft > 0) {
       violation(report.pendingLeft + " approval(s) still pending after the drain");
     }

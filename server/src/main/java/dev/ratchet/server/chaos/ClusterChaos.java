@@ -119,8 +119,8 @@ final class ClusterChaos {
   /** The sessions with work in flight whose owner is {@code node}. */
   private static Set<String> heldBy(RedisJournal journal, String node) {
     Set<String> held = new HashSet<>();
-    for (String session : journal.activeSessions().await()) {
-      JsonObject info = journal.sessionInfo(session).await();
+    for (String session : journal.queries().activeSessions().await()) {
+      JsonObject info = journal.queries().sessionInfo(session).await();
       if (node != null && node.equals(info.getString("owner"))) {
         held.add(session);
       }
@@ -139,10 +139,10 @@ final class ClusterChaos {
       return;
     }
     while (System.currentTimeMillis() - killedAt < 60_000) {
-      Set<String> active = new HashSet<>(journal.activeSessions().await());
+      Set<String> active = new HashSet<>(journal.queries().activeSessions().await());
       boolean done = true;
       for (String session : held) {
-        if (active.contains(session) && killed.equals(journal.sessionInfo(session).await().getString("owner"))) {
+        if (active.contains(session) && killed.equals(journal.queries().sessionInfo(session).await().getString("owner"))) {
           done = false;
           break;
         }

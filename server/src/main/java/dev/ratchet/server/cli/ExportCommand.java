@@ -38,7 +38,7 @@ public final class ExportCommand implements Callable<Integer> {
     try {
       RedisJournal journal = target.openJournal(vertx, cfg);
       List<JsonObject> archived = target.archive(vertx, cfg).read(sessionId).await();
-      SessionHistory history = journal.history(sessionId).await();
+      SessionHistory history = journal.retention().history(sessionId).await();
       if (history == null && archived.isEmpty()) {
         System.err.println(VisibleText.escape("no session '" + sessionId + "' in the journal at "
             + journal.describe() + " or in the archive"));

@@ -63,7 +63,7 @@ public final class ImportCommand implements Callable<Integer> {
       for (String sessionId : sessions) {
         SessionHistory history = ArchiveRecords.history(sessionId, records);
         try {
-          int turns = journal.importSession(history).await();
+          int turns = journal.retention().importSession(history).await();
           System.out.println("imported session " + VisibleText.escape(sessionId) + ": " + turns + " turns");
         } catch (RatchetException e) {
           failed++;

@@ -54,7 +54,7 @@ public final class InspectCommand implements Callable<Integer> {
         System.err.println(e.getMessage());
         return 1;
       }
-      JsonObject info = journal.sessionInfo(sessionId).await();
+      JsonObject info = journal.queries().sessionInfo(sessionId).await();
       List<JsonObject> archived = target.archive(vertx, cfg).read(sessionId).await();
       if (info.isEmpty() && archived.isEmpty()) {
         System.err.println(VisibleText.escape("no session '" + sessionId + "' in the journal at "
@@ -87,9 +87,9 @@ public final class InspectCommand implements Callable<Integer> {
       }
       String after = null;
       while (true) {
-        List<JsonObject> events = journal.events(sessionId, after, 500).await();
+        List<JsonObject> events = journal.queries().events(sessionId, after, 500).await();
         if (json) {
-          events = JournalReader.withResults(journal, sessionId, events).await();
+          events = JournalReader.withResults(journal.queries(), sessionId, events).await();
         }
         if (events.isEmpty()) {
           break;

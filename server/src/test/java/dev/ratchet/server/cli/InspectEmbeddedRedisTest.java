@@ -1,5 +1,8 @@
 package dev.ratchet.server.cli;
 
+import dev.ratchet.runtime.journal.CallStart;
+import dev.ratchet.runtime.journal.ClaimedSession;
+import dev.ratchet.runtime.journal.TurnSubmission;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.journal.JournalOptions;
@@ -48,9 +51,10 @@ class InspectEmbeddedRedisTest {
         new EmbeddedRedis.Options(dir, 0, "everysec", "normal"))) {
       // what a runtime stopped mid-call leaves: the turn accepted, its write started, no outcome
       withJournal(redis.journalUrl(), journal -> {
-        long epoch = await(journal.claim("inflight-1", "node-a"));
-        await(journal.submitTurn("inflight-1", epoch, "shop", turn));
-        await(journal.callStarted("inflight-1", epoch, "t1", turn.callId("inflight-1", 0), 1, new JsonObject()));
+        long epoch = await(journal.claim("inflight-1", "node-a").map(ClaimedSession::epoch));
+        await(journal.submitTurn(TurnSubmission.of("inflight-1", epoch, "shop", turn)));
+        await(journal.callStarted("inflight-1", epoch, "t1", new CallStart(turn.callId("inflight-1", 0), 1,
+            new JsonObject())));
       });
       before = snapshot(redis.journalUrl(), turn);
     }
@@ -88,8 +92,8 @@ class InspectEmbeddedRedisTest {
   private static JsonObject snapshot(String url, Turn turn) throws Exception {
     JsonObject snapshot = new JsonObject();
     withJournal(url, journal -> {
-      snapshot.put("meta", await(journal.sessionInfo("inflight-1")));
-      snapshot.put("events", new JsonArray(await(journal.events("inflight-1", null, 1000))));
+      snapshot.put("meta", await(journal.queries().sessionInfo("inflight-1")));
+      snapshot.put("events", new JsonArray(await(journal.queries().events("inflight-1", null, 1000))));
       var call = await(journal.callState("inflight-1", turn.callId("inflight-1", 0)));
       snapshot.put("call", new JsonObject().put("state", String.valueOf(call.state())).put("attempts", call.attempts())
           .put("done", call.isDone()));

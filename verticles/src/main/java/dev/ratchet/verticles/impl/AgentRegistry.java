@@ -4,7 +4,7 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ErrorCode;
 import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCatalog;
-import dev.ratchet.runtime.journal.SessionJournal;
+import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.runtime.retention.RetentionSweeper;
 import dev.ratchet.runtime.session.AgentTable;
 import dev.ratchet.runtime.session.AgentVersions;
@@ -37,7 +37,7 @@ final class AgentRegistry {
   static final int RECOVERY_WINDOW = 4096;
 
   private final Vertx vertx;
-  private final SessionJournal journal;
+  private final JournalQueries journal;
   private final SessionManager sessions;
   private final ClusterMembers members;
   private final RetentionSweeper sweeper;
@@ -47,7 +47,7 @@ final class AgentRegistry {
   private final LongAdder takeovers = new LongAdder();
   private long takeoverTimer = -1;
 
-  AgentRegistry(Vertx vertx, SessionJournal journal, SessionManager sessions, ClusterMembers members,
+  AgentRegistry(Vertx vertx, JournalQueries journal, SessionManager sessions, ClusterMembers members,
                 RetentionSweeper sweeper, AgentTable agents, BooleanSupplier ready) {
     this.vertx = vertx;
     this.journal = journal;

@@ -1,7 +1,6 @@
 package dev.ratchet.verticles.impl;
 
 import dev.ratchet.runtime.ApprovalDecision;
-import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.CallId;
 import dev.ratchet.runtime.CallResult;
 import dev.ratchet.runtime.DecisionResult;
@@ -16,7 +15,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
 import io.vertx.core.json.JsonObject;
 
-import java.util.List;
 
 /**
  * A node's approvals and reconciliations: any member journals a decision, and every member hears
@@ -57,10 +55,6 @@ final class ApprovalDesk {
             .put("sessionId", decision.sessionId()).put("callId", decision.callId().value()));
       }
     });
-  }
-
-  Future<List<ApprovalRequest>> pending() {
-    return journal.pendingApprovals(1000);
   }
 
   Future<CallResult> reconcile(String sessionId, CallId callId, Outcome outcome, String who, String note) {

@@ -33,7 +33,7 @@ final class NodeStart {
     }
     return RedisJournal.open(vertx, journalOptions).compose(journal -> {
       RatchetNodeImpl node = new RatchetNodeImpl(vertx, options, journal);
-      return journal.persistence()
+      return journal.diagnostics().persistence()
           .onSuccess(p -> {
             String replication = journal.replication().isEmpty() ? "" : "; " + journal.replication();
             if (!p.atRisk()) {
@@ -47,7 +47,7 @@ final class NodeStart {
           .otherwiseEmpty()
           // every node refuses forgotten sessions, whichever node's sweeper forgot them
           .compose(v -> options.retention().forgetAfter() == null ? Future.<Void>succeededFuture()
-              : journal.refuseForgotten())
+              : journal.retention().refuseForgotten())
           .compose(v -> warnOfTooFewReplicas(journal, journalOptions.waitReplicas()))
           .compose(v -> node.approvals.ready())
           .compose(v -> node.members.start())
@@ -68,7 +68,7 @@ final class NodeStart {
     if (waitReplicas == 0) {
       return Future.succeededFuture();
     }
-    return journal.fewestReplicas()
+    return journal.diagnostics().fewestReplicas()
         .onSuccess(fewest -> {
           if (fewest < waitReplicas) {
             LOG.warn("journal.waitReplicas is {} but a master of the journal has {} replica(s) now: every step on it"

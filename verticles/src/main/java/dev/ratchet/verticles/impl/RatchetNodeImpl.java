@@ -15,6 +15,7 @@ import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
+import dev.ratchet.runtime.journal.JournalDiagnostics;
 import dev.ratchet.runtime.journal.JournalQueries;
 import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.retention.ArchiveSink;
@@ -69,13 +70,13 @@ public final class RatchetNodeImpl implements RatchetNode {
     ArchiveSink archive = options.archiveSink() != null ? options.archiveSink()
         : ArchiveSink.jsonLines(vertx, Path.of(options.retention().archiveDir()),
             options.retention().archiveMaxFileBytes());
-    this.sweeper = new RetentionSweeper(vertx, journal, archive, options.retention());
-    this.agents = new AgentRegistry(vertx, journal, sessions, members, sweeper, table, () -> ready);
+    this.sweeper = new RetentionSweeper(vertx, journal.retention(), archive, options.retention());
+    this.agents = new AgentRegistry(vertx, journal.queries(), sessions, members, sweeper, table, () -> ready);
     this.intake = new NodeIntake(options.engine(), table, sessions, () -> ready, agents::resume);
-    this.router = new SessionRouter(vertx, members, journal, intake);
+    this.router = new SessionRouter(vertx, members, journal.queries(), intake);
     intake.routeThrough(router);
     this.approvals = new ApprovalDesk(vertx, journal, intake.here(), sessions);
-    this.queries = new SessionQueries(journal, table);
+    this.queries = new SessionQueries(journal.queries(), table);
   }
 
   public static Future<RatchetNode> deploy(Vertx vertx, RatchetOptions options) {
@@ -165,7 +166,7 @@ public final class RatchetNodeImpl implements RatchetNode {
 
   @Override
   public Future<List<ApprovalRequest>> pendingApprovals() {
-    return approvals.pending();
+    return journal.queries().pendingApprovals(1000);
   }
 
   @Override
@@ -180,7 +181,12 @@ public final class RatchetNodeImpl implements RatchetNode {
 
   @Override
   public JournalQueries journal() {
-    return journal;
+    return journal.queries();
+  }
+
+  @Override
+  public JournalDiagnostics diagnostics() {
+    return journal.diagnostics();
   }
 
   /** The Redis journal itself, for the CLI and the benchmark, which inspect Redis. */

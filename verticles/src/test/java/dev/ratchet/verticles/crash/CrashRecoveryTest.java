@@ -150,7 +150,7 @@ class CrashRecoveryTest {
   }
 
   private List<ApprovalRequest> pendingOf(RedisJournal journal) {
-    return await(journal.pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(session)).toList();
+    return await(journal.queries().pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(session)).toList();
   }
 
   @Test

@@ -76,13 +76,13 @@ class FencingTest {
     stale = runtime();
     stale.send(new JsonObject().put("cmd", "submit").put("session", session).put("turn", turn.toJson()));
     Await.until(() -> provider.requests(key(turn.turnId(), heldIndex, heldArgs)) == 1, 30);
-    long epochBefore = await(journal.currentEpoch(session));
+    long epochBefore = await(journal.queries().currentEpoch(session));
     stale.signal("STOP");
 
     provider.hold = Provider.Hold.NONE;
     taker = runtime(); // registering the agent resumes the session: a new epoch
     JsonObject results = taker.awaitResult(turn.turnId(), 60);
-    assertThat(await(journal.currentEpoch(session))).isEqualTo(epochBefore + 1);
+    assertThat(await(journal.queries().currentEpoch(session))).isEqualTo(epochBefore + 1);
 
     provider.release(); // the frozen runtime's request gets its answer...
     stale.signal("CONT"); // ...and the runtime runs again, believing it still owns the session
@@ -113,7 +113,8 @@ class FencingTest {
     // the stale owner's answer came too late to be journaled, and it did not go on to the next write
     assertThat(provider.requests(key("t1", 0, pay))).isEqualTo(1);
     assertThat(provider.requests(key("t1", 1, refund))).isZero();
-    assertThat(await(journal.events(session, null, 1000))).filteredOn(e -> "call.completed".equals(e.getString("type")))
+    assertThat(await(journal.queries().events(session, null,
+        1000))).filteredOn(e -> "call.completed".equals(e.getString("type")))
         .hasSize(2);
   }
 
@@ -132,7 +133,7 @@ class FencingTest {
     assertThat(provider.applied("refund")).isEqualTo(1);
     // the non-idempotent write after it was sent by the new owner only
     assertThat(provider.requests(key("t1", 1, pay))).isEqualTo(1);
-    JsonArray completions = new JsonArray(await(journal.events(session, null, 1000)).stream()
+    JsonArray completions = new JsonArray(await(journal.queries().events(session, null, 1000)).stream()
         .filter(e -> "call.completed".equals(e.getString("type"))).toList());
     assertThat(completions).hasSize(2);
   }

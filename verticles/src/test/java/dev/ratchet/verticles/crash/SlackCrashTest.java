@@ -166,6 +166,6 @@ class SlackCrashTest {
   }
 
   private List<ApprovalRequest> pendingOf(RedisJournal journal) {
-    return await(journal.pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(session)).toList();
+    return await(journal.queries().pendingApprovals(1000)).stream().filter(r -> r.sessionId().equals(session)).toList();
   }
 }

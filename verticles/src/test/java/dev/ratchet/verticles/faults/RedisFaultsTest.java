@@ -185,13 +185,13 @@ class RedisFaultsTest {
     Load load = new Load(ratchet, workload, 20);
     load.start();
     Await.until(() -> workload.acknowledged.size() >= 20, 30);
-    await(ratchet.journal().ping());
+    await(ratchet.diagnostics().ping());
 
     server.kill();
     long down = System.currentTimeMillis();
     // health: the journal's ping fails, and promptly
     long pingStarted = System.currentTimeMillis();
-    Throwable pingFailure = Await.failure(ratchet.journal().ping());
+    Throwable pingFailure = Await.failure(ratchet.diagnostics().ping());
     assertThat(pingFailure).isInstanceOf(RatchetException.class);
     assertThat(((RatchetException) pingFailure).code()).isEqualTo("JOURNAL_UNAVAILABLE");
     assertThat(System.currentTimeMillis() - pingStarted).isLessThan(5_000);
@@ -205,7 +205,7 @@ class RedisFaultsTest {
     }
     redis("always");
     long up = System.currentTimeMillis();
-    Await.until(() -> ratchet.journal().ping().toCompletionStage().toCompletableFuture().handle((v, e) -> e == null)
+    Await.until(() -> ratchet.diagnostics().ping().toCompletionStage().toCompletableFuture().handle((v, e) -> e == null)
         .join(), 20);
     long reconnectMillis = System.currentTimeMillis() - up;
     load.finish();

@@ -89,7 +89,7 @@ class ArchivedSessionsHttpTest {
     assertThat(agent.post("/api/sessions/" + s + "/turns", body).status()).isIn(200, 202);
     assertThat(agent.get("/api/sessions/" + s + "/turns/t1?wait=20").status()).isEqualTo(200);
     RetentionSweeper forgetting = new RetentionSweeper(SHOP.runtime().vertx,
-        ((RatchetNodeImpl) SHOP.runtime().ratchet).redisJournal(),
+        ((RatchetNodeImpl) SHOP.runtime().ratchet).redisJournal().retention(),
         ArchiveSink.jsonLines(SHOP.runtime().vertx, archiveDir, 1024 * 1024), RetentionOptions.DISABLED.withEnabled(true)
         .withDefaultPolicy(new RetentionPolicy(null, null, Duration.ofMinutes(1)))
         .withTombstoneWindow(Duration.ofHours(1)).withForgetAfter(Duration.ofHours(1)));

@@ -82,7 +82,7 @@ class JournalRedisMetricsTest {
   }
 
   private Map<String, String> info() {
-    return await(ratchet.journal().info("default"));
+    return await(ratchet.diagnostics().info("default"));
   }
 
   private static double gauge(String scrape, String name) {

@@ -79,7 +79,7 @@ class SessionErasureTest {
     long before = System.currentTimeMillis();
     assertThat(Http.login(SHOP.baseUrl(), "ana", ShopRuntime.PASSWORD).delete("/api/sessions/" + s).status()).isEqualTo(200);
 
-    List<JsonObject> audit = await(((RatchetNodeImpl) SHOP.runtime().ratchet).redisJournal().audit(10_000));
+    List<JsonObject> audit = await(((RatchetNodeImpl) SHOP.runtime().ratchet).redisJournal().retention().audit(10_000));
     assertThat(audit).filteredOn(a -> s.equals(a.getString("session"))).singleElement().satisfies(a -> {
       assertThat(a.getString("who")).isEqualTo("ana");
       assertThat(a.getString("action")).isEqualTo("erase");

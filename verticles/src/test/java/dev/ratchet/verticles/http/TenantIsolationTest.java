@@ -1,5 +1,7 @@
 package dev.ratchet.verticles.http;
 
+import dev.ratchet.runtime.journal.ClaimedSession;
+import dev.ratchet.runtime.journal.TurnSubmission;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalRequest;
 import dev.ratchet.runtime.ApprovalRule;
@@ -235,8 +237,10 @@ class TenantIsolationTest {
         String s = flood + "-" + i;
         Turn t = Turn.of("t1", new ToolCall("refund_order", new JsonObject().put("order", "F-" + i)));
         long at = i + 1;
-        requested.add(journal.claim(s, "flood-node").compose(epoch -> journal.submitTurn(s, epoch, "shop", "tenant-b", t,
-            false, null).compose(v -> journal.approvalRequested(epoch, new ApprovalRequest("shop", s, "t1",
+        requested.add(journal.claim(s,
+            "flood-node").map(ClaimedSession::epoch).compose(epoch -> journal.submitTurn(new TurnSubmission(s,
+                epoch, "shop", "tenant-b", null, t, null, null, false,
+                null)).compose(v -> journal.approvalRequested(epoch, new ApprovalRequest("shop", s, "t1",
             t.callId(s, 0), "refund_order", EffectClass.NON_IDEMPOTENT_WRITE, t.calls().get(0).arguments(), "h",
             "approval required by tool", at, 0)))));
       }

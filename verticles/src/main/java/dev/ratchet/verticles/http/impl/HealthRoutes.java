@@ -106,13 +106,13 @@ public record HealthRoutes(RatchetNode ratchet, RatchetMetrics metrics) {
    */
   private Future<JsonObject> journal() {
     Promise<JsonObject> state = Promise.promise();
-    ratchet.journal().reachable().timeout(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).onComplete(ping -> {
+    ratchet.diagnostics().reachable().timeout(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).onComplete(ping -> {
       if (ping.failed()) {
         state.complete(new JsonObject().put("redis", "unreachable").put("journal", "unavailable"));
         return;
       }
       long started = System.nanoTime();
-      ratchet.journal().ping().timeout(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).onComplete(write -> {
+      ratchet.diagnostics().ping().timeout(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS).onComplete(write -> {
         if (write.failed()) {
           state.complete(new JsonObject().put("redis", "reachable").put("journal", "not writable"));
           return;

@@ -97,7 +97,7 @@ public final class RatchetMetrics {
    * figures read before (the health check is what reports an unreachable Redis).
    */
   public Future<Void> refreshJournalRedis() {
-    return ratchet.journal().info("default").onSuccess(info -> {
+    return ratchet.diagnostics().info("default").onSuccess(info -> {
       lastForkMicros.set(number(info.get("latest_fork_usec")));
       aofRewriting.set(number(info.get("aof_rewrite_in_progress")));
       redisUsedMemory.set(number(info.get("used_memory")));

@@ -1,6 +1,6 @@
 package dev.ratchet.verticles.impl.cluster;
 
-import dev.ratchet.runtime.journal.SessionJournal;
+import dev.ratchet.runtime.journal.JournalQueries;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -26,7 +26,7 @@ public final class Takeover {
   private Takeover() {
   }
 
-  public static Future<List<String>> claimable(SessionJournal journal, ClusterMembers members, List<String> ids) {
+  public static Future<List<String>> claimable(JournalQueries journal, ClusterMembers members, List<String> ids) {
     if (!members.clustered() || ids.isEmpty()) {
       return Future.succeededFuture(ids);
     }
