@@ -8,6 +8,7 @@ import dev.ratchet.runtime.RetryPolicy;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.StepEvents;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -38,6 +39,7 @@ public final class AgentCrashNode {
     boolean hold = "hold".equals(args[4]);
     Vertx vertx = Vertx.vertx();
     WebClient http = WebClient.create(vertx);
+    StepEvents.publishAll(vertx);
     vertx.eventBus().addOutboundInterceptor(ctx -> {
       Object body = ctx.message().body();
       if (ctx.message().address().endsWith(".events") && body instanceof JsonObject event) {
