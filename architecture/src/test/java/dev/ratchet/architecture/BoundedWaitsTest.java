@@ -16,12 +16,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * No test waits for a future without a bound: a future that never completes must fail its test
  * within seconds, not hang the build. Tests wait with {@code Await.await(future)} (runtime's test
  * jar) or {@code future.await(seconds, TimeUnit.SECONDS)}; Vert.x's {@code future.await()} and
- * {@code Future.await(future)} wait forever. Scans the sources, so that it sees every module's tests
- * and the fixtures that the testing module ships.
+ * {@code Future.await(future)}, and {@code join()} or {@code get()} of its completable future, wait
+ * forever. Scans the sources, so that it sees every module's tests and the fixtures that the testing
+ * module ships.
  */
 class BoundedWaitsTest {
 
-  private static final Pattern UNBOUNDED = Pattern.compile("\\.await\\(\\s*\\)|\\bFuture\\.await\\(");
+  private static final Pattern UNBOUNDED = Pattern.compile(
+      "\\.await\\(\\s*\\)|\\bFuture\\.await\\(|toCompletableFuture\\(\\)\\s*\\.(join|get)\\(\\s*\\)");
 
   @Test
   void noTestWaitsForAFutureWithoutATimeout() throws IOException {
