@@ -31,7 +31,8 @@ class McpCancellationTest extends McpSourceTestBase {
     ToolInvocation oneSecond = new ToolInvocation("session-1", id, IdempotencyKey.of(id, args), 1, args,
         System.currentTimeMillis() + 1_000);
 
-    assertThatThrownBy(() -> held.invoke(oneSecond).await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("did not answer");
+    assertThatThrownBy(() -> held.invoke(oneSecond)
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("did not answer");
 
     // the notification left before the failure was reported; the child copies what it reads as it reads it
     String callId = null;

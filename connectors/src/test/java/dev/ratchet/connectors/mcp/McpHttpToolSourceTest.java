@@ -88,7 +88,8 @@ class McpHttpToolSourceTest {
     Tool send = named(tools, "send_message");
 
     jetty.stop();
-    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "lost?"))).await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "lost?")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(ToolNotSentException.class)
         .hasMessageStartingWith("the tool did not run, so it is safe to call again");
     assertThat(TestMcpServer.SENT.get()).isZero();
@@ -97,7 +98,8 @@ class McpHttpToolSourceTest {
 
     // while it stays away, the last listed tools are still offered and keep failing as "did not run"
     assertThat(await(source.tools(vertx))).extracting(Tool::name).contains("send_message");
-    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "lost?"))).await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "lost?")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(ToolNotSentException.class);
 
     jetty = TestMcpServer.startHttp(port, false);
@@ -160,7 +162,8 @@ class McpHttpToolSourceTest {
     Tool send = named(await(source.tools(vertx)), "send_message");
 
     token.set(null);
-    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x"))).await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(ToolNotSentException.class)
         .hasMessageContaining("credentials are missing");
     assertThat(TestMcpServer.SENT.get()).isZero();
@@ -176,7 +179,8 @@ class McpHttpToolSourceTest {
     assertThat(await(send.invoke(of(new JsonObject().put("text", "ok")))).outcome()).isEqualTo(Outcome.SUCCEEDED);
 
     token.set("Bearer rotated-wrong-5678");
-    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x"))).await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(ToolNotSentException.class)
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("rotated-wrong-5678").contains("refused the credentials"))
         // the same credentials would be refused again: the call is not retried

@@ -28,7 +28,8 @@ class McpStartupDeathTest extends McpSourceTestBase {
         .reconnectBackoff(Duration.ofMillis(200), Duration.ofMillis(500)).build());
 
     long start = System.nanoTime();
-    assertThatThrownBy(() -> source.connect().await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("exited with code 3");
+    assertThatThrownBy(() -> source.connect()
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("exited with code 3");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
     assertThat(source.health().healthy()).isFalse();
     assertThat(source.health().lastError()).isEqualTo("the server process exited with code 3");

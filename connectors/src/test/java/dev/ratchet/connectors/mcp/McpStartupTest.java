@@ -70,7 +70,8 @@ class McpStartupTest extends McpSourceTestBase {
         .startupTimeout(Duration.ofMillis(800)).reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(200))
         .build());
     long start = System.currentTimeMillis();
-    assertThatThrownBy(() -> source.tools(vertx).await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("could not connect");
+    assertThatThrownBy(() -> source.tools(vertx)
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("could not connect");
     assertThat(System.currentTimeMillis() - start).isGreaterThanOrEqualTo(800);
   }
 }

@@ -66,7 +66,8 @@ class McpStdioProcessTest extends McpSourceTestBase {
     source = McpToolSource.create(vertx, McpServerConfig.stdio("broken", "/nonexistent/mcp-server")
         .requestTimeout(Duration.ofSeconds(2)).startupTimeout(Duration.ofSeconds(2))
         .reconnectBackoff(Duration.ofSeconds(5), Duration.ofSeconds(5)).build());
-    assertThatThrownBy(() -> source.tools(vertx).await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("could not connect");
+    assertThatThrownBy(() -> source.tools(vertx)
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("could not connect");
     assertThat(source.health().healthy()).isFalse();
     assertThat(source.health().lastError()).isNotBlank();
     assertThat(source.health().reconnectAttempts()).isGreaterThanOrEqualTo(1);

@@ -125,7 +125,8 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
     assertThat(r.retryAfterMillis()).isEqualTo(1500);
     assertThat(r.error()).contains("GitHub is busy");
 
-    assertThatThrownBy(() -> arcade.resolveTools(List.of("Github.Nope"), Map.of(), ResolveOptions.author("alice")).await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> arcade.resolveTools(List.of("Github.Nope"), Map.of(), ResolveOptions.author("alice"))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .hasMessageContaining("no tool Github.Nope");
   }
 
@@ -196,7 +197,8 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
           i.attempt(), i.arguments(), i.deadline(), caller))).outcome()).isEqualTo(Outcome.SUCCEEDED);
     }
     assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice", "bob", "alice");
-    assertThatThrownBy(() -> repo.invoke(of(new JsonObject().put("repo", "a/b"))).await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> repo.invoke(of(new JsonObject().put("repo", "a/b")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(dev.ratchet.runtime.ToolNotSentException.class).hasMessageContaining("no resource id");
     assertThat(fake.executions).hasSize(3);
   }

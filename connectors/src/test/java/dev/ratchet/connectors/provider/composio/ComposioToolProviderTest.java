@@ -319,7 +319,8 @@ class ComposioToolProviderTest extends FakeProviderTestBase<FakeComposio> {
     assertThat(notFound.error()).contains("Repository not found");
 
     fake.stop();
-    assertThatThrownBy(() -> tools.get("GITHUB_FLAKY_WRITE").invoke(of(new JsonObject())).await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> tools.get("GITHUB_FLAKY_WRITE").invoke(of(new JsonObject()))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(ToolNotSentException.class)
         .hasMessageStartingWith("the tool did not run, so it is safe to call again");
   }
@@ -374,7 +375,8 @@ class ComposioToolProviderTest extends FakeProviderTestBase<FakeComposio> {
     assertThat(fields.get(0).required()).isTrue();
     assertThat(fields.get(0).secret()).isTrue();
 
-    assertThatThrownBy(() -> composio.authorize(AuthorizeOptions.toolkit("github", ResolveOptions.author("a"))).await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+    assertThatThrownBy(() -> composio.authorize(AuthorizeOptions.toolkit("github", ResolveOptions.author("a")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .hasMessageContaining("no resource id");
   }
 
