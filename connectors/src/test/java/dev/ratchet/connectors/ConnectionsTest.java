@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -214,7 +215,7 @@ class ConnectionsTest {
     try {
       SlackConnector.connect(vertx, all.connection("support-slack")).close();
     } finally {
-      vertx.close().await();
+      await(vertx.close());
     }
   }
 }

@@ -42,7 +42,7 @@ class ConnectorToolSourceTest {
   @AfterEach
   void tearDown() {
     slack.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   /** A connector whose operations answer from a fixed branch, to exercise the manifest's rules without HTTP. */

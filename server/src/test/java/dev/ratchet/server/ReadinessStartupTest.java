@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -46,7 +47,7 @@ class ReadinessStartupTest {
     if (run != null) {
       run.close();
     }
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test

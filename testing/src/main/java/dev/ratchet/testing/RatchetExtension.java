@@ -30,8 +30,8 @@ import java.util.function.Consumer;
  * static final RatchetExtension RATCHET = RatchetExtension.create().agent(ordersAgent());
  *
  * @Test
- * void cancelsAnOrder() {
- *   TurnResult result = RATCHET.ratchet().submit("orders", "s-1", turn).await();
+ * void cancelsAnOrder() throws Exception {
+ *   TurnResult result = RATCHET.ratchet().submit("orders", "s-1", turn).await(30, TimeUnit.SECONDS);
  * }
  * }</pre>
  * The Redis is the one at {@value #REDIS_URL_VARIABLE} when that is set, else a {@code redis-server}

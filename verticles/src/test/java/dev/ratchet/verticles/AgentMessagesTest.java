@@ -82,8 +82,7 @@ class AgentMessagesTest {
     List<JsonObject> answers = new CopyOnWriteArrayList<>();
     List<String> events = new CopyOnWriteArrayList<>();
     await(vertx.eventBus().<JsonObject>consumer("test.answers", m -> answers.add(m.body())).completion());
-    await(vertx.eventBus().<JsonObject>consumer(Addresses.events(session), m -> events.add(m.body().getString("type")))
-        .completion());
+    await(StepEvents.consumer(vertx, session, m -> events.add(m.body().getString("type"))).completion());
 
     JsonObject ack = await(vertx.eventBus().<JsonObject>request(Addresses.MESSAGES_SEND, new JsonObject()
         .put("agent", "chat").put("sessionId", session).put("text", "is 1002 open?").put("messageId", "m-1")

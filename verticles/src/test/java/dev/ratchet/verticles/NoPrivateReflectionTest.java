@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -24,14 +23,6 @@ class NoPrivateReflectionTest {
   private static final Pattern PRIVATE_REACH = Pattern.compile(
       "\\b(privateLookupIn|(try)?[sS]etAccessible|getDeclaredFields?|findVarHandle|findStaticVarHandle)\\b");
 
-  /** Files allowed to, with the reason; each one is a decision to revisit, not a pattern to follow. */
-  private static final Map<String, String> EXCEPTIONS = Map.of(
-      "runtime/src/main/java/dev/ratchet/runtime/journal/EncodedWrites.java",
-      "the journal's hot path writes its own RESP to the Redis client's socket (docs/PERFORMANCE.md)",
-      "verticles/src/main/java/dev/ratchet/verticles/impl/EventAudience.java",
-      "a step event is built only when someone hears it, an application's own plain consumer included,"
-          + " and Vert.x tells that only through its handler map (docs/EVENT-BUS.md)");
-
   @Test
   void noMainCodeReachesIntoAnotherLibrarysPrivateState() throws IOException {
     Path root = repositoryRoot();
@@ -40,7 +31,7 @@ class NoPrivateReflectionTest {
       for (Path file : (Iterable<Path>) files.filter(NoPrivateReflectionTest::isMainSource)::iterator) {
         String relative = root.relativize(file).toString().replace('\\', '/');
         Matcher m = PRIVATE_REACH.matcher(Files.readString(file));
-        if (m.find() && !EXCEPTIONS.containsKey(relative)) {
+        if (m.find()) {
           found.add(relative + ": " + m.group());
         }
       }

@@ -92,7 +92,8 @@ class SessionVerticlesTest {
   void aTurnSubmittedOnTheEventBusIsAcknowledgedAndItsResultsAndStepEventsAreDelivered() {
     List<JsonObject> events = new CopyOnWriteArrayList<>();
     List<JsonObject> results = new CopyOnWriteArrayList<>();
-    await(vertx.eventBus().<JsonObject>consumer(Addresses.events("s-bus"), m -> events.add(m.body())).completion());
+    // the documented way for an application to hear a session's step events (docs/EVENT-BUS.md)
+    await(StepEvents.consumer(vertx, "s-bus", m -> events.add(m.body())).completion());
     await(vertx.eventBus().<JsonObject>consumer("my.results", m -> results.add(m.body())).completion());
     JsonObject ack = request(Addresses.SUBMIT, new JsonObject().put("agent", "shop").put("sessionId", "s-bus")
         .put("replyAddress", "my.results")
@@ -109,6 +110,22 @@ class SessionVerticlesTest {
         .put("turn", Turn.of("t1", new ToolCall("look", null), new ToolCall("cancel", null)).toJson()));
     assertThat(again.getString("status")).isEqualTo("completed");
     assertThat(writes.get()).isEqualTo(1);
+  }
+
+  @Test
+  void anApplicationsOwnPlainConsumerHearsEveryStepEventOnceItAsksSessionsToPublishAll() {
+    List<String> types = new CopyOnWriteArrayList<>();
+    Runnable stop = StepEvents.publishAll(vertx);
+    await(vertx.eventBus().<JsonObject>consumer(Addresses.events("s-plain"), m -> types.add(m.body().getString("type")))
+        .completion());
+    try {
+      await(ratchet.submit("shop", "s-plain", Turn.of("t1", new ToolCall("look", null), new ToolCall("cancel", null))));
+
+      Await.until(() -> types.contains("turn.completed"), 10);
+      assertThat(types).contains("turn.submitted", "call.started", "call.completed");
+    } finally {
+      stop.run();
+    }
   }
 
   @Test

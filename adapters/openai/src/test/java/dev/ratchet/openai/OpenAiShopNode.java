@@ -5,6 +5,7 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.ratchet.turns.testing.EmbeddedShop;
+import dev.ratchet.verticles.StepEvents;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -17,6 +18,7 @@ public final class OpenAiShopNode {
 
   public static void main(String[] args) {
     EmbeddedShop shop = EmbeddedShop.start(args[0], args[1], args[2], "openai-node-" + ProcessHandle.current().pid());
+    StepEvents.publishAll(shop.vertx());
     shop.vertx().eventBus().addOutboundInterceptor(ctx -> {
       if (ctx.message().address().endsWith(".events") && ctx.message().body() instanceof JsonObject event
           && "approval.requested".equals(event.getString("type"))) {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,7 +39,7 @@ class HttpOnlyClasspathTest {
   void theHttpClientListsTheCatalogueWithoutTheVerticlesModuleOnItsClasspath() throws Throwable {
     HttpServerVerticle server = new HttpServerVerticle(SHOP.shop().ratchet(), HttpOptions.create().port(0)
         .host("127.0.0.1").token("bot", Role.AGENT, PasswordHash.hashToken(TOKEN), "tenant-a"));
-    SHOP.shop().vertx().deployVerticle(server).await();
+    await(SHOP.shop().vertx().deployVerticle(server));
     URI base = URI.create("http://127.0.0.1:" + server.actualPort());
 
     ClassLoader platform = ClassLoader.getPlatformClassLoader();

@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,7 +40,7 @@ class HttpTurnsTest {
     HttpServerVerticle server = new HttpServerVerticle(SHOP.shop().ratchet(), HttpOptions.create().port(0).host("127.0.0.1")
         .token("bot-a", Role.AGENT, PasswordHash.hashToken(TOKEN_A), "tenant-a")
         .token("bot-b", Role.AGENT, PasswordHash.hashToken(TOKEN_B), "tenant-b"));
-    SHOP.shop().vertx().deployVerticle(server).await();
+    await(SHOP.shop().vertx().deployVerticle(server));
     base = URI.create("http://127.0.0.1:" + server.actualPort());
   }
 

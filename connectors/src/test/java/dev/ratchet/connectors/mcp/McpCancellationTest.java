@@ -10,8 +10,11 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
+import static dev.ratchet.runtime.testing.Await.TIMEOUT_SECONDS;
 import static dev.ratchet.connectors.mcp.TestInvocations.named;
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,13 +25,14 @@ class McpCancellationTest extends McpSourceTestBase {
     Path received = Files.createTempFile("mcp-received-", ".jsonl");
     source = McpToolSource.create(vertx, McpStdioToolSourceTest.stdioServer("local")
         .env("MCP_TEST_RECORD", received.toString()).build());
-    Tool held = named(source.tools(vertx).await(), "hold_message");
+    Tool held = named(await(source.tools(vertx)), "hold_message");
     CallId id = CallId.of("session-1", "turn-cancel", 0);
     JsonObject args = new JsonObject().put("text", "hi");
     ToolInvocation oneSecond = new ToolInvocation("session-1", id, IdempotencyKey.of(id, args), 1, args,
         System.currentTimeMillis() + 1_000);
 
-    assertThatThrownBy(() -> held.invoke(oneSecond).await()).hasMessageContaining("did not answer");
+    assertThatThrownBy(() -> held.invoke(oneSecond)
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("did not answer");
 
     // the notification left before the failure was reported; the child copies what it reads as it reads it
     String callId = null;

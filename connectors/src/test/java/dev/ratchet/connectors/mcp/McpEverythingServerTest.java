@@ -14,6 +14,7 @@ import java.util.List;
 
 import static dev.ratchet.connectors.mcp.TestInvocations.named;
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Against the official reference server {@code server-everything}, over stdio. */
@@ -22,10 +23,10 @@ class McpEverythingServerTest extends McpSourceTestBase {
   @Test
   void contentPartsKeepTheirMcpTypes() throws Exception {
     source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
 
-    ToolResult annotated = named(tools, "get-annotated-message")
-        .invoke(of(new JsonObject().put("messageType", "success").put("includeImage", true))).await();
+    ToolResult annotated = await(named(tools, "get-annotated-message")
+        .invoke(of(new JsonObject().put("messageType", "success").put("includeImage", true))));
     assertThat(annotated.outcome()).isEqualTo(Outcome.SUCCEEDED);
     JsonArray parts = (JsonArray) annotated.value();
     assertThat(parts.getJsonObject(0).getString("type")).isEqualTo("text");
@@ -34,7 +35,7 @@ class McpEverythingServerTest extends McpSourceTestBase {
     assertThat(parts.getJsonObject(1).getString("mimeType")).isEqualTo("image/png");
     assertThat(parts.getJsonObject(1).getString("data")).isNotBlank();
 
-    ToolResult links = named(tools, "get-resource-links").invoke(of(new JsonObject().put("count", 2))).await();
+    ToolResult links = await(named(tools, "get-resource-links").invoke(of(new JsonObject().put("count", 2))));
     JsonArray linkParts = (JsonArray) links.value();
     assertThat(linkParts).hasSize(3);
     assertThat(linkParts.getJsonObject(0).getString("type")).isEqualTo("text");
@@ -46,8 +47,8 @@ class McpEverythingServerTest extends McpSourceTestBase {
   @Test
   void structuredContentIsTheResultAsTheServerGaveIt() throws Exception {
     source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").build());
-    ToolResult weather = named(source.tools(vertx).await(), "get-structured-content")
-        .invoke(of(new JsonObject().put("location", "Chicago"))).await();
+    ToolResult weather = await(named(await(source.tools(vertx)), "get-structured-content")
+        .invoke(of(new JsonObject().put("location", "Chicago"))));
     assertThat(weather.value()).isEqualTo(new JsonObject().put("temperature", 36)
         .put("conditions", "Light rain / drizzle").put("humidity", 82));
   }
@@ -55,11 +56,11 @@ class McpEverythingServerTest extends McpSourceTestBase {
   @Test
   void theCatalogueShowsAnMcpToolsSchemaAsTheServerDeclaredIt() throws Exception {
     source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").build());
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build()).await();
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build()));
     ToolCatalog.Entry entry = catalog.get("get-annotated-message");
     assertThat(entry.validator().problems(new JsonObject().put("messageType", "nope"))).contains("messageType");
 
-    String declared = named(source.tools(vertx).await(), "get-annotated-message").inputSchema().encode();
+    String declared = named(await(source.tools(vertx)), "get-annotated-message").inputSchema().encode();
     assertThat(entry.tool().inputSchema().encode()).isEqualTo(declared).doesNotContain("__absolute_uri__");
     assertThat(entry.toJson().getJsonObject("inputSchema").encode()).isEqualTo(declared);
   }
@@ -67,11 +68,11 @@ class McpEverythingServerTest extends McpSourceTestBase {
   @Test
   void aToolThatRunsOnlyAsATaskIsNotOfferedAndTheCatalogueSaysWhy() throws Exception {
     source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").build());
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build()).await();
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build()));
     assertThat(catalog.get("simulate-research-query")).isNull();
     assertThat(catalog.get("echo")).isNotNull();
     assertThat(source.withheldTools()).containsKey("simulate-research-query");
-    SourceHealth health = catalog.sourcesHealth(vertx, 5_000).await().get(0);
+    SourceHealth health = await(catalog.sourcesHealth(vertx, 5_000)).get(0);
     assertThat(health.status()).isEqualTo("healthy");
     assertThat(health.detail()).contains("simulate-research-query").contains("taskSupport: required");
   }
@@ -79,7 +80,7 @@ class McpEverythingServerTest extends McpSourceTestBase {
   @Test
   void theCatalogueShowsEachToolsTitleAndWhetherItReachesAnOpenWorld() throws Exception {
     source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").build());
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build()).await();
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build()));
     JsonObject annotated = catalog.get("get-annotated-message").toJson();
     assertThat(annotated.getString("title")).isEqualTo("Get Annotated Message Tool");
     assertThat(annotated.getBoolean("openWorld")).isFalse();
@@ -89,16 +90,16 @@ class McpEverythingServerTest extends McpSourceTestBase {
   void promptsAndResourceTemplatesCanBeListedWhenPromptsAndResourcesAreOffered() throws Exception {
     source = McpToolSource.create(vertx, EverythingMcpServer.stdio("everything").offerPrompts(true)
         .offerResources(true).build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
 
-    JsonObject prompts = (JsonObject) named(tools, "everything_list_prompts").invoke(of(new JsonObject())).await()
+    JsonObject prompts = (JsonObject) await(named(tools, "everything_list_prompts").invoke(of(new JsonObject())))
         .value();
     assertThat(prompts.getJsonArray("prompts")).isNotEmpty();
     String first = prompts.getJsonArray("prompts").getJsonObject(0).getString("name");
     assertThat(first).isNotBlank();
 
-    JsonObject templates = (JsonObject) named(tools, "everything_list_resource_templates")
-        .invoke(of(new JsonObject())).await().value();
+    JsonObject templates = (JsonObject) await(named(tools, "everything_list_resource_templates")
+        .invoke(of(new JsonObject()))).value();
     assertThat(templates.getJsonArray("resourceTemplates")).isNotEmpty();
     assertThat(templates.getJsonArray("resourceTemplates").getJsonObject(0).getString("uriTemplate")).contains("{");
   }

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 import static dev.ratchet.connectors.mcp.TestInvocations.named;
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Streamable HTTP sessions that the server no longer knows, against the SDK's server (404) and the reference server (400). */
@@ -38,7 +39,7 @@ class McpHttpSessionTest {
   @AfterEach
   void tearDown() throws Exception {
     if (source != null) {
-      source.close().await();
+      await(source.close());
     }
     if (jetty != null) {
       jetty.stop();
@@ -46,7 +47,7 @@ class McpHttpSessionTest {
     if (node != null) {
       node.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
-    vertx.close().await();
+    await(vertx.close());
   }
 
   private static McpServerConfig.Builder http(int port) {
@@ -86,7 +87,7 @@ class McpHttpSessionTest {
     jetty = start.on(0);
     int port = TestMcpServer.port(jetty);
     source = McpToolSource.create(vertx, http(port).build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
 
     int resent = 0;
     for (int round = 0; round < ROUNDS; round++) {
@@ -135,7 +136,7 @@ class McpHttpSessionTest {
     int port = FreePorts.next();
     node = startEverything(port);
     source = McpToolSource.create(vertx, http(port).inFlightCheck(Duration.ofMillis(500)).build());
-    Tool slow = named(source.tools(vertx).await(), "trigger-long-running-operation");
+    Tool slow = named(await(source.tools(vertx)), "trigger-long-running-operation");
     io.vertx.core.Future<ToolResult> call = slow.invoke(of(new JsonObject().put("duration", 15).put("steps", 3)));
     Thread.sleep(300);
 

@@ -15,10 +15,13 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.ratchet.runtime.testing.Await.TIMEOUT_SECONDS;
 import static dev.ratchet.connectors.mcp.TestInvocations.named;
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -40,10 +43,10 @@ class McpHttpToolSourceTest {
   @AfterEach
   void tearDown() throws Exception {
     if (source != null) {
-      source.close().await();
+      await(source.close());
     }
     jetty.stop();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   private McpServerConfig.Builder httpServer() {
@@ -55,12 +58,12 @@ class McpHttpToolSourceTest {
   @Test
   void listsAndRunsToolsOverStreamableHttp() {
     source = McpToolSource.create(vertx, httpServer().build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
 
     assertThat(named(tools, "get_weather").effectClass()).isEqualTo(EffectClass.READ);
     assertThat(named(tools, "send_message").source()).isEqualTo("mcp:remote");
 
-    ToolResult sent = named(tools, "send_message").invoke(of(new JsonObject().put("text", "hi"))).await();
+    ToolResult sent = await(named(tools, "send_message").invoke(of(new JsonObject().put("text", "hi"))));
     assertThat(sent.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(sent.value()).isEqualTo("sent #1");
     assertThat(TestMcpServer.SENT.get()).isEqualTo(1);
@@ -69,23 +72,24 @@ class McpHttpToolSourceTest {
   @Test
   void everyAttemptOfACallCarriesTheSameIdempotencyKeyInItsMeta() {
     source = McpToolSource.create(vertx, httpServer().build());
-    Tool echo = named(source.tools(vertx).await(), "echo_meta");
+    Tool echo = named(await(source.tools(vertx)), "echo_meta");
     dev.ratchet.runtime.ToolInvocation first = of(new JsonObject());
     dev.ratchet.runtime.ToolInvocation retry = new dev.ratchet.runtime.ToolInvocation(first.sessionId(), first.callId(),
         first.idempotencyKey(), 2, first.arguments(), first.deadline());
 
-    assertThat(echo.invoke(first).await().value()).isEqualTo(first.idempotencyKey().value());
-    assertThat(echo.invoke(retry).await().value()).isEqualTo(first.idempotencyKey().value());
+    assertThat(await(echo.invoke(first)).value()).isEqualTo(first.idempotencyKey().value());
+    assertThat(await(echo.invoke(retry)).value()).isEqualTo(first.idempotencyKey().value());
   }
 
   @Test
   void aServerThatGoesAwayFailsWritesAsNotRunAndIsReconnectedWhenItReturns() throws Exception {
     source = McpToolSource.create(vertx, httpServer().build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
     Tool send = named(tools, "send_message");
 
     jetty.stop();
-    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "lost?"))).await())
+    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "lost?")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(ToolNotSentException.class)
         .hasMessageStartingWith("the tool did not run, so it is safe to call again");
     assertThat(TestMcpServer.SENT.get()).isZero();
@@ -93,17 +97,18 @@ class McpHttpToolSourceTest {
     assertThat(source.health().lastError()).isNotBlank();
 
     // while it stays away, the last listed tools are still offered and keep failing as "did not run"
-    assertThat(source.tools(vertx).await()).extracting(Tool::name).contains("send_message");
-    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "lost?"))).await())
+    assertThat(await(source.tools(vertx))).extracting(Tool::name).contains("send_message");
+    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "lost?")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(ToolNotSentException.class);
 
     jetty = TestMcpServer.startHttp(port, false);
     long until = System.currentTimeMillis() + 10_000;
-    while (!source.checkHealth().await().healthy() && System.currentTimeMillis() < until) {
+    while (!await(source.checkHealth()).healthy() && System.currentTimeMillis() < until) {
       Thread.sleep(50);
     }
     assertThat(source.health().status()).isEqualTo("healthy");
-    ToolResult sent = send.invoke(of(new JsonObject().put("text", "back"))).await();
+    ToolResult sent = await(send.invoke(of(new JsonObject().put("text", "back"))));
     assertThat(sent.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(TestMcpServer.SENT.get()).isEqualTo(1);
   }
@@ -111,7 +116,7 @@ class McpHttpToolSourceTest {
   @Test
   void aServerThatGoesAwayQuietlyShowsUnhealthyWithoutAnyCall() throws Exception {
     source = McpToolSource.create(vertx, httpServer().healthCheckInterval(Duration.ofMillis(100)).build());
-    source.connect().await();
+    await(source.connect());
     assertThat(source.health().healthy()).isTrue();
 
     jetty.stop();
@@ -127,16 +132,16 @@ class McpHttpToolSourceTest {
   void aServerThatLaterClaimsReadOnlyDoesNotLoosenWhatTheApplicationPinned() throws Exception {
     source = McpToolSource.create(vertx, httpServer()
         .pin("delete_all", McpToolPin.of(EffectClass.NON_IDEMPOTENT_WRITE, true)).build());
-    Tool before = named(source.tools(vertx).await(), "delete_all");
+    Tool before = named(await(source.tools(vertx)), "delete_all");
     assertThat(before.effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
 
     jetty.stop();
     jetty = TestMcpServer.startHttp(port, true);
     long until = System.currentTimeMillis() + 10_000;
-    while (!source.checkHealth().await().healthy() && System.currentTimeMillis() < until) {
+    while (!await(source.checkHealth()).healthy() && System.currentTimeMillis() < until) {
       Thread.sleep(50);
     }
-    List<Tool> after = source.tools(vertx).await();
+    List<Tool> after = await(source.tools(vertx));
     Tool deleteAll = named(after, "delete_all");
     assertThat(deleteAll.effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
     assertThat(deleteAll.approvalRule().reasonToAsk(new JsonObject())).isNotNull();
@@ -147,17 +152,18 @@ class McpHttpToolSourceTest {
     jetty.stop();
     jetty = TestMcpServer.startHttp(port, true);
     source = McpToolSource.create(vertx, httpServer().build());
-    assertThat(named(source.tools(vertx).await(), "delete_all").effectClass()).isEqualTo(EffectClass.READ);
+    assertThat(named(await(source.tools(vertx)), "delete_all").effectClass()).isEqualTo(EffectClass.READ);
   }
 
   @Test
   void aMissingHeaderSecretFailsTheCallAsNotRunAndNothingIsSent() {
     AtomicReference<String> token = new AtomicReference<>("Bearer header-secret-9999");
     source = McpToolSource.create(vertx, httpServer().header("Authorization", Secret.from(token::get)).build());
-    Tool send = named(source.tools(vertx).await(), "send_message");
+    Tool send = named(await(source.tools(vertx)), "send_message");
 
     token.set(null);
-    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x"))).await())
+    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(ToolNotSentException.class)
         .hasMessageContaining("credentials are missing");
     assertThat(TestMcpServer.SENT.get()).isZero();
@@ -169,11 +175,12 @@ class McpHttpToolSourceTest {
     jetty = TestMcpServer.startHttp(port, false, "Bearer right-token-1234");
     AtomicReference<String> token = new AtomicReference<>("Bearer right-token-1234");
     source = McpToolSource.create(vertx, httpServer().header("Authorization", Secret.from(token::get)).build());
-    Tool send = named(source.tools(vertx).await(), "send_message");
-    assertThat(send.invoke(of(new JsonObject().put("text", "ok"))).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    Tool send = named(await(source.tools(vertx)), "send_message");
+    assertThat(await(send.invoke(of(new JsonObject().put("text", "ok")))).outcome()).isEqualTo(Outcome.SUCCEEDED);
 
     token.set("Bearer rotated-wrong-5678");
-    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x"))).await())
+    assertThatThrownBy(() -> send.invoke(of(new JsonObject().put("text", "x")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(ToolNotSentException.class)
         .satisfies(e -> assertThat(e.getMessage()).doesNotContain("rotated-wrong-5678").contains("refused the credentials"))
         // the same credentials would be refused again: the call is not retried
@@ -193,7 +200,7 @@ class McpHttpToolSourceTest {
     source = McpToolSource.create(vertx, httpServer().build());
     java.util.concurrent.CompletableFuture<List<Tool>> changed = new java.util.concurrent.CompletableFuture<>();
     source.onToolsChanged(changed::complete);
-    assertThat(source.tools(vertx).await()).extracting(Tool::name).doesNotContain("late_tool");
+    assertThat(await(source.tools(vertx))).extracting(Tool::name).doesNotContain("late_tool");
 
     TestMcpServer.addLateTool();
     List<Tool> after = changed.get(10, java.util.concurrent.TimeUnit.SECONDS);

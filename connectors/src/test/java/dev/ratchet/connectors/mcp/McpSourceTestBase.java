@@ -4,6 +4,8 @@ import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /** A Vert.x per test and the MCP source a test opens on it, both closed after the test. */
 abstract class McpSourceTestBase {
 
@@ -18,8 +20,8 @@ abstract class McpSourceTestBase {
   @AfterEach
   void closeSourceAndVertx() {
     if (source != null) {
-      source.close().await();
+      await(source.close());
     }
-    vertx.close().await();
+    await(vertx.close());
   }
 }

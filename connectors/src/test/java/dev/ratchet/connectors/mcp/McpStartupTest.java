@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
+import static dev.ratchet.runtime.testing.Await.TIMEOUT_SECONDS;
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,7 +42,7 @@ class McpStartupTest extends McpSourceTestBase {
     server.plainEnv().forEach(slow::env);
     server.env().forEach(slow::env);
     source = McpToolSource.create(vertx, slow.build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
     assertThat(tools).extracting(Tool::name).contains("get_weather");
   }
 
@@ -57,7 +60,7 @@ class McpStartupTest extends McpSourceTestBase {
     }
     assertThat(listed.isComplete()).as("registration gave up on a server still starting").isFalse();
     jetty = TestMcpServer.startHttp(port, false);
-    assertThat(listed.await()).extracting(Tool::name).contains("get_weather");
+    assertThat(await(listed)).extracting(Tool::name).contains("get_weather");
   }
 
   @Test
@@ -67,7 +70,8 @@ class McpStartupTest extends McpSourceTestBase {
         .startupTimeout(Duration.ofMillis(800)).reconnectBackoff(Duration.ofMillis(100), Duration.ofMillis(200))
         .build());
     long start = System.currentTimeMillis();
-    assertThatThrownBy(() -> source.tools(vertx).await()).hasMessageContaining("could not connect");
+    assertThatThrownBy(() -> source.tools(vertx)
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("could not connect");
     assertThat(System.currentTimeMillis() - start).isGreaterThanOrEqualTo(800);
   }
 }

@@ -11,9 +11,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static dev.ratchet.runtime.testing.Await.TIMEOUT_SECONDS;
 import static dev.ratchet.connectors.mcp.McpStdioToolSourceTest.stdioServer;
 import static dev.ratchet.connectors.mcp.TestInvocations.named;
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,11 +25,11 @@ class McpStdioProcessTest extends McpSourceTestBase {
   @Test
   void aServerProcessThatExitsMakesToolsFailAsNotRunThenComesBackAfterReconnect() throws Exception {
     source = McpToolSource.create(vertx, stdioServer("local").build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
     Tool weather = named(tools, "get_weather");
-    assertThat(weather.invoke(of(new JsonObject().put("city", "Oslo"))).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    assertThat(await(weather.invoke(of(new JsonObject().put("city", "Oslo")))).outcome()).isEqualTo(Outcome.SUCCEEDED);
 
-    long pid = Long.parseLong((String) named(tools, "pid").invoke(of(new JsonObject())).await().value());
+    long pid = Long.parseLong((String) await(named(tools, "pid").invoke(of(new JsonObject()))).value());
     ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
     child.destroyForcibly();
     child.onExit().get(10, TimeUnit.SECONDS);
@@ -44,7 +46,7 @@ class McpStdioProcessTest extends McpSourceTestBase {
     until = System.currentTimeMillis() + 10_000;
     while (System.currentTimeMillis() < until) {
       try {
-        ToolResult r = weather.invoke(of(new JsonObject().put("city", "Oslo"))).await();
+        ToolResult r = await(weather.invoke(of(new JsonObject().put("city", "Oslo"))));
         assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
         break;
       } catch (ToolNotSentException e) {
@@ -64,7 +66,8 @@ class McpStdioProcessTest extends McpSourceTestBase {
     source = McpToolSource.create(vertx, McpServerConfig.stdio("broken", "/nonexistent/mcp-server")
         .requestTimeout(Duration.ofSeconds(2)).startupTimeout(Duration.ofSeconds(2))
         .reconnectBackoff(Duration.ofSeconds(5), Duration.ofSeconds(5)).build());
-    assertThatThrownBy(() -> source.tools(vertx).await()).hasMessageContaining("could not connect");
+    assertThatThrownBy(() -> source.tools(vertx)
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).hasMessageContaining("could not connect");
     assertThat(source.health().healthy()).isFalse();
     assertThat(source.health().lastError()).isNotBlank();
     assertThat(source.health().reconnectAttempts()).isGreaterThanOrEqualTo(1);
@@ -73,8 +76,8 @@ class McpStdioProcessTest extends McpSourceTestBase {
   @Test
   void closingTheSourceEndsItsServerProcess() throws Exception {
     source = McpToolSource.create(vertx, stdioServer("local").build());
-    List<Tool> tools = source.tools(vertx).await();
-    long pid = Long.parseLong((String) named(tools, "pid").invoke(of(new JsonObject())).await().value());
+    List<Tool> tools = await(source.tools(vertx));
+    long pid = Long.parseLong((String) await(named(tools, "pid").invoke(of(new JsonObject()))).value());
     ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
 
     source.close().toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);

@@ -14,6 +14,7 @@ import java.util.List;
 
 import static dev.ratchet.connectors.mcp.TestInvocations.named;
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -35,7 +36,7 @@ class McpStdioToolSourceTest extends McpSourceTestBase {
   @Test
   void offersServerToolsWithEffectClassAndApprovalFromAnnotations() {
     source = McpToolSource.create(vertx, stdioServer("local").build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
 
     Tool weather = named(tools, "get_weather");
     assertThat(weather.effectClass()).isEqualTo(EffectClass.READ);
@@ -61,13 +62,13 @@ class McpStdioToolSourceTest extends McpSourceTestBase {
   @Test
   void runsToolsOverStdioAndReturnsTheirContent() {
     source = McpToolSource.create(vertx, stdioServer("local").build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
 
-    ToolResult weather = named(tools, "get_weather").invoke(of(new JsonObject().put("city", "Lyon"))).await();
+    ToolResult weather = await(named(tools, "get_weather").invoke(of(new JsonObject().put("city", "Lyon"))));
     assertThat(weather.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(weather.value()).isEqualTo("sunny in Lyon");
 
-    ToolResult structured = named(tools, "structured").invoke(of(new JsonObject())).await();
+    ToolResult structured = await(named(tools, "structured").invoke(of(new JsonObject())));
     assertThat(structured.value()).isInstanceOf(JsonObject.class);
     assertThat(((JsonObject) structured.value()).getInteger("count")).isEqualTo(3);
   }
@@ -78,7 +79,7 @@ class McpStdioToolSourceTest extends McpSourceTestBase {
         .pin("get_weather", McpToolPin.of(EffectClass.NON_IDEMPOTENT_WRITE, true))
         .pin("send_message", McpToolPin.effect(EffectClass.IDEMPOTENT_WRITE).withApproval(false))
         .build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
 
     assertThat(named(tools, "get_weather").effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
     assertThat(named(tools, "get_weather").approvalRule().reasonToAsk(new JsonObject())).contains("application pin");
@@ -90,14 +91,14 @@ class McpStdioToolSourceTest extends McpSourceTestBase {
   void toolErrorsAreRejectedAndSecretsNeverReachResultsErrorsOrConfigText() {
     McpServerConfig config = stdioServer("local").build();
     source = McpToolSource.create(vertx, config);
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
 
-    ToolResult failed = named(tools, "fail_tool").invoke(of(new JsonObject())).await();
+    ToolResult failed = await(named(tools, "fail_tool").invoke(of(new JsonObject())));
     assertThat(failed.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(failed.retryable()).isFalse();
     assertThat(failed.error()).contains("quota exceeded for ***").doesNotContain(TOKEN);
 
-    ToolResult leaked = named(tools, "leak_secret").invoke(of(new JsonObject())).await();
+    ToolResult leaked = await(named(tools, "leak_secret").invoke(of(new JsonObject())));
     assertThat(leaked.value()).isEqualTo("token=***");
 
     assertThat(config.toString()).contains("MCP_TEST_TOKEN=***").doesNotContain(TOKEN);
@@ -111,7 +112,7 @@ class McpStdioToolSourceTest extends McpSourceTestBase {
     System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
     try {
       source = McpToolSource.create(vertx, stdioServer("local").build());
-      source.tools(vertx).await();
+      await(source.tools(vertx));
       long until = System.currentTimeMillis() + 5_000;
       while (!captured.toString(java.nio.charset.StandardCharsets.UTF_8).contains("starting with token")
           && System.currentTimeMillis() < until) {
@@ -127,28 +128,28 @@ class McpStdioToolSourceTest extends McpSourceTestBase {
   @Test
   void offersResourcesAndPromptsAsReadToolsWhenAsked() {
     source = McpToolSource.create(vertx, stdioServer("docs").offerResources(true).offerPrompts(true).build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
 
     Tool list = named(tools, "docs_list_resources");
     Tool read = named(tools, "docs_read_resource");
     Tool prompt = named(tools, "docs_get_prompt");
     assertThat(List.of(list, read, prompt)).allMatch(t -> t.effectClass() == EffectClass.READ);
 
-    JsonObject listed = (JsonObject) list.invoke(of(new JsonObject())).await().value();
+    JsonObject listed = (JsonObject) await(list.invoke(of(new JsonObject()))).value();
     assertThat(listed.getJsonArray("resources").getJsonObject(0).getString("uri")).isEqualTo("note://readme");
 
-    JsonObject content = (JsonObject) read.invoke(of(new JsonObject().put("uri", "note://readme"))).await().value();
+    JsonObject content = (JsonObject) await(read.invoke(of(new JsonObject().put("uri", "note://readme")))).value();
     assertThat(content.getJsonArray("contents").getJsonObject(0).getString("text")).isEqualTo("hello from the readme");
 
-    JsonObject greeting = (JsonObject) prompt.invoke(of(new JsonObject().put("name", "greet")
-        .put("arguments", new JsonObject().put("who", "Ada")))).await().value();
+    JsonObject greeting = (JsonObject) await(prompt.invoke(of(new JsonObject().put("name", "greet")
+        .put("arguments", new JsonObject().put("who", "Ada"))))).value();
     assertThat(greeting.encode()).contains("Please greet Ada");
   }
 
   @Test
   void resourceAndPromptToolsAreNotOfferedByDefault() {
     source = McpToolSource.create(vertx, stdioServer("docs").build());
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
     assertThat(tools).noneMatch(t -> t.name().startsWith("docs_"));
   }
 
@@ -156,17 +157,17 @@ class McpStdioToolSourceTest extends McpSourceTestBase {
   void aPinThatNamesNoToolOfTheServerIsAnErrorAtRegistration() {
     source = McpToolSource.create(vertx, stdioServer("local")
         .pin("get_wether", McpToolPin.of(EffectClass.NON_IDEMPOTENT_WRITE, true)).build());
-    assertThatThrownBy(() -> ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build())
-        .await()).hasMessageContaining("has no tool 'get_wether' named by a pin").hasMessageContaining("get_weather");
+    assertThatThrownBy(() -> await(ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source).build())
+        )).hasMessageContaining("has no tool 'get_wether' named by a pin").hasMessageContaining("get_weather");
   }
 
   @Test
   void anAgentCanAskForEveryToolThatMayReachAnOpenWorld() {
     // the test server's tools carry no openWorldHint, which MCP reads as "open world"; get_weather is read-only
     source = McpToolSource.create(vertx, stdioServer("local").build());
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source)
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(source)
         .askForOpenWorldTools(true).policy(dev.ratchet.runtime.ToolPolicy.requireApproval("upsert_note", false))
-        .build()).await();
+        .build()));
     assertThat(catalog.get("get_weather").toJson().getBoolean("openWorld")).isTrue();
     assertThat(catalog.get("get_weather").approval().reasonToAsk(new JsonObject())).contains("open-world");
     assertThat(catalog.get("upsert_note").approval().isNever()).isTrue();

@@ -36,7 +36,7 @@ class ExchangeTest {
 
   @AfterEach
   void tearDown() {
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test

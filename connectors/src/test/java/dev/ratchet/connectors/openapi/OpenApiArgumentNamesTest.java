@@ -50,7 +50,7 @@ class OpenApiArgumentNamesTest {
   @AfterEach
   void tearDown() {
     provider.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   private OpenApiConnector load() {

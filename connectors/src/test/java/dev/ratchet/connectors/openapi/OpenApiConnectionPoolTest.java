@@ -73,7 +73,7 @@ class OpenApiConnectionPoolTest {
   @BeforeEach
   void setUp() {
     serverVertx = Vertx.vertx();
-    server = serverVertx.createHttpServer().requestHandler(req -> {
+    server = await(serverVertx.createHttpServer().requestHandler(req -> {
       if (req.path().equals("/slow")) {
         slowReceived.incrementAndGet();
         held.add(req.response());
@@ -81,15 +81,15 @@ class OpenApiConnectionPoolTest {
         ordersReceived.incrementAndGet();
         req.response().setStatusCode(201).putHeader("Content-Type", "application/json").end("{\"orderId\":\"o-1\"}");
       }
-    }).listen(0, "127.0.0.1").await();
+    }).listen(0, "127.0.0.1"));
   }
 
   @AfterEach
   void tearDown() {
     for (Vertx v : nodes) {
-      v.close().await();
+      await(v.close());
     }
-    serverVertx.close().await();
+    await(serverVertx.close());
   }
 
   private Connection connection(int maxConnections) {

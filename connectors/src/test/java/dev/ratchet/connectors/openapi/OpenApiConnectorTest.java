@@ -63,7 +63,7 @@ class OpenApiConnectorTest {
   void tearDown() {
     orders.close();
     server.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   private Connection connection(JsonObject config, Map<String, Secret> credentials) {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -47,7 +48,7 @@ class OpenApiOfferedSchemaTest {
   @AfterEach
   void tearDown() {
     shop.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   /** A 3.1 document like the large public ones: vendor keys, a recursive filter and a huge catalogue schema. */

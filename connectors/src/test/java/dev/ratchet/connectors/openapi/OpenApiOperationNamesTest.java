@@ -62,16 +62,16 @@ class OpenApiOperationNamesTest {
   @BeforeEach
   void setUp() {
     vertx = Vertx.vertx();
-    server = vertx.createHttpServer().requestHandler(req -> req.response().putHeader("Content-Type", "application/json")
+    server = await(vertx.createHttpServer().requestHandler(req -> req.response().putHeader("Content-Type", "application/json")
         .end(new JsonObject().put("method", req.method().name()).put("path", req.path()).encode()))
-        .listen(0, "127.0.0.1").await();
+        .listen(0, "127.0.0.1"));
     pets = OpenApiConnector.parse(vertx, "pets", PETS, "pets.yaml", connection());
   }
 
   @AfterEach
   void tearDown() {
     pets.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   private Connection connection() {

@@ -73,7 +73,7 @@ class OpenApiProviderOutcomesTest {
   @BeforeEach
   void setUp() {
     serverVertx = Vertx.vertx();
-    server = serverVertx.createHttpServer().requestHandler(req -> {
+    server = await(serverVertx.createHttpServer().requestHandler(req -> {
       switch (req.path()) {
         case "/hold" -> held.add(req.response());
         case "/orders", "/quick" -> {
@@ -88,7 +88,7 @@ class OpenApiProviderOutcomesTest {
         }
         default -> req.response().putHeader("Content-Type", "application/json").end("{}");
       }
-    }).listen(0, "127.0.0.1").await();
+    }).listen(0, "127.0.0.1"));
     vertx = Vertx.vertx();
     Connection connection = Connection.of("shop", "openapi", new JsonObject()
         .put("baseUrl", "http://127.0.0.1:" + server.actualPort()).put("maxConnections", 1), Map.of());
@@ -107,8 +107,8 @@ class OpenApiProviderOutcomesTest {
   void tearDown() {
     held.forEach(r -> r.reset());
     shop.close();
-    vertx.close().await();
-    serverVertx.close().await();
+    await(vertx.close());
+    await(serverVertx.close());
   }
 
   /** Holds the connector's only connection in another session until {@link #release()}. */

@@ -55,7 +55,7 @@ class OpenApiWireTest {
     if (provider != null) {
       provider.close();
     }
-    vertx.close().await();
+    await(vertx.close());
   }
 
   static String document(String name, String version) {

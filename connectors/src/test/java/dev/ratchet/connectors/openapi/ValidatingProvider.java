@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A local API provider that records every request exactly as it arrived and, when given its
  * document, checks each one with Vert.x's own OpenAPI request validator (vertx-openapi), code
@@ -100,6 +102,6 @@ final class ValidatingProvider implements AutoCloseable {
 
   @Override
   public void close() {
-    server.close().toCompletionStage().toCompletableFuture().join();
+    await(server.close());
   }
 }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeEach;
 import java.util.List;
 import java.util.function.Supplier;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +32,7 @@ public abstract class FakeProviderTestBase<F extends FakeProvider> {
 
   @AfterEach
   void closeVertx() {
-    vertx.close().await();
+    await(vertx.close());
   }
 
   /**
@@ -40,15 +41,15 @@ public abstract class FakeProviderTestBase<F extends FakeProvider> {
    */
   protected static void assertAnotherCallersConnectionIsHidden(ToolProvider provider, String theirs, String nobodys,
                                                                ResolveOptions caller, ResolveOptions owner) {
-    assertThat(provider.getConnectionStatus(List.of(new ConnectionRef(theirs, "github"),
-        new ConnectionRef(nobodys, "github")), caller).await())
+    assertThat(await(provider.getConnectionStatus(List.of(new ConnectionRef(theirs, "github"),
+        new ConnectionRef(nobodys, "github")), caller)))
         .containsEntry(theirs, false).containsEntry(nobodys, false);
 
     Throwable taken = failure(provider.revokeConnection(theirs, caller));
     Throwable missing = failure(provider.revokeConnection(nobodys, caller));
     assertThat(((ProviderException) taken).code()).isEqualTo("CONNECTION_NOT_OWNED");
     assertThat(taken.getMessage()).isEqualTo(missing.getMessage().replace(nobodys, theirs));
-    assertThat(provider.getConnectionStatus(List.of(new ConnectionRef(theirs, "github")), owner).await())
+    assertThat(await(provider.getConnectionStatus(List.of(new ConnectionRef(theirs, "github")), owner)))
         .containsEntry(theirs, true);
   }
 }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,7 +28,7 @@ class ToolProviderDefaultsTest {
 
   @AfterEach
   void tearDown() {
-    vertx.close().await();
+    await(vertx.close());
   }
 
   /** A catalogue that only lists and resolves: the optional methods are left to their defaults. */
@@ -62,13 +63,13 @@ class ToolProviderDefaultsTest {
     ToolProvider echo = new EchoProvider();
     assertThat(echo.capabilities()).isEqualTo(ProviderCapabilities.NONE);
     assertThat(echo.defaultScope()).isEqualTo(ConnectionScope.PER_AUTHOR);
-    assertThat(echo.listToolkits().await().items()).isEmpty();
-    assertThat(echo.getHealth().await().healthy()).isTrue();
+    assertThat(await(echo.listToolkits()).items()).isEmpty();
+    assertThat(await(echo.getHealth()).healthy()).isTrue();
 
     ProviderToolSource source = ProviderToolSource.create(echo, List.of("ECHO"), Map.of(), ResolveOptions.author("ann"));
-    assertThat(source.sourceHealth().await().status()).isEqualTo("healthy");
-    Tool tool = source.tools(vertx).await().get(0);
-    ToolResult r = tool.invoke(of(new JsonObject().put("say", "hi"))).await();
+    assertThat(await(source.sourceHealth()).status()).isEqualTo("healthy");
+    Tool tool = await(source.tools(vertx)).get(0);
+    ToolResult r = await(tool.invoke(of(new JsonObject().put("say", "hi"))));
     assertThat(r.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(((JsonObject) r.value()).getString("say")).isEqualTo("hi");
   }

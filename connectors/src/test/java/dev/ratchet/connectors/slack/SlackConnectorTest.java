@@ -59,7 +59,7 @@ class SlackConnectorTest {
   void tearDown() {
     slack.close();
     server.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   private Tool tool(dev.ratchet.connectors.ConnectorOperation op) {

@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A local orders service matching {@code openapi/orders.yaml}. Refunds honour the
  * {@code Idempotency-Key} header: a repeated key returns the first refund and adds no effect.
@@ -58,10 +60,10 @@ public final class OrdersTestServer implements AutoCloseable {
 
   public OrdersTestServer start() {
     // no keep-alive: a test that stops this server must see "connection refused", not a stale pooled connection
-    server = vertx.createHttpServer().requestHandler(req -> {
+    server = await(vertx.createHttpServer().requestHandler(req -> {
       req.response().putHeader("Connection", "close");
       handle(req);
-    }).listen(0, "127.0.0.1").await();
+    }).listen(0, "127.0.0.1"));
     return this;
   }
 
@@ -176,7 +178,7 @@ public final class OrdersTestServer implements AutoCloseable {
   @Override
   public void close() {
     if (server != null) {
-      server.close().await();
+      await(server.close());
     }
   }
 }

@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A local server speaking the parts of the Slack Web API the Slack connector uses
  * (chat.postMessage, reactions.add, conversations.replies), counting effects per call id. Faults
@@ -63,7 +65,7 @@ public final class SlackTestServer implements AutoCloseable {
   }
 
   public SlackTestServer start() {
-    server = vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1").await();
+    server = await(vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1"));
     return this;
   }
 
@@ -258,7 +260,7 @@ public final class SlackTestServer implements AutoCloseable {
   @Override
   public void close() {
     if (server != null) {
-      server.close().await();
+      await(server.close());
     }
   }
 }

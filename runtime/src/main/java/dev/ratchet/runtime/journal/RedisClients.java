@@ -66,6 +66,6 @@ final class RedisClients {
     Redis connector = Redis.createClient(vertx, pooled(options)
         .setConnectionString(options.redisUrl())
         .setMaxPoolSize(1024));
-    return new EventLoopRedis(vertx, pool, connector, Math.min(options.maxWaiting(), MAX_PIPELINED));
+    return new EventLoopRedis(vertx, pool, connector, Math.min(options.maxWaiting(), MAX_PIPELINED), options.redisUrl());
   }
 }

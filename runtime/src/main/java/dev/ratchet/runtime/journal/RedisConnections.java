@@ -313,7 +313,7 @@ final class RedisConnections {
       // client failed the command because its connection closed under it
       return unavailable("the journal (Redis) cannot serve commands yet", err);
     }
-    if (err instanceof io.vertx.redis.client.impl.types.ErrorType || msg.contains("(CROSSSLOT)")) {
+    if (err instanceof io.vertx.redis.client.impl.types.ErrorType || err instanceof RespError || msg.contains("(CROSSSLOT)")) {
       return new RatchetException(ErrorCode.JOURNAL_ERROR, "the journal refused a step: " + msg);
     }
     return unavailable("the journal (Redis) is unreachable", err);

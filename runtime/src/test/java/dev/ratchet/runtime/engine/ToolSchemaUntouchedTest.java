@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ToolSchemaUntouchedTest {
@@ -19,7 +20,7 @@ class ToolSchemaUntouchedTest {
 
   @AfterEach
   void tearDown() {
-    vertx.close().await();
+    await(vertx.close());
   }
 
   /** A schema outside the validator's direct subset (a pattern, a nested object, a $ref), so the full validator runs. */
@@ -39,7 +40,7 @@ class ToolSchemaUntouchedTest {
     String original = declared.encode();
     FunctionToolSource tools = FunctionToolSource.create("fns").tool(FunctionToolSource.define("refund",
         EffectClass.READ).schema(declared).handler(inv -> Future.succeededFuture("ok")));
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(tools).build()).await();
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, AgentDefinition.builder("a").toolSource(tools).build()));
     ToolCatalog.Entry entry = catalog.get("refund");
     assertThat(entry.validator().problems(new JsonObject().put("orderId", "B-1"))).contains("orderId");
     assertThat(entry.validator().problems(new JsonObject().put("orderId", "A-1")

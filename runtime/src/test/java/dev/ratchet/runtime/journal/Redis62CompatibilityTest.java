@@ -60,7 +60,7 @@ class Redis62CompatibilityTest {
                 "turn.completed");
         journal.close();
       } finally {
-        vertx.close().await();
+        await(vertx.close());
       }
     }
   }

@@ -7,14 +7,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
-/** Blocking helpers for test threads (never for event loops). */
+/**
+ * Blocking helpers for test threads (never for event loops). Every wait is bounded, so a future
+ * that never completes fails its test instead of hanging it; the stack trace names the waiting line.
+ */
 public final class Await {
+
+  /** How long a test waits for a future unless it says otherwise. */
+  public static final int TIMEOUT_SECONDS = 20;
 
   private Await() {
   }
 
   public static <T> T await(Future<T> future) {
-    return await(future, 20);
+    return await(future, TIMEOUT_SECONDS);
   }
 
   public static <T> T await(Future<T> future, int seconds) {
@@ -26,17 +32,17 @@ public final class Await {
       }
       throw new IllegalStateException(e.getCause());
     } catch (InterruptedException | TimeoutException e) {
-      throw new IllegalStateException("timed out waiting for a future", e);
+      throw new IllegalStateException("the future did not complete within " + seconds + " s", e);
     }
   }
 
   public static Throwable failure(Future<?> future) {
     try {
-      future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+      future.toCompletionStage().toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       return e.getCause();
     } catch (InterruptedException | TimeoutException e) {
-      throw new IllegalStateException("timed out waiting for a future", e);
+      throw new IllegalStateException("the future did not fail within " + TIMEOUT_SECONDS + " s", e);
     }
     throw new AssertionError("expected the future to fail, it succeeded");
   }

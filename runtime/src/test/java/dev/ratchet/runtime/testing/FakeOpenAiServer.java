@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A real HTTP server on loopback that speaks the OpenAI chat completions protocol
  * ({@code POST /v1/chat/completions}), answering each request with what a script computes from
@@ -24,7 +26,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
   public FakeOpenAiServer(Function<JsonObject, JsonObject> script) {
     this.script = script;
-    server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> {
+    server = await(vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> {
       if (!req.path().endsWith("/chat/completions")) {
         req.response().setStatusCode(404).end();
         return;
@@ -45,7 +47,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
         return;
       }
       req.response().putHeader("content-type", "application/json").end(answer.encode());
-    })).listen(0, "127.0.0.1").await();
+    })).listen(0, "127.0.0.1"));
   }
 
   /** The base URL an OpenAI client takes, ending in {@code /v1}. */
@@ -92,6 +94,6 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
   @Override
   public void close() {
-    vertx.close().await();
+    await(vertx.close());
   }
 }

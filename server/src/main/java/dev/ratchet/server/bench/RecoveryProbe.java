@@ -10,6 +10,7 @@ import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.server.impl.TransportChoice;
 import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.StepEvents;
 import dev.ratchet.verticles.impl.RatchetNodeImpl;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -65,6 +66,7 @@ final class RecoveryProbe {
     Vertx vertx = transport.vertx();
     CountDownLatch resumed = new CountDownLatch(sessions);
     AtomicInteger seen = new AtomicInteger();
+    StepEvents.publishAll(vertx);
     vertx.eventBus().addOutboundInterceptor(ctx -> {
       Object body = ctx.body(); // as sent: message().body() would copy every event
       if (body instanceof JsonObject && EventType.TURN_COMPLETED.wireName().equals(((JsonObject) body).getString("type"))) {

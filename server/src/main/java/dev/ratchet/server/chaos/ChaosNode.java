@@ -12,6 +12,7 @@ import dev.ratchet.server.impl.TransportChoice;
 import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.StepEvents;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
@@ -48,6 +49,7 @@ public final class ChaosNode {
             1_000, 3_000).vertx(transport.transport()).await();
     WebClient http = WebClient.create(vertx);
     // every completed turn is published with its results once they are journaled (J7)
+    StepEvents.publishAll(vertx);
     vertx.eventBus().addOutboundInterceptor(ctx -> {
       Object body = ctx.message().body();
       if (ctx.message().address().endsWith(".events") && body instanceof JsonObject) {

@@ -95,7 +95,7 @@ class AgentFileCommandsTest {
           .tool(FunctionToolSource.define("cancel_order", EffectClass.NON_IDEMPOTENT_WRITE)
               .handler(inv -> Future.succeededFuture("cancelled")))).build()));
       LoadedAgents loaded = await(AgentFiles.load(vertx, agents, Connections.of(), spec -> null));
-      Throwable failure = loaded.registerWith(ratchet).transform(ar -> Future.succeededFuture(ar.cause())).await();
+      Throwable failure = await(loaded.registerWith(ratchet).transform(ar -> Future.succeededFuture(ar.cause())));
       assertThat(failure).isInstanceOf(AgentFilesException.class);
       assertThat(((AgentFilesException) failure).errors()).map(String::valueOf).containsExactly(
           agents.resolve("2-shop.yaml") + ":2: agent: agent 'shop' is also registered from Java (Ratchet.register)");
@@ -103,7 +103,7 @@ class AgentFileCommandsTest {
       assertThat(ratchet.queries().catalog("shop").origin()).isEqualTo("java");
       await(ratchet.close());
     } finally {
-      vertx.close().await();
+      await(vertx.close());
     }
   }
 

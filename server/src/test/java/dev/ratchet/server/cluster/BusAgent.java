@@ -16,6 +16,8 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * An agent in a JVM of its own that joins the Ratchet cluster as a Hazelcast lite member (it holds
  * no cluster data and runs no sessions) and drives Ratchet over the clustered event bus, as
@@ -44,11 +46,11 @@ public final class BusAgent {
     Config hazelcast = settings.hazelcast();
     hazelcast.setLiteMember(true);
     EventBusOptions eventBus = new EventBusOptions().setHost("127.0.0.1").setPort(0).setClusterPublicHost("127.0.0.1");
-    Vertx vertx = Vertx.builder()
+    Vertx vertx = await(Vertx.builder()
         .with(new VertxOptions().setEventBusOptions(settings.tls() == null ? eventBus : settings.tls().apply(eventBus)))
-        .withClusterManager(new HazelcastClusterManager(hazelcast)).buildClustered().await();
+        .withClusterManager(new HazelcastClusterManager(hazelcast)).buildClustered(), 60); // BusAgentProcess waits as long for "joined"
     String replies = "agent." + ProcessHandle.current().pid() + ".replies";
-    vertx.eventBus().<JsonObject>consumer(replies, msg -> say("reply " + msg.body().encode())).completion().await();
+    await(vertx.eventBus().<JsonObject>consumer(replies, msg -> say("reply " + msg.body().encode())).completion());
     say("joined");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -74,7 +76,7 @@ public final class BusAgent {
             .onFailure(err -> say("results " + w[1] + " " + describe(err)));
       }
     }
-    vertx.close().await();
+    await(vertx.close());
   }
 
   private static String describe(Throwable err) {

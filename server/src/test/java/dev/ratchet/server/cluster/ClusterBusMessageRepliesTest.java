@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -51,12 +52,12 @@ class ClusterBusMessageRepliesTest {
     if (cluster != null) {
       cluster.close();
     }
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test
   void anAgentHearsTheReplyToEveryMessageWhenAMemberIsKilledWhileTheModelThinks() throws Exception {
-    int model = vertx.createHttpServer().requestHandler(this::model).listen(0, "127.0.0.1").await().actualPort();
+    int model = await(vertx.createHttpServer().requestHandler(this::model).listen(0, "127.0.0.1")).actualPort();
     Files.createDirectories(dir.resolve("agents"));
     Files.writeString(dir.resolve("agents/chat.yaml"), "agent: chat\nmodel: openai:test-model\n");
     cluster = ClusterRun.start(REDIS, dir, new JsonObject(), Map.of("RATCHET_MODEL_BASE_URL",

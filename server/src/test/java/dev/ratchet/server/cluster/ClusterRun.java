@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -229,6 +230,6 @@ final class ClusterRun implements AutoCloseable {
     for (MemberProcess m : members) {
       m.close();
     }
-    vertx.close().await();
+    await(vertx.close());
   }
 }

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -49,7 +50,7 @@ class AgentFilesBrowserReloadTest {
   @AfterEach
   void stop() throws Exception {
     run.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test

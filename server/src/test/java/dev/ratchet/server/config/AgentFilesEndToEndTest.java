@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -54,7 +55,7 @@ class AgentFilesEndToEndTest {
   @AfterEach
   void stop() throws Exception {
     run.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test
@@ -201,7 +202,7 @@ class AgentFilesEndToEndTest {
   }
 
   private int serve(io.vertx.core.Handler<HttpServerRequest> handler) {
-    HttpServer server = vertx.createHttpServer().requestHandler(handler).listen(0, "127.0.0.1").await();
+    HttpServer server = await(vertx.createHttpServer().requestHandler(handler).listen(0, "127.0.0.1"));
     return server.actualPort();
   }
 

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every kind of problem an agent file can have is reported with its file, line and field, and nothing loads. */
@@ -71,7 +72,7 @@ class AgentFilesTest {
 
   @AfterEach
   void tearDown() {
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test
@@ -89,18 +90,18 @@ class AgentFilesTest {
         policies:
           openWorld: ask
         """.formatted(spec));
-    LoadedAgents loaded = AgentFiles.load(vertx, agents, connections, models).await();
+    LoadedAgents loaded = await(AgentFiles.load(vertx, agents, connections, models));
     AgentDefinition agent = loaded.agents().get(0);
     assertThat(agent.name()).isEqualTo("order-support");
     assertThat(agent.maxTurns()).isEqualTo(8);
     assertThat(agent.askForOpenWorldTools()).isTrue();
     assertThat(agent.origin()).isEqualTo(agents.resolve("shop.yaml") + ":1");
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, agent).await();
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, agent));
     assertThat(catalog.origin("shop-api")).isEqualTo(agents.resolve("shop.yaml") + ":4");
     assertThat(catalog.get("shop_get_order").approval().isNever()).isTrue();
     assertThat(catalog.get("shop_cancel_order").approval().describe()).isEqualTo("always (agent file)");
     assertThat(catalog.get("shop_refund_order").approval().describe()).isEqualTo("when body.amount > 100 (agent file)");
-    loaded.close().await();
+    await(loaded.close());
   }
 
   @Test
@@ -195,14 +196,14 @@ class AgentFilesTest {
               refundOrder: { allowEdit: true }
               getOrder: { when: { required: [orderId] }, allowEdit: true }
         """.formatted(spec));
-    LoadedAgents loaded = AgentFiles.load(vertx, agents, connections, models).await();
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, loaded.agents().get(0)).await();
+    LoadedAgents loaded = await(AgentFiles.load(vertx, agents, connections, models));
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, loaded.agents().get(0)));
     assertThat(catalog.get("shop_refund_order").approval().allowsEdit()).isTrue();
     assertThat(catalog.get("shop_refund_order").approval().describe()).isEqualTo("always (agent file)");
     assertThat(catalog.get("shop_get_order").approval().allowsEdit()).isTrue();
     assertThat(catalog.get("shop_get_order").approval().describe()).startsWith("when ");
     assertThat(catalog.get("shop_cancel_order").approval().allowsEdit()).isFalse();
-    loaded.close().await();
+    await(loaded.close());
   }
 
   @Test

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -47,7 +48,7 @@ class LargeDocumentAgentFilesTest {
 
   @AfterEach
   void tearDown() {
-    vertx.close().await();
+    await(vertx.close());
   }
 
   /**
@@ -84,7 +85,7 @@ class LargeDocumentAgentFilesTest {
 
   private LoadedAgents load(String file, Connections connections) throws IOException {
     Files.writeString(agents.resolve("tracker.yaml"), file.formatted(spec));
-    return AgentFiles.load(vertx, agents, connections, models).await();
+    return await(AgentFiles.load(vertx, agents, connections, models));
   }
 
   @Test
@@ -97,7 +98,7 @@ class LargeDocumentAgentFilesTest {
             operations: all
             exclude: ["tag:Admin", "listIssues1?", "listIssues1??"]
         """, connections(new JsonObject()));
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, loaded.agents().get(0)).await();
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, loaded.agents().get(0)));
     List<String> names = catalog.entries().stream().map(e -> e.tool().name()).toList();
     // 150 issues less listIssues10-19 and listIssues100-149, the search and the long one; not the admin ones
     assertThat(names).hasSize(150 - 10 - 50 + 2).contains("tracker_list_issues0", "tracker_search_issues")
@@ -105,7 +106,7 @@ class LargeDocumentAgentFilesTest {
     assertThat(loaded.warnings()).map(String::valueOf).singleElement().asString()
         .startsWith(agents.resolve("tracker.yaml") + ":5: tools[0].operations: 1 operation(s) of " + spec
             + " that the entry selects cannot be offered and are left out (importIssues;");
-    loaded.close().await();
+    await(loaded.close());
   }
 
   @Test
@@ -117,8 +118,8 @@ class LargeDocumentAgentFilesTest {
             connection: tracker
             operations: ["tag:Admin", "listIssues14?"]
         """, connections(new JsonObject()));
-    assertThat(ToolCatalog.resolve(vertx, loaded.agents().get(0)).await().entries()).hasSize(10 + 10);
-    loaded.close().await();
+    assertThat(await(ToolCatalog.resolve(vertx, loaded.agents().get(0))).entries()).hasSize(10 + 10);
+    await(loaded.close());
 
     Files.writeString(agents.resolve("tracker.yaml"), """
         agent: triage
@@ -164,7 +165,7 @@ class LargeDocumentAgentFilesTest {
             timeouts: { listIssues1: 2500 }
         """;
     LoadedAgents loaded = load(file, connections(new JsonObject().put("timeoutMs", 7000)));
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, loaded.agents().get(0)).await();
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, loaded.agents().get(0)));
     assertThat(catalog.get("issues").tool().timeout()).isEqualTo(Duration.ofMillis(2500));
     assertThat(catalog.get("tracker_list_issues2").tool().timeout()).isEqualTo(Duration.ofMillis(7000));
     assertThat(catalog.get("tracker_search_issues").tool().effectClass()).isEqualTo(EffectClass.READ);
@@ -172,11 +173,11 @@ class LargeDocumentAgentFilesTest {
     List<String> longNames = catalog.entries().stream().map(e -> e.tool().name())
         .filter(n -> n.startsWith("tracker_get_the_issue")).toList();
     assertThat(longNames).singleElement().asString().hasSizeLessThanOrEqualTo(64).matches("[a-z0-9_]+_[0-9a-f]{8}");
-    loaded.close().await();
+    await(loaded.close());
 
     LoadedAgents again = load(file, connections(new JsonObject()));
-    assertThat(ToolCatalog.resolve(vertx, again.agents().get(0)).await().get(longNames.get(0))).isNotNull();
-    again.close().await();
+    assertThat(await(ToolCatalog.resolve(vertx, again.agents().get(0))).get(longNames.get(0))).isNotNull();
+    await(again.close());
   }
 
   @Test
@@ -209,6 +210,6 @@ class LargeDocumentAgentFilesTest {
     assertThat(loaded.warnings()).map(String::valueOf).containsExactly(agents.resolve("tracker.yaml")
         + ":2: tools: agent 'triage' offers 150 tools; common model APIs accept at most 128 in one request (select"
         + " fewer with operations, exclude or tags)");
-    loaded.close().await();
+    await(loaded.close());
   }
 }

@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -56,7 +57,7 @@ class ProviderAgentFilesTest {
 
   @AfterEach
   void tearDown() {
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test
@@ -69,9 +70,9 @@ class ProviderAgentFilesTest {
               GITHUB_CREATE_ISSUE: { approval: always }
               GITHUB_GET_ISSUE: { effect: idempotent_write, approval: never }
         """);
-    LoadedAgents loaded = AgentFiles.load(vertx, agents, connections, models).await();
+    LoadedAgents loaded = await(AgentFiles.load(vertx, agents, connections, models));
     AgentDefinition agent = loaded.agents().get(0);
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, agent).await();
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, agent));
     assertThat(catalog.entries().stream().map(e -> e.tool().name()))
         .containsExactlyInAnyOrder("GITHUB_GET_REPO", "GITHUB_GET_ISSUE", "GITHUB_CREATE_ISSUE");
     assertThat(catalog.get("GITHUB_CREATE_ISSUE").approval().isNever()).isFalse();
@@ -79,7 +80,7 @@ class ProviderAgentFilesTest {
     assertThat(catalog.get("GITHUB_GET_ISSUE").tool().effectClass()).isEqualTo(EffectClass.IDEMPOTENT_WRITE);
     assertThat(catalog.origin(catalog.get("GITHUB_CREATE_ISSUE").sourceName()))
         .isEqualTo(agents.resolve("github.yaml") + ":3");
-    loaded.close().await();
+    await(loaded.close());
   }
 
   @Test
@@ -89,11 +90,11 @@ class ProviderAgentFilesTest {
         tools:
           - arcade: { connection: arcade-main, toolkits: [github], allow: ["Github.*"], scope: per-author, user: ops@example.com }
         """);
-    LoadedAgents loaded = AgentFiles.load(vertx, agents, connections, models).await();
-    ToolCatalog catalog = ToolCatalog.resolve(vertx, loaded.agents().get(0)).await();
+    LoadedAgents loaded = await(AgentFiles.load(vertx, agents, connections, models));
+    ToolCatalog catalog = await(ToolCatalog.resolve(vertx, loaded.agents().get(0)));
     assertThat(catalog.entries().stream().map(e -> e.tool().name()))
         .containsExactlyInAnyOrder("Github_GetRepository", "Github_CreateIssue", "Github_Flaky");
-    loaded.close().await();
+    await(loaded.close());
   }
 
   @Test

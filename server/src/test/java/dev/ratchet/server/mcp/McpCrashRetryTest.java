@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -50,7 +51,7 @@ class McpCrashRetryTest {
         slack.close();
       }
     } finally {
-      vertx.close().await();
+      await(vertx.close());
     }
   }
 

@@ -9,6 +9,8 @@ import io.vertx.core.json.JsonObject;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * An MCP server over streamable HTTP on a free port of 127.0.0.1, speaking the protocol's JSON
  * answers (no SSE): one read-only tool, {@code look_up}, and a record of the {@code traceparent}
@@ -24,7 +26,7 @@ final class McpHttpProvider {
   private int port;
 
   void start(Vertx vertx) {
-    port = vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1").await().actualPort();
+    port = await(vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1")).actualPort();
   }
 
   String url() {

@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * An OTLP/HTTP trace collector on a free port of 127.0.0.1: takes {@code POST /v1/traces} in
  * protobuf, as the OpenTelemetry exporter sends it, and keeps every span with its resource.
@@ -53,7 +55,7 @@ final class OtlpReceiver {
   private int port;
 
   OtlpReceiver start(Vertx vertx) {
-    port = vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1").await().actualPort();
+    port = await(vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1")).actualPort();
     return this;
   }
 

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -53,7 +54,7 @@ class TurnTracesOverOtlpTest {
   @AfterEach
   void stop() throws Exception {
     run.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test
@@ -202,7 +203,7 @@ class TurnTracesOverOtlpTest {
   private void start() throws Exception {
     collector.start(vertx);
     mcp.start(vertx);
-    int orders = vertx.createHttpServer().requestHandler(this::orders).listen(0, "127.0.0.1").await().actualPort();
+    int orders = await(vertx.createHttpServer().requestHandler(this::orders).listen(0, "127.0.0.1")).actualPort();
     Path agents = Files.createDirectories(dir.resolve("agents"));
     Files.createDirectories(dir.resolve("specs"));
     Files.writeString(dir.resolve("specs/orders.yaml"), OrdersProvider.SPEC);

@@ -8,6 +8,7 @@ import dev.ratchet.runtime.RetryPolicy;
 import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.verticles.RatchetNode;
 import dev.ratchet.verticles.RatchetOptions;
+import dev.ratchet.verticles.StepEvents;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -17,6 +18,8 @@ import io.vertx.ext.web.client.WebClient;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.time.Duration;
+
+import static dev.ratchet.runtime.testing.Await.await;
 
 /**
  * A runtime with an agent-loop agent in its own JVM, for crash tests: its model is LangChain4j's
@@ -36,6 +39,7 @@ public final class AgentCrashNode {
     boolean hold = "hold".equals(args[4]);
     Vertx vertx = Vertx.vertx();
     WebClient http = WebClient.create(vertx);
+    StepEvents.publishAll(vertx);
     vertx.eventBus().addOutboundInterceptor(ctx -> {
       Object body = ctx.message().body();
       if (ctx.message().address().endsWith(".events") && body instanceof JsonObject event) {
@@ -53,8 +57,8 @@ public final class AgentCrashNode {
       }
       ctx.next();
     });
-    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
-        .nodeId("agent-crash-node-" + ProcessHandle.current().pid())).await();
+    RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+        .nodeId("agent-crash-node-" + ProcessHandle.current().pid())));
     FunctionToolSource tools = FunctionToolSource.create("provider")
         .tool(FunctionToolSource.define("pay", EffectClass.NON_IDEMPOTENT_WRITE).description("Pay an amount")
             .schema(new JsonObject("""
@@ -64,9 +68,9 @@ public final class AgentCrashNode {
                 .addQueryParam("tool", "pay").sendJsonObject(inv.arguments())
                 .map((HttpResponse<Buffer> r) -> r.statusCode() == 200 ? ToolResult.success(r.bodyAsJsonObject())
                     : ToolResult.rejected("provider answered " + r.statusCode()))));
-    ratchet.register(AgentDefinition.builder("agent-crash").toolSource(tools)
+    await(ratchet.register(AgentDefinition.builder("agent-crash").toolSource(tools)
         .model(LangChain4jModel.openAi(vertx, "test-model", "sk-test", modelUrl, Duration.ofSeconds(20)))
-        .modelRetry(RetryPolicy.NONE).maxTurns(3).build()).await();
+        .modelRetry(RetryPolicy.NONE).maxTurns(3).build()));
     NodeProtocol.print(new JsonObject().put("event", "ready"));
 
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in));

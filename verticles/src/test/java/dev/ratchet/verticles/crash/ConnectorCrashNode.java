@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import static dev.ratchet.connectors.ConnectorTool.connectorTool;
+import static dev.ratchet.runtime.testing.Await.await;
 
 /**
  * A runtime in its own JVM whose agents take their tools from connectors, for crash tests: the
@@ -41,25 +42,25 @@ public final class ConnectorCrashNode {
     String target = args[3];
     Vertx vertx = Vertx.vertx();
     NodeProtocol.printCompletedTurnsAndFencing(vertx);
-    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
-        .nodeId("connector-crash-node-" + ProcessHandle.current().pid())).await();
+    RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+        .nodeId("connector-crash-node-" + ProcessHandle.current().pid())));
     switch (kind) {
       case "slack": {
         Connections connections = Connections.load(Map.of(Connections.FILE_VARIABLE, target));
         SlackConnector slack = SlackConnector.connect(vertx, connections.connection(SLACK_CONNECTION));
-        ratchet.register(AgentDefinition.builder("slack")
-            .toolSource(ConnectorToolSource.of(connectorTool(slack.postThreadReply()))).build()).await();
-        ratchet.register(AgentDefinition.builder("slack-approval")
+        await(ratchet.register(AgentDefinition.builder("slack")
+            .toolSource(ConnectorToolSource.of(connectorTool(slack.postThreadReply()))).build()));
+        await(ratchet.register(AgentDefinition.builder("slack-approval")
             .toolSource(ConnectorToolSource.of(connectorTool(slack.postThreadReply()).requireApproval(true)))
-            .build()).await();
+            .build()));
         break;
       }
       case "mcp": {
         McpToolSource mcp = McpToolSource.create(vertx, McpServerConfig.http("notes", target)
             .requestTimeout(Duration.ofSeconds(60)).build());
-        ratchet.register(AgentDefinition.builder("mcp").toolSource(mcp)
+        await(ratchet.register(AgentDefinition.builder("mcp").toolSource(mcp)
             .policy(ToolPolicy.requireApproval("hold_message", false))
-            .policy(ToolPolicy.requireApproval("send_message", false)).build()).await();
+            .policy(ToolPolicy.requireApproval("send_message", false)).build()));
         break;
       }
       default:

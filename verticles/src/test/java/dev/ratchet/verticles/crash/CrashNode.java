@@ -18,6 +18,8 @@ import io.vertx.ext.web.client.WebClient;
 import java.time.Duration;
 import java.util.Optional;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A runtime in its own JVM, for crash tests: tools that call a provider over HTTP, commands on
  * stdin (one JSON object a line), and every completed turn printed on stdout as a JSON line.
@@ -32,9 +34,9 @@ public final class CrashNode {
     Vertx vertx = Vertx.vertx();
     WebClient http = WebClient.create(vertx);
     NodeProtocol.printCompletedTurnsAndFencing(vertx);
-    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
-        .nodeId("crash-node-" + ProcessHandle.current().pid())).await();
-    ratchet.register(agent(http, provider)).await();
+    RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(prefix)
+        .nodeId("crash-node-" + ProcessHandle.current().pid())));
+    await(ratchet.register(agent(http, provider)));
     NodeProtocol.print(new JsonObject().put("event", "ready"));
 
     NodeProtocol.serve(ratchet, cmd -> "crash");

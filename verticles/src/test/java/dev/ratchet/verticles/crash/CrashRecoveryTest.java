@@ -145,7 +145,7 @@ class CrashRecoveryTest {
       assertThat(provider.requests(key("t1", 0, args))).isEqualTo(1);
       journal.close();
     } finally {
-      vertx.close().await();
+      await(vertx.close());
     }
   }
 

@@ -60,7 +60,7 @@ class FencingTest {
     }
     provider.close();
     journal.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   private String key(String turnId, int index, JsonObject args) {

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A provider on loopback that counts effects per idempotency key. It can hold requests without
  * answering, either after applying them (the effect happened, the answer was lost) or before.
@@ -28,7 +30,7 @@ final class Provider implements AutoCloseable {
   private final HttpServer server;
 
   Provider() {
-    server = vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1").await();
+    server = await(vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1"));
   }
 
   String url() {
@@ -102,6 +104,6 @@ final class Provider implements AutoCloseable {
 
   @Override
   public void close() {
-    vertx.close().await();
+    await(vertx.close());
   }
 }

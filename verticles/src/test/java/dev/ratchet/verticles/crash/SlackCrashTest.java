@@ -64,7 +64,7 @@ class SlackCrashTest {
       child.close();
     }
     slack.close();
-    vertx.close().await();
+    await(vertx.close());
   }
 
   private ChildRuntime startChild() throws Exception {
@@ -161,7 +161,7 @@ class SlackCrashTest {
       assertThat(pendingOf(journal)).isEmpty();
       journal.close();
     } finally {
-      local.close().await();
+      await(local.close());
     }
   }
 

@@ -47,7 +47,7 @@ class RedisFaultsTest {
         // best effort
       }
     }
-    vertx.close().await();
+    await(vertx.close());
     // the data outlives each server: the test restarts Redis on it
     RedisServerProcess.deleteDataDir(dir);
   }
@@ -64,7 +64,7 @@ class RedisFaultsTest {
 
   private RatchetNode ratchet(String url, FaultWorkload workload) {
     RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(url).keyPrefix("faults")));
-    cleanup.add(() -> ratchet.close().await());
+    cleanup.add(() -> await(ratchet.close()));
     await(ratchet.register(workload.agent(vertx)));
     return ratchet;
   }
@@ -246,7 +246,7 @@ class RedisFaultsTest {
     try {
       RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(server.url())
           .keyPrefix("faults")));
-      cleanup.add(() -> ratchet.close().await());
+      cleanup.add(() -> await(ratchet.close()));
       Await.until(() -> captured.toString().contains("journal at"), 10);
     } finally {
       System.setErr(err);

@@ -1,49 +1,62 @@
 package dev.ratchet.verticles.impl;
 
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
-import io.vertx.core.eventbus.DeliveryContext;
 import io.vertx.core.eventbus.MessageConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/**
- * A session's events are published whenever anyone can hear them: a consumer of the session's
- * address, or an interceptor of every message; only a message Vert.x would drop is skipped.
- */
+/** A session's step events can be heard while a counted consumer or a listener of every address is there. */
 class EventAudienceTest {
 
   private final Vertx vertx = Vertx.vertx();
 
   @AfterEach
   void close() {
-    vertx.close().await();
+    await(vertx.close());
   }
 
   @Test
-  void anAddressWithAConsumerHasAnAudienceFromItsRegistrationUntilItLeaves() {
+  void anAddressWithACountedConsumerHasAnAudienceFromItsRegistrationUntilItsLastConsumerLeaves() {
     EventAudience audience = new EventAudience(vertx);
     assertThat(audience.any("ratchet.session.s-1.events")).isFalse();
 
-    MessageConsumer<Object> consumer = vertx.eventBus().consumer("ratchet.session.s-1.events", m -> { });
+    MessageConsumer<Object> consumer = EventAudience.consumer(vertx, "ratchet.session.s-1.events", m -> { });
+    MessageConsumer<Object> second = EventAudience.consumer(vertx, "ratchet.session.s-1.events", null);
 
     assertThat(audience.any("ratchet.session.s-1.events")).isTrue();
     assertThat(audience.any("ratchet.session.s-2.events")).isFalse();
-    consumer.unregister().await();
+    await(consumer.unregister());
+    await(consumer.unregister());
+    assertThat(audience.any("ratchet.session.s-1.events")).isTrue();
+    await(second.unregister());
     assertThat(audience.any("ratchet.session.s-1.events")).isFalse();
   }
 
   @Test
-  void anOutboundInterceptorHearsEveryAddress() {
+  void aListenerOfEveryAddressHearsEverySessionUntilItStops() {
     EventAudience audience = new EventAudience(vertx);
-    Handler<DeliveryContext<Object>> interceptor = DeliveryContext::next;
 
-    vertx.eventBus().addOutboundInterceptor(interceptor);
+    Runnable stop = EventAudience.everyAddress(vertx);
 
     assertThat(audience.any("ratchet.session.s-1.events")).isTrue();
-    vertx.eventBus().removeOutboundInterceptor(interceptor);
+    stop.run();
+    stop.run();
     assertThat(audience.any("ratchet.session.s-1.events")).isFalse();
+  }
+
+  @Test
+  void eachVertxCountsItsOwnListeners() {
+    Vertx other = Vertx.vertx();
+    try {
+      EventAudience.everyAddress(other);
+
+      assertThat(new EventAudience(other).any("ratchet.session.s-1.events")).isTrue();
+      assertThat(new EventAudience(vertx).any("ratchet.session.s-1.events")).isFalse();
+    } finally {
+      await(other.close());
+    }
   }
 }

@@ -9,6 +9,8 @@ import io.vertx.core.Vertx;
 
 import java.util.List;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A real Ratchet on a real Redis with the {@link Shop} agent registered, and what a person does in
  * the dashboard: wait for a write's approval request and decide it.
@@ -25,9 +27,9 @@ public final class EmbeddedShop implements AutoCloseable {
 
   public static EmbeddedShop start(String redisUrl, String keyPrefix, String providerUrl, String nodeId) {
     Vertx vertx = Vertx.vertx();
-    RatchetNode ratchet = RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(keyPrefix)
-        .nodeId(nodeId)).await();
-    ratchet.register(Shop.agent(vertx, providerUrl)).await();
+    RatchetNode ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(redisUrl).keyPrefix(keyPrefix)
+        .nodeId(nodeId)));
+    await(ratchet.register(Shop.agent(vertx, providerUrl)));
     return new EmbeddedShop(vertx, ratchet);
   }
 
@@ -48,7 +50,7 @@ public final class EmbeddedShop implements AutoCloseable {
   public ApprovalRequest awaitApproval(String sessionId, String tool, int seconds) {
     long deadline = System.currentTimeMillis() + seconds * 1000L;
     while (System.currentTimeMillis() < deadline) {
-      List<ApprovalRequest> pending = ratchet.pendingApprovals().await();
+      List<ApprovalRequest> pending = await(ratchet.pendingApprovals());
       for (ApprovalRequest r : pending) {
         if (r.sessionId().equals(sessionId) && r.tool().equals(tool)) {
           return r;
@@ -60,11 +62,11 @@ public final class EmbeddedShop implements AutoCloseable {
   }
 
   public void approve(ApprovalRequest request, String approver, String reason) {
-    ratchet.decide(ApprovalDecision.approve(request, approver, reason)).await();
+    await(ratchet.decide(ApprovalDecision.approve(request, approver, reason)));
   }
 
   public void reject(ApprovalRequest request, String approver, String reason) {
-    ratchet.decide(ApprovalDecision.reject(request, approver, reason)).await();
+    await(ratchet.decide(ApprovalDecision.reject(request, approver, reason)));
   }
 
   private static void sleep(long millis) {
@@ -78,7 +80,7 @@ public final class EmbeddedShop implements AutoCloseable {
 
   @Override
   public void close() {
-    ratchet.close().await();
-    vertx.close().await();
+    await(ratchet.close());
+    await(vertx.close());
   }
 }

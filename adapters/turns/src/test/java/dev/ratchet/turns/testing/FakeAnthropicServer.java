@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A real HTTP server on loopback that speaks Anthropic's Messages protocol ({@code POST /v1/messages}),
  * answering each request with what a script computes from its JSON body, and keeping every request.
@@ -22,7 +24,7 @@ public final class FakeAnthropicServer implements AutoCloseable {
 
   public FakeAnthropicServer(Function<JsonObject, JsonObject> script) {
     this.script = script;
-    server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> {
+    server = await(vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> {
       if (!req.path().endsWith("/v1/messages")) {
         req.response().setStatusCode(404).end();
         return;
@@ -30,7 +32,7 @@ public final class FakeAnthropicServer implements AutoCloseable {
       JsonObject json = body.toJsonObject();
       requests.add(json);
       req.response().putHeader("content-type", "application/json").end(this.script.apply(json).encode());
-    })).listen(0, "127.0.0.1").await();
+    })).listen(0, "127.0.0.1"));
   }
 
   /** The base URL an Anthropic client takes. */
@@ -69,6 +71,6 @@ public final class FakeAnthropicServer implements AutoCloseable {
 
   @Override
   public void close() {
-    vertx.close().await();
+    await(vertx.close());
   }
 }

@@ -11,6 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * The shop's back end on loopback: answers order look-ups and applies refunds and e-mails, counting
  * every effect per tool, so that a test sees whether a write reached it once, twice or never.
@@ -23,7 +25,7 @@ public final class ShopProvider implements AutoCloseable {
   private final HttpServer server;
 
   public ShopProvider() {
-    server = vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1").await();
+    server = await(vertx.createHttpServer().requestHandler(this::handle).listen(0, "127.0.0.1"));
   }
 
   public String url() {
@@ -65,6 +67,6 @@ public final class ShopProvider implements AutoCloseable {
 
   @Override
   public void close() {
-    vertx.close().await();
+    await(vertx.close());
   }
 }

@@ -29,8 +29,11 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
+import static dev.ratchet.runtime.testing.Await.TIMEOUT_SECONDS;
 import static dev.ratchet.connectors.mcp.TestInvocations.of;
+import static dev.ratchet.runtime.testing.Await.await;
 import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -56,7 +59,7 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
     String cursor = null;
     int pages = 0;
     do {
-      ProviderPage<ProviderToolInfo> page = arcade.listTools(ListToolsOptions.all().withPageSize(2).withCursor(cursor)).await();
+      ProviderPage<ProviderToolInfo> page = await(arcade.listTools(ListToolsOptions.all().withPageSize(2).withCursor(cursor)));
       all.addAll(page.items());
       cursor = page.nextCursor();
       pages++;
@@ -64,22 +67,22 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
     assertThat(pages).isEqualTo(3);
     assertThat(all).extracting(ProviderToolInfo::slug).containsExactly(
         "Github.GetRepository", "Github.CreateIssue", "Github.Flaky", "Slack.SendMessage");
-    assertThat(arcade.listToolkits().await().items()).extracting(ProviderToolkit::slug).containsExactly("Github", "Slack");
-    assertThat(arcade.listTools(ListToolsOptions.all().withSearch("issue")).await().items())
+    assertThat(await(arcade.listToolkits()).items()).extracting(ProviderToolkit::slug).containsExactly("Github", "Slack");
+    assertThat(await(arcade.listTools(ListToolsOptions.all().withSearch("issue"))).items())
         .extracting(ProviderToolInfo::slug).containsExactly("Github.CreateIssue");
-    assertThat(arcade.getToolSchema("Gmail.SendEmail").await()).isNull();
+    assertThat(await(arcade.getToolSchema("Gmail.SendEmail"))).isNull();
   }
 
   @Test
   void schemaAndEffectClassComeFromTheDefinition() {
     ToolProvider arcade = provider(options());
-    JsonObject schema = arcade.getToolSchema("Github.CreateIssue").await();
+    JsonObject schema = await(arcade.getToolSchema("Github.CreateIssue"));
     assertThat(schema.getJsonArray("required").getList()).containsExactly("repo");
     assertThat(schema.getJsonObject("properties").getJsonObject("labels").getJsonObject("items").getString("type"))
         .isEqualTo("string");
 
-    Map<String, Tool> tools = arcade.resolveTools(List.of("Github.GetRepository", "Github.CreateIssue",
-        "Slack.SendMessage"), Map.of(), ResolveOptions.author("alice")).await();
+    Map<String, Tool> tools = await(arcade.resolveTools(List.of("Github.GetRepository", "Github.CreateIssue",
+        "Slack.SendMessage"), Map.of(), ResolveOptions.author("alice")));
     assertThat(tools.get("Github.GetRepository").name()).isEqualTo("Github_GetRepository");
     assertThat(tools.get("Github.GetRepository").effectClass()).isEqualTo(EffectClass.READ);
     assertThat(tools.get("Github.CreateIssue").effectClass()).isEqualTo(EffectClass.NON_IDEMPOTENT_WRITE);
@@ -92,72 +95,73 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
   @Test
   void toolsRunAsTheIdentityTheyWereResolvedFor() {
     ToolProvider arcade = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
-    Tool asAlice = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
-        ResolveOptions.caller("author", "alice")).await().get("Github.CreateIssue");
-    Tool asBob = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
-        ResolveOptions.caller("author", "bob")).await().get("Github.CreateIssue");
+    Tool asAlice = await(arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
+        ResolveOptions.caller("author", "alice"))).get("Github.CreateIssue");
+    Tool asBob = await(arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
+        ResolveOptions.caller("author", "bob"))).get("Github.CreateIssue");
 
-    ToolResult ok = asAlice.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    ToolResult ok = await(asAlice.invoke(of(new JsonObject().put("repo", "acme/app"))));
     assertThat(ok.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(((JsonObject) ok.value()).getString("user")).isEqualTo("alice");
 
     // bob has not authorized: his call is refused with the link, it never runs with alice's grant
-    ToolResult needsAuth = asBob.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    ToolResult needsAuth = await(asBob.invoke(of(new JsonObject().put("repo", "acme/app"))));
     assertThat(needsAuth.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(needsAuth.error()).contains("https://auth.arcade.example/auth_");
     assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice");
 
-    assertThatThrownBy(() -> arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
-        ResolveOptions.author("author")).await()).isInstanceOf(ProviderException.class)
+    assertThatThrownBy(() -> await(arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(),
+        ResolveOptions.author("author")))).isInstanceOf(ProviderException.class)
         .hasMessageContaining("no resource id");
   }
 
   @Test
   void retryableProviderErrorsAreRetryableAndUnknownToolsFailToResolve() {
     ToolProvider arcade = provider(options());
-    Tool flaky = arcade.resolveTools(List.of("Github.Flaky"), Map.of(), ResolveOptions.author("alice")).await()
+    Tool flaky = await(arcade.resolveTools(List.of("Github.Flaky"), Map.of(), ResolveOptions.author("alice")))
         .get("Github.Flaky");
-    ToolResult r = flaky.invoke(of(new JsonObject())).await();
+    ToolResult r = await(flaky.invoke(of(new JsonObject())));
     assertThat(r.retryable()).isTrue();
     assertThat(r.retryAfterMillis()).isEqualTo(1500);
     assertThat(r.error()).contains("GitHub is busy");
 
-    assertThatThrownBy(() -> arcade.resolveTools(List.of("Github.Nope"), Map.of(), ResolveOptions.author("alice")).await())
+    assertThatThrownBy(() -> arcade.resolveTools(List.of("Github.Nope"), Map.of(), ResolveOptions.author("alice"))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .hasMessageContaining("no tool Github.Nope");
   }
 
   @Test
   void authorizationFlowAndConnectionsAreScopedToTheCaller() {
     ToolProvider arcade = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
-    Authorization auth = arcade.authorize(AuthorizeOptions.tool("Github.CreateIssue",
-        ResolveOptions.caller("author", "bob"))).await();
+    Authorization auth = await(arcade.authorize(AuthorizeOptions.tool("Github.CreateIssue",
+        ResolveOptions.caller("author", "bob"))));
     assertThat(auth.url()).isEqualTo("https://auth.arcade.example/" + auth.authId());
     assertThat(fake.authFlows.get(auth.authId()).getString("user_id")).isEqualTo("bob");
-    assertThat(arcade.getAuthStatus(auth.authId()).await().state()).isEqualTo(AuthStatus.PENDING);
+    assertThat(await(arcade.getAuthStatus(auth.authId())).state()).isEqualTo(AuthStatus.PENDING);
     fake.authFlows.get(auth.authId()).put("status", "completed");
-    assertThat(arcade.getAuthStatus(auth.authId()).await().completed()).isTrue();
+    assertThat(await(arcade.getAuthStatus(auth.authId())).completed()).isTrue();
 
-    List<ProviderConnection> bobs = arcade.listConnections(new ListConnectionsOptions(
-        ResolveOptions.caller("author", "bob"), "github")).await().items();
+    List<ProviderConnection> bobs = await(arcade.listConnections(new ListConnectionsOptions(
+        ResolveOptions.caller("author", "bob"), "github"))).items();
     assertThat(bobs).extracting(ProviderConnection::id).containsExactly("uc_bob");
-    assertThat(arcade.listConnectionFields("github").await()).isEmpty();
-    assertThat(arcade.getHealth().await().healthy()).isTrue();
+    assertThat(await(arcade.listConnectionFields("github"))).isEmpty();
+    assertThat(await(arcade.getHealth()).healthy()).isTrue();
   }
 
   @Test
   void aRevokedConnectionIsReportedDisconnectedAndItsToolsStopRunning() {
     ToolProvider arcade = provider(options());
-    Tool create = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")).await()
+    Tool create = await(arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")))
         .get("Github.CreateIssue");
     ResolveOptions alice = ResolveOptions.author("alice");
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github")), alice).await())
+    assertThat(await(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github")), alice)))
         .containsEntry("uc_alice", true);
 
-    arcade.revokeConnection("uc_alice", alice).await();
+    await(arcade.revokeConnection("uc_alice", alice));
 
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github")), alice).await())
+    assertThat(await(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "github")), alice)))
         .containsEntry("uc_alice", false);
-    ToolResult r = create.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    ToolResult r = await(create.invoke(of(new JsonObject().put("repo", "acme/app"))));
     assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(fake.executions).isEmpty();
   }
@@ -174,9 +178,9 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
     ProviderToolSource source = ProviderToolSource.create(arcade, List.of("Github.GetRepository"), Map.of(),
         ResolveOptions.author("alice"));
     assertThat(source.name()).isEqualTo("provider:arcade");
-    List<Tool> tools = source.tools(vertx).await();
+    List<Tool> tools = await(source.tools(vertx));
     assertThat(tools).extracting(Tool::name).containsExactly("Github_GetRepository");
-    assertThat(tools.get(0).invoke(of(new JsonObject().put("repo", "a/b"))).await().outcome())
+    assertThat(await(tools.get(0).invoke(of(new JsonObject().put("repo", "a/b")))).outcome())
         .isEqualTo(Outcome.SUCCEEDED);
   }
 
@@ -185,15 +189,16 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
     fake.authorized.put("bob", java.util.concurrent.ConcurrentHashMap.newKeySet());
     fake.authorized.get("bob").add("Github.GetRepository");
     ToolProvider arcade = provider(options().defaultScope(ConnectionScope.CALLER_SUPPLIED));
-    Tool repo = ProviderToolSource.create(arcade, List.of("Github.GetRepository"), Map.of(),
-        ResolveOptions.author("author")).tools(vertx).await().get(0);
+    Tool repo = await(ProviderToolSource.create(arcade, List.of("Github.GetRepository"), Map.of(),
+        ResolveOptions.author("author")).tools(vertx)).get(0);
     for (String caller : List.of("alice", "bob", "alice")) {
       dev.ratchet.runtime.ToolInvocation i = of(new JsonObject().put("repo", "a/b"));
-      assertThat(repo.invoke(new dev.ratchet.runtime.ToolInvocation(i.sessionId(), i.callId(), i.idempotencyKey(),
-          i.attempt(), i.arguments(), i.deadline(), caller)).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+      assertThat(await(repo.invoke(new dev.ratchet.runtime.ToolInvocation(i.sessionId(), i.callId(), i.idempotencyKey(),
+          i.attempt(), i.arguments(), i.deadline(), caller))).outcome()).isEqualTo(Outcome.SUCCEEDED);
     }
     assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice", "bob", "alice");
-    assertThatThrownBy(() -> repo.invoke(of(new JsonObject().put("repo", "a/b"))).await())
+    assertThatThrownBy(() -> repo.invoke(of(new JsonObject().put("repo", "a/b")))
+        .await(TIMEOUT_SECONDS, TimeUnit.SECONDS))
         .isInstanceOf(dev.ratchet.runtime.ToolNotSentException.class).hasMessageContaining("no resource id");
     assertThat(fake.executions).hasSize(3);
   }
@@ -201,10 +206,10 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
   @Test
   void aSearchFillsItsPageFromLaterPagesOfTheCatalogue() {
     ToolProvider arcade = provider(options());
-    ProviderPage<ProviderToolInfo> first = arcade.listTools(ListToolsOptions.all().withSearch("send").withPageSize(1)).await();
+    ProviderPage<ProviderToolInfo> first = await(arcade.listTools(ListToolsOptions.all().withSearch("send").withPageSize(1)));
     assertThat(first.items()).extracting(ProviderToolInfo::slug).containsExactly("Slack.SendMessage");
-    ProviderPage<ProviderToolInfo> second = arcade.listTools(ListToolsOptions.all().withSearch("send").withPageSize(1)
-        .withCursor(first.nextCursor())).await();
+    ProviderPage<ProviderToolInfo> second = await(arcade.listTools(ListToolsOptions.all().withSearch("send").withPageSize(1)
+        .withCursor(first.nextCursor())));
     assertThat(second.items()).extracting(ProviderToolInfo::slug).containsExactly("Gmail.SendEmail");
     assertThat(second.nextCursor()).isNull();
   }
@@ -212,24 +217,24 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
   @Test
   void anUpstreamServerErrorDuringAWriteIsAnUnknownOutcomeNotASafeRetry() {
     ToolProvider arcade = provider(options());
-    Map<String, Tool> tools = arcade.resolveTools(List.of("Github.CreateIssue", "Github.GetRepository"), Map.of(),
-        ResolveOptions.author("alice")).await();
+    Map<String, Tool> tools = await(arcade.resolveTools(List.of("Github.CreateIssue", "Github.GetRepository"), Map.of(),
+        ResolveOptions.author("alice")));
     JsonObject serverError = new JsonObject().put("kind", "UPSTREAM_RUNTIME_SERVER_ERROR").put("can_retry", true)
         .put("message", "GitHub answered 502").put("status_code", 502);
 
     fake.nextErrors.add(serverError);
-    ToolResult write = tools.get("Github.CreateIssue").invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    ToolResult write = await(tools.get("Github.CreateIssue").invoke(of(new JsonObject().put("repo", "acme/app"))));
     assertThat(write.outcome()).isEqualTo(Outcome.OUTCOME_UNKNOWN);
     assertThat(write.error()).contains("GitHub answered 502");
 
     fake.nextErrors.add(serverError);
-    ToolResult read = tools.get("Github.GetRepository").invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    ToolResult read = await(tools.get("Github.GetRepository").invoke(of(new JsonObject().put("repo", "acme/app"))));
     assertThat(read.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(read.retryable()).isTrue();
 
     fake.nextErrors.add(new JsonObject().put("kind", "TOOL_RUNTIME_RETRY").put("can_retry", true)
         .put("message", "title too long").put("additional_prompt_content", "use at most 80 characters"));
-    ToolResult retry = tools.get("Github.CreateIssue").invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    ToolResult retry = await(tools.get("Github.CreateIssue").invoke(of(new JsonObject().put("repo", "acme/app"))));
     assertThat(retry.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(retry.retryable()).isFalse();
     assertThat(retry.error()).contains("title too long").contains("use at most 80 characters");
@@ -238,20 +243,20 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
   @Test
   void eachExecutionCarriesTheCallsIdempotencyKey() {
     ToolProvider arcade = provider(options());
-    Tool create = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")).await()
+    Tool create = await(arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")))
         .get("Github.CreateIssue");
     dev.ratchet.runtime.ToolInvocation call = of(new JsonObject().put("repo", "acme/app"));
-    create.invoke(call).await();
-    create.invoke(call).await();
+    await(create.invoke(call));
+    await(create.invoke(call));
     assertThat(fake.idempotencyKeys).containsExactly(call.idempotencyKey().value(), call.idempotencyKey().value());
   }
 
   @Test
   void anExecutionRefusedForWantOfAuthorizationAnswersWithTheLinkToAuthorize() {
     ToolProvider arcade = provider(options());
-    Tool asBob = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("bob")).await()
+    Tool asBob = await(arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("bob")))
         .get("Github.CreateIssue");
-    ToolResult refused = asBob.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    ToolResult refused = await(asBob.invoke(of(new JsonObject().put("repo", "acme/app"))));
     assertThat(refused.outcome()).isEqualTo(Outcome.FAILED);
     JsonObject flow = fake.authFlows.values().stream().filter(f -> "bob".equals(f.getString("user_id")))
         .findFirst().orElseThrow();
@@ -259,9 +264,9 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
     assertThat(refused.error()).contains(flow.getString("url"));
 
     fake.expiredGrants.add("alice");
-    Tool asAlice = arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")).await()
+    Tool asAlice = await(arcade.resolveTools(List.of("Github.CreateIssue"), Map.of(), ResolveOptions.author("alice")))
         .get("Github.CreateIssue");
-    ToolResult expired = asAlice.invoke(of(new JsonObject().put("repo", "acme/app"))).await();
+    ToolResult expired = await(asAlice.invoke(of(new JsonObject().put("repo", "acme/app"))));
     assertThat(expired.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(expired.retryable()).isFalse();
     assertThat(expired.error()).contains("https://auth.arcade.example/auth_");
@@ -276,26 +281,26 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
     ToolProvider arcade = provider(options());
     ResolveOptions alice = ResolveOptions.author("alice");
 
-    assertThat(arcade.listConnections(new ListConnectionsOptions(alice, "Gmail")).await().items())
+    assertThat(await(arcade.listConnections(new ListConnectionsOptions(alice, "Gmail"))).items())
         .extracting(ProviderConnection::id, ProviderConnection::toolkit).containsExactly(
             org.assertj.core.groups.Tuple.tuple("uc_alice_google", "google"));
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "Github"),
-        new ConnectionRef("uc_alice_google", "Gmail"), new ConnectionRef("uc_alice_google", "Github")), alice).await())
+    assertThat(await(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice", "Github"),
+        new ConnectionRef("uc_alice_google", "Gmail"), new ConnectionRef("uc_alice_google", "Github")), alice)))
         .containsEntry("uc_alice", true).containsEntry("uc_alice_google", false);
-    assertThat(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice_google", "Gmail")), alice).await())
+    assertThat(await(arcade.getConnectionStatus(List.of(new ConnectionRef("uc_alice_google", "Gmail")), alice)))
         .containsEntry("uc_alice_google", true);
 
     List<String> all = new ArrayList<>();
     String cursor = null;
     do {
-      ProviderPage<ProviderConnection> page = arcade.listConnections(new ListConnectionsOptions(alice, null)
-          .withCursor(cursor)).await();
+      ProviderPage<ProviderConnection> page = await(arcade.listConnections(new ListConnectionsOptions(alice, null)
+          .withCursor(cursor)));
       page.items().forEach(c -> all.add(c.id()));
       cursor = page.nextCursor();
     } while (cursor != null);
     assertThat(all).hasSize(132).contains("uc_alice", "uc_alice_google").doesNotContain("uc_bob");
 
-    arcade.revokeConnection("uc_alice_google", alice).await();
+    await(arcade.revokeConnection("uc_alice_google", alice));
     assertThat(fake.connections).doesNotContainKey("uc_alice_google");
   }
 
@@ -313,9 +318,9 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
         Map.of("Github.CreateIssue", ProviderToolConfig.connection("uc_alice_google")), alice));
     assertThat(((ProviderException) otherProvider).code()).isEqualTo("CONNECTION_NOT_OWNED");
 
-    Tool own = arcade.resolveTools(create, Map.of("Github.CreateIssue", ProviderToolConfig.connection("uc_alice")),
-        alice).await().get("Github.CreateIssue");
-    assertThat(own.invoke(of(new JsonObject().put("repo", "a/b"))).await().outcome()).isEqualTo(Outcome.SUCCEEDED);
+    Tool own = await(arcade.resolveTools(create, Map.of("Github.CreateIssue", ProviderToolConfig.connection("uc_alice")),
+        alice)).get("Github.CreateIssue");
+    assertThat(await(own.invoke(of(new JsonObject().put("repo", "a/b")))).outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(fake.executions).extracting(e -> e.getString("user_id")).containsExactly("alice");
   }
 
@@ -338,7 +343,7 @@ class ArcadeToolProviderTest extends FakeProviderTestBase<FakeArcade> {
   }
 
   private static String boundTo(ToolProvider provider, ResolveOptions options) {
-    return ((dev.ratchet.connectors.provider.impl.ProviderTool) provider.resolveTools(List.of("Github.GetRepository"),
-        Map.of(), options).await().get("Github.GetRepository")).boundTo();
+    return ((dev.ratchet.connectors.provider.impl.ProviderTool) await(provider.resolveTools(List.of("Github.GetRepository"),
+        Map.of(), options)).get("Github.GetRepository")).boundTo();
   }
 }

@@ -20,6 +20,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A local HTTP server that speaks the Arcade engine API as its published OpenAPI description and
  * the official client define it, for the parts Ratchet uses: {@code GET /v1/tools} (offset pages of
@@ -89,7 +91,7 @@ public final class FakeArcade implements FakeProvider {
   @Override
   public int start(Vertx vertx) {
     server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> handle(req, body)));
-    return server.listen(0, "127.0.0.1").await().actualPort();
+    return await(server.listen(0, "127.0.0.1")).actualPort();
   }
 
   private void handle(HttpServerRequest req, Buffer body) {

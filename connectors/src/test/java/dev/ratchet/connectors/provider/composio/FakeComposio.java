@@ -19,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.ratchet.runtime.testing.Await.await;
+
 /**
  * A local HTTP server that speaks Composio's v3 REST API as the official SDKs use it, for the parts
  * Ratchet uses: toolkits and tools in pages with an opaque {@code next_cursor} (also for auth configs
@@ -101,11 +103,11 @@ public final class FakeComposio implements FakeProvider {
       req.response().putHeader("Connection", "close");
       req.body().onSuccess(body -> handle(req, body));
     });
-    return server.listen(0, "127.0.0.1").await().actualPort();
+    return await(server.listen(0, "127.0.0.1")).actualPort();
   }
 
   public void stop() {
-    server.close().await();
+    await(server.close());
   }
 
   private void handle(HttpServerRequest req, Buffer body) {

@@ -2,6 +2,7 @@ package dev.ratchet.verticles.http.impl;
 
 import dev.ratchet.runtime.EventType;
 import dev.ratchet.verticles.RatchetNode;
+import dev.ratchet.verticles.StepEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,6 +47,8 @@ public final class RatchetMetrics {
     }
   };
   private final Handler<DeliveryContext<Object>> interceptor = this::intercept;
+  /** Ends this interceptor's count as a listener of every session's step events. */
+  private Runnable hearing = () -> { };
   private final RatchetNode ratchet;
   private final AtomicLong lastForkMicros = new AtomicLong();
   private final AtomicLong aofRewriting = new AtomicLong();
@@ -80,6 +83,7 @@ public final class RatchetMetrics {
     Gauge.builder("ratchet.journal.redis.used.memory", redisUsedMemory, AtomicLong::get).baseUnit("bytes")
         .description("Memory the journal's Redis holds, which sets how long a fork takes").register(registry);
     vertx.eventBus().addOutboundInterceptor(interceptor);
+    hearing = StepEvents.publishAll(vertx);
     refresh = vertx.setPeriodic(5_000, t -> {
       ratchet.pendingApprovals().onSuccess(l -> pending.set(l.size()));
       refreshJournalRedis();
@@ -111,6 +115,7 @@ public final class RatchetMetrics {
   public void close() {
     vertx.cancelTimer(refresh);
     vertx.eventBus().removeOutboundInterceptor(interceptor);
+    hearing.run();
   }
 
   public String scrape() {

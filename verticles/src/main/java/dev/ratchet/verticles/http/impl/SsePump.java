@@ -1,5 +1,6 @@
 package dev.ratchet.verticles.http.impl;
 
+import dev.ratchet.verticles.impl.EventAudience;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.MessageConsumer;
@@ -42,7 +43,7 @@ abstract class SsePump {
   final void start(long pollMillis, String... addresses) {
     List<Future<Void>> registered = new ArrayList<>();
     for (String address : addresses) {
-      MessageConsumer<Object> consumer = vertx.eventBus().consumer(address, msg -> wake());
+      MessageConsumer<Object> consumer = EventAudience.consumer(vertx, address, msg -> wake());
       consumers.add(consumer);
       registered.add(consumer.completion());
     }

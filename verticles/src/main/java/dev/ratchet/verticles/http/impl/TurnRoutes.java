@@ -7,8 +7,8 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.RatchetNode;
+import dev.ratchet.verticles.StepEvents;
 import dev.ratchet.verticles.http.JournalReader;
 import dev.ratchet.verticles.http.Role;
 import dev.ratchet.verticles.impl.EdgeRules;
@@ -129,7 +129,7 @@ public record TurnRoutes(Vertx vertx, RatchetNode ratchet, RatchetMetrics metric
   /** Long poll: listens for the session's events first, then looks, so no completion slips between. */
   private Future<TurnResult> awaitResult(String sessionId, String turnId, long waitMillis) {
     Promise<TurnResult> promise = Promise.promise();
-    MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(Addresses.events(sessionId));
+    MessageConsumer<JsonObject> consumer = StepEvents.consumer(vertx, sessionId, null);
     long timer = vertx.setTimer(waitMillis, t -> promise.tryComplete(null));
     consumer.handler(msg -> {
       JsonObject e = msg.body();

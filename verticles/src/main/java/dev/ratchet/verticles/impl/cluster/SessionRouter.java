@@ -9,7 +9,7 @@ import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.journal.JournalQueries;
-import dev.ratchet.verticles.Addresses;
+import dev.ratchet.verticles.StepEvents;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -276,7 +276,7 @@ public final class SessionRouter {
   /** The turn's results once the journal has them: listens for its completion first, then looks. */
   private Future<TurnResult> awaitResult(String sessionId, String turnId) {
     Promise<TurnResult> promise = Promise.promise();
-    MessageConsumer<JsonObject> consumer = vertx.eventBus().consumer(Addresses.events(sessionId));
+    MessageConsumer<JsonObject> consumer = StepEvents.consumer(vertx, sessionId, null);
     consumer.handler(msg -> {
       JsonObject e = msg.body();
       if (EventType.TURN_COMPLETED.wireName().equals(e.getString("type")) && turnId.equals(e.getString("turnId"))) {

@@ -10,8 +10,8 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnRequest;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.verticles.Addresses;
 import dev.ratchet.verticles.RatchetNode;
+import dev.ratchet.verticles.StepEvents;
 import dev.ratchet.verticles.http.impl.Principal;
 import dev.ratchet.verticles.http.impl.SessionAccess;
 import dev.ratchet.verticles.impl.ErrorCodes;
@@ -255,7 +255,7 @@ record ToolCallExchange(Vertx vertx, RatchetNode ratchet, SessionAccess access, 
       this.progressToken = progressToken;
       this.reply = reply;
       this.status = running();
-      this.events = vertx.eventBus().consumer(Addresses.events(sessionId), msg -> onEvent(msg.body()));
+      this.events = StepEvents.consumer(vertx, sessionId, msg -> onEvent(msg.body()));
       // progress resets the timeout of clients that allow it, for a slow tool as for an approval
       this.timer = vertx.setPeriodic(progressMillis, t -> report());
     }
