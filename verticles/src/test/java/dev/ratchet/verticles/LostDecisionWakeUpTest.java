@@ -32,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * In a cluster, the member that journals an approval decision publishes a wake-up for the
- * session's owner; the clustered event bus delivers it at most once, and loses it when its
- * registrations are lost under member failures. The owner still acts on the journaled decision.
+ * session's owner; the clustered event bus delivers it at most once, and may lose it while members
+ * die and rejoin. The owner still acts on the journaled decision.
  */
 @Timeout(60)
 class LostDecisionWakeUpTest {
