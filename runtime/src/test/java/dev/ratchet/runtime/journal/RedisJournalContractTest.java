@@ -7,7 +7,6 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.TestRedis;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -28,11 +27,6 @@ class RedisJournalContractTest extends SessionJournalContract {
   @RegisterExtension
   // its own server: one test flushes the script cache, which a shared server's other users should not see
   static final TestRedis REDIS = TestRedis.withOwnServer();
-
-  @Override
-  protected SessionJournal open(Vertx vertx) {
-    return await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
-  }
 
   private RedisJournal redis() {
     return (RedisJournal) journal;
