@@ -15,11 +15,11 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.TestNode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,6 +37,9 @@ class AgentUpdateTest {
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
+  @RegisterExtension
+  final TestNode node = new TestNode(REDIS);
+
   private Vertx vertx;
   private RatchetNode ratchet;
   private final AtomicInteger oldRefunds = new AtomicInteger();
@@ -44,15 +47,8 @@ class AgentUpdateTest {
 
   @BeforeEach
   void deploy() {
-    vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
-  }
-
-  @AfterEach
-  void close() {
-    await(ratchet.close());
-    await(vertx.close());
+    vertx = node.vertx();
+    ratchet = node.ratchet();
   }
 
   /** Version 1: refund takes an integer amount and asks a person first. */

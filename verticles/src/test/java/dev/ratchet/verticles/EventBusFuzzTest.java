@@ -9,6 +9,7 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.TestNode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -18,7 +19,6 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -42,17 +42,20 @@ class EventBusFuzzTest {
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
+  @RegisterExtension
+  final TestNode node = new TestNode(REDIS);
+
   private static final String[] ADDRESSES = {Addresses.SUBMIT, Addresses.DECIDE, Addresses.PENDING, Addresses.RESULTS};
 
-  private final Vertx vertx = Vertx.vertx();
+  private Vertx vertx;
   private RatchetNode ratchet;
   private ApprovalRequest pending;
   private JsonObject journaledBefore;
 
   @BeforeEach
   void start() {
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
+    vertx = node.vertx();
+    ratchet = node.ratchet();
     FunctionToolSource tools = FunctionToolSource.create("fuzz")
         .read("look", "look", new JsonObject().put("type", "object").put("properties",
             new JsonObject().put("q", new JsonObject().put("type", "string"))), inv -> Future.succeededFuture("ok"))
@@ -64,12 +67,6 @@ class EventBusFuzzTest {
     Await.until(() -> !await(ratchet.pendingApprovals()).isEmpty(), 10);
     pending = await(ratchet.pendingApprovals()).get(0);
     journaledBefore = journaled();
-  }
-
-  @AfterEach
-  void stop() {
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   /** The known session's journal and the approvals inbox, with step ids and times left out. */

@@ -3,12 +3,12 @@ package dev.ratchet.verticles;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.TestNode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,22 +24,19 @@ class EventBusTraceparentTest {
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  private final Vertx vertx = Vertx.vertx();
+  @RegisterExtension
+  final TestNode node = new TestNode(REDIS);
+
+  private Vertx vertx;
   private RatchetNode ratchet;
 
   @BeforeEach
   void start() {
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
+    vertx = node.vertx();
+    ratchet = node.ratchet();
     FunctionToolSource tools = FunctionToolSource.create("traced")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("seen"));
     await(ratchet.register(AgentDefinition.builder("traced").toolSource(tools).build()));
-  }
-
-  @AfterEach
-  void stop() {
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   @Test

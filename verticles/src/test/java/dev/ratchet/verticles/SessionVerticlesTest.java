@@ -9,13 +9,13 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.TestNode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,15 +34,17 @@ class SessionVerticlesTest {
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
+  @RegisterExtension
+  final TestNode node = new TestNode(REDIS, o -> o.sessionIdleMillis(300));
+
   private Vertx vertx;
   private RatchetNode ratchet;
   private final AtomicInteger writes = new AtomicInteger();
 
   @BeforeEach
   void deploy() {
-    vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())
-        .sessionIdleMillis(300)));
+    vertx = node.vertx();
+    ratchet = node.ratchet();
     FunctionToolSource tools = FunctionToolSource.create("shop")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("order"))
         .tool(FunctionToolSource.define("cancel", EffectClass.NON_IDEMPOTENT_WRITE).handler(inv -> {
@@ -55,12 +57,6 @@ class SessionVerticlesTest {
               return Future.succeededFuture("refunded");
             }));
     await(ratchet.register(AgentDefinition.builder("shop").toolSource(tools).build()));
-  }
-
-  @AfterEach
-  void close() {
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   private JsonObject request(String address, Object body) {
