@@ -8,9 +8,8 @@ import dev.ratchet.runtime.agent.ModelResponse;
 import dev.ratchet.runtime.agent.ScriptedModel;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.testing.TestNode;
+import dev.ratchet.verticles.testing.NodeFixture;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -27,23 +26,16 @@ import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** User messages through the Java API and the event bus, answered by the agent loop of a session verticle. */
-class AgentMessagesTest {
+class AgentMessagesTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  @RegisterExtension
-  final TestNode node = new TestNode(REDIS);
-
-  private Vertx vertx;
   private final AtomicInteger lookups = new AtomicInteger();
-  private RatchetNode ratchet;
   private ScriptedModel model;
 
   @BeforeEach
   void start() {
-    vertx = node.vertx();
-    ratchet = node.ratchet();
     FunctionToolSource tools = FunctionToolSource.create("shop").read("look_up_order", "Look up an order",
         new JsonObject("{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"}},\"required\":[\"orderId\"]}"),
         inv -> {

@@ -9,9 +9,8 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.testing.TestNode;
+import dev.ratchet.verticles.testing.NodeFixture;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
@@ -37,25 +36,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the API keeps serving, and nothing already journaled changes. HTTP fuzzing follows when the HTTP
  * API lands.
  */
-class EventBusFuzzTest {
+class EventBusFuzzTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  @RegisterExtension
-  final TestNode node = new TestNode(REDIS);
-
   private static final String[] ADDRESSES = {Addresses.SUBMIT, Addresses.DECIDE, Addresses.PENDING, Addresses.RESULTS};
 
-  private Vertx vertx;
-  private RatchetNode ratchet;
   private ApprovalRequest pending;
   private JsonObject journaledBefore;
 
   @BeforeEach
   void start() {
-    vertx = node.vertx();
-    ratchet = node.ratchet();
     FunctionToolSource tools = FunctionToolSource.create("fuzz")
         .read("look", "look", new JsonObject().put("type", "object").put("properties",
             new JsonObject().put("q", new JsonObject().put("type", "string"))), inv -> Future.succeededFuture("ok"))

@@ -3,9 +3,8 @@ package dev.ratchet.verticles;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.testing.TestNode;
+import dev.ratchet.verticles.testing.NodeFixture;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -17,23 +16,15 @@ import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A {@code traceparent} header on an event-bus turn is journaled with the turn (docs/OBSERVABILITY.md). */
-class EventBusTraceparentTest {
+class EventBusTraceparentTest extends NodeFixture {
 
   private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  @RegisterExtension
-  final TestNode node = new TestNode(REDIS);
-
-  private Vertx vertx;
-  private RatchetNode ratchet;
-
   @BeforeEach
   void start() {
-    vertx = node.vertx();
-    ratchet = node.ratchet();
     FunctionToolSource tools = FunctionToolSource.create("traced")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("seen"));
     await(ratchet.register(AgentDefinition.builder("traced").toolSource(tools).build()));

@@ -9,9 +9,8 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.verticles.testing.TestNode;
+import dev.ratchet.verticles.testing.NodeFixture;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
@@ -29,22 +28,20 @@ import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The session verticles, their manager and the event-bus protocol, on real Redis. */
-class SessionVerticlesTest {
+class SessionVerticlesTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  @RegisterExtension
-  final TestNode node = new TestNode(REDIS, o -> o.sessionIdleMillis(300));
-
-  private Vertx vertx;
-  private RatchetNode ratchet;
   private final AtomicInteger writes = new AtomicInteger();
+
+  @Override
+  protected RatchetOptions options(RatchetOptions onRedis) {
+    return onRedis.sessionIdleMillis(300);
+  }
 
   @BeforeEach
   void deploy() {
-    vertx = node.vertx();
-    ratchet = node.ratchet();
     FunctionToolSource tools = FunctionToolSource.create("shop")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("order"))
         .tool(FunctionToolSource.define("cancel", EffectClass.NON_IDEMPOTENT_WRITE).handler(inv -> {
