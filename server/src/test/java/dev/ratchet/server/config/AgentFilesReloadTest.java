@@ -8,13 +8,11 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.ScriptedModel;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.NodeFixture;
 import dev.ratchet.server.demo.DemoShop;
 import dev.ratchet.server.demo.ShopService;
 import dev.ratchet.server.reload.Reloader;
-import dev.ratchet.verticles.RatchetNode;
-import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * shop service: a changed file takes effect for new turns, a file with a problem changes nothing
  * and the report names it, and a file agent named like an agent registered from Java is refused.
  */
-class AgentFilesReloadTest {
+class AgentFilesReloadTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
@@ -42,8 +40,6 @@ class AgentFilesReloadTest {
   @TempDir
   Path tmp;
 
-  private Vertx vertx;
-  private RatchetNode ratchet;
   private ShopService shop;
   private Path agents;
   private Path spec;
@@ -52,9 +48,6 @@ class AgentFilesReloadTest {
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
     shop = await(DemoShop.start(vertx));
     agents = Files.createDirectories(tmp.resolve("agents"));
     spec = Path.of("conf/specs/shop.json");
@@ -70,8 +63,6 @@ class AgentFilesReloadTest {
   @AfterEach
   void stop() {
     await(loader.close());
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   private void write(String file, String text) throws Exception {

@@ -11,11 +11,9 @@ import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.agent.ScriptedModel;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.NodeFixture;
 import dev.ratchet.server.reload.Reloader;
-import dev.ratchet.verticles.RatchetNode;
-import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which the collector clears exactly when nothing else holds the object), while a write waiting
  * for approval keeps its own catalogue until it is decided.
  */
-class ReloadWithoutGrowthTest {
+class ReloadWithoutGrowthTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
@@ -50,8 +48,6 @@ class ReloadWithoutGrowthTest {
   @TempDir
   Path tmp;
 
-  private Vertx vertx;
-  private RatchetNode ratchet;
   private Path agents;
   private Path spec;
   private AgentDirectoryLoader loader;
@@ -59,9 +55,6 @@ class ReloadWithoutGrowthTest {
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
     agents = Files.createDirectories(tmp.resolve("agents"));
     spec = tmp.resolve("items.json");
     JsonObject paths = new JsonObject();
@@ -86,8 +79,6 @@ class ReloadWithoutGrowthTest {
   @AfterEach
   void stop() {
     await(loader.close());
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   /** Each reload's file differs (its prompt and one tool's description), so each defines a new catalogue. */
