@@ -153,15 +153,7 @@ class AgentFilesTest extends AgentFilesFixture {
 
   @Test
   void anApprovalThatIsNeitherAWordNorASchemaIsRefused() throws IOException {
-    write("shop.yaml", """
-        agent: order-support
-        tools:
-          - openapi: %s
-            connection: shop-api
-            operations: [cancelOrder]
-            approval:
-              cancelOrder: sometimes
-        """.formatted(spec));
+    writeCancelOrderApproval("sometimes");
     assertThat(errors()).containsExactly(file("shop.yaml") + ":7: tools[0].approval.cancelOrder: must be always,"
         + " never or { when: <JSON Schema over the arguments>, allowEdit: true|false }");
   }
@@ -191,15 +183,7 @@ class AgentFilesTest extends AgentFilesFixture {
 
   @Test
   void anAllowEditThatIsNotABooleanIsRefused() throws IOException {
-    write("shop.yaml", """
-        agent: order-support
-        tools:
-          - openapi: %s
-            connection: shop-api
-            operations: [cancelOrder]
-            approval:
-              cancelOrder: { allowEdit: sure }
-        """.formatted(spec));
+    writeCancelOrderApproval("{ allowEdit: sure }");
     assertThat(String.join("\n", errors())).contains("tools[0].approval.cancelOrder.allowEdit: must be true or false");
   }
 
@@ -283,6 +267,19 @@ class AgentFilesTest extends AgentFilesFixture {
         file("files.yaml") + ":7: tools[0].mcp.headers.X-Team: secret 'team-token' is not configured: no connection"
             + " named 'team-token' in the connections file or RATCHET_CONNECTION_* variables (configured: shop-api)");
     assertThat(String.join("\n", errors)).doesNotContain("ghp_written_in_the_file");
+  }
+
+  /** shop.yaml offering cancelOrder alone, with {@code approval} as its approval (line 7 of the file). */
+  private void writeCancelOrderApproval(String approval) throws IOException {
+    write("shop.yaml", """
+        agent: order-support
+        tools:
+          - openapi: %s
+            connection: shop-api
+            operations: [cancelOrder]
+            approval:
+              cancelOrder: %s
+        """.formatted(spec, approval));
   }
 
   private List<String> errors() {
