@@ -8,8 +8,6 @@ import io.vertx.core.Vertx;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 import java.util.UUID;
 
@@ -18,7 +16,7 @@ import java.util.UUID;
  * {@code redis-server} started for the class on a free port. Tests isolate themselves with the
  * unique {@link #keyPrefix()}, never by flushing a shared server.
  */
-public final class TestRedis implements BeforeAllCallback, AfterAllCallback, ParameterResolver, JournalStore {
+public final class TestRedis implements BeforeAllCallback, AfterAllCallback, JournalStore {
 
   private RedisServerProcess server;
   private String url;
@@ -74,15 +72,5 @@ public final class TestRedis implements BeforeAllCallback, AfterAllCallback, Par
   /** The server this extension started, or null when the tests use a shared one. */
   public RedisServerProcess ownServer() {
     return server;
-  }
-
-  @Override
-  public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
-    return p.getParameter().getType() == TestRedis.class || p.getParameter().getType() == JournalStore.class;
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext p, ExtensionContext e) {
-    return this;
   }
 }

@@ -11,8 +11,6 @@ import dev.ratchet.embedded.RedisServerProcess;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,7 +28,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * joined by {@code redis-cli --cluster create}, with replicas of each master if asked. The class's tests are skipped,
  * with the reason, where {@code redis-cli} is not installed.
  */
-public final class TestRedisCluster implements BeforeAllCallback, AfterAllCallback, ParameterResolver, JournalStore {
+public final class TestRedisCluster implements BeforeAllCallback, AfterAllCallback, JournalStore {
 
   private final int masters;
   private final int replicasPerMaster;
@@ -151,15 +149,5 @@ public final class TestRedisCluster implements BeforeAllCallback, AfterAllCallba
   @Override
   public SessionJournal open(Vertx vertx) {
     return Await.await(RedisJournal.open(vertx, journalOptions()));
-  }
-
-  @Override
-  public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
-    return p.getParameter().getType() == TestRedisCluster.class || p.getParameter().getType() == JournalStore.class;
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext p, ExtensionContext e) {
-    return this;
   }
 }
