@@ -79,9 +79,7 @@ class ClusterBusMessageRepliesTest {
     answering = true;
     held.forEach(this::answer);
 
-    cluster.until(() -> count("reply ") >= sessions.size(), 90);
-    List<JsonObject> replies = heard.stream().filter(l -> l.startsWith("reply "))
-        .map(l -> new JsonObject(l.substring("reply ".length()))).toList();
+    List<JsonObject> replies = BusAgentProcess.repliesFor(cluster, heard, sessions, 90);
     assertThat(replies).extracting(r -> r.getString("sessionId")).containsExactlyInAnyOrderElementsOf(sessions);
     for (JsonObject reply : replies) {
       assertThat(reply.getString("status")).as(reply.encode()).isEqualTo("answered");
@@ -107,6 +105,6 @@ class ClusterBusMessageRepliesTest {
   }
 
   private long count(String prefix) {
-    return heard.stream().filter(l -> l.startsWith(prefix)).count();
+    return BusAgentProcess.count(heard, prefix);
   }
 }
