@@ -64,6 +64,15 @@ public abstract class JournalFixture {
     await(vertx.close());
   }
 
+  /** {@code count} session ids of this test's own: its session id suffixed {@code -0}, {@code -1} and so on. */
+  protected List<String> sessionIds(int count) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ids.add(sessionId + "-" + i);
+    }
+    return ids;
+  }
+
   protected static Turn turn(String turnId, String... tools) {
     List<ToolCall> calls = new ArrayList<>();
     for (int i = 0; i < tools.length; i++) {
