@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.ratchet.runtime.testing.Closeables.closeStarted;
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,12 +47,7 @@ class ClusterBusMessageRepliesTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (agent != null) {
-      agent.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+    closeStarted(agent, cluster);
     await(vertx.close());
   }
 
