@@ -1,6 +1,7 @@
 package dev.ratchet.server.config;
 
 import dev.ratchet.connectors.provider.composio.FakeComposio;
+import dev.ratchet.server.RunApi;
 import dev.ratchet.server.RunChild;
 import dev.ratchet.server.RunChildFixture;
 import dev.ratchet.server.bench.OrdersProvider;
@@ -139,14 +140,8 @@ class AgentFilesBrowserReloadTest extends RunChildFixture {
 
   private String outcome(String session, String turnId) {
     String[] found = new String[1];
-    until(() -> {
-      JsonObject r = curl("GET", "/api/sessions/" + session + "/turns/" + turnId + "?wait=5", null);
-      if ("completed".equals(r.getString("status"))) {
-        found[0] = r.getJsonObject("results").getJsonArray("results").getJsonObject(0).getString("outcome");
-        return true;
-      }
-      return false;
-    }, 60);
+    until(() -> (found[0] = RunApi.firstOutcome(curl("GET", "/api/sessions/" + session + "/turns/" + turnId
+        + "?wait=5", null))) != null, 60);
     return found[0];
   }
 
