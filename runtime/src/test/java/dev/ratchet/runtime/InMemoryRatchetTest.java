@@ -3,6 +3,7 @@ package dev.ratchet.runtime;
 import dev.ratchet.runtime.agent.AgentReply;
 import dev.ratchet.runtime.agent.ModelResponse;
 import dev.ratchet.runtime.agent.ScriptedModel;
+import dev.ratchet.runtime.testing.OrderTools;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -39,20 +40,8 @@ class InMemoryRatchetTest {
   }
 
   private AgentDefinition shop() {
-    JsonObject schema = new JsonObject("""
-        {"type":"object","properties":{"orderId":{"type":"string"}},"required":["orderId"]}""");
-    FunctionToolSource tools = FunctionToolSource.create("shop")
-        .read("look_up_order", "Look up an order", schema, inv -> {
-          lookups.incrementAndGet();
-          return Future.succeededFuture(new JsonObject().put("orderId", inv.arguments().getString("orderId"))
-              .put("status", "open"));
-        })
-        .tool(FunctionToolSource.define("refund_order", EffectClass.NON_IDEMPOTENT_WRITE).description("Refund")
-            .schema(schema).approval(ApprovalRule.always())
-            .invoke(inv -> {
-              refunds.incrementAndGet();
-              return Future.succeededFuture(ToolResult.success(new JsonObject().put("refunded", true)));
-            }));
+    FunctionToolSource tools = OrderTools.lookUpOrder(lookups)
+        .tool(OrderTools.approvedWrite("refund_order", "Refund", refunds, new JsonObject().put("refunded", true)));
     return AgentDefinition.builder("shop").toolSource(tools).build();
   }
 

@@ -73,6 +73,14 @@ public final class RunApi {
     return found[0];
   }
 
+  /** The outcome of the first call of a turn as the API answers it, or null while the turn is not completed. */
+  public static String firstOutcome(JsonObject turn) {
+    if (!"completed".equals(turn.getString("status"))) {
+      return null;
+    }
+    return turn.getJsonObject("results").getJsonArray("results").getJsonObject(0).getString("outcome");
+  }
+
   /** The first pending approval of the session, once there is one. */
   public JsonObject awaitApproval(String session, int seconds) {
     JsonObject[] found = new JsonObject[1];

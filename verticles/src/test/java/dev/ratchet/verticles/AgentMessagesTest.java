@@ -8,12 +8,11 @@ import dev.ratchet.runtime.agent.ModelResponse;
 import dev.ratchet.runtime.agent.ScriptedModel;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.NodeFixture;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,20 +26,16 @@ import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** User messages through the Java API and the event bus, answered by the agent loop of a session verticle. */
-class AgentMessagesTest {
+class AgentMessagesTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  private final Vertx vertx = Vertx.vertx();
   private final AtomicInteger lookups = new AtomicInteger();
-  private RatchetNode ratchet;
   private ScriptedModel model;
 
   @BeforeEach
   void start() {
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("shop").read("look_up_order", "Look up an order",
         new JsonObject("{\"type\":\"object\",\"properties\":{\"orderId\":{\"type\":\"string\"}},\"required\":[\"orderId\"]}"),
         inv -> {
@@ -52,12 +47,6 @@ class AgentMessagesTest {
         : ModelResponse.text("It is open."));
     await(ratchet.register(AgentDefinition.builder("chat").toolSource(tools).model(model).build()));
     await(ratchet.register(AgentDefinition.builder("no-model").toolSource(FunctionToolSource.create("none")).build()));
-  }
-
-  @AfterEach
-  void stop() {
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   @Test

@@ -15,12 +15,11 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.NodeFixture;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,28 +31,13 @@ import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Replacing an agent's definition at run time: new turns see it, validated turns keep theirs, on real Redis. */
-class AgentUpdateTest {
+class AgentUpdateTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  private Vertx vertx;
-  private RatchetNode ratchet;
   private final AtomicInteger oldRefunds = new AtomicInteger();
   private final AtomicInteger newRefunds = new AtomicInteger();
-
-  @BeforeEach
-  void deploy() {
-    vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
-  }
-
-  @AfterEach
-  void close() {
-    await(ratchet.close());
-    await(vertx.close());
-  }
 
   /** Version 1: refund takes an integer amount and asks a person first. */
   private AgentDefinition first() {

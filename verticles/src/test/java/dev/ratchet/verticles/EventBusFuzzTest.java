@@ -9,8 +9,8 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.NodeFixture;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.eventbus.Message;
@@ -18,7 +18,6 @@ import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.eventbus.ReplyFailure;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,22 +36,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the API keeps serving, and nothing already journaled changes. HTTP fuzzing follows when the HTTP
  * API lands.
  */
-class EventBusFuzzTest {
+class EventBusFuzzTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
   private static final String[] ADDRESSES = {Addresses.SUBMIT, Addresses.DECIDE, Addresses.PENDING, Addresses.RESULTS};
 
-  private final Vertx vertx = Vertx.vertx();
-  private RatchetNode ratchet;
   private ApprovalRequest pending;
   private JsonObject journaledBefore;
 
   @BeforeEach
   void start() {
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("fuzz")
         .read("look", "look", new JsonObject().put("type", "object").put("properties",
             new JsonObject().put("q", new JsonObject().put("type", "string"))), inv -> Future.succeededFuture("ok"))
@@ -64,12 +59,6 @@ class EventBusFuzzTest {
     Await.until(() -> !await(ratchet.pendingApprovals()).isEmpty(), 10);
     pending = await(ratchet.pendingApprovals()).get(0);
     journaledBefore = journaled();
-  }
-
-  @AfterEach
-  void stop() {
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   /** The known session's journal and the approvals inbox, with step ids and times left out. */

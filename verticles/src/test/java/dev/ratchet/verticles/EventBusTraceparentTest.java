@@ -3,12 +3,11 @@ package dev.ratchet.verticles;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.NodeFixture;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.DeliveryOptions;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -17,29 +16,18 @@ import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A {@code traceparent} header on an event-bus turn is journaled with the turn (docs/OBSERVABILITY.md). */
-class EventBusTraceparentTest {
+class EventBusTraceparentTest extends NodeFixture {
 
   private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  private final Vertx vertx = Vertx.vertx();
-  private RatchetNode ratchet;
-
   @BeforeEach
   void start() {
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
     FunctionToolSource tools = FunctionToolSource.create("traced")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("seen"));
     await(ratchet.register(AgentDefinition.builder("traced").toolSource(tools).build()));
-  }
-
-  @AfterEach
-  void stop() {
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   @Test

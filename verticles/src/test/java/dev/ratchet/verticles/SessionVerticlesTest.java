@@ -9,13 +9,12 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.NodeFixture;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.eventbus.Message;
 import io.vertx.core.eventbus.ReplyException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,20 +28,20 @@ import static dev.ratchet.runtime.testing.Await.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The session verticles, their manager and the event-bus protocol, on real Redis. */
-class SessionVerticlesTest {
+class SessionVerticlesTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  private Vertx vertx;
-  private RatchetNode ratchet;
   private final AtomicInteger writes = new AtomicInteger();
+
+  @Override
+  protected RatchetOptions options(RatchetOptions onRedis) {
+    return onRedis.sessionIdleMillis(300);
+  }
 
   @BeforeEach
   void deploy() {
-    vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url()).keyPrefix(REDIS.keyPrefix())
-        .sessionIdleMillis(300)));
     FunctionToolSource tools = FunctionToolSource.create("shop")
         .read("look", "look", new JsonObject().put("type", "object"), inv -> Future.succeededFuture("order"))
         .tool(FunctionToolSource.define("cancel", EffectClass.NON_IDEMPOTENT_WRITE).handler(inv -> {
@@ -55,12 +54,6 @@ class SessionVerticlesTest {
               return Future.succeededFuture("refunded");
             }));
     await(ratchet.register(AgentDefinition.builder("shop").toolSource(tools).build()));
-  }
-
-  @AfterEach
-  void close() {
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   private JsonObject request(String address, Object body) {

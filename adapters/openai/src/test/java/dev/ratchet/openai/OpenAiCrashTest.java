@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static dev.ratchet.runtime.testing.Closeables.closeStarted;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -43,12 +44,7 @@ class OpenAiCrashTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (child != null) {
-      child.close();
-    }
-    if (restarted != null) {
-      restarted.close();
-    }
+    closeStarted(child, restarted);
     model.close();
     provider.close();
   }

@@ -50,14 +50,7 @@ public final class LangChain4jSchemas {
       Object p = props.getValue(name);
       b.addProperty(name, JsonRawSchema.from((p instanceof JsonObject json ? json : new JsonObject()).encode()));
     }
-    if (s.getValue("required") instanceof JsonArray required) {
-      List<String> names = new ArrayList<>();
-      required.forEach(r -> names.add(String.valueOf(r)));
-      b.required(names);
-    }
-    if (s.getValue("additionalProperties") instanceof Boolean additional) {
-      b.additionalProperties(additional);
-    }
+    requiredAndAdditional(b, s);
     if (s.getValue("$defs") instanceof JsonObject defs) {
       // properties may point into them with "$ref": "#/$defs/..."
       Map<String, JsonSchemaElement> definitions = new LinkedHashMap<>();
@@ -69,6 +62,18 @@ public final class LangChain4jSchemas {
       b.definitions(definitions);
     }
     return b.build();
+  }
+
+  /** An object schema's {@code required} names and its {@code additionalProperties}, where it says them. */
+  private static void requiredAndAdditional(JsonObjectSchema.Builder b, JsonObject s) {
+    if (s.getValue("required") instanceof JsonArray required) {
+      List<String> names = new ArrayList<>();
+      required.forEach(r -> names.add(String.valueOf(r)));
+      b.required(names);
+    }
+    if (s.getValue("additionalProperties") instanceof Boolean additional) {
+      b.additionalProperties(additional);
+    }
   }
 
   static JsonSchemaElement element(JsonObject s) {
@@ -101,14 +106,7 @@ public final class LangChain4jSchemas {
           Object p = props.getValue(name);
           b.addProperty(name, element(p instanceof JsonObject json ? json : null));
         }
-        if (s.getValue("required") instanceof JsonArray required) {
-          List<String> names = new ArrayList<>();
-          required.forEach(r -> names.add(String.valueOf(r)));
-          b.required(names);
-        }
-        if (s.getValue("additionalProperties") instanceof Boolean additional) {
-          b.additionalProperties(additional);
-        }
+        requiredAndAdditional(b, s);
         return b.build();
       }
       case "array":

@@ -4,20 +4,17 @@ import dev.ratchet.runtime.journal.JournalPorts;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ApprovalDecision;
 import dev.ratchet.runtime.ApprovalRequest;
-import dev.ratchet.runtime.ApprovalRule;
-import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.RetryPolicy;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.ToolPolicy;
-import dev.ratchet.runtime.ToolResult;
 import dev.ratchet.runtime.engine.EngineOptions;
 import dev.ratchet.runtime.engine.SessionEngine;
 import dev.ratchet.runtime.journal.InMemoryJournal;
 import dev.ratchet.runtime.journal.SessionJournal;
 import dev.ratchet.runtime.testing.Await;
-import io.vertx.core.Future;
+import dev.ratchet.runtime.testing.OrderTools;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -54,20 +51,8 @@ class AgentLoopTest {
   }
 
   private FunctionToolSource tools() {
-    JsonObject schema = new JsonObject("""
-        {"type":"object","properties":{"orderId":{"type":"string"}},"required":["orderId"]}""");
-    return FunctionToolSource.create("shop")
-        .read("look_up_order", "Look up an order", schema, inv -> {
-          lookups.incrementAndGet();
-          return Future.succeededFuture(new JsonObject().put("orderId", inv.arguments().getString("orderId"))
-              .put("status", "open"));
-        })
-        .tool(FunctionToolSource.define("cancel_order", EffectClass.NON_IDEMPOTENT_WRITE).description("Cancel")
-            .schema(schema).approval(ApprovalRule.always())
-            .invoke(inv -> {
-              cancels.incrementAndGet();
-              return Future.succeededFuture(ToolResult.success(new JsonObject().put("status", "cancelled")));
-            }));
+    return OrderTools.lookUpOrder(lookups).tool(OrderTools.approvedWrite("cancel_order", "Cancel", cancels,
+        new JsonObject().put("status", "cancelled")));
   }
 
   /** Whether approvers may edit cancel_order's arguments (approval.allowEdit). */

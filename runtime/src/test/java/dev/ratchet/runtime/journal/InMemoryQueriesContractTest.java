@@ -1,14 +1,10 @@
 package dev.ratchet.runtime.journal;
 
-import io.vertx.core.Vertx;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The TCK of the journal's read side against the in-memory journal. */
 class InMemoryQueriesContractTest extends JournalQueriesContract {
 
-  private final InMemoryJournals journals = new InMemoryJournals();
-
-  @Override
-  protected SessionJournal open(Vertx vertx) {
-    return journals.open(vertx);
-  }
+  @RegisterExtension
+  final InMemoryJournals journals = new InMemoryJournals();
 }

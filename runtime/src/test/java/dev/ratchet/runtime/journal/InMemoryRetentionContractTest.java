@@ -1,12 +1,10 @@
 package dev.ratchet.runtime.journal;
 
-import io.vertx.core.Vertx;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The retention TCK against the in-memory journal. */
 class InMemoryRetentionContractTest extends RetentionContract {
 
-  @Override
-  protected SessionJournal open(Vertx vertx) {
-    return InMemoryJournal.create(vertx);
-  }
+  @RegisterExtension
+  final InMemoryJournals journals = new InMemoryJournals();
 }

@@ -10,6 +10,7 @@ import dev.ratchet.runtime.RatchetException;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
+import dev.ratchet.runtime.testing.JournalStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -37,15 +38,20 @@ public abstract class JournalFixture {
   /** The read side of the journal's store, through which the tests check what a step journaled. */
   protected JournalQueries queries;
   protected String sessionId;
+  private JournalStore store;
 
   /**
-   * A journal of the store under test; one opened after another (closed or not) is a client of the
-   * same store, as a node restarted on the same Redis is, and sees what the other journaled.
+   * A journal of the store under test, which the test class's extension resolves as a {@link JournalStore};
+   * one opened after another (closed or not) is a client of the same store, as a node restarted on the
+   * same Redis is, and sees what the other journaled.
    */
-  protected abstract SessionJournal open(Vertx vertx);
+  protected SessionJournal open(Vertx vertx) {
+    return store.open(vertx);
+  }
 
   @BeforeEach
-  protected void setUp() {
+  protected void setUp(JournalStore store) {
+    this.store = store;
     vertx = Vertx.vertx();
     journal = open(vertx);
     queries = JournalPorts.queries(journal);
@@ -56,6 +62,15 @@ public abstract class JournalFixture {
   protected void tearDown() {
     journal.close();
     await(vertx.close());
+  }
+
+  /** {@code count} session ids of this test's own: its session id suffixed {@code -0}, {@code -1} and so on. */
+  protected List<String> sessionIds(int count) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      ids.add(sessionId + "-" + i);
+    }
+    return ids;
   }
 
   protected static Turn turn(String turnId, String... tools) {

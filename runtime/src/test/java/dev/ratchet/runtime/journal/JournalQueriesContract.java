@@ -102,10 +102,9 @@ public abstract class JournalQueriesContract extends JournalFixture {
 
   @Test
   void sessionAgentsReadsTheAgentOfEverySessionTheJournalKnows() {
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < 1100; i++) {
-      String id = sessionId + "-" + i;
-      ids.add(id);
+    List<String> ids = sessionIds(1100);
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
       if (i % 3 != 0) {
         long epoch = await(journal.claim(id, "node-1").map(ClaimedSession::epoch));
         await(journal.submitTurn(TurnSubmission.of(id, epoch, i % 3 == 1 ? AGENT : "other", turn("t", "a"))));

@@ -3,7 +3,6 @@ package dev.ratchet.runtime.journal;
 import dev.ratchet.runtime.testing.RedisCli;
 import dev.ratchet.runtime.testing.TestRedisCluster;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,11 +24,6 @@ class RedisClusterJournalContractTest extends SessionJournalContract {
 
   @RegisterExtension
   static final TestRedisCluster CLUSTER = new TestRedisCluster(3);
-
-  @Override
-  protected SessionJournal open(Vertx vertx) {
-    return await(RedisJournal.open(vertx, CLUSTER.journalOptions()));
-  }
 
   @Test
   void theJournalsScriptsAreLoadedOnEveryMaster() throws Exception {

@@ -7,7 +7,6 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.TestRedis;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -29,9 +28,13 @@ class RedisJournalContractTest extends SessionJournalContract {
   // its own server: one test flushes the script cache, which a shared server's other users should not see
   static final TestRedis REDIS = TestRedis.withOwnServer();
 
-  @Override
-  protected SessionJournal open(Vertx vertx) {
-    return await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
+  /** The results of the turn (as {@code turnId} "t1") whose calls all succeeded, each with its value. */
+  private TurnResult succeeded(Turn t, Object... values) {
+    List<CallResult> records = new ArrayList<>();
+    for (int i = 0; i < values.length; i++) {
+      records.add(record(t, i, Outcome.SUCCEEDED, values[i], null));
+    }
+    return new TurnResult(sessionId, "t1", records);
   }
 
   private RedisJournal redis() {
@@ -159,10 +162,8 @@ class RedisJournalContractTest extends SessionJournalContract {
   void aTurnCompletedByAGroupCommitKeepsNoCopyOfItsCallsRecords() {
     Turn t = turn("t1", "a", "b");
     long epoch = submitted(t);
-    CallResult a = record(t, 0, Outcome.SUCCEEDED, "x", null);
-    CallResult b = record(t, 1, Outcome.SUCCEEDED, "y", null);
-    TurnResult result = new TurnResult(sessionId, "t1", List.of(a, b));
-    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), result, null,
+    TurnResult result = succeeded(t, "x", "y");
+    assertThat(await(journal.callsCompleted(sessionId, epoch, "t1", result.calls(), result, null,
         noText -> null)).turnCompleted()).isTrue();
 
     assertAnsweredFromItsCallsRecords(result);
@@ -172,10 +173,8 @@ class RedisJournalContractTest extends SessionJournalContract {
   void aTurnCompletedAfterItsCallsIsKeptAsAGroupCommitKeepsIt() {
     Turn t = turn("t1", "a", "b");
     long epoch = submitted(t);
-    CallResult a = record(t, 0, Outcome.SUCCEEDED, "x", null);
-    CallResult b = record(t, 1, Outcome.SUCCEEDED, "y", null);
-    await(journal.callsCompleted(sessionId, epoch, "t1", List.of(a, b), null, null, noText -> null));
-    TurnResult result = new TurnResult(sessionId, "t1", List.of(a, b));
+    TurnResult result = succeeded(t, "x", "y");
+    await(journal.callsCompleted(sessionId, epoch, "t1", result.calls(), null, null, noText -> null));
     await(journal.turnCompleted(sessionId, epoch, result));
 
     assertAnsweredFromItsCallsRecords(result);

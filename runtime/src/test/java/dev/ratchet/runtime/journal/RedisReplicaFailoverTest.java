@@ -167,17 +167,14 @@ class RedisReplicaFailoverTest {
   void aStepTheReplicaDoesNotTakeInTimeFailsWithJournalNotReplicated() throws Exception {
     RedisJournal journal = journal(master.url(), 1, 1_000);
     long epoch = await(journal.claim("s-1", "node-1").map(ClaimedSession::epoch));
-    stopReplica("-STOP");
-    try {
+    whileReplicaStopped(() -> {
       long started = System.currentTimeMillis();
       Throwable err = failure(journal.submitTurn(TurnSubmission.of("s-1", epoch, AGENT, turnOf("s-1"))));
       assertThat(err).isInstanceOf(RatchetException.class);
       assertThat(((RatchetException) err).code()).isEqualTo("JOURNAL_NOT_REPLICATED");
       assertThat(err.getMessage()).contains("0 of the 1 replica(s)").contains("1000 ms");
       assertThat(System.currentTimeMillis() - started).isGreaterThanOrEqualTo(990);
-    } finally {
-      stopReplica("-CONT");
-    }
+    });
     // the replica back, steps are acknowledged again
     await(journal.appendEvent("s-1", epoch, "call.attempt_failed", "t1", null, new JsonObject()));
     journal.close();
@@ -187,14 +184,19 @@ class RedisReplicaFailoverTest {
   void withoutWaitReplicasAStepIsAcknowledgedByTheMasterAlone() throws Exception {
     RedisJournal journal = journal(master.url(), 0, 0);
     long epoch = await(journal.claim("s-1", "node-1").map(ClaimedSession::epoch));
+    whileReplicaStopped(() -> assertThat(await(journal.submitTurn(TurnSubmission.of("s-1", epoch, AGENT,
+        turnOf("s-1")))).status()).isEqualTo(SubmitAnswer.Status.NEW));
+    journal.close();
+  }
+
+  /** Runs {@code steps} while the replica is frozen, and thaws it after, whatever they did. */
+  private void whileReplicaStopped(Runnable steps) throws IOException, InterruptedException {
     stopReplica("-STOP");
     try {
-      assertThat(await(journal.submitTurn(TurnSubmission.of("s-1", epoch, AGENT, turnOf("s-1")))).status())
-          .isEqualTo(SubmitAnswer.Status.NEW);
+      steps.run();
     } finally {
       stopReplica("-CONT");
     }
-    journal.close();
   }
 
   /** Freezes or thaws the replica process, as a replica that stopped taking the stream would. */

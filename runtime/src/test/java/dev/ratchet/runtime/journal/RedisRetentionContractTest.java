@@ -2,7 +2,6 @@ package dev.ratchet.runtime.journal;
 
 import java.util.List;
 import dev.ratchet.runtime.testing.TestRedis;
-import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import org.junit.jupiter.api.Test;
@@ -16,11 +15,6 @@ class RedisRetentionContractTest extends RetentionContract {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
-
-  @Override
-  protected SessionJournal open(Vertx vertx) {
-    return await(RedisJournal.open(vertx, JournalOptions.of(REDIS.url()).withKeyPrefix(REDIS.keyPrefix())));
-  }
 
   private int keysOfSession() {
     RedisJournal redis = (RedisJournal) journal;

@@ -16,6 +16,7 @@ import dev.ratchet.runtime.retention.ArchiveSink;
 import dev.ratchet.runtime.retention.RetentionOptions;
 import dev.ratchet.runtime.retention.RetentionPolicy;
 import dev.ratchet.runtime.retention.RetentionSweeper;
+import dev.ratchet.runtime.testing.JournalStore;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -52,12 +53,11 @@ public abstract class RetentionContract {
   @TempDir
   Path archiveDir;
 
-  protected abstract SessionJournal open(Vertx vertx);
-
+  /** The store under test is the {@link JournalStore} the test class's extension resolves. */
   @BeforeEach
-  void setUp() {
+  void setUp(JournalStore store) {
     vertx = Vertx.vertx();
-    journal = open(vertx);
+    journal = store.open(vertx);
     retention = JournalPorts.retention(journal);
     queries = JournalPorts.queries(journal);
     archive = ArchiveSink.jsonLines(vertx, archiveDir, 1024 * 1024);

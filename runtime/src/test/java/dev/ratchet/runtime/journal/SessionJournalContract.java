@@ -526,10 +526,9 @@ public abstract class SessionJournalContract extends JournalFixture {
 
   @Test
   void claimingManySessionsAtOnceAnswersEachItsOwnTurns() {
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < 1200; i++) {
-      String id = sessionId + "-" + i;
-      ids.add(id);
+    List<String> ids = sessionIds(1200);
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
       long epoch = await(journal.claim(id, "node-1").map(ClaimedSession::epoch));
       await(journal.submitTurn(TurnSubmission.of(id, epoch, AGENT, turn("t-" + i, "a", "b"))));
     }

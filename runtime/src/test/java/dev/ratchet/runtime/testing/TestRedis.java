@@ -1,11 +1,13 @@
 package dev.ratchet.runtime.testing;
 
 import dev.ratchet.embedded.RedisServerProcess;
+import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisJournal;
+import dev.ratchet.runtime.journal.SessionJournal;
+import io.vertx.core.Vertx;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 import java.util.UUID;
 
@@ -14,7 +16,7 @@ import java.util.UUID;
  * {@code redis-server} started for the class on a free port. Tests isolate themselves with the
  * unique {@link #keyPrefix()}, never by flushing a shared server.
  */
-public final class TestRedis implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+public final class TestRedis implements BeforeAllCallback, AfterAllCallback, JournalStore {
 
   private RedisServerProcess server;
   private String url;
@@ -61,18 +63,14 @@ public final class TestRedis implements BeforeAllCallback, AfterAllCallback, Par
     return keyPrefix;
   }
 
+  /** A Redis journal on this server under this class's key prefix. */
+  @Override
+  public SessionJournal open(Vertx vertx) {
+    return Await.await(RedisJournal.open(vertx, JournalOptions.of(url).withKeyPrefix(keyPrefix)));
+  }
+
   /** The server this extension started, or null when the tests use a shared one. */
   public RedisServerProcess ownServer() {
     return server;
-  }
-
-  @Override
-  public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
-    return p.getParameter().getType() == TestRedis.class;
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext p, ExtensionContext e) {
-    return this;
   }
 }

@@ -3,13 +3,14 @@ package dev.ratchet.runtime.testing;
 import dev.ratchet.host.ChildEnvironment;
 import dev.ratchet.host.FreePorts;
 import dev.ratchet.runtime.journal.JournalOptions;
+import dev.ratchet.runtime.journal.RedisJournal;
 import dev.ratchet.runtime.journal.RedisTopology;
+import dev.ratchet.runtime.journal.SessionJournal;
+import io.vertx.core.Vertx;
 import dev.ratchet.embedded.RedisServerProcess;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +28,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * joined by {@code redis-cli --cluster create}, with replicas of each master if asked. The class's tests are skipped,
  * with the reason, where {@code redis-cli} is not installed.
  */
-public final class TestRedisCluster implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+public final class TestRedisCluster implements BeforeAllCallback, AfterAllCallback, JournalStore {
 
   private final int masters;
   private final int replicasPerMaster;
@@ -144,13 +145,9 @@ public final class TestRedisCluster implements BeforeAllCallback, AfterAllCallba
         JournalOptions.DEFAULT_WAIT_TIMEOUT_MILLIS);
   }
 
+  /** A Redis journal on this cluster under this class's key prefix. */
   @Override
-  public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
-    return p.getParameter().getType() == TestRedisCluster.class;
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext p, ExtensionContext e) {
-    return this;
+  public SessionJournal open(Vertx vertx) {
+    return Await.await(RedisJournal.open(vertx, journalOptions()));
   }
 }

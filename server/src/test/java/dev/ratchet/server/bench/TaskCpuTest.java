@@ -27,9 +27,7 @@ class TaskCpuTest {
 
     TaskCpu cpu = TaskCpu.of(stat);
 
-    assertEquals(1_500, cpu.userMillis());
-    assertEquals(500, cpu.kernelMillis());
-    assertEquals(0.25, cpu.kernelShare(), 1e-9);
+    assertSecondAndAHalfOwnHalfASecondKernel(cpu);
   }
 
   @Test
@@ -39,9 +37,7 @@ class TaskCpuTest {
 
     TaskCpu spent = after.since(before);
 
-    assertEquals(1_500, spent.userMillis());
-    assertEquals(500, spent.kernelMillis());
-    assertEquals(0.25, spent.kernelShare(), 1e-9);
+    assertSecondAndAHalfOwnHalfASecondKernel(spent);
   }
 
   @Test
@@ -84,5 +80,12 @@ class TaskCpuTest {
         devNull.write(one);
       }
     }
+  }
+
+  /** 1.5 s in the task's own code and 0.5 s in the kernel's: a kernel share of a quarter. */
+  private static void assertSecondAndAHalfOwnHalfASecondKernel(TaskCpu cpu) {
+    assertEquals(1_500, cpu.userMillis());
+    assertEquals(500, cpu.kernelMillis());
+    assertEquals(0.25, cpu.kernelShare(), 1e-9);
   }
 }

@@ -2,7 +2,6 @@ package dev.ratchet.server.cli;
 
 import dev.ratchet.host.FreePorts;
 import dev.ratchet.server.ChildOutput;
-import dev.ratchet.server.Main;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -180,14 +179,8 @@ class EmbeddedRedisRestartTest {
         Files.createDirectories(tmp.resolve(file).getParent());
         Files.copy(root.resolve(file), tmp.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-          "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run")
-          .directory(tmp.toFile()).redirectErrorStream(true);
+      ProcessBuilder pb = RunProcess.in(tmp);
       Map<String, String> env = pb.environment();
-      List.of("RATCHET_MODEL", "RATCHET_MODEL_BASE_URL", "OPENAI_API_KEY", "RATCHET_REDIS_URL", "RATCHET_NODE_ID",
-          "RATCHET_REDIS_PORT").forEach(env::remove);
-      env.entrySet().removeIf(e -> e.getKey().startsWith("RATCHET_CONNECTION_"));
       env.put("RATCHET_DATA_DIR", dataDir.toString());
       env.put("RATCHET_HTTP_PORT", String.valueOf(httpPort));
       // the demo shop's default port is fixed, and two runtimes run side by side here

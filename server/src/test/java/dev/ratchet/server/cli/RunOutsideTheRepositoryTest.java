@@ -2,7 +2,6 @@ package dev.ratchet.server.cli;
 
 import dev.ratchet.host.FreePorts;
 import dev.ratchet.server.ChildOutput;
-import dev.ratchet.server.Main;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,14 +46,9 @@ class RunOutsideTheRepositoryTest {
   void withoutTheDemosAgentFileRunSaysWhereItLookedAndCreatesNoDemoToken() throws Exception {
     Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
     int port = FreePorts.next();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-        "-cp", System.getProperty("java.class.path"), Main.class.getName(), "run")
-        .directory(elsewhere.toFile()).redirectErrorStream(true);
+    ProcessBuilder pb = RunProcess.in(elsewhere);
     Map<String, String> env = pb.environment();
-    List.of("RATCHET_MODEL", "RATCHET_MODEL_BASE_URL", "OPENAI_API_KEY", "RATCHET_REDIS_URL", "RATCHET_NODE_ID",
-        "RATCHET_REDIS_PORT", "RATCHET_AGENTS_DIR", "RATCHET_ADMIN_PASSWORD", "RATCHET_DEMO_TOKEN").forEach(env::remove);
-    env.entrySet().removeIf(e -> e.getKey().startsWith("RATCHET_CONNECTION_"));
+    List.of("RATCHET_AGENTS_DIR", "RATCHET_ADMIN_PASSWORD", "RATCHET_DEMO_TOKEN").forEach(env::remove);
     Path data = tmp.resolve("data");
     env.put("RATCHET_DATA_DIR", data.toString());
     env.put("RATCHET_HTTP_PORT", String.valueOf(port));

@@ -1,6 +1,7 @@
 package dev.ratchet.server.cluster;
 
 import dev.ratchet.host.FreePorts;
+import io.vertx.core.json.JsonObject;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -53,6 +54,18 @@ final class BusAgentProcess implements AutoCloseable {
   void command(String line) throws IOException {
     commands.write((line + "\n").getBytes(StandardCharsets.UTF_8));
     commands.flush();
+  }
+
+  /** How many of the lines an agent said start with {@code prefix}. */
+  static long count(List<String> heard, String prefix) {
+    return heard.stream().filter(l -> l.startsWith(prefix)).count();
+  }
+
+  /** The replies ({@code reply <json>} lines) an agent heard, once it heard as many as there are sessions. */
+  static List<JsonObject> repliesFor(ClusterRun cluster, List<String> heard, List<String> sessions, int seconds) {
+    cluster.until(() -> count(heard, "reply ") >= sessions.size(), seconds);
+    return heard.stream().filter(l -> l.startsWith("reply "))
+        .map(l -> new JsonObject(l.substring("reply ".length()))).toList();
   }
 
   @Override

@@ -81,9 +81,7 @@ class ClusterBusAgentTest {
       cluster.decide(survivor, cluster.pendingApprovals(survivor, session, 1).get(0));
     }
 
-    cluster.until(() -> count("reply ") >= sessions.size(), 60);
-    List<JsonObject> replies = heard.stream().filter(l -> l.startsWith("reply "))
-        .map(l -> new JsonObject(l.substring("reply ".length()))).toList();
+    List<JsonObject> replies = BusAgentProcess.repliesFor(cluster, heard, sessions, 60);
     assertThat(replies).extracting(r -> r.getString("sessionId")).containsExactlyInAnyOrderElementsOf(sessions);
     for (JsonObject reply : replies) {
       assertThat(reply.getString("status")).as(reply.encode()).isEqualTo("completed");
@@ -153,6 +151,6 @@ class ClusterBusAgentTest {
   }
 
   private long count(String prefix) {
-    return heard.stream().filter(l -> l.startsWith(prefix)).count();
+    return BusAgentProcess.count(heard, prefix);
   }
 }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static dev.ratchet.runtime.testing.Closeables.closeStarted;
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,12 +47,7 @@ class ClusterBusMessageRepliesTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (agent != null) {
-      agent.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
+    closeStarted(agent, cluster);
     await(vertx.close());
   }
 
@@ -79,9 +75,7 @@ class ClusterBusMessageRepliesTest {
     answering = true;
     held.forEach(this::answer);
 
-    cluster.until(() -> count("reply ") >= sessions.size(), 90);
-    List<JsonObject> replies = heard.stream().filter(l -> l.startsWith("reply "))
-        .map(l -> new JsonObject(l.substring("reply ".length()))).toList();
+    List<JsonObject> replies = BusAgentProcess.repliesFor(cluster, heard, sessions, 90);
     assertThat(replies).extracting(r -> r.getString("sessionId")).containsExactlyInAnyOrderElementsOf(sessions);
     for (JsonObject reply : replies) {
       assertThat(reply.getString("status")).as(reply.encode()).isEqualTo("answered");
@@ -107,6 +101,6 @@ class ClusterBusMessageRepliesTest {
   }
 
   private long count(String prefix) {
-    return heard.stream().filter(l -> l.startsWith(prefix)).count();
+    return BusAgentProcess.count(heard, prefix);
   }
 }

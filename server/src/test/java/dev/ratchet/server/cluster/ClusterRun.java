@@ -1,6 +1,7 @@
 package dev.ratchet.server.cluster;
 
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.server.RunApi;
 import dev.ratchet.server.bench.OrdersProvider;
 import dev.ratchet.verticles.http.PasswordHash;
 import dev.ratchet.verticles.impl.cluster.Placement;
@@ -134,15 +135,8 @@ final class ClusterRun implements AutoCloseable {
 
   String outcome(MemberProcess m, String session, String turnId) {
     String[] found = new String[1];
-    until(() -> {
-      JsonObject r = new JsonObject(m.send("GET", "/api/sessions/" + session + "/turns/" + turnId + "?wait=5", null,
-          bearer()).body());
-      if ("completed".equals(r.getString("status"))) {
-        found[0] = r.getJsonObject("results").getJsonArray("results").getJsonObject(0).getString("outcome");
-        return true;
-      }
-      return false;
-    }, 90);
+    until(() -> (found[0] = RunApi.firstOutcome(new JsonObject(m.send("GET", "/api/sessions/" + session + "/turns/"
+        + turnId + "?wait=5", null, bearer()).body()))) != null, 90);
     return found[0];
   }
 

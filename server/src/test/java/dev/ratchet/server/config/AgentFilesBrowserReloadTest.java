@@ -1,15 +1,14 @@
 package dev.ratchet.server.config;
 
 import dev.ratchet.connectors.provider.composio.FakeComposio;
+import dev.ratchet.server.RunApi;
 import dev.ratchet.server.RunChild;
+import dev.ratchet.server.RunChildFixture;
 import dev.ratchet.server.bench.OrdersProvider;
 import dev.ratchet.verticles.http.Browser;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -35,22 +34,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * waits for that approval. The waiting write runs once, with the definitions it was validated
  * against; the next turn gets the new ones; every effect lands once at its provider.
  */
-class AgentFilesBrowserReloadTest {
+class AgentFilesBrowserReloadTest extends RunChildFixture {
 
   private static final String TOKEN = "rt_browser-reload-token-0123";
   private static final String PASSWORD = "browser-reload-password";
 
-  @TempDir
-  Path dir;
-
-  private final Vertx vertx = Vertx.vertx();
-  private final RunChild run = new RunChild(TOKEN, PASSWORD);
   private final List<String> output = run.output();
 
-  @AfterEach
-  void stop() throws Exception {
-    run.close();
-    await(vertx.close());
+  AgentFilesBrowserReloadTest() {
+    super(TOKEN, PASSWORD);
   }
 
   @Test
@@ -148,14 +140,8 @@ class AgentFilesBrowserReloadTest {
 
   private String outcome(String session, String turnId) {
     String[] found = new String[1];
-    until(() -> {
-      JsonObject r = curl("GET", "/api/sessions/" + session + "/turns/" + turnId + "?wait=5", null);
-      if ("completed".equals(r.getString("status"))) {
-        found[0] = r.getJsonObject("results").getJsonArray("results").getJsonObject(0).getString("outcome");
-        return true;
-      }
-      return false;
-    }, 60);
+    until(() -> (found[0] = RunApi.firstOutcome(curl("GET", "/api/sessions/" + session + "/turns/" + turnId
+        + "?wait=5", null))) != null, 60);
     return found[0];
   }
 

@@ -3,15 +3,13 @@ package dev.ratchet.server.config;
 import dev.ratchet.connectors.testing.NpmPackage;
 import dev.ratchet.server.RunApi;
 import dev.ratchet.server.RunChild;
+import dev.ratchet.server.RunChildFixture;
 import dev.ratchet.server.bench.OrdersProvider;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -32,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * local Slack-protocol server. Turns come over HTTP with an agent token, approvals through the API
  * with an operator's login, and every effect is counted once where it lands.
  */
-class AgentFilesEndToEndTest {
+class AgentFilesEndToEndTest extends RunChildFixture {
 
   private static final String TOKEN = "rt_e2e-agent-files-token-0123";
   private static final String PASSWORD = "agent-files-password-e2e";
@@ -40,11 +38,6 @@ class AgentFilesEndToEndTest {
   private static final String FILESYSTEM = "@modelcontextprotocol/server-filesystem";
   private static final String FILESYSTEM_VERSION = "2026.8.31";
 
-  @TempDir
-  Path dir;
-
-  private final Vertx vertx = Vertx.vertx();
-  private final RunChild run = new RunChild(TOKEN, PASSWORD);
   private final RunApi api = new RunApi(run);
   private final List<String> output = run.output();
   private final AtomicInteger cancels = new AtomicInteger();
@@ -52,10 +45,8 @@ class AgentFilesEndToEndTest {
   private final AtomicInteger slackPosts = new AtomicInteger();
   private final List<String> slackAuthorizations = new CopyOnWriteArrayList<>();
 
-  @AfterEach
-  void stop() throws Exception {
-    run.close();
-    await(vertx.close());
+  AgentFilesEndToEndTest() {
+    super(TOKEN, PASSWORD);
   }
 
   @Test

@@ -6,21 +6,14 @@ import dev.ratchet.runtime.FunctionToolSource;
 import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.agent.ScriptedModel;
 import dev.ratchet.runtime.testing.TestRedis;
 import dev.ratchet.server.demo.DemoShop;
 import dev.ratchet.server.demo.ShopService;
-import dev.ratchet.server.reload.Reloader;
-import dev.ratchet.verticles.RatchetNode;
-import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,44 +27,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  * shop service: a changed file takes effect for new turns, a file with a problem changes nothing
  * and the report names it, and a file agent named like an agent registered from Java is refused.
  */
-class AgentFilesReloadTest {
+class AgentFilesReloadTest extends AgentFilesReloadFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
-  @TempDir
-  Path tmp;
-
-  private Vertx vertx;
-  private RatchetNode ratchet;
   private ShopService shop;
-  private Path agents;
   private Path spec;
-  private AgentDirectoryLoader loader;
-  private Reloader reloader;
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
     shop = await(DemoShop.start(vertx));
-    agents = Files.createDirectories(tmp.resolve("agents"));
     spec = Path.of("conf/specs/shop.json");
     if (!Files.exists(spec)) {
       spec = Path.of("../conf/specs/shop.json");
     }
     spec = spec.toAbsolutePath().normalize();
-    loader = new AgentDirectoryLoader(vertx, ratchet, agents, Connections.of(DemoShop.connection(shop.baseUrl())),
-        model -> ScriptedModel.of());
-    reloader = new Reloader(ratchet, loader, tmp.resolve("reload.json"));
-  }
-
-  @AfterEach
-  void stop() {
-    await(loader.close());
-    await(ratchet.close());
-    await(vertx.close());
+    loadAgents(Connections.of(DemoShop.connection(shop.baseUrl())));
   }
 
   private void write(String file, String text) throws Exception {

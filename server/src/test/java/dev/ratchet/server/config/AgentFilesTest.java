@@ -4,13 +4,9 @@ import dev.ratchet.connectors.Connection;
 import dev.ratchet.connectors.Connections;
 import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.ToolCatalog;
-import dev.ratchet.runtime.agent.ScriptedModel;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -23,7 +19,7 @@ import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every kind of problem an agent file can have is reported with its file, line and field, and nothing loads. */
-class AgentFilesTest {
+class AgentFilesTest extends AgentFilesFixture {
 
   private static final String SPEC = """
       openapi: 3.0.3
@@ -52,27 +48,14 @@ class AgentFilesTest {
             responses: {"200": {description: ok}}
       """;
 
-  @TempDir
-  Path dir;
-
-  private Vertx vertx;
-  private Path agents;
   private Path spec;
   private final Connections connections = Connections.of(Connection.of("shop-api", "openapi",
       new JsonObject().put("baseUrl", "http://127.0.0.1:1").put("connectorId", "shop"), Map.of()));
-  private final AgentModels models = spec -> ScriptedModel.of();
 
   @BeforeEach
   void setUp() throws IOException {
-    vertx = Vertx.vertx();
-    agents = Files.createDirectories(dir.resolve("agents"));
     spec = dir.resolve("shop.yaml");
     Files.writeString(spec, SPEC);
-  }
-
-  @AfterEach
-  void tearDown() {
-    await(vertx.close());
   }
 
   @Test
@@ -170,15 +153,7 @@ class AgentFilesTest {
 
   @Test
   void anApprovalThatIsNeitherAWordNorASchemaIsRefused() throws IOException {
-    write("shop.yaml", """
-        agent: order-support
-        tools:
-          - openapi: %s
-            connection: shop-api
-            operations: [cancelOrder]
-            approval:
-              cancelOrder: sometimes
-        """.formatted(spec));
+    writeCancelOrderApproval("sometimes");
     assertThat(errors()).containsExactly(file("shop.yaml") + ":7: tools[0].approval.cancelOrder: must be always,"
         + " never or { when: <JSON Schema over the arguments>, allowEdit: true|false }");
   }
@@ -208,15 +183,7 @@ class AgentFilesTest {
 
   @Test
   void anAllowEditThatIsNotABooleanIsRefused() throws IOException {
-    write("shop.yaml", """
-        agent: order-support
-        tools:
-          - openapi: %s
-            connection: shop-api
-            operations: [cancelOrder]
-            approval:
-              cancelOrder: { allowEdit: sure }
-        """.formatted(spec));
+    writeCancelOrderApproval("{ allowEdit: sure }");
     assertThat(String.join("\n", errors())).contains("tools[0].approval.cancelOrder.allowEdit: must be true or false");
   }
 
@@ -302,15 +269,20 @@ class AgentFilesTest {
     assertThat(String.join("\n", errors)).doesNotContain("ghp_written_in_the_file");
   }
 
+  /** shop.yaml offering cancelOrder alone, with {@code approval} as its approval (line 7 of the file). */
+  private void writeCancelOrderApproval(String approval) throws IOException {
+    write("shop.yaml", """
+        agent: order-support
+        tools:
+          - openapi: %s
+            connection: shop-api
+            operations: [cancelOrder]
+            approval:
+              cancelOrder: %s
+        """.formatted(spec, approval));
+  }
+
   private List<String> errors() {
-    return AgentFileErrors.of(vertx, agents, connections, models);
-  }
-
-  private String file(String name) {
-    return agents.resolve(name).toString();
-  }
-
-  private void write(String name, String text) throws IOException {
-    Files.writeString(agents.resolve(name), text);
+    return errors(connections);
   }
 }

@@ -4,14 +4,10 @@ import dev.ratchet.connectors.Connection;
 import dev.ratchet.connectors.Connections;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.ToolCatalog;
-import dev.ratchet.runtime.agent.ScriptedModel;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,27 +24,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code exclude} select them; the file renames tools, overrides effect classes and timeouts; an
  * agent offering more tools than model APIs take loads with a warning.
  */
-class LargeDocumentAgentFilesTest {
+class LargeDocumentAgentFilesTest extends AgentFilesFixture {
 
-  @TempDir
-  Path dir;
-
-  private Vertx vertx;
-  private Path agents;
   private Path spec;
-  private final AgentModels models = spec -> ScriptedModel.of();
 
   @BeforeEach
   void setUp() throws IOException {
-    vertx = Vertx.vertx();
-    agents = Files.createDirectories(dir.resolve("agents"));
     spec = dir.resolve("tracker.json");
     Files.writeString(spec, tracker().encodePrettily());
-  }
-
-  @AfterEach
-  void tearDown() {
-    await(vertx.close());
   }
 
   /**

@@ -8,18 +8,12 @@ import dev.ratchet.runtime.AgentDefinition;
 import dev.ratchet.runtime.EffectClass;
 import dev.ratchet.runtime.Secret;
 import dev.ratchet.runtime.ToolCatalog;
-import dev.ratchet.runtime.agent.ScriptedModel;
 import dev.ratchet.host.FreePorts;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -31,20 +25,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * allowed tools of the named toolkits are offered with their pins, and every mistake is reported
  * with its file, line and field before anything is served.
  */
-class ProviderAgentFilesTest {
+class ProviderAgentFilesTest extends AgentFilesFixture {
 
-  @TempDir
-  Path dir;
-
-  private Vertx vertx;
-  private Path agents;
   private Connections connections;
-  private final AgentModels models = spec -> ScriptedModel.of();
 
   @BeforeEach
   void setUp() throws IOException {
-    vertx = Vertx.vertx();
-    agents = Files.createDirectories(dir.resolve("agents"));
     int composio = new FakeComposio().start(vertx);
     int arcade = new FakeArcade().start(vertx);
     connections = Connections.of(
@@ -53,11 +39,6 @@ class ProviderAgentFilesTest {
         Connection.of("composio-keyless", "composio", new JsonObject(), Map.of()),
         Connection.of("shop-api", "openapi", new JsonObject().put("baseUrl", "http://127.0.0.1:1"), Map.of()),
         provider("composio-down", "composio", FreePorts.next(), FakeComposio.KEY));
-  }
-
-  @AfterEach
-  void tearDown() {
-    await(vertx.close());
   }
 
   @Test
@@ -192,16 +173,7 @@ class ProviderAgentFilesTest {
         Map.of("apiKey", Secret.of(key)));
   }
 
-
   private List<String> errors() {
-    return AgentFileErrors.of(vertx, agents, connections, models);
-  }
-
-  private String file(String name) {
-    return agents.resolve(name).toString();
-  }
-
-  private void write(String name, String text) throws IOException {
-    Files.writeString(agents.resolve(name), text);
+    return errors(connections);
   }
 }

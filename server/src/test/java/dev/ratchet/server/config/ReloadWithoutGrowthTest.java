@@ -8,20 +8,13 @@ import dev.ratchet.runtime.ToolCall;
 import dev.ratchet.runtime.ToolCatalog;
 import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
-import dev.ratchet.runtime.agent.ScriptedModel;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
-import dev.ratchet.server.reload.Reloader;
-import dev.ratchet.verticles.RatchetNode;
-import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.ref.WeakReference;
 import java.nio.file.Files;
@@ -40,29 +33,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which the collector clears exactly when nothing else holds the object), while a write waiting
  * for approval keeps its own catalogue until it is decided.
  */
-class ReloadWithoutGrowthTest {
+class ReloadWithoutGrowthTest extends AgentFilesReloadFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
 
   private static final int RELOADS = 50;
 
-  @TempDir
-  Path tmp;
-
-  private Vertx vertx;
-  private RatchetNode ratchet;
-  private Path agents;
   private Path spec;
-  private AgentDirectoryLoader loader;
-  private Reloader reloader;
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
-    agents = Files.createDirectories(tmp.resolve("agents"));
     spec = tmp.resolve("items.json");
     JsonObject paths = new JsonObject();
     JsonObject item = new JsonObject().put("type", "object").put("properties", new JsonObject()
@@ -79,15 +60,7 @@ class ReloadWithoutGrowthTest {
         .put("title", "Items").put("version", "1")).put("paths", paths).encode());
     Connections connections = Connections.of(Connection.of("items", "openapi",
         new JsonObject().put("baseUrl", "http://127.0.0.1:1"), Map.of()));
-    loader = new AgentDirectoryLoader(vertx, ratchet, agents, connections, model -> ScriptedModel.of());
-    reloader = new Reloader(ratchet, loader, tmp.resolve("reload.json"));
-  }
-
-  @AfterEach
-  void stop() {
-    await(loader.close());
-    await(ratchet.close());
-    await(vertx.close());
+    loadAgents(connections);
   }
 
   /** Each reload's file differs (its prompt and one tool's description), so each defines a new catalogue. */

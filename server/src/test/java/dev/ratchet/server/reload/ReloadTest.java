@@ -7,12 +7,10 @@ import dev.ratchet.runtime.Turn;
 import dev.ratchet.runtime.TurnResult;
 import dev.ratchet.runtime.testing.Await;
 import dev.ratchet.runtime.testing.TestRedis;
+import dev.ratchet.verticles.testing.NodeFixture;
 import dev.ratchet.server.CommandRun;
 import dev.ratchet.server.cli.ReloadCommand;
-import dev.ratchet.verticles.RatchetNode;
-import dev.ratchet.verticles.RatchetOptions;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +26,7 @@ import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Reloading agents' definitions from a directory of files, by a file change, SIGHUP and `ratchet reload`, on real Redis. */
-class ReloadTest {
+class ReloadTest extends NodeFixture {
 
   @RegisterExtension
   static final TestRedis REDIS = new TestRedis();
@@ -36,8 +34,6 @@ class ReloadTest {
   @TempDir
   Path tmp;
 
-  private Vertx vertx;
-  private RatchetNode ratchet;
   private Path agents;
   private Path data;
   private JsonDirectoryLoader loader;
@@ -46,9 +42,6 @@ class ReloadTest {
 
   @BeforeEach
   void start() throws Exception {
-    vertx = Vertx.vertx();
-    ratchet = await(RatchetNode.deploy(vertx, RatchetOptions.create().redisUrl(REDIS.url())
-        .keyPrefix(REDIS.keyPrefix())));
     agents = Files.createDirectories(tmp.resolve("agents"));
     data = Files.createDirectories(tmp.resolve("data"));
     loader = new JsonDirectoryLoader(agents);
@@ -60,8 +53,6 @@ class ReloadTest {
     if (watch != null) {
       watch.close();
     }
-    await(ratchet.close());
-    await(vertx.close());
   }
 
   private void write(String file, String agent, JsonObject... tools) throws Exception {

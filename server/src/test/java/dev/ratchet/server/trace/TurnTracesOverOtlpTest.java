@@ -2,17 +2,15 @@ package dev.ratchet.server.trace;
 
 import dev.ratchet.server.RunApi;
 import dev.ratchet.server.RunChild;
+import dev.ratchet.server.RunChildFixture;
 import dev.ratchet.server.bench.OrdersProvider;
 import dev.ratchet.server.trace.OtlpReceiver.Received;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -31,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the OpenTelemetry names for generative AI; a caller's {@code traceparent} reaches the provider
  * (over HTTP, OpenAPI and MCP alike) and survives a kill -9 of the runtime.
  */
-class TurnTracesOverOtlpTest {
+class TurnTracesOverOtlpTest extends RunChildFixture {
 
   private static final String TOKEN = "rt_trace-test-token-0123456789";
   private static final String PASSWORD = "trace-test-password";
@@ -40,21 +38,14 @@ class TurnTracesOverOtlpTest {
   /** An order id the provider answers with 500, every time. */
   private static final String FAILING = "5000";
 
-  @TempDir
-  Path dir;
-
-  private final Vertx vertx = Vertx.vertx();
-  private final RunChild run = new RunChild(TOKEN, PASSWORD);
   private final RunApi api = new RunApi(run);
   private final OtlpReceiver collector = new OtlpReceiver();
   private final McpHttpProvider mcp = new McpHttpProvider();
   /** The {@code traceparent} of each request the provider received, by path. */
   private final List<String[]> providerRequests = new CopyOnWriteArrayList<>();
 
-  @AfterEach
-  void stop() throws Exception {
-    run.close();
-    await(vertx.close());
+  TurnTracesOverOtlpTest() {
+    super(TOKEN, PASSWORD);
   }
 
   @Test

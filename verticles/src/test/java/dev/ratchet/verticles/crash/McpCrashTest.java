@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.util.List;
 import java.util.UUID;
 
+import static dev.ratchet.runtime.testing.Closeables.closeStarted;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -44,9 +45,7 @@ class McpCrashTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (child != null) {
-      child.close();
-    }
+    closeStarted(child);
     TestMcpServer.releaseHeld();
     mcp.stop();
   }

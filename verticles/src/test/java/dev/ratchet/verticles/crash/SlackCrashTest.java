@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 
+import static dev.ratchet.runtime.testing.Closeables.closeStarted;
 import static dev.ratchet.runtime.testing.Await.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,9 +61,7 @@ class SlackCrashTest {
 
   @AfterEach
   void stop() throws Exception {
-    if (child != null) {
-      child.close();
-    }
+    closeStarted(child);
     slack.close();
     await(vertx.close());
   }
