@@ -99,12 +99,12 @@ final class JournalKeys {
     return prefix + ":active";
   }
 
-  /** Pending approvals across sessions, scored by request time. */
   /** Where a caller's turn of an agent runs: one key per (caller, agent, turn id), named by their digest. */
   String turnHome(String callerId, String agent, String turnId) {
     return prefix + ":turn-home:" + Sha256.hex(callerId + "\n" + agent + "\n" + turnId);
   }
 
+  /** Pending approvals across sessions, scored by request time. */
   String pendingApprovals() {
     return prefix + ":approvals";
   }
