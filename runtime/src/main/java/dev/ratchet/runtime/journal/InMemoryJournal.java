@@ -99,9 +99,12 @@ public final class InMemoryJournal extends JournalRoles {
   }
 
   @Override
-  public Future<Void> markIdle(String sessionId) {
+  public Future<Void> markIdle(String sessionId, long epoch) {
     return store.step(vertx, () -> {
-      store.active.remove(sessionId);
+      MemorySession s = store.sessions.get(sessionId);
+      if (s != null && s.epoch == epoch) {
+        store.active.remove(sessionId);
+      }
       return null;
     });
   }

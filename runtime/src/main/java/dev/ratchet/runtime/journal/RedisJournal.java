@@ -132,10 +132,22 @@ public final class RedisJournal extends JournalRoles {
         });
   }
 
-  /** Drops a session from the recovery set; called when it has nothing in flight. */
+  /**
+   * Drops a session from the recovery set when {@code epoch} is still its owner's. The set and the
+   * session's meta live in different hash slots, so no script holds both on a Redis Cluster: the
+   * session leaves the set first and is put back when it was there and the epoch read after that
+   * is not {@code epoch}. A newer owner's claim precedes its own additions to the set, so a stale
+   * owner's removal never hides the newer owner's session for longer than these two round trips.
+   */
   @Override
-  public Future<Void> markIdle(String sessionId) {
-    return redis.send(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId)).mapEmpty();
+  public Future<Void> markIdle(String sessionId, long epoch) {
+    return redis.send(Request.cmd(Command.SREM).arg(keys.activeSessions()).arg(sessionId)).compose(removed ->
+        removed == null || removed.toInteger() == 0 ? Future.succeededFuture()
+            : redis.send(Request.cmd(Command.HGET).arg(keys.meta(sessionId)).arg("epoch"))
+                .compose(current -> current != null && String.valueOf(epoch).equals(current.toString())
+                    ? Future.succeededFuture()
+                    : redis.send(Request.cmd(Command.SADD).arg(keys.activeSessions()).arg(sessionId))))
+        .mapEmpty();
   }
 
   // ---------------------------------------------------------------- the optional ports

@@ -65,9 +65,11 @@ public interface SessionJournal extends TurnSteps, DecisionSteps, LoopSteps {
 
   /**
    * Drops a session from the sessions recovery resumes ({@link JournalQueries#activeSessions});
-   * called when it has nothing in flight.
+   * called when it has nothing in flight. Only its owner drops it: under an {@code epoch} that is
+   * no longer the session's current one this leaves the session listed, so that a copy of the
+   * session that lost it to a newer claim cannot hide the newer owner's work from takeover.
    */
-  Future<Void> markIdle(String sessionId);
+  Future<Void> markIdle(String sessionId, long epoch);
 
   /** Releases the journal's connections; the journal is not used afterwards. */
   Future<Void> close();

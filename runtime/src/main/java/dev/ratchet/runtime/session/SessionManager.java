@@ -135,6 +135,25 @@ public final class SessionManager {
     });
   }
 
+  /**
+   * As {@link #session}, except that a copy running here under an epoch other than
+   * {@code currentEpoch}, the session's current one in the journal, is stopped first and the
+   * session claimed afresh: another member claimed it since (J4), so that copy could write
+   * nothing, and the turns in flight it does not know of would otherwise wait for the session's next
+   * request. docs/ARCHITECTURE.md, "More than one node".
+   */
+  public Future<SessionVerticle> sessionAt(String sessionId, AgentVersions catalog, long currentEpoch) {
+    SessionVerticle here = running(sessionId);
+    if (here == null || here.epoch() == currentEpoch) {
+      return session(sessionId, catalog);
+    }
+    LOG.info("session {}: the copy here (epoch {}) is out of date (epoch {}); claiming it afresh", sessionId,
+        here.epoch(), currentEpoch);
+    Promise<Void> stopped = Promise.promise();
+    stopThen(here, stopped::complete);
+    return stopped.future().compose(v -> session(sessionId, catalog));
+  }
+
   /** The session's verticle if it runs on this node now. */
   public SessionVerticle running(String sessionId) {
     Deployment d = sessions.get(sessionId);

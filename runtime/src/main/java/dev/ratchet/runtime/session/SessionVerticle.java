@@ -129,7 +129,7 @@ public final class SessionVerticle extends VerticleBase {
   public Future<?> stop() {
     boolean idle = engine.isIdle() && !engine.isFenced() && (loop == null || loop.isIdle());
     return (loop == null ? Future.<Void>succeededFuture() : loop.stop()).compose(v -> engine.stop())
-        .compose(v -> idle ? host.journal.markIdle(sessionId) : Future.succeededFuture())
+        .compose(v -> idle ? host.journal.markIdle(sessionId, engine.epoch()) : Future.succeededFuture())
         .otherwiseEmpty();
   }
 
@@ -204,5 +204,10 @@ public final class SessionVerticle extends VerticleBase {
 
   SessionEngine engine() {
     return engine;
+  }
+
+  /** The fencing epoch this copy of the session claimed it with (J4). */
+  long epoch() {
+    return engine.epoch();
   }
 }

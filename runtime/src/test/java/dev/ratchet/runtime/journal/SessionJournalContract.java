@@ -71,6 +71,18 @@ public abstract class SessionJournalContract extends JournalFixture {
   }
 
   @Test
+  void markingASessionIdleUnderAStaleEpochLeavesItToRecoveryAndOnlyItsOwnerDropsIt() {
+    long stale = submitted(turn("t1", "a"));
+    long fresh = await(journal.claim(sessionId, "node-2").map(ClaimedSession::epoch));
+
+    await(journal.markIdle(sessionId, stale));
+    assertThat(await(queries.activeSessions())).as("after a stale owner's markIdle").contains(sessionId);
+
+    await(journal.markIdle(sessionId, fresh));
+    assertThat(await(queries.activeSessions())).as("after its owner's markIdle").doesNotContain(sessionId);
+  }
+
+  @Test
   void aTurnsTraceparentIsJournaledWithItAndIsNoPartOfItsIdentity() {
     long epoch = await(journal.claim(sessionId, "node-1").map(ClaimedSession::epoch));
     String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";

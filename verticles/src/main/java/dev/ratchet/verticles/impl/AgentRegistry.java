@@ -120,7 +120,18 @@ final class AgentRegistry {
     if (catalog == null) {
       return Future.failedFuture(agents.unknown(agent));
     }
-    return sessions.session(sessionId, catalog).onSuccess(v -> takeovers.increment()).mapEmpty();
+    return claim(sessionId, catalog).onSuccess(v -> takeovers.increment()).mapEmpty();
+  }
+
+  /**
+   * The session started here; a copy already running here that another member has claimed since
+   * is replaced by a fresh claim, so that the turns in flight resume (SessionManager#sessionAt).
+   */
+  private Future<SessionVerticle> claim(String sessionId, AgentVersions catalog) {
+    if (sessions.running(sessionId) == null) {
+      return sessions.session(sessionId, catalog);
+    }
+    return journal.currentEpoch(sessionId).compose(epoch -> sessions.sessionAt(sessionId, catalog, epoch));
   }
 
   /** Sessions this node took over from members that left. */
@@ -143,7 +154,8 @@ final class AgentRegistry {
     return journal.activeSessions().compose(journal::sessionAgents).compose(agentsById -> {
       List<String> ofAgent = new ArrayList<>();
       agentsById.forEach((id, agent) -> {
-        if (catalog.agent().equals(agent) && sessions.running(id) == null) {
+        // in a cluster, a session running here may be an out-of-date copy: Takeover decides by its owner
+        if (catalog.agent().equals(agent) && (members.clustered() || sessions.running(id) == null)) {
           ofAgent.add(id);
         }
       });
@@ -173,7 +185,7 @@ final class AgentRegistry {
                          Promise<Void> all) {
     int i;
     while ((i = next.getAndIncrement()) < ids.size()) {
-      Future<SessionVerticle> started = sessions.session(ids.get(i), catalog);
+      Future<SessionVerticle> started = claim(ids.get(i), catalog);
       if (!started.isComplete()) {
         started.onComplete(ar -> {
           settled(left, all);

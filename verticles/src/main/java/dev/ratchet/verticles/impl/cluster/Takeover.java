@@ -12,7 +12,9 @@ import java.util.List;
  * restart. In a cluster, only those whose owner (as the journal names it) is not a live member,
  * that {@link Placement} gives to this node, and that have a turn in flight or an open round of
  * the agent loop: a session a live node runs is never claimed from it, a dead node's sessions are
- * spread over the survivors, and one with nothing to resume is claimed only when it is next used. Claiming is safe even when membership
+ * spread over the survivors, and one with nothing to resume is claimed only when it is next used.
+ * A session this node runs itself is among them when the journal names another owner: that copy
+ * lost the session to a newer claim and is replaced by a fresh one. Claiming is safe even when membership
  * is wrong for a moment (a node that is slow, not dead): the claim's new fencing epoch stops the
  * earlier owner from journaling or sending anything more.
  */
