@@ -14,22 +14,17 @@ public interface SessionHooks {
 
   /** Hears nothing and answers nothing. */
   SessionHooks NONE = new SessionHooks() {
-    @Override
-    public StepEventListener events(String sessionId) {
-      return SILENT;
-    }
-
-    @Override
-    public TurnReplies replies(String sessionId) {
-      return TurnReplies.NONE;
-    }
   };
 
   /** The listener of a session's step events and agent-loop events, built when the session starts. */
-  StepEventListener events(String sessionId);
+  default StepEventListener events(String sessionId) {
+    return SILENT;
+  }
 
   /** Where the outcomes of the session's turns that named a reply address go. */
-  TurnReplies replies(String sessionId);
+  default TurnReplies replies(String sessionId) {
+    return TurnReplies.NONE;
+  }
 
   /** Where the replies to the session's user messages that named a reply address go. */
   default MessageReplies messageReplies(String sessionId) {
