@@ -138,8 +138,9 @@ public final class RunCommand implements Callable<Integer> {
       redis.close();
       return 1;
     }
-    HttpServerVerticle server = new HttpServerVerticle(ratchet, http)
-        .providers(ToolProviders.of(vertx, Connections.load(env)));
+    // read once: the HTTP API's providers, the agent files and the notifications see the same connections
+    Connections loaded = Connections.load(env);
+    HttpServerVerticle server = new HttpServerVerticle(ratchet, http).providers(ToolProviders.of(vertx, loaded));
     try {
       vertx.deployVerticle(server).await();
     } catch (Exception e) {
@@ -154,7 +155,7 @@ public final class RunCommand implements Callable<Integer> {
         + " files are loaded (GET /health/ready).");
     try {
       List<Path> files = AgentSetup.files(agentsDir, !noDemo);
-      Connections connections = Connections.load(env);
+      Connections connections = loaded;
       if (files.stream().anyMatch(AgentSetup::isDemo)) {
         JsonObject agent = cfg.getJsonObject("agent", new JsonObject());
         shop = DemoShop.start(vertx, new ShopService(control.dataDir().resolve("demo-shop.json")),
@@ -174,7 +175,7 @@ public final class RunCommand implements Callable<Integer> {
       }
       agents.settled(true);
       if (notifications.any()) {
-        vertx.deployVerticle(new NotificationsVerticle(notifications, Connections.load(env))).await();
+        vertx.deployVerticle(new NotificationsVerticle(notifications, loaded)).await();
       }
       ratchet.markReady().await();
     } catch (Exception e) {
